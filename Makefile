@@ -1,0 +1,27 @@
+# Layerwatch — the two commands a newcomer needs (see README.md):
+#   make run    install what is missing, build, and start Layerwatch (demo camera if none configured)
+#   make test   install what is missing, build, and run every test (GTK ones under Xvfb)
+
+SWIFT_BIN ?= /opt/swift/usr/bin
+export PATH := $(SWIFT_BIN):$(PATH)
+
+.PHONY: run test build deps-build deps-test check-swift
+
+check-swift:
+	@command -v swift >/dev/null || { echo "Swift is not installed (expected at $(SWIFT_BIN)); see https://www.swift.org/install/linux/"; exit 1; }
+
+deps-build:
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
+
+build: check-swift deps-build
+	swift build
+
+run: build
+	.build/debug/layerwatch probe data/demo-printer.mp4 --frames 60
+
+test: check-swift deps-test
+	swift build --build-tests
+	xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build

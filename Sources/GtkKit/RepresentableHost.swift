@@ -1,0 +1,72 @@
+import CGtk
+
+/// Drives one WidgetRepresentable through its lifecycle for one stable identity: make on creation,
+/// update whenever told the state changed, dismantle exactly once, either explicitly or when an
+/// owning widget is destroyed. Dismantling is deterministic, never left to deinit. The host owns a
+/// strong reference to the widget from make until dismantle, so embedding or removing the widget
+/// elsewhere never destroys it behind the representable's back.
+@MainActor
+public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresentable> {
+    /// The identity this host was made for; state for another identity needs another host.
+    public let id: ID
+
+    private struct Mounted {
+        let context: RepresentableContext<Representable>
+        let widget: GObjectRef<Representable.Widget>
+    }
+
+    private var mounted: Mounted?
+    private var ownerDestroyHandler: (owner: UnsafeMutablePointer<GtkWidget>, handlerID: gulong)?
+
+    /// Makes the coordinator, then the widget, then applies the initial state with one update.
+    public init(id: ID, _ representable: Representable) {
+        self.id = id
+        let context = RepresentableContext<Representable>(coordinator: representable.makeCoordinator())
+        let widget = GObjectRef(adopting: representable.makeWidget(context: context))
+        mounted = Mounted(context: context, widget: widget)
+        representable.updateWidget(widget.pointer, context: context)
+    }
+
+    /// The widget to embed in a container; nil once dismantled. The caller removes it from its
+    /// parent when it takes the host down; the host only releases its own reference.
+    public var widget: UnsafeMutablePointer<GtkWidget>? {
+        mounted.map { gcast($0.widget.pointer) }
+    }
+
+    public var isDismantled: Bool {
+        mounted == nil
+    }
+
+    /// Lets the new state's representable apply it to the widget; ignored after dismantle, so late
+    /// state changes for a removed view are harmless.
+    public func update(_ representable: Representable) {
+        guard let mounted else { return }
+        representable.updateWidget(mounted.widget.pointer, context: mounted.context)
+    }
+
+    /// Calls `dismantleWidget` and releases the widget and coordinator. Only the first call does
+    /// anything.
+    public func dismantle() {
+        guard let mounted else { return }
+        self.mounted = nil
+        if let binding = ownerDestroyHandler {
+            ownerDestroyHandler = nil
+            disconnectSignal(binding.owner, binding.handlerID)
+        }
+        Representable.dismantleWidget(mounted.widget.pointer, coordinator: mounted.context.coordinator)
+    }
+
+    /// Dismantles when `owner` (the window, tab page or container the widget lives in) is destroyed.
+    /// Until then the owner's handler keeps this host alive, so a host bound to its window needs no
+    /// other owner. One owner per host.
+    public func dismantleOnDestroy(of owner: some GObjectPointer) {
+        precondition(ownerDestroyHandler == nil, "RepresentableHost is already bound to an owner")
+        guard !isDismantled else { return }
+        let owner: UnsafeMutablePointer<GtkWidget> = gcast(owner)
+        let handlerID = connectSignal(owner, "destroy") { [self] in
+            ownerDestroyHandler = nil // The owner is going away and drops its handlers itself.
+            dismantle()
+        }
+        ownerDestroyHandler = (owner, handlerID)
+    }
+}

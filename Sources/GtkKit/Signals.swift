@@ -1,0 +1,70 @@
+import CGtk
+
+/// The handler shapes GtkKit connects, as the C functions GLib calls. Each forwards to the Swift
+/// closure in its ClosureBox. GTK emits signals on the main thread, hence `assumeIsolated`, and the
+/// values handed into it never leave that thread (`nonisolated(unsafe)`).
+private enum SignalThunk {
+    typealias NoArgument = @MainActor () -> Void
+    typealias PointerArgument = @MainActor (UnsafeMutableRawPointer?) -> Void
+    typealias BooleanResult = @MainActor () -> Bool
+
+    static let noArgument: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+        nonisolated(unsafe) let handler = ClosureBox<NoArgument>.value(at: data)
+        MainActor.assumeIsolated { handler() }
+    }
+
+    static let pointerArgument: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+        nonisolated(unsafe) let handler = ClosureBox<PointerArgument>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        MainActor.assumeIsolated { handler(pointer) }
+    }
+
+    static let booleanResult: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+        nonisolated(unsafe) let handler = ClosureBox<BooleanResult>.value(at: data)
+        return MainActor.assumeIsolated { handler() } ? 1 : 0
+    }
+}
+
+/// Connects `handler` to a signal without arguments (`clicked`, `toggled`, `destroy`).
+/// Returns the handler id (0 if the object has no such signal; GLib then logs a warning).
+@MainActor @discardableResult
+public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
+                          _ handler: @escaping @MainActor () -> Void) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.noArgument, to: GCallback.self))
+}
+
+/// Connects `handler` to a signal with one pointer argument (`notify` passes its `GParamSpec *`).
+@MainActor @discardableResult
+public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
+                          _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgument, to: GCallback.self))
+}
+
+/// Connects `handler` to a signal without arguments whose handlers return a gboolean
+/// (`close-request`: returning true stops the window from closing). A separate name, because a
+/// trailing closure could not tell this shape from the no-argument one.
+@MainActor @discardableResult
+public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
+                              _ handler: @escaping @MainActor () -> Bool) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.booleanResult, to: GCallback.self))
+}
+
+/// Disconnects a handler returned by `connectSignal`; GLib then releases its closure.
+@MainActor
+public func disconnectSignal(_ instance: some GObjectPointer, _ handlerID: gulong) {
+    g_signal_handler_disconnect(instance.rawGObject, handlerID)
+}
+
+/// The one place a Swift closure becomes a GLib signal handler: GLib owns the retained box and
+/// releases it when the handler goes away (disconnect or object disposal).
+@MainActor
+private func connect<Handler>(_ instance: some GObjectPointer, _ signal: String, _ handler: Handler,
+                              through thunk: GCallback) -> gulong {
+    let data = ClosureBox(handler).retainedPointer()
+    let handlerID = g_signal_connect_data(instance.rawGObject, signal, thunk, data,
+                                          closureBoxClosureNotify, GConnectFlags(rawValue: 0))
+    if handlerID == 0 {
+        releaseClosureBox(data) // GLib rejected the signal name and kept no reference to the box.
+    }
+    return handlerID
+}

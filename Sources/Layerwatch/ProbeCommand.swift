@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import StreamKit
+
+/// `layerwatch probe URL`: the tool a user runs when a camera doesn't show. Headless; prints what
+/// happened (redacted) and exits non-zero with the classified error on failure.
+struct ProbeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "probe",
+        abstract: "Connect to a camera URL, decode a few frames and report what happened.",
+        discussion: """
+        Exit codes: 0 ok, 2 invalid URL, 3 access code rejected, 4 refused, 5 timeout or unreachable,
+        6 not found, 7 unsupported codec, 8 end of stream, 9 protocol error.
+        Access codes are replaced by *** in everything printed.
+        """
+    )
+
+    @Argument(help: "rtsps://bblp:CODE@IP:322/streaming/live/1, rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.")
+    var url: String
+
+    @Option(name: .long, help: "Frames to decode before reporting success.")
+    var frames: Int = 30
+
+    @Option(name: .long, help: "Give up after this many seconds.")
+    var timeout: Double = 20
+
+    @Flag(name: .long, help: "Print the report as JSON.")
+    var json = false
+
+    func run() throws {
+        let source: StreamSource
+        do {
+            source = try StreamSource.parse(url)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout)
+        print(json ? ProbeReportFormatter.json(report) : ProbeReportFormatter.text(report))
+        if let error = report.error { throw ExitCode(ProbeReportFormatter.exitCode(forKind: error.kind)) }
+    }
+}

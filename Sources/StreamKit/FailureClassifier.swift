@@ -1,0 +1,38 @@
+import CFFmpeg
+import Foundation
+
+/// Turns what FFmpeg reported (a return code, the stage, its log lines, whether our deadline fired)
+/// into the `StreamFailure` a user can act on. Kept apart from the session so the rules read as a table.
+struct FailureClassifier {
+    let source: StreamSource
+    let redactor: Redactor
+
+    func classify(_ error: FFmpegError, log: FFmpegLog.Capture, deadlineExpired: Bool, sawPacket: Bool) -> StreamFailure {
+        let code = error.code
+        if deadlineExpired { return .timeout }
+        if code == lw_averror_http_unauthorized() || code == lw_averror_http_forbidden()
+            || log.mentions("401 Unauthorized") || log.mentions("403 Forbidden") {
+            return .authRejected
+        }
+        if code == lw_averror_http_not_found() || log.mentions("404 Not Found") || code == lw_averror(ENOENT) {
+            return .notFound
+        }
+        if code == lw_averror_decoder_not_found() {
+            return .unsupportedCodec(error.detail ?? "an unknown codec")
+        }
+        switch -code {
+        case ECONNREFUSED: return .refused
+        case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, EAGAIN: return .timeout
+        default: break
+        }
+        let peerClosed = code == lw_averror_eof() || code == lw_averror(ECONNRESET) || code == lw_averror(EPIPE)
+        if peerClosed && error.stage == .open && source.secret != nil && source.isNetwork {
+            // Bambu printers answer a wrong access code by hanging up right after the credentials.
+            return .authRejected
+        }
+        if code == lw_averror_eof() && sawPacket { return .endOfStream }
+        if code == lw_averror_stream_not_found() { return .protocolError("the source has no video stream") }
+        let detail = log.last.map { "\(error.text): \($0)" } ?? error.text
+        return .protocolError(redactor.redact(detail))
+    }
+}

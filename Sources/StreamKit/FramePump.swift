@@ -1,0 +1,144 @@
+import CFFmpeg
+import Foundation
+
+/// The read → decode → deliver loop of one open connection. Live sources are shown as frames arrive
+/// (some printers' timestamps never advance); files are paced by their timestamps and may loop.
+struct FramePump {
+    enum Result {
+        case cancelled
+        /// A single-image input (an HTTP snapshot) was read to its end.
+        case stillImageDone
+        case failed(FFmpegError, sawPacket: Bool)
+    }
+
+    let input: MediaInput
+    let decoder: VideoDecoder
+    let source: StreamSource
+    let stallTimeout: TimeInterval
+
+    private var meter = StatsMeter()
+    private var clock = PlaybackClock()
+    private var framesSinceRewind = 0
+
+    init(input: MediaInput, decoder: VideoDecoder, source: StreamSource, stallTimeout: TimeInterval) {
+        self.input = input
+        self.decoder = decoder
+        self.source = source
+        self.stallTimeout = stallTimeout
+    }
+
+    mutating func run(worker: SessionWorker, connectStarted: UInt64, wentLive: inout Bool) -> Result {
+        guard let packet = av_packet_alloc() else { return .failed(FFmpegError(code: lw_averror(ENOMEM), stage: .read), sawPacket: false) }
+        var frame = av_frame_alloc()
+        var packetBox: UnsafeMutablePointer<AVPacket>? = packet
+        defer {
+            av_packet_free(&packetBox)
+            av_frame_free(&frame)
+        }
+        guard let frame else { return .failed(FFmpegError(code: lw_averror(ENOMEM), stage: .read), sawPacket: false) }
+        var sawPacket = false
+        var firstFrame = true
+        while !worker.isCancelled {
+            do {
+                try input.read(into: packet)
+            } catch {
+                guard error.code == lw_averror_eof() else { return .failed(error, sawPacket: sawPacket) }
+                drain(frame: frame, worker: worker, connectStarted: connectStarted, wentLive: &wentLive, firstFrame: &firstFrame)
+                if input.isStillImage { return .stillImageDone }
+                guard case .file(_, loop: true) = source, framesSinceRewind > 0, rewind() else {
+                    return .failed(error, sawPacket: sawPacket)
+                }
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == input.videoStreamIndex else { continue }
+            sawPacket = true
+            meter.packet(bytes: Int(packet.pointee.size))
+            if !firstFrame { worker.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil) }
+            let begin = DispatchTime.now().uptimeNanoseconds
+            do {
+                try decoder.send(packet)
+                while try decoder.receive(into: frame) {
+                    meter.decoded(nanos: DispatchTime.now().uptimeNanoseconds - begin)
+                    try handle(frame, worker: worker, connectStarted: connectStarted, wentLive: &wentLive, firstFrame: &firstFrame)
+                }
+            } catch {
+                return .failed(error, sawPacket: sawPacket)
+            }
+        }
+        return .cancelled
+    }
+
+    /// Flushes the decoder at the end of the input and shows the frames it still held.
+    private mutating func drain(frame: UnsafeMutablePointer<AVFrame>, worker: SessionWorker, connectStarted: UInt64,
+                                wentLive: inout Bool, firstFrame: inout Bool) {
+        try? decoder.send(nil)
+        while (try? decoder.receive(into: frame)) == true {
+            try? handle(frame, worker: worker, connectStarted: connectStarted, wentLive: &wentLive, firstFrame: &firstFrame)
+        }
+        decoder.flush()
+    }
+
+    private mutating func rewind() -> Bool {
+        guard (try? input.rewind()) != nil else { return false }
+        clock = PlaybackClock()
+        framesSinceRewind = 0
+        return true
+    }
+
+    private mutating func handle(_ frame: UnsafeMutablePointer<AVFrame>, worker: SessionWorker, connectStarted: UInt64,
+                                 wentLive: inout Bool, firstFrame: inout Bool) throws(FFmpegError) {
+        defer { av_frame_unref(frame) }
+        framesSinceRewind += 1
+        worker.updateStats { $0.decodedFrames += 1 }
+        if firstFrame {
+            firstFrame = false
+            let size = PixelSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - connectStarted) / 1e9
+            worker.updateStats {
+                $0.sourceSize = size
+                if !wentLive { $0.timeToFirstFrame = elapsed }
+            }
+            wentLive = true
+            worker.report(.live)
+            worker.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil)
+        }
+        if !source.isNetwork {
+            let timeBase = input.stream.pointee.time_base
+            guard worker.pace(seconds: clock.wait(pts: frame.pointee.best_effort_timestamp, timeBase: timeBase)) else { return }
+        }
+        try worker.deliver(frame, meter: &meter)
+        var stats = StreamStats()
+        if meter.roll(into: &stats) {
+            worker.updateStats {
+                $0.framesPerSecond = stats.framesPerSecond
+                $0.kilobitsPerSecond = stats.kilobitsPerSecond
+                $0.decodeMilliseconds = stats.decodeMilliseconds
+                $0.convertMilliseconds = stats.convertMilliseconds
+            }
+        }
+    }
+}
+
+/// Maps a file's timestamps to wall-clock due times, so a file plays at its own speed.
+struct PlaybackClock {
+    private var origin: (pts: Int64, wall: UInt64)?
+
+    /// Seconds to wait before showing the frame with `pts`; 0 when it is due or has no timestamp.
+    mutating func wait(pts: Int64, timeBase: AVRational) -> TimeInterval {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard pts != lw_nopts_value(), timeBase.den > 0 else { return 0 }
+        guard let origin else {
+            self.origin = (pts, now)
+            return 0
+        }
+        let offset = Double(pts - origin.pts) * Double(timeBase.num) / Double(timeBase.den)
+        let due = Double(origin.wall) / 1e9 + offset
+        let wait = due - Double(now) / 1e9
+        if wait < -1 || wait > 5 {
+            self.origin = (pts, now)
+            return 0
+        }
+        return max(0, wait)
+    }
+}

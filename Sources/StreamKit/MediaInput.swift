@@ -1,0 +1,133 @@
+import CFFmpeg
+import Foundation
+
+/// An opened demuxer for one source and its video stream, tuned for live latency: no input
+/// buffering, TCP for RTSP, a tiny probe, and no `avformat_find_stream_info` when the RTSP SDP
+/// already names the codec with its parameter sets.
+final class MediaInput {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let videoStreamIndex: Int32
+    /// Whether stream info had to be probed (kept for stats and the benchmark).
+    let probedStreamInfo: Bool
+
+    /// Opens `source`; throws the raw FFmpeg error code for the classifier.
+    init(source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
+        guard var context = avformat_alloc_context() else { throw FFmpegError(code: lw_averror(ENOMEM), stage: .open) }
+        context.pointee.interrupt_callback = gate.callback
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in Self.demuxerOptions(for: source, options: options) {
+            av_dict_set(&dictionary, key, value, 0)
+        }
+        var contextPointer: UnsafeMutablePointer<AVFormatContext>? = context
+        let opened = avformat_open_input(&contextPointer, source.ffmpegURL, nil, &dictionary)
+        guard opened >= 0, let openedContext = contextPointer else {
+            // avformat_open_input frees the context on failure.
+            throw FFmpegError(code: opened, stage: .open)
+        }
+        context = openedContext
+
+        var probed = false
+        if !Self.codecParametersKnown(context) {
+            probed = true
+            // With `nobuffer` the packets read while probing would be thrown away, and with them the
+            // first keyframe (or a snapshot's only picture): keep them when probing is needed.
+            context.pointee.flags &= ~AVFMT_FLAG_NOBUFFER
+            let found = avformat_find_stream_info(context, nil)
+            if found < 0 {
+                var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+                avformat_close_input(&doomed)
+                throw FFmpegError(code: found, stage: .open)
+            }
+        }
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard index >= 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+            avformat_close_input(&doomed)
+            throw FFmpegError(code: index, stage: .open)
+        }
+        for i in 0..<Int(context.pointee.nb_streams) where i != Int(index) {
+            context.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL
+        }
+        self.context = context
+        self.videoStreamIndex = index
+        self.probedStreamInfo = probed
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&doomed)
+    }
+
+    var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(videoStreamIndex)]! }
+
+    /// The demuxer's short name ("rtsp", "mpjpeg", "jpeg_pipe", …).
+    var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// True when the input is a single still image (an HTTP snapshot URL), to be polled.
+    var isStillImage: Bool { formatName.hasSuffix("_pipe") || formatName == "image2" }
+
+    /// Reads the next packet of any stream into `packet`.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        let result = av_read_frame(context, packet)
+        if result < 0 { throw FFmpegError(code: result, stage: .read) }
+    }
+
+    /// Goes back to the start, for looping files.
+    func rewind() throws(FFmpegError) {
+        let result = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD)
+        if result < 0 { throw FFmpegError(code: result, stage: .read) }
+    }
+
+    /// Whether the SDP (RTSP) or the container told the codec and its parameter sets, so decoding can
+    /// start without reading ahead to probe.
+    private static func codecParametersKnown(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        let name = String(cString: context.pointee.iformat.pointee.name)
+        guard name == "rtsp" || name == "mpjpeg" else { return false }
+        for i in 0..<Int(context.pointee.nb_streams) {
+            guard let parameters = context.pointee.streams[i]?.pointee.codecpar?.pointee,
+                  parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.codec_id != AV_CODEC_ID_NONE else { continue }
+            switch parameters.codec_id {
+            case AV_CODEC_ID_H264, AV_CODEC_ID_HEVC:
+                if parameters.extradata_size > 0 { return true }
+            default:
+                return true
+            }
+        }
+        return false
+    }
+
+    private static func demuxerOptions(for source: StreamSource, options: SessionOptions) -> [(String, String)] {
+        // A backstop only: the interrupt gate's deadline ends a stall first. When FFmpeg's own socket
+        // timeout fires, the RTSP demuxer flushes its queued RTP packets, and that late packet would
+        // look like the stream going on.
+        let ioTimeout = String(Int((max(options.connectTimeout, options.stallTimeout) + 2) * 1_000_000))
+        switch source {
+        case .rtsp:
+            return [("rtsp_transport", "tcp"), ("fflags", "nobuffer"), ("probesize", "32768"),
+                    ("analyzeduration", "0"), ("timeout", ioTimeout), ("max_delay", "0"),
+                    ("reorder_queue_size", "0")]
+        case .http:
+            return [("fflags", "nobuffer"), ("probesize", "32768"), ("analyzeduration", "0"),
+                    ("timeout", ioTimeout), ("reconnect", "0")]
+        case .file:
+            return []
+        }
+    }
+}
+
+/// A negative FFmpeg return code and the stage it came from, before classification.
+struct FFmpegError: Error {
+    enum Stage { case open, read, decode, convert }
+    let code: Int32
+    let stage: Stage
+    /// What FFmpeg's code alone doesn't say (e.g. the codec that has no decoder).
+    var detail: String? = nil
+
+    /// FFmpeg's own text for the code.
+    var text: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(cString: buffer)
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Hands out one `StreamSession` per source, so every view of a printer (tab, mini window) shares a
+/// single connection: Bambu printers accept only one camera client.
+public final class SessionRegistry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sessions: [StreamSource: StreamSession] = [:]
+    private let options: SessionOptions
+
+    public init(options: SessionOptions = SessionOptions()) {
+        self.options = options
+    }
+
+    /// The session for `source`, created on first use.
+    public func session(for source: StreamSource) -> StreamSession {
+        lock.withLock {
+            if let existing = sessions[source] { return existing }
+            let created = StreamSession(source: source, options: options)
+            sessions[source] = created
+            return created
+        }
+    }
+
+    /// Forgets a source's session once nobody is attached (after a printer is removed or edited).
+    public func forget(_ source: StreamSource) {
+        lock.withLock {
+            if sessions[source]?.consumerCount == 0 { sessions[source] = nil }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import CFFmpeg
+import Foundation
+
+/// The thread behind a `StreamSession`: connect → read → decode → convert, and reconnect with
+/// backoff. One worker is one run; a restart cancels it and starts a new one (a new generation), so
+/// no state is shared between runs except through the session.
+final class SessionWorker: @unchecked Sendable {
+    let generation: Int
+    private weak var session: StreamSession?
+    private let source: StreamSource
+    private let options: SessionOptions
+    private let gate = InterruptGate()
+    private let finished = DispatchSemaphore(value: 0)
+    private let classifier: FailureClassifier
+    private let capture: FFmpegLog.Capture
+    private let scaler = FrameScaler()
+    private var sequence: UInt64 = 0
+
+    init(session: StreamSession, generation: Int) {
+        self.session = session
+        self.generation = generation
+        self.source = session.source
+        self.options = session.options
+        self.classifier = FailureClassifier(source: session.source, redactor: session.redactor)
+        self.capture = FFmpegLog.Capture(redactor: session.redactor, forward: nil)
+    }
+
+    /// Starts the thread; it waits for `previous` to finish first (one client per printer).
+    func start(after previous: SessionWorker?) {
+        let thread = Thread { [self] in
+            previous?.waitUntilFinished()
+            FFmpegLog.begin(capture)
+            run()
+            FFmpegLog.end()
+            finished.signal()
+        }
+        thread.name = "layerwatch.session.\(generation)"
+        thread.start()
+    }
+
+    /// Asks the thread to end: interrupts FFmpeg's blocking call and any wait.
+    func cancel() {
+        gate.cancel()
+    }
+
+    /// Blocks until the thread has ended (at once if it already has).
+    func waitUntilFinished() {
+        finished.wait()
+        finished.signal()
+    }
+
+    // MARK: The run
+
+    private func run() {
+        var attempt = 0
+        while !gate.isCancelled {
+            report(.connecting)
+            let outcome = connectAndStream()
+            guard case .failed(let failure, let wentLive) = outcome, !gate.isCancelled else { return }
+            if wentLive { attempt = 0 }
+            guard failure.isRetryable, source.isNetwork else {
+                report(.failed(failure))
+                return
+            }
+            attempt += 1
+            let delay = options.backoff.delay(attempt: attempt)
+            report(.reconnecting(attempt: attempt, retryAt: Date().addingTimeInterval(delay), after: failure))
+            guard gate.wait(seconds: delay) else { return }
+        }
+    }
+
+    private enum Outcome {
+        case cancelled
+        case failed(StreamFailure, wentLive: Bool)
+    }
+
+    /// One connection: open, then read and decode until it fails or the session stops. HTTP snapshot
+    /// URLs are fetched again every `snapshotInterval` within the same connection attempt.
+    private func connectAndStream() -> Outcome {
+        let started = DispatchTime.now().uptimeNanoseconds
+        var wentLive = false
+        while true {
+            capture.clear()
+            gate.arm(seconds: options.connectTimeout)
+            let input: MediaInput
+            let decoder: VideoDecoder
+            do {
+                input = try MediaInput(source: source, gate: gate, options: options)
+                decoder = try VideoDecoder(stream: input.stream, threads: options.decoderThreads)
+            } catch {
+                return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), wentLive: wentLive)
+            }
+            session?.setStats({
+                $0.codec = decoder.codecName
+                $0.probedStreamInfo = input.probedStreamInfo
+            }, generation: generation)
+            var pump = FramePump(input: input, decoder: decoder, source: source, stallTimeout: options.stallTimeout)
+            let result = pump.run(worker: self, connectStarted: started, wentLive: &wentLive)
+            if gate.isCancelled { return .cancelled }
+            if case .stillImageDone = result, wentLive {
+                guard gate.wait(seconds: options.snapshotInterval) else { return .cancelled }
+                continue
+            }
+            if case .failed(let error, let sawPacket) = result {
+                return .failed(classify(error, sawPacket: sawPacket), wentLive: wentLive)
+            }
+            return .failed(.endOfStream, wentLive: wentLive)
+        }
+    }
+
+    private func classify(_ error: FFmpegError, sawPacket: Bool) -> StreamFailure {
+        classifier.classify(error, log: capture, deadlineExpired: gate.deadlineExpired, sawPacket: sawPacket)
+    }
+
+    // MARK: Called by the pump
+
+    var isCancelled: Bool { gate.isCancelled }
+
+    /// Moves the stall deadline on after a packet or frame (never reviving an expired one).
+    func extendDeadline(seconds: TimeInterval?) {
+        gate.extend(seconds: seconds)
+    }
+
+    /// Sleeps until a file frame is due; false when cancelled.
+    func pace(seconds: TimeInterval) -> Bool {
+        seconds <= 0 || gate.wait(seconds: seconds)
+    }
+
+    func report(_ state: SessionState) {
+        session?.setState(state, generation: generation)
+    }
+
+    func updateStats(_ update: (inout StreamStats) -> Void) {
+        session?.setStats(update, generation: generation)
+    }
+
+    /// Converts and publishes a decoded frame if any visible consumer wants pixels.
+    func deliver(_ frame: UnsafeMutablePointer<AVFrame>, meter: inout StatsMeter) throws(FFmpegError) {
+        guard let session, let target = session.conversionTarget(sourceWidth: Int(frame.pointee.width),
+                                                                sourceHeight: Int(frame.pointee.height)) else {
+            return
+        }
+        let begin = DispatchTime.now().uptimeNanoseconds
+        sequence += 1
+        let converted = try scaler.convert(frame, to: target, sequence: sequence)
+        meter.converted(nanos: DispatchTime.now().uptimeNanoseconds - begin)
+        session.publish(converted, generation: generation)
+    }
+}

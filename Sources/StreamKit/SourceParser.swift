@@ -1,0 +1,94 @@
+import Foundation
+
+/// Why a typed camera address was not accepted; each message tells the user what to fix.
+public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
+    case empty
+    case missingScheme(String)
+    case unsupportedScheme(String)
+    case reservedScheme(String)
+    case missingHost
+    case invalidPort(String)
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "Enter a camera URL, for example rtsps://bblp:ACCESSCODE@192.168.1.20:322/streaming/live/1."
+        case .missingScheme(let text):
+            return "\"\(text)\" is not a URL: start it with rtsps://, rtsp://, http:// or https://, or give a file path starting with /."
+        case .unsupportedScheme(let scheme):
+            return "Layerwatch cannot open \(scheme):// addresses: use rtsps://, rtsp://, http://, https:// or a file."
+        case .reservedScheme(let scheme):
+            return "\(scheme):// (Bambu P1/A1 cameras on port 6000) is not supported yet."
+        case .missingHost:
+            return "The URL has no printer address: add the host name or IP after ://."
+        case .invalidPort(let port):
+            return "Port \(port) is not valid: use a number from 1 to 65535 (Bambu RTSPS uses 322)."
+        case .malformed(let detail):
+            return "The URL is not valid: \(detail)."
+        }
+    }
+}
+
+extension StreamSource {
+    /// Parses and validates what a user typed: an `rtsp(s)://` or `http(s)://` URL, a `file://` URL,
+    /// an absolute path, or a relative path to an existing file. Files loop when `loopFiles` is set (the demo camera).
+    public static func parse(_ text: String, loopFiles: Bool = false) throws(SourceError) -> StreamSource {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .empty }
+        if trimmed.hasPrefix("/") { return .file(path: trimmed, loop: loopFiles) }
+        if !trimmed.contains("://"), FileManager.default.fileExists(atPath: trimmed) {
+            let absolute = URL(fileURLWithPath: trimmed).standardizedFileURL.path
+            return .file(path: absolute, loop: loopFiles)
+        }
+        guard let colon = trimmed.firstIndex(of: ":"), trimmed[colon...].hasPrefix("://") else {
+            throw .missingScheme(Self.maskingCredentials(trimmed))
+        }
+        let scheme = trimmed[..<colon].lowercased()
+        switch scheme {
+        case "rtsp", "rtsps", "http", "https", "file": break
+        case "bambu-jpeg": throw .reservedScheme(scheme)
+        default: throw .unsupportedScheme(scheme)
+        }
+        if scheme == "file" {
+            guard let url = URL(string: trimmed), url.isFileURL, !url.path.isEmpty else {
+                throw .malformed("a file URL needs a path, like file:///home/me/print.mp4")
+            }
+            return .file(path: url.path, loop: loopFiles)
+        }
+        let authority = Self.authority(of: trimmed, schemeEnd: trimmed.index(colon, offsetBy: 3))
+        let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+        if let portText = Self.portText(of: hostPort) {
+            guard let port = Int(portText), (1...65535).contains(port) else { throw .invalidPort(portText) }
+        }
+        guard let components = URLComponents(string: trimmed), let url = components.url else {
+            throw .malformed("it contains characters a URL cannot hold")
+        }
+        guard let host = components.host, !host.isEmpty else { throw .missingHost }
+        return scheme.hasPrefix("rtsp") ? .rtsp(url) : .http(url)
+    }
+
+    /// A scheme-less text with anything before an `@` (likely `user:code`) masked.
+    private static func maskingCredentials(_ text: String) -> String {
+        guard let at = text.lastIndex(of: "@") else { return text }
+        return Redactor.mask + text[at...]
+    }
+
+    /// `user:pass@host:port` of a URL, without path, query or fragment.
+    private static func authority(of text: String, schemeEnd: String.Index) -> Substring {
+        let rest = text[schemeEnd...]
+        return rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+    }
+
+    /// The text after the host's port colon, if any (IPv6 brackets respected).
+    private static func portText(of hostPort: String) -> String? {
+        let afterHost: Substring
+        if hostPort.hasPrefix("["), let close = hostPort.firstIndex(of: "]") {
+            afterHost = hostPort[hostPort.index(after: close)...]
+        } else {
+            afterHost = hostPort[...]
+        }
+        guard let colon = afterHost.firstIndex(of: ":") else { return nil }
+        return String(afterHost[afterHost.index(after: colon)...])
+    }
+}

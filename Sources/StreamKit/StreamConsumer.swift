@@ -1,0 +1,37 @@
+import Foundation
+
+/// One view's attachment to a session: what it displays (pixel size, visibility), where its events
+/// go, and its handlers. Views never hold the decoder or the connection, only this ticket.
+public final class StreamConsumer: @unchecked Sendable {
+    public let session: StreamSession
+    let executor: EventExecutor
+    let onState: (SessionState) -> Void
+    let onFrame: (VideoFrame) -> Void
+    // Guarded by the session's lock.
+    var displaySize: PixelSize
+    var visible: Bool
+    var framePending = false
+    var attached = true
+
+    init(session: StreamSession, executor: EventExecutor, displaySize: PixelSize, visible: Bool,
+         onState: @escaping (SessionState) -> Void, onFrame: @escaping (VideoFrame) -> Void) {
+        self.session = session
+        self.executor = executor
+        self.displaySize = displaySize
+        self.visible = visible
+        self.onState = onState
+        self.onFrame = onFrame
+    }
+
+    /// Tells the session the pixel size this view shows and whether it is on screen. Cheap; call it
+    /// on every allocation or visibility change.
+    public func update(displaySize: PixelSize, visible: Bool) {
+        session.update(self, displaySize: displaySize, visible: visible)
+    }
+
+    /// Leaves the session; the last consumer to leave stops it. No handler runs after this returns
+    /// (when called on the consumer's own executor).
+    public func detach() {
+        session.detach(self)
+    }
+}

@@ -1,0 +1,60 @@
+/// Why a stream could not be opened or kept going, sorted into the few kinds a user can act on.
+/// Every case carries a message that says what to do, never a raw FFmpeg error or a secret.
+public enum StreamFailure: Error, Equatable, Sendable {
+    /// 401/403, or the printer closed the connection right after the credentials were sent.
+    case authRejected
+    /// Nothing listens on that port (connection refused).
+    case refused
+    /// No answer in time: host down or unreachable, or it accepted and stayed silent.
+    case timeout
+    /// The server answered but has no such stream or file (404, missing path).
+    case notFound
+    /// The stream uses a codec this FFmpeg build cannot decode.
+    case unsupportedCodec(String)
+    /// The source ended (file without loop, server finished the stream).
+    case endOfStream
+    /// Anything else: the server spoke but what it said made no sense. Detail is already redacted.
+    case protocolError(String)
+
+    /// A sentence for the user that says what went wrong and what to try.
+    public var userMessage: String {
+        switch self {
+        case .authRejected:
+            return "Access code rejected — check it on the printer's screen."
+        case .refused:
+            return "The printer refused the connection — check the address and port, and that LAN Only Liveview is on."
+        case .timeout:
+            return "The printer did not answer in time — check that it is on and on the same network."
+        case .notFound:
+            return "The camera stream was not found — check the path in the URL."
+        case .unsupportedCodec(let codec):
+            return "This camera sends \(codec) video, which Layerwatch cannot decode."
+        case .endOfStream:
+            return "The stream ended."
+        case .protocolError(let detail):
+            return "The camera sent something Layerwatch could not understand (\(detail))."
+        }
+    }
+
+    /// A short stable name, for JSON output and logs.
+    public var kind: String {
+        switch self {
+        case .authRejected: return "authRejected"
+        case .refused: return "refused"
+        case .timeout: return "timeout"
+        case .notFound: return "notFound"
+        case .unsupportedCodec: return "unsupportedCodec"
+        case .endOfStream: return "endOfStream"
+        case .protocolError: return "protocol"
+        }
+    }
+
+    /// Whether reconnecting on its own can help. A wrong code never heals by retrying, and hammering a
+    /// printer with bad credentials is what we must not do; a missing path or codec won't appear either.
+    public var isRetryable: Bool {
+        switch self {
+        case .refused, .timeout, .endOfStream, .protocolError: return true
+        case .authRejected, .notFound, .unsupportedCodec: return false
+        }
+    }
+}

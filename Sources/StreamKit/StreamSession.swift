@@ -1,0 +1,176 @@
+import Foundation
+
+/// One upstream connection and decoder for one source, shared by every view of it: printers accept a
+/// single camera client, so a tab and its mini window attach to the same session. It runs on its own
+/// thread while any consumer is attached, converts frames to the largest size a visible consumer
+/// shows, and hands each consumer only the newest frame (a latest-frame-wins mailbox, never a queue).
+public final class StreamSession: @unchecked Sendable {
+    public let source: StreamSource
+    public let options: SessionOptions
+    let redactor: Redactor
+
+    private let lock = NSLock()
+    private var consumers: [StreamConsumer] = []
+    private var worker: SessionWorker?
+    /// The last cancelled worker, until a new one has waited for it to finish.
+    private var retiring: SessionWorker?
+    private var currentState: SessionState = .idle
+    private var currentStats = StreamStats()
+    private var latest: VideoFrame?
+    private var latestTaken = true
+    private var nextGeneration = 0
+
+    public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
+        self.source = source
+        self.options = options
+        self.redactor = Redactor(secrets: [source.secret].compactMap { $0 })
+    }
+
+
+    public var state: SessionState { lock.withLock { currentState } }
+    public var stats: StreamStats { lock.withLock { currentStats } }
+    /// The newest converted frame, if any.
+    public var latestFrame: VideoFrame? { lock.withLock { latest } }
+    /// How many consumers are attached.
+    public var consumerCount: Int { lock.withLock { consumers.count } }
+
+    /// Attaches a view. Its handlers run on `executor`: `onState` with the current state first and then
+    /// every change, `onFrame` with the newest frame whenever one was converted while it was visible.
+    /// The session starts when its first consumer attaches.
+    public func attach(executor: EventExecutor, displaySize: PixelSize = .full, visible: Bool = true,
+                       onState: @escaping (SessionState) -> Void,
+                       onFrame: @escaping (VideoFrame) -> Void) -> StreamConsumer {
+        let consumer = StreamConsumer(session: self, executor: executor, displaySize: displaySize,
+                                      visible: visible, onState: onState, onFrame: onFrame)
+        let state: SessionState = lock.withLock {
+            consumers.append(consumer)
+            if worker == nil { startWorkerLocked() }
+            return currentState
+        }
+        deliver(state, to: consumer)
+        return consumer
+    }
+
+    /// Stops now, whatever the state: the connection is closed and the thread has ended when this
+    /// returns (within a few hundred milliseconds). Consumers stay attached and see `.stopped`;
+    /// `restart()` starts again.
+    public func stop() {
+        let stopping = lock.withLock { retireWorkerLocked() }
+        stopping?.waitUntilFinished()
+        setState(.stopped, generation: nil)
+    }
+
+    /// Reconnects at once: skips a reconnect wait, or tries again after a failure or a stop.
+    public func restart() {
+        lock.withLock {
+            guard !consumers.isEmpty else { return }
+            retireWorkerLocked()
+            startWorkerLocked()
+        }
+    }
+
+    // MARK: Consumers
+
+    func update(_ consumer: StreamConsumer, displaySize: PixelSize, visible: Bool) {
+        lock.withLock {
+            consumer.displaySize = displaySize
+            consumer.visible = visible
+        }
+    }
+
+    /// The last consumer to leave cancels the worker; its thread ends on its own within FFmpeg's
+    /// interrupt poll, so the caller (a UI thread) never waits for it.
+    func detach(_ consumer: StreamConsumer) {
+        lock.withLock {
+            guard consumer.attached else { return }
+            consumer.attached = false
+            consumers.removeAll { $0 === consumer }
+            guard consumers.isEmpty else { return }
+            currentState = .stopped
+            latest = nil
+            retireWorkerLocked()
+        }
+    }
+
+    private func deliver(_ state: SessionState, to consumer: StreamConsumer) {
+        consumer.executor.execute { [self] in
+            guard lock.withLock({ consumer.attached }) else { return }
+            consumer.onState(state)
+        }
+    }
+
+    // MARK: Worker side
+
+    /// Starts a worker thread; it first waits for the retiring one to close its connection, since a
+    /// printer may accept only one client.
+    private func startWorkerLocked() {
+        nextGeneration += 1
+        let started = SessionWorker(session: self, generation: nextGeneration)
+        started.start(after: retiring)
+        retiring = nil
+        worker = started
+    }
+
+    /// Cancels the running worker (it ends on its own) and returns it.
+    @discardableResult
+    private func retireWorkerLocked() -> SessionWorker? {
+        guard let running = worker else { return retiring }
+        running.cancel()
+        worker = nil
+        retiring = running
+        return running
+    }
+
+    /// Whether `generation` is still the running worker (events of a replaced one are dropped).
+    private func isCurrentLocked(_ generation: Int?) -> Bool {
+        generation == nil || worker?.generation == generation
+    }
+
+    func setState(_ state: SessionState, generation: Int?) {
+        let targets: [StreamConsumer] = lock.withLock {
+            guard isCurrentLocked(generation), currentState != state else { return [] }
+            currentState = state
+            return consumers
+        }
+        for consumer in targets { deliver(state, to: consumer) }
+    }
+
+    func setStats(_ update: (inout StreamStats) -> Void, generation: Int) {
+        lock.withLock {
+            guard isCurrentLocked(generation) else { return }
+            update(&currentStats)
+        }
+    }
+
+    /// The size to convert to, or nil when no visible consumer wants pixels.
+    func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> PixelSize? {
+        let displays = lock.withLock { consumers.filter(\.visible).map(\.displaySize) }
+        return FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, displays: displays)
+    }
+
+    /// Puts `frame` in the mailbox and wakes each visible consumer that has no wake-up pending.
+    func publish(_ frame: VideoFrame, generation: Int) {
+        let targets: [StreamConsumer] = lock.withLock {
+            guard isCurrentLocked(generation) else { return [] }
+            if !latestTaken { currentStats.droppedFrames += 1 }
+            latest = frame
+            latestTaken = false
+            currentStats.convertedFrames += 1
+            currentStats.outputSize = PixelSize(width: frame.width, height: frame.height)
+            let targets = consumers.filter { $0.visible && !$0.framePending }
+            for consumer in targets { consumer.framePending = true }
+            return targets
+        }
+        for consumer in targets {
+            consumer.executor.execute { [self] in
+                let newest: VideoFrame? = lock.withLock {
+                    consumer.framePending = false
+                    guard consumer.attached, let newest = latest else { return nil }
+                    latestTaken = true
+                    return newest
+                }
+                if let newest { consumer.onFrame(newest) }
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CFFmpeg
+import Foundation
+
+/// A libavcodec decoder for the input's video stream, set for low delay: slice threads only (frame
+/// threads would hold frames back), `low_delay`, and frames handed out as soon as they decode.
+final class VideoDecoder {
+    private let context: UnsafeMutablePointer<AVCodecContext>
+    let codecName: String
+
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: lw_averror_decoder_not_found(), stage: .open,
+                              detail: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(code: lw_averror(ENOMEM), stage: .open)
+        }
+        var result = avcodec_parameters_to_context(context, parameters)
+        if result >= 0 {
+            context.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY
+            context.pointee.flags2 |= AV_CODEC_FLAG2_FAST
+            context.pointee.thread_count = Int32(max(1, threads))
+            context.pointee.thread_type = FF_THREAD_SLICE
+            context.pointee.pkt_timebase = stream.pointee.time_base
+            result = avcodec_open2(context, codec, nil)
+        }
+        if result < 0 {
+            var doomed: UnsafeMutablePointer<AVCodecContext>? = context
+            avcodec_free_context(&doomed)
+            throw FFmpegError(code: result, stage: .open)
+        }
+        self.context = context
+        self.codecName = String(cString: codec.pointee.name)
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&doomed)
+    }
+
+    /// Feeds one packet (nil drains the decoder at the end of input). Broken packets are skipped (a live stream resumes at the next keyframe);
+    /// only errors that make the decoder unusable are thrown.
+    func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(FFmpegError) {
+        let result = avcodec_send_packet(context, packet)
+        if result < 0 && result != lw_averror_invaliddata() && result != lw_averror_eagain() {
+            throw FFmpegError(code: result, stage: .decode)
+        }
+    }
+
+    /// The next decoded frame into `frame`, or false when the decoder needs more input.
+    func receive(into frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> Bool {
+        let result = avcodec_receive_frame(context, frame)
+        if result == lw_averror_eagain() || result == lw_averror_eof() { return false }
+        if result < 0 { throw FFmpegError(code: result, stage: .decode) }
+        return true
+    }
+
+    /// Drops buffered state, after a seek.
+    func flush() {
+        avcodec_flush_buffers(context)
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One decoded picture in BGRA (byte order B, G, R, A; alpha 255), laid out for GDK's
+/// `GDK_MEMORY_B8G8R8A8_PREMULTIPLIED`. Its memory comes from a `FramePool` and goes back there when the
+/// last holder lets go, so a texture can wrap `pixels` without copying as long as it retains the frame.
+public final class VideoFrame: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    /// Bytes from the start of one row to the next.
+    public let stride: Int
+    /// The stream's own resolution; `width`×`height` may be smaller (scaled to the largest view).
+    public let sourceWidth: Int
+    public let sourceHeight: Int
+    /// Counts frames delivered by its session, from 1.
+    public let sequence: UInt64
+    /// When the frame was decoded and converted (monotonic, `DispatchTime.now().uptimeNanoseconds`).
+    public let decodedAt: UInt64
+    private let buffer: PixelBuffer
+
+    init(buffer: PixelBuffer, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int,
+         sequence: UInt64, decodedAt: UInt64) {
+        self.buffer = buffer
+        self.width = width
+        self.height = height
+        self.stride = buffer.stride
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.sequence = sequence
+        self.decodedAt = decodedAt
+    }
+
+    deinit {
+        buffer.recycle()
+    }
+
+    /// The first byte of the top row. Valid while this frame is alive.
+    public var pixels: UnsafeRawPointer { UnsafeRawPointer(buffer.bytes) }
+
+    /// Size in bytes of the pixel memory (`stride` × `height`).
+    public var byteCount: Int { stride * height }
+
+    /// The colour at a pixel, as 8-bit red, green, blue.
+    public func rgb(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+        precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the frame")
+        let p = pixels.advanced(by: y * stride + x * 4).assumingMemoryBound(to: UInt8.self)
+        return (p[2], p[1], p[0])
+    }
+}

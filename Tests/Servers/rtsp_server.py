@@ -1,0 +1,241 @@
+#!/usr/bin/python3
+"""Loopback RTSP / RTSPS test camera for Layerwatch's integration tests.
+
+Why it exists: Bambu X1/P2S/H2 printers serve H.264 over RTSPS on port 322
+(TLS from the first byte, self-signed certificate whose CN is the serial,
+Basic auth bblp:<access code>, usually one client only).  The Swift tests
+need a real server with that shape to drive the FFmpeg-based client against,
+without a printer.  GStreamer's RTSP server does the protocol work.
+
+Runs with Debian's /usr/bin/python3 (needs python3-gi and
+gir1.2-gst-rtsp-server-1.0; a pyenv python has no GObject).
+
+stdout carries JSON lines only (one object per line, key "event"):
+  {"event":"ready","port":N}
+  {"event":"client","address":"127.0.0.1:P","clients":K,"total":T}
+  {"event":"client-closed","clients":K}
+Diagnostics go to stderr.  Exits on SIGTERM/SIGINT and when stdin reaches EOF.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstRtsp", "1.0")
+gi.require_version("GstRtspServer", "1.0")
+from gi.repository import Gio, GLib, Gst, GstRtsp, GstRtspServer  # noqa: E402
+
+SERIAL = "01S00TESTSERIAL"
+
+
+def emit(**event):
+    sys.stdout.write(json.dumps(event, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def log(msg):
+    print(f"rtsp_server: {msg}", file=sys.stderr, flush=True)
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--bind", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=0, help="0 = pick a free port")
+    p.add_argument("--path", default="/streaming/live/1")
+    p.add_argument("--width", type=int, default=640)
+    p.add_argument("--height", type=int, default=480)
+    p.add_argument("--fps", type=int, default=15)
+    p.add_argument("--user")
+    p.add_argument("--password")
+    p.add_argument("--tls", action="store_true", help="serve RTSPS (TLS from the first byte)")
+    p.add_argument("--codec", choices=["h264", "mjpeg"], default="h264")
+    p.add_argument("--clock-blocks", action="store_true",
+                   help="paint the wall clock (ms, 32 bits) as black/white blocks in the bottom strip")
+    return p.parse_args()
+
+
+def make_certificate(directory):
+    """Self-signed certificate like a printer's: CN = serial number."""
+    key, crt = os.path.join(directory, "key.pem"), os.path.join(directory, "cert.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", f"/CN={SERIAL}", "-keyout", key, "-out", crt],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(crt) as c, open(key) as k:
+        return Gio.TlsCertificate.new_from_pem(c.read() + k.read(), -1)
+
+
+def launch_line(a):
+    raw = f"video/x-raw,width={a.width},height={a.height},framerate={a.fps}/1"
+    if a.clock_blocks:  # frames come from Python (see ClockBlocks), same picture plus the clock strip
+        src = f"appsrc name=clocksrc is-live=true format=time do-timestamp=true max-buffers=2 " \
+              f"leaky-type=downstream caps={raw},format=I420"
+    else:
+        src = f"videotestsrc is-live=true pattern=smpte ! {raw}"
+    if a.codec == "mjpeg":
+        enc = "videoconvert ! video/x-raw,format=I420 ! jpegenc quality=85 ! rtpjpegpay name=pay0 pt=26"
+    else:
+        enc = (f"videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max={a.fps} "
+               "bframes=0 ! rtph264pay name=pay0 pt=96 config-interval=1")
+    return f"( {src} ! {enc} )"
+
+
+class ClockBlocks:
+    """--clock-blocks: feeds an appsrc with the SMPTE picture whose bottom strip (height 2*(H//16),
+    about H/8) shows the wall clock (Unix time in ms, mod 2**32) as 32 equal blocks of width W/32,
+    most significant bit left, white = 1, black = 0.  A test decodes a frame, reads the blocks
+    at y = H - H/16 and subtracts from its own clock to get the end-to-end latency."""
+
+    def __init__(self, width, height, fps):
+        if width % 64 or height % 2:
+            raise SystemExit("--clock-blocks needs width % 64 == 0 and an even height")
+        self.w, self.h, self.interval = width, height, 1.0 / fps
+        self.top = height - 2 * (height // 16)
+        pipe = Gst.parse_launch(f"videotestsrc num-buffers=1 pattern=smpte ! "
+                                f"video/x-raw,format=I420,width={width},height={height} ! appsink name=sink")
+        pipe.set_state(Gst.State.PLAYING)
+        buf = pipe.get_by_name("sink").emit("pull-sample").get_buffer()
+        self.base = bytearray(buf.extract_dup(0, buf.get_size()))
+        pipe.set_state(Gst.State.NULL)
+        assert len(self.base) == width * height * 3 // 2, "unexpected I420 layout"
+        cw, ch = width // 2, height // 2  # neutral chroma under the strip: blocks are pure grey levels
+        for plane in (width * height, width * height + cw * ch):
+            self.base[plane + (self.top // 2) * cw:plane + ch * cw] = b"\x80" * ((ch - self.top // 2) * cw)
+
+    def frame(self):
+        value = int(time.time() * 1000) & 0xFFFFFFFF
+        bw = self.w // 32
+        row = b"".join((b"\xeb" if (value >> (31 - bit)) & 1 else b"\x10") * bw for bit in range(32))
+        data = self.base[:]
+        data[self.top * self.w:self.h * self.w] = row * (self.h - self.top)
+        return Gst.Buffer.new_wrapped(bytes(data))
+
+    def attach(self, media):
+        """Push one frame every 1/fps s (re-armed against a fixed schedule, so no drift) until the
+        media is torn down.  Pushes before the media runs are refused (FLUSHING): harmless."""
+        src = media.get_element().get_by_name("clocksrc")
+        start, state = time.monotonic(), {"n": 0, "timer": 0, "stopped": False}
+
+        def push():
+            if state["stopped"]:
+                return GLib.SOURCE_REMOVE
+            src.emit("push-buffer", self.frame())
+            state["n"] += 1
+            delay = start + state["n"] * self.interval - time.monotonic()
+            state["timer"] = GLib.timeout_add(max(0, int(delay * 1000)), push)
+            return GLib.SOURCE_REMOVE
+
+        state["timer"] = GLib.timeout_add(0, push)
+
+        def stop(_media):
+            state["stopped"] = True
+            GLib.source_remove(state["timer"])
+        media.connect("unprepared", stop)
+
+
+def main():
+    a = parse_args()
+    Gst.init(None)
+    tmp = tempfile.TemporaryDirectory(prefix="layerwatch-rtsp-")
+
+    server = GstRtspServer.RTSPServer()
+    server.set_address(a.bind)
+    server.set_service(str(a.port))
+
+    factory = GstRtspServer.RTSPMediaFactory()
+    factory.set_launch(launch_line(a))
+    factory.set_shared(True)
+    # No multicast: never send anywhere but the requesting loopback client.
+    factory.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
+
+    if a.clock_blocks:
+        blocks = ClockBlocks(a.width, a.height, a.fps)
+        factory.connect("media-configure", lambda _f, media: blocks.attach(media))
+
+    if a.user is not None or a.tls:
+        auth = GstRtspServer.RTSPAuth()
+        if a.user is not None:
+            token = GstRtspServer.RTSPToken()
+            token.set_string("media.factory.role", "user")
+            auth.add_basic(GstRtspServer.RTSPAuth.make_basic(a.user, a.password or ""), token)
+            factory.add_role_from_structure(Gst.Structure.from_string(
+                "user, media.factory.access=(boolean)true, media.factory.construct=(boolean)true")[0])
+        else:  # TLS without credentials: everyone may watch
+            token = GstRtspServer.RTSPToken()
+            token.set_string("media.factory.role", "anonymous")
+            auth.set_default_token(token)
+            factory.add_role_from_structure(Gst.Structure.from_string(
+                "anonymous, media.factory.access=(boolean)true, media.factory.construct=(boolean)true")[0])
+        if a.tls:
+            auth.set_tls_certificate(make_certificate(tmp.name))
+            auth.set_tls_authentication_mode(Gio.TlsAuthenticationMode.NONE)
+        server.set_auth(auth)
+
+    server.get_mount_points().add_factory(a.path, factory)
+
+    state = {"clients": 0, "total": 0}
+
+    def on_client(_server, client):
+        address = "?"
+        try:
+            sock = client.get_connection().get_read_socket()
+            remote = sock.get_remote_address()
+            address = f"{remote.get_address().to_string()}:{remote.get_port()}"
+        except Exception as exc:  # noqa: BLE001 - only for the event text
+            log(f"cannot read client address: {exc}")
+        state["clients"] += 1
+        state["total"] += 1
+        emit(event="client", address=address, clients=state["clients"], total=state["total"])
+
+        def on_closed(_client):
+            state["clients"] -= 1
+            emit(event="client-closed", clients=state["clients"])
+        client.connect("closed", on_closed)
+
+    server.connect("client-connected", on_client)
+
+    loop = GLib.MainLoop()
+    try:
+        server.attach(None)
+    except GLib.Error as exc:
+        log(f"cannot listen on {a.bind}:{a.port}: {exc.message}")
+        return 1
+    if server.get_bound_port() <= 0:
+        log(f"cannot listen on {a.bind}:{a.port}")
+        return 1
+
+    def quit_loop(*_):
+        loop.quit()
+        return GLib.SOURCE_REMOVE
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        GLib.unix_signal_add(GLib.PRIORITY_HIGH, sig, quit_loop)
+
+    def on_stdin(fd, _cond):
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            log("stdin closed, exiting")
+            loop.quit()
+            return GLib.SOURCE_REMOVE
+        return GLib.SOURCE_CONTINUE
+
+    GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, sys.stdin.fileno(),
+                          GLib.IOCondition.IN | GLib.IOCondition.HUP | GLib.IOCondition.ERR, on_stdin)
+
+    emit(event="ready", port=server.get_bound_port())
+    loop.run()
+    tmp.cleanup()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Shared plumbing for the stdlib test servers (mjpeg, silent, bambu_jpeg).
+
+Why it exists: every loopback server the Swift tests start follows the same rules —
+JSON events on stdout only, exit on SIGTERM/SIGINT or when stdin reaches EOF (so a
+crashed test never leaves a server behind), listen with SO_REUSEADDR so a killed
+server can be restarted on the same port at once.  Stdlib only; any python3 works.
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+
+_stdout_lock = threading.Lock()
+
+
+def emit(**event):
+    """Write one JSON event line to stdout and flush it."""
+    line = json.dumps(event, separators=(",", ":"))
+    with _stdout_lock:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+def log(name, msg):
+    print(f"{name}: {msg}", file=sys.stderr, flush=True)
+
+
+def add_common_args(parser, port=0):
+    parser.add_argument("--bind", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=port, help="0 = pick a free port")
+
+
+def listen(bind, port, backlog=64):
+    """A listening TCP socket with SO_REUSEADDR (restart on the same port right after a kill)."""
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((bind, port))
+    sock.listen(backlog)
+    return sock
+
+
+def wait_for_stop(name):
+    """Block until SIGTERM, SIGINT or EOF on stdin."""
+    stop = threading.Event()
+
+    def on_signal(signum, _frame):
+        log(name, f"signal {signum}, exiting")
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    def watch_stdin():
+        try:
+            while os.read(sys.stdin.fileno(), 4096):
+                pass
+        except OSError:
+            pass
+        log(name, "stdin closed, exiting")
+        stop.set()
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    while not stop.wait(0.5):
+        pass
+
+
+def make_jpeg(path, width, height, source="smptebars", vf=None):
+    """One JPEG of an FFmpeg lavfi test source (default: SMPTE colour bars)."""
+    cmd = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", f"{source}=size={width}x{height}"]
+    if vf:
+        cmd += ["-vf", vf]
+    cmd += ["-frames:v", "1", "-pix_fmt", "yuvj420p", "-q:v", "3", path]
+    subprocess.run(cmd, check=True, stdin=subprocess.DEVNULL)
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:2] == b"\xff\xd8" and data[-2:] == b"\xff\xd9", "ffmpeg did not write a JPEG"
+    return data
+
+
+def make_certificate(directory, common_name):
+    """Self-signed certificate like a printer's (CN = serial number). Returns (cert, key) paths."""
+    key, crt = os.path.join(directory, "key.pem"), os.path.join(directory, "cert.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", f"/CN={common_name}", "-keyout", key, "-out", crt],
+                   check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return crt, key

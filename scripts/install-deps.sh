@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs the Debian 12 packages Layerwatch needs, only those missing, with sudo when not root.
+#   scripts/install-deps.sh build   — to build and run the app
+#   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb)
+set -eu
+
+build="pkg-config libgtk-4-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev"
+test="$build ffmpeg openssl python3 python3-gi gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
+      gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+      xvfb xauth openbox x11-utils"
+
+case "${1:-build}" in
+    build) wanted=$build ;;
+    test) wanted=$test ;;
+    *) echo "usage: $0 build|test" >&2; exit 2 ;;
+esac
+
+missing=""
+for package in $wanted; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+    [ "$status" = "installed" ] || missing="$missing $package"
+done
+[ -z "$missing" ] && exit 0
+
+echo "Installing:$missing"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
