@@ -5,7 +5,7 @@
 SWIFT_BIN ?= /opt/swift/usr/bin
 export PATH := $(SWIFT_BIN):$(PATH)
 
-.PHONY: run test build deps-build deps-test check-swift
+.PHONY: run test build deps-build deps-test check-swift screenshots
 
 check-swift:
 	@command -v swift >/dev/null || { echo "Swift is not installed (expected at $(SWIFT_BIN)); see https://www.swift.org/install/linux/"; exit 1; }
@@ -20,8 +20,13 @@ build: check-swift deps-build
 	swift build
 
 run: build
-	.build/debug/layerwatch probe data/demo-printer.mp4 --frames 60
+	.build/debug/layerwatch
 
 test: check-swift deps-test
 	swift build --build-tests
-	xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build
+	xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing
+
+screenshots: check-swift
+	@scripts/install-deps.sh screenshots
+	swift build
+	xvfb-run -a -s "-screen 0 1920x1200x24" scripts/screenshots.sh

@@ -17,24 +17,28 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CGtk",
-            pkgConfig: "gtk4",
-            providers: [.apt(["libgtk-4-dev"])]
+            pkgConfig: "gtk4 libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
         ),
+        // The only C: GObject subclasses GTK needs to be real types (a paintable, a layout host).
+        .target(name: "CLayerwatch", dependencies: ["CGtk"]),
         .target(name: "StreamKit", dependencies: ["CFFmpeg"]),
-        .target(name: "GtkKit", dependencies: ["CGtk"]),
+        .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit"]),
+        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "CLayerwatch"]),
         .executableTarget(
             name: "Layerwatch",
             dependencies: [
-                "StreamKit", "PrinterKit",
+                "LayerwatchApp", "StreamKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "TestSupport", dependencies: ["StreamKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "TestSupport"]),
-        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "GtkKit", "StreamKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

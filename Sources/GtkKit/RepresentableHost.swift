@@ -33,6 +33,12 @@ public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresen
         mounted.map { gcast($0.widget.pointer) }
     }
 
+    /// The coordinator, the representable's proxy for what callers may ask of the widget (take a
+    /// snapshot, say); nil once dismantled.
+    public var coordinator: Representable.Coordinator? {
+        mounted?.context.coordinator
+    }
+
     public var isDismantled: Bool {
         mounted == nil
     }

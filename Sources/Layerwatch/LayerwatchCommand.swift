@@ -1,13 +1,14 @@
 import ArgumentParser
 
-/// The `layerwatch` command line. Until the viewer window lands, its subcommand `probe` is the app.
+/// The `layerwatch` command line: the viewer by default, `probe` for diagnosing a camera.
 @main
 struct LayerwatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layerwatch",
         abstract: "A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files).",
         version: LayerwatchVersion.current,
-        subcommands: [ProbeCommand.self]
+        subcommands: [ViewCommand.self, ProbeCommand.self],
+        defaultSubcommand: ViewCommand.self
     )
 }
 

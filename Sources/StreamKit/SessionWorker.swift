@@ -14,6 +14,8 @@ final class SessionWorker: @unchecked Sendable {
     private let classifier: FailureClassifier
     private let capture: FFmpegLog.Capture
     private let scaler = FrameScaler()
+    /// Converts full-size captures, so they don't thrash the view scaler's cached context.
+    private let captureScaler = FrameScaler()
     private var sequence: UInt64 = 0
 
     init(session: StreamSession, generation: Int) {
@@ -134,10 +136,15 @@ final class SessionWorker: @unchecked Sendable {
         session?.setStats(update, generation: generation)
     }
 
-    /// Converts and publishes a decoded frame if any visible consumer wants pixels.
+    /// Converts and publishes a decoded frame if any visible consumer wants pixels, and serves
+    /// waiting full-resolution captures.
     func deliver(_ frame: UnsafeMutablePointer<AVFrame>, meter: inout StatsMeter) throws(FFmpegError) {
-        guard let session, let target = session.conversionTarget(sourceWidth: Int(frame.pointee.width),
-                                                                sourceHeight: Int(frame.pointee.height)) else {
+        guard let session else { return }
+        let sourceSize = PixelSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
+        if session.wantsCapture {
+            session.completeCaptures(with: try? captureScaler.convert(frame, to: sourceSize, sequence: sequence))
+        }
+        guard let target = session.conversionTarget(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height) else {
             return
         }
         let begin = DispatchTime.now().uptimeNanoseconds

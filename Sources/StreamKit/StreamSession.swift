@@ -19,6 +19,7 @@ public final class StreamSession: @unchecked Sendable {
     private var latest: VideoFrame?
     private var latestTaken = true
     private var nextGeneration = 0
+    private var captureRequests: [(executor: EventExecutor, completion: (VideoFrame?) -> Void)] = []
 
     public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
         self.source = source
@@ -66,6 +67,23 @@ public final class StreamSession: @unchecked Sendable {
             guard !consumers.isEmpty else { return }
             retireWorkerLocked()
             startWorkerLocked()
+        }
+    }
+
+    /// Delivers a frame at the stream's full resolution on `executor` (for a snapshot), whatever size
+    /// views are shown at: the newest frame if it is full size, else the next decoded frame converted
+    /// once more. Nil when the session is not live.
+    public func captureFullResolution(executor: EventExecutor, completion: @escaping (VideoFrame?) -> Void) {
+        let immediate: VideoFrame?? = lock.withLock {
+            guard currentState == .live else { return .some(nil) }
+            if let latest, latest.width == latest.sourceWidth, latest.height == latest.sourceHeight {
+                return .some(latest)
+            }
+            captureRequests.append((executor, completion))
+            return .none
+        }
+        if case .some(let frame) = immediate {
+            executor.execute { completion(frame) }
         }
     }
 
@@ -133,12 +151,27 @@ public final class StreamSession: @unchecked Sendable {
             return consumers
         }
         for consumer in targets { deliver(state, to: consumer) }
+        if state != .live { completeCaptures(with: nil) }
     }
 
     func setStats(_ update: (inout StreamStats) -> Void, generation: Int) {
         lock.withLock {
             guard isCurrentLocked(generation) else { return }
             update(&currentStats)
+        }
+    }
+
+    /// Whether a full-resolution capture is waiting for the next frame.
+    var wantsCapture: Bool { lock.withLock { !captureRequests.isEmpty } }
+
+    /// Hands `frame` (full size, or nil on failure) to every waiting capture.
+    func completeCaptures(with frame: VideoFrame?) {
+        let requests = lock.withLock { () -> [(executor: EventExecutor, completion: (VideoFrame?) -> Void)] in
+            defer { captureRequests.removeAll() }
+            return captureRequests
+        }
+        for request in requests {
+            request.executor.execute { request.completion(frame) }
         }
     }
 

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GtkKit
+import TestSupport
 import XCTest
 
 /// XCTest on Linux cannot call main-actor test methods, so each test asserts the isolation it

@@ -1,5 +1,6 @@
 import CGtk
 import GtkKit
+import TestSupport
 import XCTest
 
 /// XCTest on Linux cannot call main-actor test methods, so each test asserts the isolation it

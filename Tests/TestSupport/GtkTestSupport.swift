@@ -5,8 +5,8 @@ import XCTest
 /// Process-wide GTK setup: gtk_init may run only once per process, and every test needs the
 /// dispatch bridge in place before it iterates the main context. XCTest calls setUp on the main
 /// thread, which is what GTK and the bridge need.
-enum GtkTestEnvironment {
-    static func prepare() {
+public enum GtkTestEnvironment {
+    public static func prepare() {
         _ = prepared
     }
 
@@ -17,15 +17,16 @@ enum GtkTestEnvironment {
 }
 
 /// A flag a GLib callback can set through a retained `gpointer`.
-final class Flag {
-    var isSet = false
+public final class Flag {
+    public var isSet = false
+    public init() {}
 }
 
 /// Iterates the default main context until `condition` holds or `seconds` pass; returns whether the
 /// condition holds. Blocks in `g_main_context_iteration` (no sleeping): a timeout source wakes the
 /// loop at the deadline.
 @MainActor
-func iterateMainContext(timeout seconds: UInt32 = 5, until condition: () -> Bool) -> Bool {
+public func iterateMainContext(timeout seconds: UInt32 = 5, until condition: () -> Bool) -> Bool {
     let expired = Flag()
     let timer = g_timeout_add_full(G_PRIORITY_DEFAULT, seconds * 1000, { data in
         Unmanaged<Flag>.fromOpaque(data!).takeUnretainedValue().isSet = true
@@ -45,7 +46,7 @@ func iterateMainContext(timeout seconds: UInt32 = 5, until condition: () -> Bool
 /// Runs a real GMainLoop until `body` calls the quit closure it is given, or `seconds` pass.
 /// Returns whether the loop was quit before the deadline.
 @MainActor
-func runMainLoop(timeout seconds: UInt32 = 5, _ body: (_ quit: @escaping @Sendable () -> Void) -> Void) -> Bool {
+public func runMainLoop(timeout seconds: UInt32 = 5, _ body: (_ quit: @escaping @Sendable () -> Void) -> Void) -> Bool {
     let loop = MainLoop()
     let timedOut = Flag()
     let timer = g_timeout_add_full(G_PRIORITY_DEFAULT, seconds * 1000, { data in
@@ -66,8 +67,9 @@ func runMainLoop(timeout seconds: UInt32 = 5, _ body: (_ quit: @escaping @Sendab
 
 /// A GMainLoop on the default context, unreffed with its Swift owner; Sendable because
 /// g_main_loop_quit is thread-safe.
-final class MainLoop: @unchecked Sendable {
-    let pointer: OpaquePointer = g_main_loop_new(nil, 0)
+public final class MainLoop: @unchecked Sendable {
+    public let pointer: OpaquePointer = g_main_loop_new(nil, 0)
+    public init() {}
     deinit { g_main_loop_unref(pointer) }
 }
 
@@ -77,10 +79,10 @@ private final class DeadlineBox {
 }
 
 /// Observes a GObject's disposal with g_object_weak_ref (fired when the last reference goes).
-final class DisposalWatch {
-    private(set) var isDisposed = false
+public final class DisposalWatch {
+    public private(set) var isDisposed = false
 
-    init(_ object: some GObjectPointer) {
+    public init(_ object: some GObjectPointer) {
         g_object_weak_ref(gcast(object), { data, _ in
             Unmanaged<DisposalWatch>.fromOpaque(data!).takeRetainedValue().isDisposed = true
         }, Unmanaged.passRetained(self).toOpaque())
@@ -89,4 +91,6 @@ final class DisposalWatch {
 
 /// An object whose deallocation a test can observe through a weak reference; signal closures
 /// capture one to show when GLib frees their box.
-final class Sentinel {}
+public final class Sentinel {
+    public init() {}
+}

@@ -1,0 +1,78 @@
+#include "lw-frame-paintable.h"
+
+struct _LwFramePaintable {
+    GObject parent_instance;
+    GdkTexture *texture;
+    int stream_width;
+    int stream_height;
+};
+
+static void lw_frame_paintable_paintable_init(GdkPaintableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE(LwFramePaintable, lw_frame_paintable, G_TYPE_OBJECT,
+                              G_IMPLEMENT_INTERFACE(GDK_TYPE_PAINTABLE, lw_frame_paintable_paintable_init))
+
+static void lw_frame_paintable_snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double width, double height) {
+    LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
+    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+    if (self->texture == NULL) {
+        GdkRGBA black = {0, 0, 0, 1};
+        gtk_snapshot_append_color(GTK_SNAPSHOT(snapshot), &black, &bounds);
+        return;
+    }
+    gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
+}
+
+static int lw_frame_paintable_get_intrinsic_width(GdkPaintable *paintable) {
+    return LW_FRAME_PAINTABLE(paintable)->stream_width;
+}
+
+static int lw_frame_paintable_get_intrinsic_height(GdkPaintable *paintable) {
+    return LW_FRAME_PAINTABLE(paintable)->stream_height;
+}
+
+static double lw_frame_paintable_get_intrinsic_aspect_ratio(GdkPaintable *paintable) {
+    LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
+    if (self->stream_width <= 0 || self->stream_height <= 0) return 16.0 / 9.0;
+    return (double)self->stream_width / (double)self->stream_height;
+}
+
+static void lw_frame_paintable_paintable_init(GdkPaintableInterface *iface) {
+    iface->snapshot = lw_frame_paintable_snapshot;
+    iface->get_intrinsic_width = lw_frame_paintable_get_intrinsic_width;
+    iface->get_intrinsic_height = lw_frame_paintable_get_intrinsic_height;
+    iface->get_intrinsic_aspect_ratio = lw_frame_paintable_get_intrinsic_aspect_ratio;
+}
+
+static void lw_frame_paintable_dispose(GObject *object) {
+    LwFramePaintable *self = LW_FRAME_PAINTABLE(object);
+    g_clear_object(&self->texture);
+    G_OBJECT_CLASS(lw_frame_paintable_parent_class)->dispose(object);
+}
+
+static void lw_frame_paintable_class_init(LwFramePaintableClass *klass) {
+    G_OBJECT_CLASS(klass)->dispose = lw_frame_paintable_dispose;
+}
+
+static void lw_frame_paintable_init(LwFramePaintable *self) {
+    (void)self;
+}
+
+LwFramePaintable *lw_frame_paintable_new(void) {
+    return g_object_new(LW_TYPE_FRAME_PAINTABLE, NULL);
+}
+
+void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, int stream_width, int stream_height) {
+    g_return_if_fail(LW_IS_FRAME_PAINTABLE(self));
+    gboolean resized = stream_width != self->stream_width || stream_height != self->stream_height;
+    g_set_object(&self->texture, texture);
+    self->stream_width = stream_width;
+    self->stream_height = stream_height;
+    if (resized) gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
+    gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
+}
+
+GdkTexture *lw_frame_paintable_get_texture(LwFramePaintable *self) {
+    g_return_val_if_fail(LW_IS_FRAME_PAINTABLE(self), NULL);
+    return self->texture;
+}

@@ -1,0 +1,80 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+
+/// Saves a frame as a PNG in the user's Pictures folder (XDG), under Layerwatch/, named after the
+/// printer and the time. Encoding a 1080p PNG takes a moment, so it runs off the main loop
+/// (`gdk_texture_save_to_png_bytes` is thread-safe) and reports back on it.
+enum SnapshotWriter {
+    enum Failure: Error, CustomStringConvertible {
+        case noPicture
+        case encodeFailed
+        case writeFailed(String)
+
+        var description: String {
+            switch self {
+            case .noPicture: return "There is no picture to save yet."
+            case .encodeFailed: return "The picture could not be encoded as PNG."
+            case .writeFailed(let reason): return "The snapshot could not be saved: \(reason)"
+            }
+        }
+    }
+
+    /// `$XDG_PICTURES_DIR/Layerwatch` (or ~/Pictures/Layerwatch when XDG names no Pictures folder).
+    static func directory() -> URL {
+        let pictures = g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent("Pictures")
+        return URL(fileURLWithPath: pictures, isDirectory: true).appendingPathComponent("Layerwatch", isDirectory: true)
+    }
+
+    /// "Printer name 2026-11-22 16.30.05.png", with characters that don't belong in a file name replaced.
+    static func fileName(printer: String, at date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH.mm.ss"
+        let safe = printer.map { "/\\:*?\"<>|".contains($0) || $0.isNewline ? "-" : $0 }
+        return "\(String(safe).trimmingCharacters(in: .whitespaces)) \(formatter.string(from: date)).png"
+    }
+
+    /// Writes `frame` for `printer`; `completion` runs on the main loop with the file written.
+    static func save(_ frame: VideoFrame, printer: String, into folder: URL = directory(), at date: Date = Date(),
+                     completion: @escaping @MainActor (Result<URL, Failure>) -> Void) {
+        let name = fileName(printer: printer, at: date)
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result = write(frame, to: folder, name: name)
+            MainLoopExecutor.main.execute {
+                MainActor.assumeIsolated { completion(result) }
+            }
+        }
+    }
+
+    private static func write(_ frame: VideoFrame, to folder: URL, name: String) -> Result<URL, Failure> {
+        let texture = FrameTextures.wrap(frame)
+        defer { g_object_unref(texture.rawGObject) }
+        guard let bytes = gdk_texture_save_to_png_bytes(texture) else { return .failure(.encodeFailed) }
+        defer { g_bytes_unref(bytes) }
+        var size: gsize = 0
+        guard let data = g_bytes_get_data(bytes, &size) else { return .failure(.encodeFailed) }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let url = uniqueURL(in: folder, name: name)
+            try Data(bytes: data, count: Int(size)).write(to: url, options: .withoutOverwriting)
+            return .success(url)
+        } catch {
+            return .failure(.writeFailed(error.localizedDescription))
+        }
+    }
+
+    /// `name`, or "name (2).png" and so on when a file of that name exists: never overwrite.
+    private static func uniqueURL(in folder: URL, name: String) -> URL {
+        var url = folder.appendingPathComponent(name)
+        let stem = (name as NSString).deletingPathExtension
+        var counter = 2
+        while FileManager.default.fileExists(atPath: url.path) {
+            url = folder.appendingPathComponent("\(stem) (\(counter)).png")
+            counter += 1
+        }
+        return url
+    }
+}

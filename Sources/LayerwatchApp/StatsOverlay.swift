@@ -1,0 +1,42 @@
+import CGtk
+import GtkKit
+import StreamKit
+
+/// The stats readout in the video's corner: fps, resolution, kbit/s, decode ms, dropped frames and
+/// time to first frame, refreshed once a second while shown.
+@MainActor
+final class StatsOverlay {
+    let widget: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        widget = gtk_label_new(nil)
+        gtk_widget_add_css_class(widget, "stats-overlay")
+        gtk_widget_set_halign(widget, GTK_ALIGN_END)
+        gtk_widget_set_valign(widget, GTK_ALIGN_START)
+        gtk_label_set_xalign(gcast(widget), 0)
+        gtk_widget_set_visible(widget, 0)
+    }
+
+    var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
+    var text: String { String(cString: gtk_label_get_text(gcast(widget))) }
+
+    func setShown(_ shown: Bool) {
+        gtk_widget_set_visible(widget, shown ? 1 : 0)
+    }
+
+    func show(_ stats: StreamStats) {
+        gtk_label_set_text(gcast(widget), Self.format(stats))
+    }
+
+    static func format(_ stats: StreamStats) -> String {
+        var lines: [String] = []
+        let resolution = stats.sourceSize.map { "\($0)" } ?? "—"
+        let shown = stats.outputSize.map { $0 == stats.sourceSize ? "" : " → \($0)" } ?? ""
+        lines.append("\(stats.codec ?? "—")  \(resolution)\(shown)")
+        lines.append(String(format: "%.1f fps  %.0f kbit/s", stats.framesPerSecond, stats.kilobitsPerSecond))
+        lines.append(String(format: "decode %.1f ms  convert %.1f ms", stats.decodeMilliseconds, stats.convertMilliseconds))
+        lines.append("dropped \(stats.droppedFrames)")
+        lines.append(stats.timeToFirstFrame.map { String(format: "first frame %.2f s", $0) } ?? "first frame —")
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,98 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+
+/// The card in the middle of the video that says what the stream is doing when it isn't showing
+/// pictures: connecting (spinner, elapsed time), reconnecting (countdown, Retry now), failed (the
+/// classified message, Retry), access code rejected. Hidden while live.
+@MainActor
+final class StatusOverlay {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let spinner: UnsafeMutablePointer<GtkWidget>
+    private let icon: UnsafeMutablePointer<GtkWidget>
+    private let title: UnsafeMutablePointer<GtkWidget>
+    private let detail: UnsafeMutablePointer<GtkWidget>
+    private let button: UnsafeMutablePointer<GtkWidget>
+    private var connectingSince: Date?
+
+    /// Called when the user presses the card's button (Retry, Retry now, Reconnect).
+    var onRetry: @MainActor () -> Void = {}
+
+    init() {
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
+        gtk_widget_add_css_class(widget, "status-card")
+        gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
+        spinner = gtk_spinner_new()
+        gtk_widget_set_size_request(spinner, 32, 32)
+        icon = gtk_image_new()
+        gtk_image_set_pixel_size(gcast(icon), 48)
+        title = gtk_label_new(nil)
+        gtk_widget_add_css_class(title, "title-3")
+        detail = gtk_label_new(nil)
+        gtk_label_set_wrap(gcast(detail), 1)
+        gtk_label_set_max_width_chars(gcast(detail), 40)
+        gtk_label_set_justify(gcast(detail), GTK_JUSTIFY_CENTER)
+        button = gtk_button_new()
+        gtk_widget_set_halign(button, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(button, "pill")
+        for child in [spinner, icon, title, detail, button] {
+            gtk_box_append(gcast(widget), child)
+        }
+        connectSignal(button, "clicked") { [weak self] in self?.onRetry() }
+    }
+
+    /// Shows what `state` means for printer `name`; `now` drives the elapsed and countdown texts.
+    func apply(_ state: SessionState, name: String, now: Date = Date()) {
+        switch state {
+        case .idle, .connecting:
+            if connectingSince == nil { connectingSince = now }
+            let elapsed = Int(now.timeIntervalSince(connectingSince ?? now))
+            show(spinner: true, icon: nil, title: "Connecting to \(name)…",
+                 detail: elapsed >= 1 ? "\(elapsed) s" : "", button: nil)
+        case .live:
+            connectingSince = nil
+            gtk_widget_set_visible(widget, 0)
+        case .reconnecting(let attempt, let retryAt, let cause):
+            connectingSince = nil
+            let seconds = max(0, Int(retryAt.timeIntervalSince(now).rounded(.up)))
+            let countdown = seconds > 0 ? "Reconnecting in \(seconds) s" : "Reconnecting…"
+            show(spinner: false, icon: "network-offline-symbolic", title: countdown,
+                 detail: "\(cause.userMessage)\(attempt > 1 ? " (attempt \(attempt))" : "")", button: "Retry Now")
+        case .failed(.authRejected):
+            connectingSince = nil
+            show(spinner: false, icon: "dialog-password-symbolic", title: "Access code rejected",
+                 detail: "Check the LAN access code on the printer's screen, then try again.", button: "Retry")
+        case .failed(let failure):
+            connectingSince = nil
+            show(spinner: false, icon: "dialog-error-symbolic", title: "Can't show \(name)",
+                 detail: failure.userMessage, button: "Retry")
+        case .stopped:
+            connectingSince = nil
+            show(spinner: false, icon: "media-playback-stop-symbolic", title: "Stopped", detail: "", button: "Reconnect")
+        }
+    }
+
+    /// The texts shown now (for tests and accessibility checks).
+    var titleText: String { String(cString: gtk_label_get_text(gcast(title))) }
+    var detailText: String { String(cString: gtk_label_get_text(gcast(detail))) }
+    var buttonText: String? {
+        gtk_widget_get_visible(button) != 0 ? String(cString: gtk_button_get_label(gcast(button))) : nil
+    }
+    var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
+
+    private func show(spinner spinning: Bool, icon iconName: String?, title text: String, detail detailText: String,
+                      button buttonLabel: String?) {
+        gtk_widget_set_visible(widget, 1)
+        gtk_widget_set_visible(spinner, spinning ? 1 : 0)
+        if spinning { gtk_spinner_start(gcast(spinner)) } else { gtk_spinner_stop(gcast(spinner)) }
+        gtk_widget_set_visible(icon, iconName == nil ? 0 : 1)
+        if let iconName { gtk_image_set_from_icon_name(gcast(icon), iconName) }
+        gtk_label_set_text(gcast(title), text)
+        gtk_label_set_text(gcast(detail), detailText)
+        gtk_widget_set_visible(detail, detailText.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(button, buttonLabel == nil ? 0 : 1)
+        if let buttonLabel { gtk_button_set_label(gcast(button), buttonLabel) }
+    }
+}

@@ -1,0 +1,87 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import StreamKit
+import TestSupport
+import XCTest
+
+/// libadwaita on top of the shared GTK setup, and the app's CSS, once per test process.
+enum AppTestEnvironment {
+    static func prepare() {
+        _ = prepared
+    }
+
+    private static let prepared: Void = {
+        GtkTestEnvironment.prepare()
+        MainActor.assumeIsolated {
+            adw_init()
+            AppStyle.install()
+        }
+    }()
+}
+
+/// A real toplevel window showing one printer page, sized like a user would.
+@MainActor
+final class PageWindow {
+    let window: UnsafeMutablePointer<GtkWidget>
+    let page: PrinterPage
+
+    init(name: String, session: StreamSession, width: Int32 = 800, height: Int32 = 600) {
+        page = PrinterPage(name: name, session: session)
+        window = gtk_window_new()
+        gtk_window_set_default_size(gcast(window), width, height)
+        gtk_window_set_child(gcast(window), page.widget)
+        connectSignal(window, "destroy") { [page] in page.dismantle() }
+        gtk_window_present(gcast(window))
+    }
+
+    func close() {
+        gtk_window_destroy(gcast(window))
+    }
+}
+
+/// Pixels of a widget as GTK renders it (through the window's own renderer), for asserting that
+/// decoded frames really reach the screen.
+struct RenderedImage {
+    let width: Int
+    let height: Int
+    private let pixels: [UInt8]
+
+    @MainActor
+    init?(of widget: UnsafeMutablePointer<GtkWidget>) {
+        let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
+        guard width > 0, height > 0, let native = gtk_widget_get_native(widget),
+              let renderer = gtk_native_get_renderer(native) else { return nil }
+        let paintable = gtk_widget_paintable_new(widget)!
+        defer { g_object_unref(paintable.rawGObject) }
+        let snapshot = gtk_snapshot_new()!
+        gdk_paintable_snapshot(paintable, gcast(snapshot), Double(width), Double(height))
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return nil }
+        defer { gsk_render_node_unref(node) }
+        var viewport = graphene_rect_t(origin: graphene_point_t(x: 0, y: 0),
+                                       size: graphene_size_t(width: Float(width), height: Float(height)))
+        let texture = gsk_renderer_render_texture(renderer, node, &viewport)!
+        defer { g_object_unref(texture.rawGObject) }
+        let textureWidth = Int(gdk_texture_get_width(texture)), textureHeight = Int(gdk_texture_get_height(texture))
+        var pixels = [UInt8](repeating: 0, count: textureWidth * textureHeight * 4)
+        gdk_texture_download(texture, &pixels, gsize(textureWidth * 4))
+        self.width = textureWidth
+        self.height = textureHeight
+        self.pixels = pixels
+    }
+
+    /// Red, green, blue at a pixel (GDK downloads native-endian ARGB32: bytes B, G, R, A).
+    func rgb(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
+        let offset = (y * width + x) * 4
+        return (Int(pixels[offset + 2]), Int(pixels[offset + 1]), Int(pixels[offset]))
+    }
+}
+
+extension XCTestCase {
+    /// A new session for `url`, stopped when the test ends.
+    func makeSession(_ url: String, options: SessionOptions = SessionOptions()) throws -> StreamSession {
+        let session = StreamSession(source: try StreamSource.parse(url), options: options)
+        addTeardownBlock { session.stop() }
+        return session
+    }
+}

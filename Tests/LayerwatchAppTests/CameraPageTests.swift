@@ -1,0 +1,110 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+@testable import StreamKit
+import TestSupport
+import XCTest
+
+/// The camera page under Xvfb against real servers: frames reach the screen, the CameraView's
+/// lifecycle is make once / update often / dismantle once, hidden pages convert nothing.
+final class CameraPageTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testFramesReachTheScreenWithTheBarsInPlace() throws {
+        let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480"])
+        let session = try makeSession("rtsp://127.0.0.1:\(server.port)/streaming/live/1")
+        try MainActor.assumeIsolated {
+            let shown = PageWindow(name: "Bench printer", session: session, width: 900, height: 700)
+            defer { shown.close() }
+            let page = shown.page
+            XCTAssertTrue(iterateMainContext(timeout: 15) {
+                page.state == .live && page.cameraCoordinator?.shownFrame != nil
+            }, "state: \(page.state)")
+            let picture = try XCTUnwrap(page.picture)
+            // Contain fit: a 4:3 video centred in the picture.
+            let width = Double(gtk_widget_get_width(picture)), height = Double(gtk_widget_get_height(picture))
+            let scale = min(width / 640, height / 480)
+            let videoWidth = 640 * scale, videoHeight = 480 * scale
+            let left = (width - videoWidth) / 2, top = (height - videoHeight) / 2
+            let whiteBar = (x: Int(left + 0.5 * videoWidth / 7), y: Int(top + videoHeight / 4))
+            var image: RenderedImage?
+            // The first frame fades in (CSS transition): wait until the white bar is drawn fully.
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                image = RenderedImage(of: picture)
+                return (image?.rgb(x: whiteBar.x, y: whiteBar.y).g ?? 0) > 230
+            })
+            let rendered = try XCTUnwrap(image)
+            XCTAssertEqual(rendered.width, Int(width))
+            let expected: [(Int, Int, Int)] = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0),
+                                               (255, 0, 255), (255, 0, 0), (0, 0, 255)]
+            for (index, colour) in expected.enumerated() {
+                let x = Int(left + (Double(index) + 0.5) * videoWidth / 7), y = Int(top + videoHeight / 4)
+                let pixel = rendered.rgb(x: x, y: y)
+                XCTAssertTrue(abs(pixel.r - colour.0) < 40 && abs(pixel.g - colour.1) < 40 && abs(pixel.b - colour.2) < 40,
+                              "bar \(index) at (\(x), \(y)) is \(pixel), expected \(colour)")
+            }
+        }
+    }
+
+    func testCameraViewIsMadeOnceUpdatedOftenAndDismantledOnceOnClose() throws {
+        let server = try TestServer(script: "rtsp_server.py")
+        let session = try makeSession("rtsp://127.0.0.1:\(server.port)/streaming/live/1")
+        try MainActor.assumeIsolated {
+            let pictureWatch = try showResizeAndClose(session: session, server: server)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { session.consumerCount == 0 })
+            XCTAssertEqual(session.state, .stopped)
+            XCTAssertNotNil(server.waitFor("client-closed", timeout: 5), "dismantle closed the connection")
+            XCTAssertTrue(iterateMainContext(timeout: 2) { pictureWatch.isDisposed }, "the picture is released")
+        }
+    }
+
+    /// Shows a page, resizes its window a few times and closes it; returns a watch on its picture.
+    @MainActor
+    private func showResizeAndClose(session: StreamSession, server: TestServer) throws -> DisposalWatch {
+        let shown = PageWindow(name: "Lifecycle", session: session)
+        let page = shown.page
+        XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
+        let picture = try XCTUnwrap(page.picture)
+        let pictureWatch = DisposalWatch(picture)
+        XCTAssertEqual(session.consumerCount, 1, "one coordinator attached once")
+
+        let sizer = WindowSizer(shown.window)
+        var outputSizes: Set<PixelSize> = []
+        for (width, height) in [(500, 400), (700, 500), (420, 360), (900, 650)] {
+            XCTAssertTrue(sizer.resize(width: Int32(width), height: Int32(height)))
+            let shownSize = PixelSize(width: Int(gtk_widget_get_width(picture)), height: Int(gtk_widget_get_height(picture)))
+            let expected = FrameScaler.targetSize(sourceWidth: 640, sourceHeight: 480, displays: [shownSize])
+            XCTAssertTrue(iterateMainContext(timeout: 3) { session.stats.outputSize == expected },
+                          "frames are converted to the picture's size \(shownSize): got \(String(describing: session.stats.outputSize)), want \(String(describing: expected))")
+            if let expected { outputSizes.insert(expected) }
+            XCTAssertTrue(page.picture == picture, "update never rebuilds the picture")
+        }
+        XCTAssertGreaterThanOrEqual(outputSizes.count, 3, "display-size updates reached the session: \(outputSizes)")
+        XCTAssertEqual(server.events(named: "client").count, 1)
+
+        shown.close()
+        page.dismantle()
+        XCTAssertEqual(session.consumerCount, 0, "a second dismantle is harmless")
+        return pictureWatch
+    }
+
+    func testHiddenPageConvertsNoPixels() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 25, seconds: 2)
+        let session = StreamSession(source: .file(path: clip.path, loop: true))
+        addTeardownBlock { session.stop() }
+        MainActor.assumeIsolated {
+            let shown = PageWindow(name: "Hidden", session: session)
+            defer { shown.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { session.stats.convertedFrames >= 3 })
+            gtk_widget_set_visible(shown.page.widget, 0)
+            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(shown.page.picture) == 0 })
+            let converted = session.stats.convertedFrames, decoded = session.stats.decodedFrames
+            XCTAssertTrue(iterateMainContext(timeout: 5) { session.stats.decodedFrames >= decoded + 10 })
+            XCTAssertLessThanOrEqual(session.stats.convertedFrames, converted + 1, "decoding goes on, conversion stops")
+            gtk_widget_set_visible(shown.page.widget, 1)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { session.stats.convertedFrames >= converted + 5 })
+        }
+    }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
+# camera, connecting (a host that never answers), access code rejected (a loopback RTSPS server),
+# and the stats overlay. Run `make screenshots` (it builds first and runs this under xvfb-run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=docs/screenshots
+app=.build/debug/layerwatch
+mkdir -p "$out"
+export GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1
+
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+# start_server VAR SCRIPT [ARGS...]: starts a server from Tests/Servers (its stdin held open by a
+# sleep, so it ends with this script) and stores its port in VAR.
+start_server() {
+    local var=$1 log
+    log=$(mktemp)
+    /usr/bin/python3 "Tests/Servers/$2" "${@:3}" < <(exec sleep 600) > "$log" 2>/dev/null &
+    pids+=($!)
+    for _ in $(seq 100); do
+        grep -q '"ready"' "$log" && break
+        sleep 0.1
+    done
+    printf -v "$var" '%s' "$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$log" | head -1)"
+}
+
+# shot NAME WIDTH HEIGHT SETTLE_SECONDS [KEYS|-] [layerwatch arguments...]
+shot() {
+    local name=$1 width=$2 height=$3 settle=$4 keys=$5
+    shift 5
+    "$app" "$@" > /dev/null 2>&1 &
+    local pid=$!
+    local window
+    window=$(xdotool search --sync --limit 1 --name " — Layerwatch$")
+    xdotool windowsize "$window" "$width" "$height"
+    sleep "$settle"
+    if [ "$keys" != "-" ]; then
+        xdotool key --window "$window" "$keys"
+        sleep 1.5
+    fi
+    import -window "$window" "$out/$name.png"
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    echo "wrote $out/$name.png"
+}
+
+shot wide 1400 620 3 -
+shot tall 620 900 3 -
+shot stats 1000 680 3 ctrl+i
+
+start_server silent silent_server.py
+shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1" --name "Workshop X1C"
+
+start_server rtsps rtsp_server.py --tls --user bblp --password 12345678
+shot failed 900 620 3 - "rtsps://bblp:00000000@127.0.0.1:$rtsps/streaming/live/1" --name "Workshop X1C"
