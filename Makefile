@@ -5,7 +5,9 @@
 SWIFT_BIN ?= /opt/swift/usr/bin
 export PATH := $(SWIFT_BIN):$(PATH)
 
-.PHONY: run test build deps-build deps-test check-swift screenshots
+PREFIX ?= /usr/local
+
+.PHONY: run test build deps-build deps-test check-swift screenshots install uninstall
 
 check-swift:
 	@command -v swift >/dev/null || { echo "Swift is not installed (expected at $(SWIFT_BIN)); see https://www.swift.org/install/linux/"; exit 1; }
@@ -24,9 +26,19 @@ run: build
 
 test: check-swift deps-test
 	swift build --build-tests
-	xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing
+	dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing
 
 screenshots: check-swift
 	@scripts/install-deps.sh screenshots
 	swift build
 	xvfb-run -a -s "-screen 0 1920x1200x24" scripts/screenshots.sh
+
+install: check-swift
+	@scripts/install-deps.sh desktop
+	[ -f build/build.ninja ] || meson setup build meson-wrap --prefix=$(PREFIX)
+	meson compile -C build
+	meson test -C build
+	meson install -C build
+
+uninstall:
+	ninja -C build uninstall

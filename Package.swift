@@ -20,16 +20,21 @@ let package = Package(
             pkgConfig: "gtk4 libadwaita-1",
             providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
         ),
+        .systemLibrary(
+            name: "CSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
         // The only C: GObject subclasses GTK needs to be real types (a paintable, a layout host).
         .target(name: "CLayerwatch", dependencies: ["CGtk"]),
         .target(name: "StreamKit", dependencies: ["CFFmpeg"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
-        .target(name: "PrinterKit", dependencies: ["StreamKit"]),
+        .target(name: "PrinterKit", dependencies: ["StreamKit", "CSecret"]),
         .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "CLayerwatch"]),
         .executableTarget(
             name: "Layerwatch",
             dependencies: [
-                "LayerwatchApp", "StreamKit",
+                "LayerwatchApp", "StreamKit", "PrinterKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -38,7 +43,7 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "GtkKit", "StreamKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

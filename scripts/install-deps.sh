@@ -3,18 +3,22 @@
 #   scripts/install-deps.sh build   — to build and run the app
 #   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb)
 #   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick)
+#   scripts/install-deps.sh desktop — what `make install` needs (meson, validators)
 set -eu
 
-build="pkg-config libgtk-4-dev libadwaita-1-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev"
+build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev"
 test="$build ffmpeg openssl python3 python3-gi gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
-      xvfb xauth openbox x11-utils"
+      xvfb xauth openbox x11-utils dbus-daemon gnome-keyring libglib2.0-bin
+      meson ninja-build desktop-file-utils appstream"
+desktop="$build meson ninja-build desktop-file-utils appstream gtk-update-icon-cache"
 
 case "${1:-build}" in
     build) wanted=$build ;;
     test) wanted=$test ;;
     screenshots) wanted="$test xdotool imagemagick" ;;
-    *) echo "usage: $0 build|test|screenshots" >&2; exit 2 ;;
+    desktop) wanted=$desktop ;;
+    *) echo "usage: $0 build|test|screenshots|desktop" >&2; exit 2 ;;
 esac
 
 missing=""

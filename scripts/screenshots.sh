@@ -8,8 +8,14 @@ out=docs/screenshots
 app=.build/debug/layerwatch
 mkdir -p "$out"
 export GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1
+# A config of its own: the shots never show (or change) the user's printers.
+XDG_CONFIG_HOME=$(mktemp -d)
+export XDG_CONFIG_HOME
 
 pids=()
+openbox --sm-disable > /dev/null 2>&1 &
+pids+=($!)
+sleep 1
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
@@ -38,10 +44,18 @@ shot() {
     xdotool windowsize "$window" "$width" "$height"
     sleep "$settle"
     if [ "$keys" != "-" ]; then
-        xdotool key --window "$window" "$keys"
+        xdotool windowactivate --sync "$window" key "$keys"
         sleep 1.5
     fi
-    import -window "$window" "$out/$name.png"
+    case "$name" in
+        dialog) import -window "$(xdotool search --limit 1 --name '^Add Printer$')" "$out/$name.png" ;;
+        mini)
+            xdotool windowmove "$window" 20 20
+            xdotool windowmove "$(xdotool search --limit 1 --name ' - PiP$')" $((width - 200)) $((height - 120))
+            sleep 1
+            import -window root -crop "$((width + 320))x$((height + 200))+0+0" "$out/$name.png" ;;
+        *) import -window "$window" "$out/$name.png" ;;
+    esac
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     echo "wrote $out/$name.png"
@@ -52,7 +66,13 @@ shot tall 620 900 3 -
 shot stats 1000 680 3 ctrl+i
 
 start_server silent silent_server.py
-shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1" --name "Workshop X1C"
+shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1"
 
 start_server rtsps rtsp_server.py --tls --user bblp --password 12345678
-shot failed 900 620 3 - "rtsps://bblp:00000000@127.0.0.1:$rtsps/streaming/live/1" --name "Workshop X1C"
+shot failed 900 620 3 - "rtsps://bblp:00000000@127.0.0.1:$rtsps/streaming/live/1"
+
+start_server mjpeg mjpeg_server.py
+demo=data/demo-printer.mp4
+shot tabs 1100 700 3 - "$demo" "http://127.0.0.1:$mjpeg/?action=stream" "rtsp://127.0.0.1:$silent/streaming/live/1"
+shot dialog 1000 700 2 ctrl+t
+shot mini 1000 640 2 ctrl+shift+p "$demo"

@@ -7,6 +7,9 @@ private enum SignalThunk {
     typealias NoArgument = @MainActor () -> Void
     typealias PointerArgument = @MainActor (UnsafeMutableRawPointer?) -> Void
     typealias BooleanResult = @MainActor () -> Bool
+    typealias PointerArgumentBooleanResult = @MainActor (UnsafeMutableRawPointer?) -> Bool
+    typealias PointerAndIntArguments = @MainActor (UnsafeMutableRawPointer?, Int32) -> Void
+    typealias PointerArgumentIntResult = @MainActor (UnsafeMutableRawPointer?) -> Int32
 
     static let noArgument: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
         nonisolated(unsafe) let handler = ClosureBox<NoArgument>.value(at: data)
@@ -22,6 +25,24 @@ private enum SignalThunk {
     static let booleanResult: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
         nonisolated(unsafe) let handler = ClosureBox<BooleanResult>.value(at: data)
         return MainActor.assumeIsolated { handler() } ? 1 : 0
+    }
+
+    static let pointerAndIntArguments: @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> Void = { _, argument, number, data in
+        nonisolated(unsafe) let handler = ClosureBox<PointerAndIntArguments>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        MainActor.assumeIsolated { handler(pointer, number) }
+    }
+
+    static let pointerArgumentIntResult: @convention(c) (gpointer?, gpointer?, gpointer?) -> gint = { _, argument, data in
+        nonisolated(unsafe) let handler = ClosureBox<PointerArgumentIntResult>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        return MainActor.assumeIsolated { handler(pointer) }
+    }
+
+    static let pointerArgumentBooleanResult: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
+        nonisolated(unsafe) let handler = ClosureBox<PointerArgumentBooleanResult>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        return MainActor.assumeIsolated { handler(pointer) } ? 1 : 0
     }
 }
 
@@ -40,6 +61,14 @@ public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
     connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgument, to: GCallback.self))
 }
 
+/// Connects `handler` to a signal with a pointer and an int argument (AdwTabView's
+/// `page-reordered` passes the page and its new position).
+@MainActor @discardableResult
+public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
+                          _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Void) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerAndIntArguments, to: GCallback.self))
+}
+
 /// Connects `handler` to a signal without arguments whose handlers return a gboolean
 /// (`close-request`: returning true stops the window from closing). A separate name, because a
 /// trailing closure could not tell this shape from the no-argument one.
@@ -47,6 +76,22 @@ public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
 public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
                               _ handler: @escaping @MainActor () -> Bool) -> gulong {
     connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.booleanResult, to: GCallback.self))
+}
+
+/// Connects `handler` to a signal with one pointer argument whose handlers return a gboolean
+/// (AdwTabView's `close-page` passes the page; returning true means "I will answer later").
+@MainActor @discardableResult
+public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
+                              _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgumentBooleanResult, to: GCallback.self))
+}
+
+/// Connects `handler` to a signal with one pointer argument whose handlers return an int
+/// (GApplication's `command-line` passes the command line; the result is the exit status).
+@MainActor @discardableResult
+public func connectIntSignal(_ instance: some GObjectPointer, _ signal: String,
+                             _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Int32) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgumentIntResult, to: GCallback.self))
 }
 
 /// Disconnects a handler returned by `connectSignal`; GLib then releases its closure.

@@ -15,7 +15,10 @@ struct ProbeCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "rtsps://bblp:CODE@IP:322/streaming/live/1, rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.")
+    @Argument(help: """
+        rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, \
+        port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.
+        """)
     var url: String
 
     @Option(name: .long, help: "Frames to decode before reporting success.")

@@ -1,46 +1,33 @@
 import ArgumentParser
 import Foundation
 import LayerwatchApp
+import PrinterKit
 import StreamKit
 
-/// `layerwatch [URL]`: opens the viewer window on a camera URL, or on the built-in demo camera.
+/// `layerwatch [URL…]`: opens the viewer with a tab per saved printer plus one per camera URL given
+/// (not saved); the built-in demo camera shows when there is neither. When Layerwatch already runs,
+/// the URLs open in that window instead.
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
-        abstract: "Open the viewer (the default): on URL if given, else on the demo camera."
+        abstract: "Open the viewer (the default), with a tab for each camera URL given."
     )
 
-    @Argument(help: "A camera URL or file to show instead of the demo camera.")
-    var url: String?
-
-    @Option(name: .long, help: "The name to show for the camera.")
-    var name: String?
+    @Argument(help: "Camera URLs or files to open as tabs (not saved as printers).")
+    var urls: [String] = []
 
     func run() throws {
-        let camera: LayerwatchApplication.Camera
-        if let url {
+        for url in urls {
             do {
-                let source = try StreamSource.parse(url)
-                camera = .init(name: name ?? Self.defaultName(for: source), source: source)
+                _ = try StreamSource.parse(url)
             } catch {
                 FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
                 throw ExitCode(2)
             }
-        } else {
-            guard let demo = LayerwatchApplication.Camera.demo() else {
-                FileHandle.standardError.write(Data("error: the demo clip (data/demo-printer.mp4) was not found.\n".utf8))
-                throw ExitCode(1)
-            }
-            camera = demo
         }
-        let status = MainActor.assumeIsolated { LayerwatchApplication(camera: camera).run() }
+        let status = MainActor.assumeIsolated {
+            LayerwatchApplication(store: ConfigStore.standard()).run(urls: urls)
+        }
         if status != 0 { throw ExitCode(status) }
-    }
-
-    private static func defaultName(for source: StreamSource) -> String {
-        switch source {
-        case .rtsp(let url), .http(let url): return url.host ?? "Camera"
-        case .file(let path, _): return ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        }
     }
 }

@@ -24,6 +24,9 @@ enum AppStyle {
         background-color: alpha(black, 0.6); border-radius: 6px; padding: 6px 9px; margin: 10px;
     }
     .control-bar { padding: 6px; }
+    .printer-form { padding: 18px 24px 24px 24px; }
+    .banner { background-color: @warning_bg_color; color: @warning_fg_color; padding: 8px 16px; }
+    .mini-controls { margin: 6px; }
     """
 
     /// Installs the CSS for every window on the default display.

@@ -1,7 +1,7 @@
 import CGtk
 import GtkKit
 
-/// The camera page's buttons: snapshot, stats, fullscreen, reconnect. They are wired to window
+/// The camera page's buttons: snapshot, stats, fullscreen, pop-out, reconnect. They are wired to window
 /// actions (so the same features have keyboard shortcuts); the bar only knows how to lie flat below
 /// the video or stand up beside it.
 @MainActor
@@ -16,6 +16,7 @@ final class ControlBar {
         append(button("camera-photo-symbolic", "Save Snapshot (Ctrl+S)", action: "win.snapshot"))
         append(toggle("preferences-system-details-symbolic", "Show Stats (Ctrl+I)", action: "win.show-stats"))
         append(button("view-fullscreen-symbolic", "Fullscreen (F11)", action: "win.fullscreen"))
+        append(button("view-dual-symbolic", "Pop Out Mini Window (Ctrl+Shift+P)", action: "win.pop-out"))
         append(button("view-refresh-symbolic", "Reconnect (Ctrl+R)", action: "win.reconnect"))
     }
 

@@ -1,73 +1,300 @@
 import CGtk
 import Foundation
 import GtkKit
+import PrinterKit
 import StreamKit
 
-/// The GTK application: starts libadwaita, installs the style and the main-loop bridge, and opens
-/// the window on the camera asked for (the built-in demo camera when none is).
+/// The GTK application: starts libadwaita, the style and the main-loop bridge; opens the main window
+/// with a tab per saved printer (or the demo camera when there is none) plus any camera given on the
+/// command line; adds, edits and removes printers; pops printers out into mini windows; and keeps
+/// all of it saved. Every view of a camera gets its session from one registry, so a tab and its mini
+/// window share one connection.
 @MainActor
 public final class LayerwatchApplication {
-    public static let applicationID = "io.github.layerwatch.Layerwatch"
+    public nonisolated static let applicationID = "io.github.layerwatch.Layerwatch"
 
-    /// What the window shows.
-    public struct Camera {
-        public var name: String
-        public var source: StreamSource
-        /// The header bar's second line: where the pictures come from, without secrets.
-        public var subtitle: String
-
-        public init(name: String, source: StreamSource, subtitle: String? = nil) {
-            self.name = name
-            self.source = source
-            self.subtitle = subtitle ?? Self.location(of: source)
-        }
-
-        /// The looping demo clip shipped in data/, or nil when it cannot be found.
-        public static func demo() -> Camera? {
-            DataFiles.demoClip().map {
-                Camera(name: "Demo printer", source: .file(path: $0.path, loop: true), subtitle: "Built-in demo camera")
-            }
-        }
-
-        /// A short, secret-free description of where the pictures come from.
-        static func location(of source: StreamSource) -> String {
-            switch source {
-            case .rtsp(let url): return "\(url.scheme?.uppercased() ?? "RTSP") · \(url.host ?? "")"
-            case .http(let url): return "HTTP · \(url.host ?? "")"
-            case .file(let path, _): return (path as NSString).lastPathComponent
-            }
-        }
-    }
+    /// The version `--version` and the About window show.
+    public nonisolated static let version = "0.1.0"
 
     private let application: OpaquePointer
-    private let camera: Camera
+    /// The screensaver inhibition held while a camera is fullscreen.
+    private var inhibitCookie: guint = 0
+    private let library: PrinterLibrary
+    private var commandLineCameras: [Camera] = []
     private let sessions = SessionRegistry()
+    private(set) var window: MainWindow?
+    private(set) var miniWindows: [UUID: MiniWindow] = [:]
+    private var waylandHintShown = false
+    private var discovery: PrinterDiscovery?
 
-    public init(camera: Camera) {
-        self.camera = camera
-        application = OpaquePointer(adw_application_new(Self.applicationID, G_APPLICATION_NON_UNIQUE))
+    /// - Parameters:
+    ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests).
+    ///   - id: the GApplication id (tests running several apps in one process pass their own).
+    public init(store: ConfigStore, id: String = LayerwatchApplication.applicationID) {
+        library = PrinterLibrary(store: store)
+        application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
         connectSignal(application, "activate") { [self] in activate() }
+        connectIntSignal(application, "command-line") { [self] commandLine in
+            open(urls: commandLine.map { Self.arguments(of: gcast($0)) } ?? [])
+            return 0
+        }
     }
 
-    /// Runs the main loop until the last window closes; returns the exit status.
-    public func run() -> Int32 {
-        g_application_run(gcast(application), 0, nil)
+    /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved.
+    /// Launched while Layerwatch already runs, it hands them to the running instance (which opens
+    /// them and comes to the front) and returns at once. Returns the exit status.
+    public func run(urls: [String]) -> Int32 {
+        withCStringArray(["layerwatch"] + urls) { argv in
+            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: urls.count + 2) {
+                g_application_run(gcast(application), Int32(urls.count + 1), $0)
+            }
+        }
     }
+
+    /// Opens `urls` as extra tabs: at start, or when another launch passed them on.
+    func open(urls: [String]) {
+        let cameras = urls.compactMap { try? StreamSource.parse($0) }.map { Camera(name: Camera.defaultName(for: $0), source: $0) }
+        guard let window else {
+            commandLineCameras = cameras
+            activate()
+            return
+        }
+        for camera in cameras {
+            GLibLog.debug("opening \(camera.source) passed on by another launch")
+            addTab(camera, select: true)
+        }
+        window.present()
+    }
+
+    private static func arguments(of commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> [String] {
+        var count: Int32 = 0
+        guard let argv = g_application_command_line_get_arguments(commandLine, &count) else { return [] }
+        defer { g_strfreev(argv) }
+        return (1..<max(1, Int(count))).compactMap { argv[$0].map { String(cString: $0) } }
+    }
+
+    /// Registers the application (which runs `startup`) without running its loop, for tests that
+    /// drive the main context themselves and then call `activate`.
+    func registerWithoutRunning() {
+        g_application_register(gcast(application), nil, nil)
+    }
+
+    /// The confirmation shown by the last close request of a saved printer, while it is open.
+    private(set) var pendingRemoval: OpaquePointer?
 
     private func startup() {
+        GLibLog.install()
         DispatchMainQueueBridge.install()
         AppStyle.install()
-        setAccelerators(application, "win.snapshot", ["<Control>s"])
-        setAccelerators(application, "win.show-stats", ["<Control>i"])
-        setAccelerators(application, "win.fullscreen", ["F11"])
-        setAccelerators(application, "win.leave-fullscreen", ["Escape"])
-        setAccelerators(application, "win.reconnect", ["<Control>r"])
+        let accelerators: [(String, [String])] = [
+            ("win.snapshot", ["<Control>s"]), ("win.show-stats", ["<Control>i"]),
+            ("win.fullscreen", ["F11"]), ("win.leave-fullscreen", ["Escape"]),
+            ("win.reconnect", ["<Control>r"]), ("win.pop-out", ["<Control><Shift>p"]),
+            ("win.close-tab", ["<Control>w"]), ("win.add-printer", ["<Control>t"]),
+            ("win.edit-printer", ["<Control>e"]), ("win.show-help-overlay", ["<Control>question"]),
+        ]
+        for (action, keys) in accelerators { setAccelerators(application, action, keys) }
+        addAction(application, "about") { [weak self] in AppMenu.showAbout(parent: self?.window?.window, version: Self.version) }
     }
 
-    private func activate() {
-        let page = PrinterPage(name: camera.name, session: sessions.session(for: camera.source))
-        let window = MainWindow(application: application, page: page, subtitle: camera.subtitle)
+    /// Opens the main window, restoring saved tabs, selection, size and mini windows.
+    func activate() {
+        if let window {
+            window.present()
+            return
+        }
+        let tabs = PrinterTabs()
+        let window = MainWindow(application: application, tabs: tabs)
+        self.window = window
+        library.onSaveError = { [weak window] message in
+            GLibLog.warning(message)
+            window?.showBanner(message)
+        }
+        tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
+        tabs.onOrderChange = { [weak self] in self?.library.reorder(tabs.all.map(\.camera.id)) }
+        window.onPopOut = { [weak self] page in self?.togglePopOut(page.camera) }
+        window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
+        window.onAddPrinter = { [weak self] in self?.showDialog(editing: nil) }
+        window.onEditPrinter = { [weak self] page in
+            guard let self, let printer = library.printer(id: page.camera.id) else { return }
+            showDialog(editing: printer)
+        }
+        connectBoolSignal(window.window, "close-request") { [weak self] in
+            self?.rememberWindow()
+            return false
+        }
+        connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
+
+        let saved = library.config
+        gtk_window_set_default_size(gcast(window.window), Int32(saved.window.width), Int32(saved.window.height))
+        if saved.window.maximized { gtk_window_maximize(gcast(window.window)) }
+        var unopenable: [String] = []
+        for printer in saved.printers {
+            do { addTab(try Camera(printer: printer), select: false) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+        }
+        for camera in commandLineCameras { addTab(camera, select: true) }
+        if saved.printers.isEmpty && commandLineCameras.isEmpty, let demo = Camera.demo() { addTab(demo, select: true) }
+        if commandLineCameras.isEmpty, let id = saved.selectedPrinterID, let page = tabs.page(id: id) { tabs.select(page) }
+        tabs.onSelectionChange = { [weak self, weak window] page in
+            window?.selectionChanged(page)
+            self?.library.select(page?.camera.id)
+        }
+        let problems = [library.loadProblem] + unopenable.map { Optional("Can't open \($0)") }
+        problems.compactMap { $0 }.forEach(GLibLog.warning)
+        if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
         window.present()
+        for mini in saved.miniWindows {
+            guard let page = tabs.page(id: mini.printerID) else { continue }
+            togglePopOut(page.camera, size: (Int32(mini.width), Int32(mini.height)))
+        }
+    }
+
+    private func addTab(_ camera: Camera, select: Bool) {
+        guard let window else { return }
+        let page = PrinterPage(camera: camera, session: sessions.session(for: camera.source))
+        if library.printer(id: camera.id) != nil {
+            page.status.onEdit = { [weak self] in
+                guard let self, let printer = library.printer(id: camera.id) else { return }
+                showDialog(editing: printer)
+            }
+        }
+        window.add(page, select: select)
+    }
+
+    // MARK: Printers
+
+    /// The Add/Edit Printer dialog while it is open.
+    private(set) weak var openDialog: PrinterDialog?
+
+    func showDialog(editing printer: Printer?) {
+        let dialog = PrinterDialog(parent: window?.window, editing: printer, secretsNote: library.store.secretsNotice)
+        dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
+        dialog.onSave = { [weak self] saved in self?.save(saved) }
+        if printer == nil { startDiscovery(for: dialog) }
+        connectSignal(dialog.window, "destroy") { [weak self] in self?.stopDiscovery() }
+        openDialog = dialog
+        dialog.present()
+    }
+
+    private func save(_ printer: Printer) {
+        guard let window, let camera = try? Camera(printer: printer) else { return }
+        let existing = window.tabs.page(id: printer.id)
+        library.upsert(printer)
+        if let existing {
+            // Edited: the old session (old address or code) goes, the tab reopens with the new one.
+            miniWindows[printer.id]?.close()
+            window.tabs.remove(existing)
+            sessions.forget(existing.camera.source)
+        }
+        // The demo camera made way for the first real printer.
+        for demo in window.tabs.all where demo.camera.isDemo {
+            window.tabs.remove(demo)
+        }
+        addTab(camera, select: true)
+        library.reorder(window.tabs.all.map(\.camera.id))
+    }
+
+    private func confirmClose(_ page: PrinterPage) {
+        guard library.printer(id: page.camera.id) != nil, let window else { return close(page) }
+        let dialog = adw_message_dialog_new(gcast(window.window), "Remove “\(page.name)”?",
+                                            "Its settings and access code will be deleted from this computer.")!
+        adw_message_dialog_add_response(gcast(dialog), "cancel", "Cancel")
+        adw_message_dialog_add_response(gcast(dialog), "remove", "Remove")
+        adw_message_dialog_set_response_appearance(gcast(dialog), "remove", ADW_RESPONSE_DESTRUCTIVE)
+        adw_message_dialog_set_default_response(gcast(dialog), "cancel")
+        adw_message_dialog_set_close_response(gcast(dialog), "cancel")
+        connectSignal(dialog, "response::remove") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            library.remove(id: page.camera.id)
+            close(page)
+        }
+        connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
+        pendingRemoval = OpaquePointer(dialog)
+        gtk_window_present(gcast(dialog))
+    }
+
+    private func close(_ page: PrinterPage) {
+        miniWindows[page.camera.id]?.close()
+        window?.tabs.remove(page)
+        sessions.forget(page.camera.source)
+    }
+
+    /// "Test Connection": the tab's running session answers if the printer is already streaming
+    /// (a second probe would be a second client); otherwise a short probe runs off the main loop.
+    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String) -> Void) {
+        if sessions.existingSession(for: source)?.state == .live {
+            return answer("Connected — this camera is streaming in its tab right now.")
+        }
+        DispatchQueue.global(qos: .userInitiated).async {
+            let report = StreamProbe.run(source: source, frames: 2, timeout: 10)
+            let text = ConnectionTestText.describe(report)
+            MainLoopExecutor.main.execute { MainActor.assumeIsolated { answer(text) } }
+        }
+    }
+
+    private func startDiscovery(for dialog: PrinterDialog) {
+        let discovery = PrinterDiscovery(executor: MainLoopExecutor.main) { [weak dialog] printers in
+            MainActor.assumeIsolated { dialog?.showDiscovered(printers) }
+        }
+        discovery.start()
+        self.discovery = discovery
+    }
+
+    private func stopDiscovery() {
+        discovery?.stop()
+        discovery = nil
+    }
+
+    // MARK: Mini windows
+
+    /// Opens the camera's mini window, or closes it when it is already open.
+    func togglePopOut(_ camera: Camera, size: (Int32, Int32) = MiniWindow.defaultSize) {
+        if let open = miniWindows[camera.id] {
+            open.close()
+            return
+        }
+        let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
+        miniWindows[camera.id] = mini
+        mini.onClosed = { [weak self, weak mini] in
+            guard let self, let mini, miniWindows[camera.id] === mini else { return }
+            miniWindows[camera.id] = nil
+            // Closing the main window closes the mini windows too: keep them listed for next time.
+            if window != nil { library.setMiniWindow(nil, for: camera.id) }
+        }
+        mini.onReturnToTab = { [weak self] in
+            guard let self, let window, let page = window.tabs.page(id: camera.id) else { return }
+            window.tabs.select(page)
+            window.present()
+        }
+        mini.present()
+        library.setMiniWindow(.init(printerID: camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: camera.id)
+        if case .unsupported(let hint) = mini.keepAbove, !waylandHintShown {
+            waylandHintShown = true
+            mini.toast(hint)
+        }
+    }
+
+    /// Keeps the screen awake while a camera is fullscreen, as a video player does.
+    private func inhibitScreensaver(_ inhibit: Bool) {
+        if inhibit, inhibitCookie == 0, let window {
+            inhibitCookie = gtk_application_inhibit(gcast(application), gcast(window.window),
+                                                    GTK_APPLICATION_INHIBIT_IDLE, "Watching a printer camera fullscreen")
+        } else if !inhibit, inhibitCookie != 0 {
+            gtk_application_uninhibit(gcast(application), inhibitCookie)
+            inhibitCookie = 0
+        }
+    }
+
+    private func rememberWindow() {
+        guard let window else { return }
+        let placement = window.placement
+        library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
+        // Closing the main window quits: the open mini windows stay in the config and come back.
+        self.window = nil
+        for (id, mini) in miniWindows {
+            library.setMiniWindow(.init(printerID: id, width: Int(mini.size.width), height: Int(mini.size.height)), for: id)
+            mini.close()
+        }
     }
 }

@@ -8,32 +8,37 @@ import StreamKit
 /// when the window turns wide or tall. The video widget is made once and never moves.
 @MainActor
 final class PrinterPage {
-    let name: String
+    let camera: Camera
     let session: StreamSession
+    var name: String { camera.name }
     let status = StatusOverlay()
     let stats = StatsOverlay()
     let controls = ControlBar()
     let layout: AdaptiveLayout
     private let overlay: UnsafeMutablePointer<GtkWidget>
     private let liveBadge: UnsafeMutablePointer<GtkWidget>
-    private var camera: RepresentableHost<ObjectIdentifier, CameraView>!
+    private var cameraHost: RepresentableHost<ObjectIdentifier, CameraView>!
     private var displaySize = PixelSize.full
     private var ticker: RepeatingTimer?
     private(set) var state: SessionState = .idle
+    /// Set while its tab is being closed for good.
+    var isBeingRemoved = false
+    /// Told of every state change (the tab's state indicator listens).
+    var onStateChange: @MainActor (SessionState) -> Void = { _ in }
 
     /// The widget to put in a window or tab.
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
 
     /// The GtkPicture showing the video (stable for the page's life).
-    var picture: UnsafeMutablePointer<GtkWidget>? { camera.widget }
+    var picture: UnsafeMutablePointer<GtkWidget>? { cameraHost.widget }
 
     var isLiveBadgeShown: Bool { gtk_widget_get_visible(liveBadge) != 0 }
 
     /// The camera view's coordinator, for snapshots and tests.
-    var cameraCoordinator: CameraCoordinator? { camera?.coordinator }
+    var cameraCoordinator: CameraCoordinator? { cameraHost?.coordinator }
 
-    init(name: String, session: StreamSession) {
-        self.name = name
+    init(camera: Camera, session: StreamSession) {
+        self.camera = camera
         self.session = session
         overlay = gtk_overlay_new()
         gtk_widget_add_css_class(overlay, "camera-area")
@@ -44,8 +49,8 @@ final class PrinterPage {
         gtk_widget_set_visible(liveBadge, 0)
         layout = AdaptiveLayout(primary: overlay, secondary: controls.widget)
 
-        camera = RepresentableHost(id: ObjectIdentifier(session), cameraView())
-        gtk_overlay_set_child(gcast(overlay), camera.widget)
+        cameraHost = RepresentableHost(id: ObjectIdentifier(session), cameraView())
+        gtk_overlay_set_child(gcast(overlay), cameraHost.widget)
         for child in [status.widget, liveBadge, stats.widget] {
             gtk_overlay_add_overlay(gcast(overlay), child)
         }
@@ -64,7 +69,7 @@ final class PrinterPage {
     /// Detaches the video from the session (the last view leaving stops the stream).
     func dismantle() {
         ticker = nil
-        camera.dismantle()
+        cameraHost.dismantle()
     }
 
     // MARK: Commands
@@ -103,6 +108,7 @@ final class PrinterPage {
 
     private func apply(_ newState: SessionState) {
         state = newState
+        onStateChange(newState)
         status.apply(newState, name: name)
         if newState == .live, let size = session.stats.sourceSize, size.width > 0, size.height > 0 {
             layout.contentAspectRatio = Double(size.width) / Double(size.height)
@@ -119,7 +125,7 @@ final class PrinterPage {
         let size = PixelSize(width: Int(width) * scale, height: Int(height) * scale)
         guard size != displaySize else { return }
         displaySize = size
-        camera.update(cameraView())
+        cameraHost.update(cameraView())
     }
 
     private func startTicking() {

@@ -18,6 +18,9 @@ final class StatusOverlay {
 
     /// Called when the user presses the card's button (Retry, Retry now, Reconnect).
     var onRetry: @MainActor () -> Void = {}
+    /// Set for saved printers: a rejected access code then offers to edit it instead of retrying.
+    var onEdit: (@MainActor () -> Void)?
+    private var buttonEdits = false
 
     init() {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 8)
@@ -40,7 +43,10 @@ final class StatusOverlay {
         for child in [spinner, icon, title, detail, button] {
             gtk_box_append(gcast(widget), child)
         }
-        connectSignal(button, "clicked") { [weak self] in self?.onRetry() }
+        connectSignal(button, "clicked") { [weak self] in
+            guard let self else { return }
+            if buttonEdits, let onEdit { onEdit() } else { onRetry() }
+        }
     }
 
     /// Shows what `state` means for printer `name`; `now` drives the elapsed and countdown texts.
@@ -63,7 +69,9 @@ final class StatusOverlay {
         case .failed(.authRejected):
             connectingSince = nil
             show(spinner: false, icon: "dialog-password-symbolic", title: "Access code rejected",
-                 detail: "Check the LAN access code on the printer's screen, then try again.", button: "Retry")
+                 detail: "Check the LAN access code on the printer's screen, then try again.",
+                 button: onEdit == nil ? "Retry" : "Edit Access Code…")
+            buttonEdits = onEdit != nil
         case .failed(let failure):
             connectingSince = nil
             show(spinner: false, icon: "dialog-error-symbolic", title: "Can't show \(name)",
@@ -84,6 +92,7 @@ final class StatusOverlay {
 
     private func show(spinner spinning: Bool, icon iconName: String?, title text: String, detail detailText: String,
                       button buttonLabel: String?) {
+        buttonEdits = false
         gtk_widget_set_visible(widget, 1)
         gtk_widget_set_visible(spinner, spinning ? 1 : 0)
         if spinning { gtk_spinner_start(gcast(spinner)) } else { gtk_spinner_stop(gcast(spinner)) }

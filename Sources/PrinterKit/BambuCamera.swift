@@ -8,6 +8,7 @@ public enum BambuCamera {
     public enum InputError: Error, Equatable, CustomStringConvertible {
         case emptyHost
         case invalidHost(String)
+        case emptyAccessCode
         case accessCodeLength(Int)
         case accessCodeCharacters
 
@@ -17,10 +18,12 @@ public enum BambuCamera {
                 return "Enter the printer's IP address (Settings → Network on the printer)."
             case .invalidHost(let host):
                 return "\"\(host)\" is not an IP address or host name."
+            case .emptyAccessCode:
+                return "Enter the 8-character access code shown in the printer's network settings (LAN mode)."
             case .accessCodeLength(let count):
                 return "The access code has 8 characters; this one has \(count)."
             case .accessCodeCharacters:
-                return "The access code has only letters and digits."
+                return "The access code has only letters A–Z and digits."
             }
         }
     }
@@ -29,8 +32,25 @@ public enum BambuCamera {
     public static func rtspsSource(host: String, accessCode: String) throws -> StreamSource {
         let host = try validatedHost(host)
         let code = try validatedAccessCode(accessCode)
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        return try StreamSource.parse("rtsps://bblp:\(code)@\(bracketed):322/streaming/live/1")
+        return try StreamSource.parse("rtsps://bblp:\(code)@\(bracketed(host)):322/streaming/live/1")
+    }
+
+    /// The address of a P1/A1 printer's camera, JPEG frames over TLS on port 6000:
+    /// `bambu-jpeg://HOST:6000?code=CODE`, the form `StreamSource.parse` takes for that transport.
+    public static func jpegURL(host: String, accessCode: String) throws -> String {
+        let host = try validatedHost(host)
+        let code = try validatedAccessCode(accessCode)
+        return "bambu-jpeg://\(bracketed(host)):6000?code=\(code)"
+    }
+
+    /// The JPEG-over-TLS camera of a P1/A1 printer (see `jpegURL`).
+    public static func jpegSource(host: String, accessCode: String) throws -> StreamSource {
+        try StreamSource.parse(jpegURL(host: host, accessCode: accessCode))
+    }
+
+    /// An IPv6 address in the brackets a URL needs; names and IPv4 addresses as they are.
+    private static func bracketed(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
     }
 
     static func validatedHost(_ text: String) throws -> String {
@@ -45,8 +65,9 @@ public enum BambuCamera {
 
     static func validatedAccessCode(_ text: String) throws -> String {
         let code = text.trimmingCharacters(in: .whitespaces)
+        guard !code.isEmpty else { throw InputError.emptyAccessCode }
         guard code.count == 8 else { throw InputError.accessCodeLength(code.count) }
-        guard code.unicodeScalars.allSatisfy(CharacterSet.alphanumerics.contains) else {
+        guard code.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
             throw InputError.accessCodeCharacters
         }
         return code

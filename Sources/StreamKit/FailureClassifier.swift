@@ -26,13 +26,21 @@ struct FailureClassifier {
         default: break
         }
         let peerClosed = code == lw_averror_eof() || code == lw_averror(ECONNRESET) || code == lw_averror(EPIPE)
-        if peerClosed && error.stage == .open && source.secret != nil && source.isNetwork {
-            // Bambu printers answer a wrong access code by hanging up right after the credentials.
-            return .authRejected
+        // Hanging up before any credentials were sent (in the TLS handshake) turns the camera away
+        // whatever the code: a closed live view, or another client already connected.
+        if peerClosed && error.stage == .connect { return .refused }
+        if peerClosed && error.stage == .open {
+            if case .bambuJPEG = source {
+                // P1/A1 printers answer a wrong access code by hanging up right after the auth packet.
+                return .authRejected
+            }
+            // RTSP sends credentials only after a 401 challenge, which FFmpeg logs and the rule above
+            // catches; a hang-up before that is a busy or closed camera, worth retrying.
+            return .protocolError("the camera closed the connection at once — another app may be showing it")
         }
         if code == lw_averror_eof() && sawPacket { return .endOfStream }
         if code == lw_averror_stream_not_found() { return .protocolError("the source has no video stream") }
-        let detail = log.last.map { "\(error.text): \($0)" } ?? error.text
+        let detail = error.detail ?? log.last.map { "\(error.text): \($0)" } ?? error.text
         return .protocolError(redactor.redact(detail))
     }
 }

@@ -1,8 +1,9 @@
 import CFFmpeg
 import Foundation
 
-/// The read → decode → deliver loop of one open connection. Live sources are shown as frames arrive
-/// (some printers' timestamps never advance); files are paced by their timestamps and may loop.
+/// The read → decode → deliver loop of one open connection, whatever its packet source (FFmpeg's
+/// demuxer or the Bambu JPEG transport). Live sources are shown as frames arrive (some printers'
+/// timestamps never advance); files are paced by their timestamps and may loop.
 struct FramePump {
     enum Result {
         case cancelled
@@ -11,16 +12,17 @@ struct FramePump {
         case failed(FFmpegError, sawPacket: Bool)
     }
 
-    let input: MediaInput
+    let input: any PacketSource
     let decoder: VideoDecoder
     let source: StreamSource
+    /// How long a live network source may stay silent (`SessionOptions.stallDeadline(for:)`).
     let stallTimeout: TimeInterval
 
     private var meter = StatsMeter()
     private var clock = PlaybackClock()
     private var framesSinceRewind = 0
 
-    init(input: MediaInput, decoder: VideoDecoder, source: StreamSource, stallTimeout: TimeInterval) {
+    init(input: any PacketSource, decoder: VideoDecoder, source: StreamSource, stallTimeout: TimeInterval) {
         self.input = input
         self.decoder = decoder
         self.source = source
@@ -51,7 +53,6 @@ struct FramePump {
                 continue
             }
             defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == input.videoStreamIndex else { continue }
             sawPacket = true
             meter.packet(bytes: Int(packet.pointee.size))
             if !firstFrame { worker.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil) }
@@ -104,8 +105,7 @@ struct FramePump {
             worker.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil)
         }
         if !source.isNetwork {
-            let timeBase = input.stream.pointee.time_base
-            guard worker.pace(seconds: clock.wait(pts: frame.pointee.best_effort_timestamp, timeBase: timeBase)) else { return }
+            guard worker.pace(seconds: clock.wait(pts: frame.pointee.best_effort_timestamp, timeBase: input.timeBase)) else { return }
         }
         try worker.deliver(frame, meter: &meter)
         var stats = StreamStats()

@@ -4,10 +4,9 @@ import Foundation
 /// An opened demuxer for one source and its video stream, tuned for live latency: no input
 /// buffering, TCP for RTSP, a tiny probe, and no `avformat_find_stream_info` when the RTSP SDP
 /// already names the codec with its parameter sets.
-final class MediaInput {
+final class MediaInput: PacketSource {
     let context: UnsafeMutablePointer<AVFormatContext>
-    let videoStreamIndex: Int32
-    /// Whether stream info had to be probed (kept for stats and the benchmark).
+    private let videoStreamIndex: Int32
     let probedStreamInfo: Bool
 
     /// Opens `source`; throws the raw FFmpeg error code for the classifier.
@@ -64,16 +63,24 @@ final class MediaInput {
     /// The demuxer's short name ("rtsp", "mpjpeg", "jpeg_pipe", …).
     var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
-    /// True when the input is a single still image (an HTTP snapshot URL), to be polled.
     var isStillImage: Bool { formatName.hasSuffix("_pipe") || formatName == "image2" }
 
-    /// Reads the next packet of any stream into `packet`.
+    var timeBase: AVRational { stream.pointee.time_base }
+
+    /// Reads the next packet of the video stream into `packet`, skipping any other stream's.
     func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
-        let result = av_read_frame(context, packet)
-        if result < 0 { throw FFmpegError(code: result, stage: .read) }
+        while true {
+            let result = av_read_frame(context, packet)
+            if result < 0 { throw FFmpegError(code: result, stage: .read) }
+            if packet.pointee.stream_index == videoStreamIndex { return }
+            av_packet_unref(packet)
+        }
     }
 
-    /// Goes back to the start, for looping files.
+    func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {
+        try VideoDecoder(stream: stream, threads: threads)
+    }
+
     func rewind() throws(FFmpegError) {
         let result = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD)
         if result < 0 { throw FFmpegError(code: result, stage: .read) }
@@ -101,7 +108,7 @@ final class MediaInput {
         // A backstop only: the interrupt gate's deadline ends a stall first. When FFmpeg's own socket
         // timeout fires, the RTSP demuxer flushes its queued RTP packets, and that late packet would
         // look like the stream going on.
-        let ioTimeout = String(Int((max(options.connectTimeout, options.stallTimeout) + 2) * 1_000_000))
+        let ioTimeout = options.socketTimeoutMicroseconds(for: source)
         switch source {
         case .rtsp:
             return [("rtsp_transport", "tcp"), ("fflags", "nobuffer"), ("probesize", "32768"),
@@ -110,24 +117,8 @@ final class MediaInput {
         case .http:
             return [("fflags", "nobuffer"), ("probesize", "32768"), ("analyzeduration", "0"),
                     ("timeout", ioTimeout), ("reconnect", "0")]
-        case .file:
+        case .file, .bambuJPEG:
             return []
         }
-    }
-}
-
-/// A negative FFmpeg return code and the stage it came from, before classification.
-struct FFmpegError: Error {
-    enum Stage { case open, read, decode, convert }
-    let code: Int32
-    let stage: Stage
-    /// What FFmpeg's code alone doesn't say (e.g. the codec that has no decoder).
-    var detail: String? = nil
-
-    /// FFmpeg's own text for the code.
-    var text: String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
     }
 }

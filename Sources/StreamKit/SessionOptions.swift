@@ -5,6 +5,8 @@ public struct SessionOptions: Sendable {
     /// Longest time from starting a connection to its first packet (a silent host fails after this).
     public var connectTimeout: TimeInterval = 5
     /// Longest gap between packets of a live stream before it counts as stalled and is reconnected.
+    /// Neither this nor `connectTimeout` goes below what a source's frame rate needs: Bambu P1/A1
+    /// cameras (a frame every 1–2 s) always get at least 4 s.
     public var stallTimeout: TimeInterval = 5
     /// Reconnect delays: `initial`, doubled each attempt, capped at `maximum`, with ±`jitter` spread.
     public var backoff = Backoff()
@@ -14,4 +16,22 @@ public struct SessionOptions: Sendable {
     public var decoderThreads: Int = 2
 
     public init() {}
+}
+
+extension SessionOptions {
+    /// How long `source` may take from the start of a connection to its first packet.
+    func connectDeadline(for source: StreamSource) -> TimeInterval {
+        max(connectTimeout, source.minimumDeadline)
+    }
+
+    /// How long `source` may stay silent once live before it counts as stalled.
+    func stallDeadline(for source: StreamSource) -> TimeInterval {
+        max(stallTimeout, source.minimumDeadline)
+    }
+
+    /// FFmpeg's own socket timeout in µs, for its `timeout` option: a backstop set beyond both
+    /// deadlines, so the interrupt gate always ends a stall first and it is classified as a timeout.
+    func socketTimeoutMicroseconds(for source: StreamSource) -> String {
+        String(Int((max(connectDeadline(for: source), stallDeadline(for: source)) + 2) * 1_000_000))
+    }
 }

@@ -21,6 +21,11 @@ public final class SessionRegistry: @unchecked Sendable {
         }
     }
 
+    /// The session for `source` if one exists (nothing is created).
+    public func existingSession(for source: StreamSource) -> StreamSession? {
+        lock.withLock { sessions[source] }
+    }
+
     /// Forgets a source's session once nobody is attached (after a printer is removed or edited).
     public func forget(_ source: StreamSource) {
         lock.withLock {

@@ -83,12 +83,12 @@ final class SessionWorker: @unchecked Sendable {
         var wentLive = false
         while true {
             capture.clear()
-            gate.arm(seconds: options.connectTimeout)
-            let input: MediaInput
+            gate.arm(seconds: options.connectDeadline(for: source))
+            let input: any PacketSource
             let decoder: VideoDecoder
             do {
-                input = try MediaInput(source: source, gate: gate, options: options)
-                decoder = try VideoDecoder(stream: input.stream, threads: options.decoderThreads)
+                input = try openPacketSource(source, gate: gate, options: options)
+                decoder = try input.makeDecoder(threads: options.decoderThreads)
             } catch {
                 return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), wentLive: wentLive)
             }
@@ -96,7 +96,8 @@ final class SessionWorker: @unchecked Sendable {
                 $0.codec = decoder.codecName
                 $0.probedStreamInfo = input.probedStreamInfo
             }, generation: generation)
-            var pump = FramePump(input: input, decoder: decoder, source: source, stallTimeout: options.stallTimeout)
+            var pump = FramePump(input: input, decoder: decoder, source: source,
+                                 stallTimeout: options.stallDeadline(for: source))
             let result = pump.run(worker: self, connectStarted: started, wentLive: &wentLive)
             if gate.isCancelled { return .cancelled }
             if case .stillImageDone = result, wentLive {

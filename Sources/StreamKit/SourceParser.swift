@@ -5,8 +5,8 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
     case empty
     case missingScheme(String)
     case unsupportedScheme(String)
-    case reservedScheme(String)
     case missingHost
+    case missingAccessCode
     case invalidPort(String)
     case malformed(String)
 
@@ -15,15 +15,15 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .empty:
             return "Enter a camera URL, for example rtsps://bblp:ACCESSCODE@192.168.1.20:322/streaming/live/1."
         case .missingScheme(let text):
-            return "\"\(text)\" is not a URL: start it with rtsps://, rtsp://, http:// or https://, or give a file path starting with /."
+            return "\"\(text)\" is not a URL: start it with rtsps://, rtsp://, http://, https:// or bambu-jpeg://, or give a file path starting with /."
         case .unsupportedScheme(let scheme):
-            return "Layerwatch cannot open \(scheme):// addresses: use rtsps://, rtsp://, http://, https:// or a file."
-        case .reservedScheme(let scheme):
-            return "\(scheme):// (Bambu P1/A1 cameras on port 6000) is not supported yet."
+            return "Layerwatch cannot open \(scheme):// addresses: use rtsps://, rtsp://, http://, https://, bambu-jpeg:// or a file."
         case .missingHost:
             return "The URL has no printer address: add the host name or IP after ://."
+        case .missingAccessCode:
+            return "Add the printer's LAN access code, shown on its screen: bambu-jpeg://HOST?code=ACCESSCODE."
         case .invalidPort(let port):
-            return "Port \(port) is not valid: use a number from 1 to 65535 (Bambu RTSPS uses 322)."
+            return "Port \(port) is not valid: use a number from 1 to 65535 (Bambu RTSPS uses 322, P1/A1 cameras 6000)."
         case .malformed(let detail):
             return "The URL is not valid: \(detail)."
         }
@@ -31,8 +31,9 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension StreamSource {
-    /// Parses and validates what a user typed: an `rtsp(s)://` or `http(s)://` URL, a `file://` URL,
-    /// an absolute path, or a relative path to an existing file. Files loop when `loopFiles` is set (the demo camera).
+    /// Parses and validates what a user typed: an `rtsp(s)://`, `http(s)://` or
+    /// `bambu-jpeg://HOST[:PORT]?code=ACCESSCODE` URL, a `file://` URL, an absolute path, or a
+    /// relative path to an existing file. Files loop when `loopFiles` is set (the demo camera).
     public static func parse(_ text: String, loopFiles: Bool = false) throws(SourceError) -> StreamSource {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .empty }
@@ -46,8 +47,7 @@ extension StreamSource {
         }
         let scheme = trimmed[..<colon].lowercased()
         switch scheme {
-        case "rtsp", "rtsps", "http", "https", "file": break
-        case "bambu-jpeg": throw .reservedScheme(scheme)
+        case "rtsp", "rtsps", "http", "https", "file", "bambu-jpeg": break
         default: throw .unsupportedScheme(scheme)
         }
         if scheme == "file" {
@@ -65,7 +65,26 @@ extension StreamSource {
             throw .malformed("it contains characters a URL cannot hold")
         }
         guard let host = components.host, !host.isEmpty else { throw .missingHost }
+        if scheme == "bambu-jpeg" { return try bambuJPEG(components, host: host) }
         return scheme.hasPrefix("rtsp") ? .rtsp(url) : .http(url)
+    }
+
+    /// A Bambu P1/A1 camera: the access code comes in the query, the port defaults to 6000.
+    private static func bambuJPEG(_ components: URLComponents, host: String) throws(SourceError) -> StreamSource {
+        guard components.percentEncodedUser == nil else {
+            throw .malformed("give the access code as ?code=ACCESSCODE after the host, not before it")
+        }
+        guard components.path.isEmpty || components.path == "/" else {
+            throw .malformed("a bambu-jpeg:// URL has no path: bambu-jpeg://HOST[:PORT]?code=ACCESSCODE")
+        }
+        guard let code = components.queryItems?.first(where: { $0.name == "code" })?.value, !code.isEmpty else {
+            throw .missingAccessCode
+        }
+        guard code.utf8.count <= BambuJPEGWire.accessCodeCapacity else {
+            throw .malformed("an access code has at most \(BambuJPEGWire.accessCodeCapacity) characters")
+        }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return .bambuJPEG(host: bare, port: components.port ?? BambuJPEGWire.defaultPort, accessCode: code)
     }
 
     /// A scheme-less text with anything before an `@` (likely `user:code`) masked.

@@ -145,13 +145,28 @@ public final class StreamSession: @unchecked Sendable {
     }
 
     func setState(_ state: SessionState, generation: Int?) {
-        let targets: [StreamConsumer] = lock.withLock {
-            guard isCurrentLocked(generation), currentState != state else { return [] }
+        let (targets, changed, firstFrame): ([StreamConsumer], Bool, TimeInterval?) = lock.withLock {
+            guard isCurrentLocked(generation), currentState != state else { return ([], false, nil) }
             currentState = state
-            return consumers
+            return (consumers, true, currentStats.timeToFirstFrame)
         }
+        if changed { logTransition(to: state, firstFrame: firstFrame) }
         for consumer in targets { deliver(state, to: consumer) }
         if state != .live { completeCaptures(with: nil) }
+    }
+
+    private func logTransition(to state: SessionState, firstFrame: TimeInterval?) {
+        switch state {
+        case .live:
+            StreamLog.log(.debug, "\(source): live, first frame after \(firstFrame.map { String(format: "%.3f s", $0) } ?? "?")")
+        case .reconnecting(let attempt, let retryAt, let cause):
+            let delay = String(format: "%.1f", retryAt.timeIntervalSinceNow)
+            StreamLog.log(.info, "\(source): \(cause.kind) — \(cause.userMessage) Reconnect \(attempt) in \(delay) s.")
+        case .failed(let failure):
+            StreamLog.log(.info, "\(source): \(failure.kind) — \(failure.userMessage)")
+        default:
+            StreamLog.log(.debug, "\(source): \(state.name)")
+        }
     }
 
     func setStats(_ update: (inout StreamStats) -> Void, generation: Int) {

@@ -10,12 +10,16 @@ public enum StreamSource: Hashable, Sendable {
     case http(URL)
     /// A local video file; `loop` replays it forever as if it were a live camera.
     case file(path: String, loop: Bool)
+    /// A Bambu P1P/P1S/A1/A1 mini camera: JPEGs over TLS on port 6000, typed as
+    /// `bambu-jpeg://HOST[:PORT]?code=ACCESSCODE`. `host` has no IPv6 brackets.
+    case bambuJPEG(host: String, port: Int, accessCode: String)
 
     /// The URL handed to FFmpeg, secrets included. Never print it: use `description`.
     var ffmpegURL: String {
         switch self {
         case .rtsp(let url), .http(let url): return url.absoluteString
         case .file(let path, _): return path
+        case .bambuJPEG(let host, let port, _): return "tls://\(Self.bracketed(host)):\(port)"
         }
     }
 
@@ -27,6 +31,7 @@ public enum StreamSource: Hashable, Sendable {
                   !password.isEmpty else { return nil }
             return password.removingPercentEncoding ?? password
         case .file: return nil
+        case .bambuJPEG(_, _, let accessCode): return accessCode
         }
     }
 
@@ -35,11 +40,29 @@ public enum StreamSource: Hashable, Sendable {
         if case .file = self { return false }
         return true
     }
+
+    /// The shortest connect and stall deadline that suits this source. Bambu P1/A1 cameras send a
+    /// JPEG only every 1–2 s, so a shorter deadline would reconnect a healthy printer between two
+    /// frames: they get twice the longest normal gap.
+    var minimumDeadline: TimeInterval {
+        if case .bambuJPEG = self { return 4 }
+        return 0
+    }
+
+    /// `host` as a URL's authority holds it: IPv6 addresses in brackets.
+    static func bracketed(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
 }
 
 extension StreamSource: CustomStringConvertible {
     /// The source as a user may see it: the access code replaced by `***`.
     public var description: String {
-        Redactor(secrets: [secret].compactMap { $0 }).redact(ffmpegURL)
+        let typed: String
+        switch self {
+        case .bambuJPEG(let host, let port, let accessCode): typed = "bambu-jpeg://\(Self.bracketed(host)):\(port)?code=\(accessCode)"
+        case .rtsp, .http, .file: typed = ffmpegURL
+        }
+        return Redactor(secrets: [secret].compactMap { $0 }).redact(typed)
     }
 }

@@ -7,8 +7,22 @@ final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     let codecName: String
 
-    init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
-        let parameters = stream.pointee.codecpar!
+    /// A decoder for a demuxed stream.
+    convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
+        try self.init(parameters: stream.pointee.codecpar!, timeBase: stream.pointee.time_base, threads: threads)
+    }
+
+    /// A decoder for bare JPEG pictures that arrive without a demuxer (Bambu P1/A1 cameras).
+    static func mjpeg(timeBase: AVRational, threads: Int) throws(FFmpegError) -> VideoDecoder {
+        var allocated = avcodec_parameters_alloc()
+        defer { avcodec_parameters_free(&allocated) }
+        guard let parameters = allocated else { throw FFmpegError(code: lw_averror(ENOMEM), stage: .open) }
+        parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        parameters.pointee.codec_id = AV_CODEC_ID_MJPEG
+        return try VideoDecoder(parameters: parameters, timeBase: timeBase, threads: threads)
+    }
+
+    private init(parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, threads: Int) throws(FFmpegError) {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(code: lw_averror_decoder_not_found(), stage: .open,
                               detail: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
@@ -22,7 +36,7 @@ final class VideoDecoder {
             context.pointee.flags2 |= AV_CODEC_FLAG2_FAST
             context.pointee.thread_count = Int32(max(1, threads))
             context.pointee.thread_type = FF_THREAD_SLICE
-            context.pointee.pkt_timebase = stream.pointee.time_base
+            context.pointee.pkt_timebase = timeBase
             result = avcodec_open2(context, codec, nil)
         }
         if result < 0 {

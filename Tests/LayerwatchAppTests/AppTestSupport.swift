@@ -27,7 +27,7 @@ final class PageWindow {
     let page: PrinterPage
 
     init(name: String, session: StreamSession, width: Int32 = 800, height: Int32 = 600) {
-        page = PrinterPage(name: name, session: session)
+        page = PrinterPage(camera: Camera(name: name, source: session.source), session: session)
         window = gtk_window_new()
         gtk_window_set_default_size(gcast(window), width, height)
         gtk_window_set_child(gcast(window), page.widget)

@@ -110,3 +110,23 @@ final class RTSPFailureTests: XCTestCase {
         XCTAssertFalse(watching.wait(timeout: 0.5) { _, frames in frames > framesAfterStop + 1 })
     }
 }
+
+/// A camera that accepts and hangs up at once (a one-client printer busy with another app) is not a
+/// wrong access code: it is retried.
+final class RTSPHangUpTests: XCTestCase {
+    func testHangUpRightAfterAcceptIsRetriedNotAnAuthFailure() throws {
+        let server = try TestServer(script: "silent_server.py", arguments: ["--close-after-accept"], interpreter: "/usr/bin/python3")
+        var options = SessionOptions()
+        options.backoff = Backoff(initial: 0.2, maximum: 1, jitter: 0)
+        let session = StreamSession(source: try StreamSource.parse("rtsps://bblp:12345678@127.0.0.1:\(server.port)/streaming/live/1"),
+                                    options: options)
+        let recorder = SessionRecorder(session: session)
+        defer { session.stop() }
+        let reconnecting = recorder.waitForState(timeout: 10) { $0.isReconnecting }
+        guard case .protocolError(let detail)? = reconnecting?.failure else {
+            return XCTFail("expected a retried protocol error, got \(recorder.states)")
+        }
+        XCTAssertTrue(detail.contains("another app"), detail)
+        XCTAssertNotNil(server.waitFor("accepted", timeout: 5) { ($0.int("total") ?? 0) >= 2 }, "it tried again")
+    }
+}

@@ -9,6 +9,16 @@ final class RedactorTests: XCTestCase {
         XCTAssertEqual(redactor.redact("nothing secret"), "nothing secret")
     }
 
+    func testBambuAccessCodeIsMaskedInDescriptionAndText() throws {
+        let source = try StreamSource.parse("bambu-jpeg://192.168.1.9?code=Ab12Cd34")
+        XCTAssertEqual(source.secret, "Ab12Cd34")
+        XCTAssertEqual(source.description, "bambu-jpeg://192.168.1.9:6000?code=***")
+        XCTAssertEqual(try StreamSource.parse("bambu-jpeg://[fe80::1]:6001?code=a%20b").description,
+                       "bambu-jpeg://[fe80::1]:6001?code=***")
+        let redactor = Redactor(secrets: [source.secret].compactMap { $0 })
+        XCTAssertEqual(redactor.redact("printer said no to Ab12Cd34"), "printer said no to ***")
+    }
+
     func testMasksAnyURLPassword() {
         XCTAssertEqual(Redactor.scrubUserInfo("open rtsps://bblp:zz9@1.2.3.4:322/x failed"),
                        "open rtsps://bblp:***@1.2.3.4:322/x failed")

@@ -15,6 +15,9 @@ final class SourceParserTests: XCTestCase {
             ("/home/me/print.mp4", .file(path: "/home/me/print.mp4", loop: false)),
             ("file:///tmp/clip.mkv", .file(path: "/tmp/clip.mkv", loop: false)),
             ("http://host/has space", .http(URL(string: "http://host/has%20space")!)),
+            ("bambu-jpeg://192.168.1.9?code=12345678", .bambuJPEG(host: "192.168.1.9", port: 6000, accessCode: "12345678")),
+            ("BAMBU-JPEG://printer.local:6001/?code=ab%26cd", .bambuJPEG(host: "printer.local", port: 6001, accessCode: "ab&cd")),
+            ("bambu-jpeg://[fe80::1]?code=x1&other=y", .bambuJPEG(host: "fe80::1", port: 6000, accessCode: "x1")),
         ]
         for (text, expected) in accepted {
             XCTAssertEqual(try StreamSource.parse(text), expected, text)
@@ -28,7 +31,17 @@ final class SourceParserTests: XCTestCase {
             ("   ", .empty, "Enter a camera URL"),
             ("192.168.1.20", .missingScheme("192.168.1.20"), "start it with rtsps://"),
             ("ftp://host/file", .unsupportedScheme("ftp"), "cannot open ftp://"),
-            ("bambu-jpeg://192.168.1.9?code=12345678", .reservedScheme("bambu-jpeg"), "not supported yet"),
+            ("bambu-jpeg://192.168.1.9", .missingAccessCode, "bambu-jpeg://HOST?code=ACCESSCODE"),
+            ("bambu-jpeg://192.168.1.9?code=", .missingAccessCode, "LAN access code"),
+            ("bambu-jpeg://192.168.1.9?kode=12345678", .missingAccessCode, "LAN access code"),
+            ("bambu-jpeg://?code=12345678", .missingHost, "no printer address"),
+            ("bambu-jpeg://192.168.1.9:70000?code=12345678", .invalidPort("70000"), "P1/A1 cameras 6000"),
+            ("bambu-jpeg://192.168.1.9/live?code=12345678",
+             .malformed("a bambu-jpeg:// URL has no path: bambu-jpeg://HOST[:PORT]?code=ACCESSCODE"), "has no path"),
+            ("bambu-jpeg://bblp:12345678@192.168.1.9",
+             .malformed("give the access code as ?code=ACCESSCODE after the host, not before it"), "?code=ACCESSCODE"),
+            ("bambu-jpeg://192.168.1.9?code=\(String(repeating: "9", count: 33))",
+             .malformed("an access code has at most 32 characters"), "at most 32"),
             ("rtsp://:554/live", .missingHost, "no printer address"),
             ("rtsp://host:99999/live", .invalidPort("99999"), "Port 99999 is not valid"),
             ("rtsp://host:abc/live", .invalidPort("abc"), "Port abc is not valid"),
@@ -47,6 +60,11 @@ final class SourceParserTests: XCTestCase {
             XCTAssertFalse("\(error)".contains("SECRET99"), "\(error)")
             XCTAssertTrue("\(error)".contains("***@192.168.1.20"), "\(error)")
         }
+        for text in ["bambu-jpeg://bblp:SECRET99@192.168.1.9", "bambu-jpeg://192.168.1.9/x?code=SECRET99"] {
+            XCTAssertThrowsError(try StreamSource.parse(text)) { error in
+                XCTAssertFalse("\(error)".contains("SECRET99"), "\(error)")
+            }
+        }
     }
 
     func testSecretAndRedactedDescription() throws {
@@ -54,5 +72,14 @@ final class SourceParserTests: XCTestCase {
         XCTAssertEqual(source.secret, "AbC12345")
         XCTAssertEqual(source.description, "rtsps://bblp:***@10.0.0.7:322/streaming/live/1")
         XCTAssertNil(try StreamSource.parse("rtsp://10.0.0.7/live").secret)
+    }
+
+    func testBambuAddressesOfOnePrinterShareOneSession() throws {
+        let registry = SessionRegistry()
+        let typed = try StreamSource.parse("bambu-jpeg://192.168.1.9?code=12345678")
+        let explicit = try StreamSource.parse("bambu-jpeg://192.168.1.9:6000/?code=12345678")
+        XCTAssertEqual(typed, explicit)
+        XCTAssertTrue(registry.session(for: typed) === registry.session(for: explicit))
+        XCTAssertFalse(registry.session(for: typed) === registry.session(for: try StreamSource.parse("bambu-jpeg://192.168.1.10?code=12345678")))
     }
 }

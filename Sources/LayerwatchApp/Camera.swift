@@ -1,0 +1,49 @@
+import Foundation
+import StreamKit
+
+/// What one tab (and its mini window) shows: a stable id, a name, a secret-free subtitle and the
+/// source. The app builds these from saved printers, a URL on the command line, or the demo clip.
+public struct Camera: Identifiable, Equatable, Sendable {
+    public var id: UUID
+    public var name: String
+    public var source: StreamSource
+    /// The header bar's second line: where the pictures come from, without secrets.
+    public var subtitle: String
+    /// The built-in demo camera, which gives way to the first printer the user adds.
+    public var isDemo = false
+
+    public init(id: UUID = UUID(), name: String, source: StreamSource, subtitle: String? = nil) {
+        self.id = id
+        self.name = name
+        self.source = source
+        self.subtitle = subtitle ?? Self.location(of: source)
+    }
+
+    /// The looping demo clip shipped in data/, or nil when it cannot be found.
+    public static func demo() -> Camera? {
+        DataFiles.demoClip().map {
+            var demo = Camera(name: "Demo printer", source: .file(path: $0.path, loop: true), subtitle: "Built-in demo camera")
+            demo.isDemo = true
+            return demo
+        }
+    }
+
+    /// A name for a camera opened by URL: its host, or the file's name.
+    public static func defaultName(for source: StreamSource) -> String {
+        switch source {
+        case .rtsp(let url), .http(let url): return url.host ?? "Camera"
+        case .bambuJPEG(let host, _, _): return host
+        case .file(let path, _): return ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        }
+    }
+
+    /// A short, secret-free description of where the pictures come from.
+    static func location(of source: StreamSource) -> String {
+        switch source {
+        case .rtsp(let url): return "\(url.scheme?.uppercased() ?? "RTSP") · \(url.host ?? "")"
+        case .http(let url): return "HTTP · \(url.host ?? "")"
+        case .bambuJPEG(let host, _, _): return "JPEG over TLS · \(host)"
+        case .file(let path, _): return (path as NSString).lastPathComponent
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import CGtk
+import GtkKit
+
+/// One labelled text field of a form with its own error line underneath, so validation can say
+/// exactly what is wrong where it is wrong.
+@MainActor
+final class FormField {
+    let widget: UnsafeMutablePointer<GtkWidget>
+    /// The entry (or other control) the user edits.
+    let entry: UnsafeMutablePointer<GtkWidget>
+    private let error: UnsafeMutablePointer<GtkWidget>
+
+    /// A text field: a plain entry, or a masked one with a reveal icon when `secret`.
+    convenience init(title: String, placeholder: String = "", secret: Bool = false, hint: String? = nil) {
+        let entry: UnsafeMutablePointer<GtkWidget>
+        if secret {
+            entry = gtk_password_entry_new()
+            gtk_password_entry_set_show_peek_icon(gcast(entry), 1)
+            lw_set_string_property(entry, "placeholder-text", placeholder)
+        } else {
+            entry = gtk_entry_new()
+            gtk_entry_set_placeholder_text(gcast(entry), placeholder)
+        }
+        self.init(title: title, control: entry, hint: hint)
+    }
+
+    /// A field around any control (a drop-down, say).
+    init(title: String, control: UnsafeMutablePointer<GtkWidget>, hint: String? = nil) {
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)
+        entry = control
+        let label = gtk_label_new(title)!
+        gtk_label_set_xalign(gcast(label), 0)
+        gtk_widget_add_css_class(label, "heading")
+        lw_accessible_set_labelled_by(control, label)
+        error = gtk_label_new(nil)
+        gtk_label_set_xalign(gcast(error), 0)
+        gtk_label_set_wrap(gcast(error), 1)
+        gtk_widget_add_css_class(error, "error")
+        gtk_widget_add_css_class(error, "caption")
+        gtk_widget_set_visible(error, 0)
+        for child in [label, control, error] { gtk_box_append(gcast(widget), child) }
+        if let hint {
+            let note = gtk_label_new(hint)!
+            gtk_label_set_xalign(gcast(note), 0)
+            gtk_label_set_wrap(gcast(note), 1)
+            gtk_widget_add_css_class(note, "dim-label")
+            gtk_widget_add_css_class(note, "caption")
+            gtk_box_append(gcast(widget), note)
+        }
+    }
+
+    /// The text of an entry field.
+    var text: String {
+        get { String(cString: gtk_editable_get_text(gcast(entry))) }
+        set { gtk_editable_set_text(gcast(entry), newValue) }
+    }
+
+    var errorText: String? {
+        gtk_widget_get_visible(error) != 0 ? String(cString: gtk_label_get_text(gcast(error))) : nil
+    }
+
+    /// Shows `message` under the field (nil clears it) and marks the entry.
+    func showError(_ message: String?) {
+        gtk_label_set_text(gcast(error), message ?? "")
+        gtk_widget_set_visible(error, message == nil ? 0 : 1)
+        if message == nil { gtk_widget_remove_css_class(entry, "error") } else { gtk_widget_add_css_class(entry, "error") }
+    }
+
+    func setShown(_ shown: Bool) {
+        gtk_widget_set_visible(widget, shown ? 1 : 0)
+    }
+
+    /// Runs `handler` whenever the user edits the text.
+    func onChange(_ handler: @escaping @MainActor () -> Void) {
+        connectSignal(entry, "changed") { handler() }
+    }
+}

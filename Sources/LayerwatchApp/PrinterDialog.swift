@@ -1,0 +1,251 @@
+import CGtk
+import Foundation
+import GtkKit
+import PrinterKit
+import StreamKit
+
+/// The Add/Edit Printer dialog: the kind of camera, name, address, access code (masked, with
+/// reveal), optional serial, or a URL for other cameras; Bambu printers found on the network
+/// prefill it; "Test Connection" probes the camera; Save checks every field and says what is wrong
+/// under the field itself.
+@MainActor
+final class PrinterDialog {
+    /// The dialog's kinds, in the order of its drop-down.
+    static let kindTitles = ["Bambu Lab with RTSPS (X1, P2S, H2, X2D)", "Bambu Lab P1 / A1 (port 6000)",
+                             "Other camera (RTSP, MJPEG or snapshot URL)"]
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    let name = FormField(title: "Name", placeholder: "X1C in the workshop")
+    let host = FormField(title: "IP address", placeholder: "192.168.1.20",
+                         hint: "On the printer: Settings → Network (WLAN).")
+    let accessCode: FormField
+    let serial = FormField(title: "Serial number (optional)", placeholder: "01S00C000000000")
+    let url = FormField(title: "Camera URL", placeholder: "http://192.168.1.30/webcam/?action=stream")
+    private let kindDropDown: UnsafeMutablePointer<GtkWidget>
+    private let kind: FormField
+    private let testButton: UnsafeMutablePointer<GtkWidget>
+    private let testResult: UnsafeMutablePointer<GtkWidget>
+    private let discoveredList: UnsafeMutablePointer<GtkWidget>
+    private let discoveredGroup: UnsafeMutablePointer<GtkWidget>
+    private var discovered: [DiscoveredPrinter] = []
+    private var model: BambuModel?
+    private let id: UUID
+    private var attemptedSave = false
+
+    /// Probes a source and answers with a sentence for the user (on the main loop).
+    var onTest: @MainActor (StreamSource, @escaping @MainActor (String) -> Void) -> Void = { _, _ in }
+    /// The user saved a valid printer; the dialog closes itself.
+    var onSave: @MainActor (Printer) -> Void = { _ in }
+
+    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
+        id = printer?.id ?? UUID()
+        accessCode = FormField(title: "Access code", placeholder: "8 characters", secret: true,
+                               hint: "On the printer: Settings → LAN Only → Access Code. \(secretsNote)")
+        kindDropDown = Self.dropDown(Self.kindTitles)
+        kind = FormField(title: "Camera", control: kindDropDown)
+        window = adw_window_new()
+        gtk_window_set_title(gcast(window), printer == nil ? "Add Printer" : "Edit Printer")
+        gtk_window_set_modal(gcast(window), 1)
+        if let parent { gtk_window_set_transient_for(gcast(window), gcast(parent)) }
+        gtk_window_set_default_size(gcast(window), 480, 720)
+
+        let header = adw_header_bar_new()!
+        adw_header_bar_set_show_end_title_buttons(gcast(header), 0)
+        let cancel = gtk_button_new_with_label("Cancel")!
+        let save = gtk_button_new_with_label(printer == nil ? "Add" : "Save")!
+        gtk_widget_add_css_class(save, "suggested-action")
+        adw_header_bar_pack_start(gcast(header), cancel)
+        adw_header_bar_pack_end(gcast(header), save)
+
+        testButton = gtk_button_new_with_label("Test Connection")
+        testResult = gtk_label_new(nil)
+        gtk_label_set_wrap(gcast(testResult), 1)
+        gtk_label_set_xalign(gcast(testResult), 0)
+        gtk_label_set_selectable(gcast(testResult), 1)
+        discoveredList = gtk_list_box_new()
+        gtk_widget_add_css_class(discoveredList, "boxed-list")
+        gtk_list_box_set_selection_mode(gcast(discoveredList), GTK_SELECTION_NONE)
+        discoveredGroup = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
+
+        let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 14)!
+        gtk_widget_add_css_class(form, "printer-form")
+        if printer == nil {
+            let title = gtk_label_new("On your network")!
+            gtk_label_set_xalign(gcast(title), 0)
+            gtk_widget_add_css_class(title, "heading")
+            gtk_box_append(gcast(discoveredGroup), title)
+            gtk_box_append(gcast(discoveredGroup), discoveredList)
+            gtk_box_append(gcast(form), discoveredGroup)
+        }
+        for field in [kind, name, host, accessCode, serial, url] { gtk_box_append(gcast(form), field.widget) }
+        let testRow = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        gtk_widget_set_halign(testButton, GTK_ALIGN_START)
+        gtk_box_append(gcast(testRow), testButton)
+        gtk_box_append(gcast(testRow), testResult)
+        gtk_box_append(gcast(form), testRow)
+
+        let scroller = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(gcast(scroller), form)
+        gtk_widget_set_vexpand(scroller, 1)
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(gcast(content), header)
+        gtk_box_append(gcast(content), scroller)
+        adw_window_set_content(gcast(window), content)
+
+        if let printer { fill(with: printer) }
+        showDiscovered([])
+        kindChanged()
+
+        connectSignal(cancel, "clicked") { [window] in gtk_window_destroy(gcast(window)) }
+        connectSignal(save, "clicked") { [weak self] in self?.save() }
+        connectSignal(testButton, "clicked") { [weak self] in self?.test() }
+        connectSignal(kindDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            self?.kindChanged()
+        }
+        for field in [name, host, accessCode, serial, url] {
+            field.onChange { [weak self] in self?.revalidate() }
+        }
+        // The window's handlers own this object: it lives as long as the window.
+        connectSignal(window, "destroy") { withExtendedLifetime(self) {} }
+    }
+
+    func present() {
+        gtk_window_present(gcast(window))
+    }
+
+    /// The printers discovery currently hears; picking one prefills the form.
+    func showDiscovered(_ printers: [DiscoveredPrinter]) {
+        discovered = printers
+        while let row = gtk_widget_get_first_child(discoveredList) {
+            gtk_list_box_remove(gcast(discoveredList), row)
+        }
+        guard !printers.isEmpty else {
+            let row = adw_action_row_new()!
+            adw_preferences_row_set_title(gcast(row), "Looking for Bambu printers…")
+            adw_action_row_set_subtitle(gcast(row), "Printers in LAN mode announce themselves every few seconds.")
+            gtk_list_box_append(gcast(discoveredList), row)
+            return
+        }
+        for printer in printers {
+            let row = adw_action_row_new()!
+            adw_preferences_row_set_title(gcast(row), printer.displayName)
+            let details = [printer.modelName, printer.address, printer.connection.map { $0 == .lan ? "LAN mode" : "cloud mode" }]
+            adw_action_row_set_subtitle(gcast(row), details.compactMap { $0 }.joined(separator: " · "))
+            gtk_list_box_row_set_activatable(gcast(row), 1)
+            adw_action_row_add_suffix(gcast(row), gtk_image_new_from_icon_name("go-next-symbolic"))
+            connectSignal(row, "activated") { [weak self] in self?.prefill(from: printer) }
+            gtk_list_box_append(gcast(discoveredList), row)
+        }
+    }
+
+    /// Fills the form from a printer found on the network (the user still types the access code).
+    func prefill(from found: DiscoveredPrinter) {
+        model = found.model
+        if let model { selectKind(Printer.Kind.bambu(model)) }
+        if name.text.isEmpty { name.text = found.name ?? found.modelName ?? found.serial }
+        host.text = found.address
+        serial.text = found.serial
+        gtk_widget_grab_focus(accessCode.entry)
+    }
+
+    /// The draft the fields describe now.
+    var draft: PrinterDraft {
+        PrinterDraft(id: id, kind: selectedKind, name: name.text, host: host.text, accessCode: accessCode.text,
+                     serial: serial.text, url: url.text)
+    }
+
+    var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
+
+    /// Validates; saves and closes when every field is right, else shows each field's message.
+    func save() {
+        attemptedSave = true
+        switch draft.validate() {
+        case .success(let printer):
+            onSave(printer)
+            gtk_window_destroy(gcast(window))
+        case .failure(let problems):
+            show(problems)
+        }
+    }
+
+    // MARK: Private
+
+    private var selectedKind: Printer.Kind {
+        switch gtk_drop_down_get_selected(gcast(kindDropDown)) {
+        case 0: return .bambuRTSPS(model?.camera == .rtsps ? model : nil)
+        case 1: return .bambuJPEG(model?.camera == .jpegOverTLS ? model : nil)
+        default: return .generic
+        }
+    }
+
+    func selectKind(_ kind: Printer.Kind) {
+        let index: guint
+        switch kind {
+        case .bambuRTSPS: index = 0
+        case .bambuJPEG: index = 1
+        case .generic: index = 2
+        }
+        gtk_drop_down_set_selected(gcast(kindDropDown), index)
+    }
+
+    private func fill(with printer: Printer) {
+        model = printer.kind.model
+        selectKind(printer.kind)
+        name.text = printer.name
+        host.text = printer.host
+        accessCode.text = printer.accessCode
+        serial.text = printer.serial ?? ""
+        url.text = printer.url ?? ""
+    }
+
+    private func kindChanged() {
+        let bambu = selectedKind.isBambu
+        for field in [host, accessCode, serial] { field.setShown(bambu) }
+        url.setShown(!bambu)
+        revalidate()
+    }
+
+    /// After a first Save attempt, messages follow the user's edits.
+    private func revalidate() {
+        guard attemptedSave else { return }
+        if case .failure(let problems) = draft.validate() { show(problems) } else { show(nil) }
+    }
+
+    private func show(_ problems: PrinterDraft.Problems?) {
+        name.showError(problems?[.name])
+        host.showError(problems?[.host])
+        accessCode.showError(problems?[.accessCode])
+        serial.showError(problems?[.serial])
+        url.showError(problems?[.url])
+        kind.showError(problems?[.kind])
+    }
+
+    private func test() {
+        let source: StreamSource
+        switch draft.validate() {
+        case .failure(let problems):
+            attemptedSave = true
+            show(problems)
+            gtk_label_set_text(gcast(testResult), "Fix the fields marked above first.")
+            return
+        case .success(let printer):
+            do { source = try printer.source() } catch {
+                gtk_label_set_text(gcast(testResult), "\(error)")
+                return
+            }
+        }
+        gtk_widget_set_sensitive(testButton, 0)
+        gtk_label_set_text(gcast(testResult), "Connecting…")
+        onTest(source) { [weak self] answer in
+            guard let self else { return }
+            gtk_widget_set_sensitive(testButton, 1)
+            gtk_label_set_text(gcast(testResult), answer)
+        }
+    }
+
+    private static func dropDown(_ titles: [String]) -> UnsafeMutablePointer<GtkWidget> {
+        let model = withCStringArray(titles) { gtk_string_list_new($0) }!
+        return gtk_drop_down_new(gcast(model), nil)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import PrinterKit
+import StreamKit
+
+/// The app's saved state (printers in tab order, selection, window size, open mini windows) and the
+/// one place that writes it: every change is saved at once, atomically, through the ConfigStore.
+@MainActor
+final class PrinterLibrary {
+    let store: ConfigStore
+    private(set) var config: AppConfig
+    /// A problem found while loading, for the window's banner.
+    let loadProblem: String?
+    /// Called with a sentence when a save failed (the file on disk is unchanged).
+    var onSaveError: @MainActor (String) -> Void = { _ in }
+
+    init(store: ConfigStore) {
+        self.store = store
+        let loaded = store.load()
+        config = loaded.config
+        loadProblem = loaded.problem
+    }
+
+    var printers: [Printer] { config.printers }
+
+    func printer(id: UUID) -> Printer? {
+        config.printers.first { $0.id == id }
+    }
+
+    /// Adds a new printer at the end, or replaces the one with the same id.
+    func upsert(_ printer: Printer) {
+        if let index = config.printers.firstIndex(where: { $0.id == printer.id }) {
+            config.printers[index] = printer
+        } else {
+            config.printers.append(printer)
+        }
+        save()
+    }
+
+    func remove(id: UUID) {
+        config.printers.removeAll { $0.id == id }
+        config.miniWindows.removeAll { $0.printerID == id }
+        if config.selectedPrinterID == id { config.selectedPrinterID = nil }
+        save()
+    }
+
+    /// Puts saved printers in the order their tabs now have (other tabs are ignored).
+    func reorder(_ ids: [UUID]) {
+        let ranks = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+        let sorted = config.printers.sorted { (ranks[$0.id] ?? Int.max) < (ranks[$1.id] ?? Int.max) }
+        guard sorted.map(\.id) != config.printers.map(\.id) else { return }
+        config.printers = sorted
+        save()
+    }
+
+    func select(_ id: UUID?) {
+        guard config.selectedPrinterID != id, id.map({ printer(id: $0) != nil }) ?? true else { return }
+        config.selectedPrinterID = id
+        save()
+    }
+
+    func setWindow(_ window: AppConfig.Window) {
+        guard config.window != window else { return }
+        config.window = window
+        save()
+    }
+
+    func setMiniWindow(_ mini: AppConfig.MiniWindow?, for id: UUID) {
+        guard printer(id: id) != nil else { return }
+        config.miniWindows.removeAll { $0.printerID == id }
+        if let mini { config.miniWindows.append(mini) }
+        save()
+    }
+
+    private func save() {
+        do {
+            try store.save(config)
+        } catch {
+            onSaveError("\(error)")
+        }
+    }
+}
+
+extension Camera {
+    /// What a saved printer's tab shows.
+    init(printer: Printer) throws {
+        let subtitle = [printer.kind.model?.displayName, printer.kind.isBambu ? printer.host : nil]
+            .compactMap { $0 }.joined(separator: " · ")
+        self.init(id: printer.id, name: printer.name, source: try printer.source(),
+                  subtitle: subtitle.isEmpty ? nil : subtitle)
+    }
+}

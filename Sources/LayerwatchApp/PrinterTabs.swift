@@ -1,0 +1,133 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+
+/// One tab per printer (libadwaita's tab view and bar: reorderable, with close buttons and the
+/// usual Ctrl+PgUp/PgDn and Alt+1…9 shortcuts). Each tab shows its printer's state: a spinner while
+/// connecting, a dot when live, a warning sign when failed. Closing a tab is only a request: the
+/// owner asks the user before anything is removed.
+@MainActor
+final class PrinterTabs {
+    let view: UnsafeMutablePointer<GtkWidget>
+    let bar: UnsafeMutablePointer<GtkWidget>
+    private let ownership: [GObjectRef<UnsafeMutablePointer<GtkWidget>>]
+    private var pages: [(page: PrinterPage, tab: OpaquePointer)] = []
+
+    /// The user pressed a tab's close button (or Ctrl+W): decide, then call `remove` or nothing.
+    var onCloseRequest: @MainActor (PrinterPage) -> Void = { _ in }
+    /// The selected tab changed.
+    var onSelectionChange: @MainActor (PrinterPage?) -> Void = { _ in }
+    /// Tabs were added, removed or reordered.
+    var onOrderChange: @MainActor () -> Void = {}
+
+    init() {
+        view = gcast(adw_tab_view_new())
+        bar = gcast(adw_tab_bar_new())
+        ownership = [GObjectRef(adopting: view), GObjectRef(adopting: bar)]
+        adw_tab_bar_set_view(gcast(bar), gcast(view))
+        adw_tab_bar_set_autohide(gcast(bar), 0)
+        gtk_widget_set_vexpand(view, 1)
+        connectBoolSignal(view, "close-page") { [weak self] tab in
+            guard let self, let tab, let page = page(for: OpaquePointer(tab)), !page.isBeingRemoved else {
+                return false // Approved by `remove`: libadwaita closes it.
+            }
+            // Never close on our own: the owner asks first and calls `remove` if the user agrees.
+            adw_tab_view_close_page_finish(gcast(view), OpaquePointer(tab), 0)
+            onCloseRequest(page)
+            return true
+        }
+        connectSignal(view, "notify::selected-page") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            onSelectionChange(selected)
+        }
+        connectSignal(view, "page-reordered") { [weak self] (_: UnsafeMutableRawPointer?, _: Int32) in self?.onOrderChange() }
+    }
+
+    var all: [PrinterPage] {
+        (0..<Int(adw_tab_view_get_n_pages(gcast(view)))).compactMap { index in
+            page(for: adw_tab_view_get_nth_page(gcast(view), Int32(index)))
+        }
+    }
+
+    var selected: PrinterPage? {
+        adw_tab_view_get_selected_page(gcast(view)).flatMap { page(for: $0) }
+    }
+
+    func page(id: UUID) -> PrinterPage? {
+        pages.first { $0.page.camera.id == id }?.page
+    }
+
+    func add(_ page: PrinterPage, select: Bool) {
+        let tab = adw_tab_view_append(gcast(view), page.widget)!
+        adw_tab_page_set_title(tab, page.name)
+        pages.append((page, tab))
+        page.onStateChange = { [weak self] state in self?.showState(state, of: tab) }
+        showState(page.state, of: tab)
+        if select { self.select(page) }
+        // The view selected its first tab while appending it, before the page was recorded.
+        if adw_tab_page_get_selected(tab) != 0 { onSelectionChange(page) }
+        onOrderChange()
+    }
+
+    func select(_ page: PrinterPage) {
+        guard let tab = tab(for: page) else { return }
+        adw_tab_view_set_selected_page(gcast(view), tab)
+    }
+
+    /// Removes the tab and dismantles its page (the session stops if nothing else shows it).
+    func remove(_ page: PrinterPage) {
+        guard let tab = tab(for: page) else { return }
+        page.isBeingRemoved = true
+        adw_tab_view_close_page(gcast(view), tab)
+        pages.removeAll { $0.page === page }
+        page.onStateChange = { _ in }
+        page.dismantle()
+        onOrderChange()
+    }
+
+    /// Dismantles every page (their window is going away); the views leave their sessions.
+    func dismantleAll() {
+        for (page, _) in pages {
+            page.onStateChange = { _ in }
+            page.dismantle()
+        }
+        pages.removeAll()
+    }
+
+    /// Asks to close the selected tab, as its close button would.
+    func requestCloseSelected() {
+        guard let selected else { return }
+        onCloseRequest(selected)
+    }
+
+    private func tab(for page: PrinterPage) -> OpaquePointer? {
+        pages.first { $0.page === page }?.tab
+    }
+
+    private func page(for tab: OpaquePointer) -> PrinterPage? {
+        pages.first { $0.tab == tab }?.page
+    }
+
+    private func showState(_ state: SessionState, of tab: OpaquePointer) {
+        let loading: Bool, icon: String?, tooltip: String
+        switch state {
+        case .idle, .connecting:
+            (loading, icon, tooltip) = (true, nil, "Connecting")
+        case .live:
+            (loading, icon, tooltip) = (false, "media-record-symbolic", "Live")
+        case .reconnecting(_, _, let cause):
+            (loading, icon, tooltip) = (true, nil, "Reconnecting — \(cause.userMessage)")
+        case .failed(let failure):
+            (loading, icon, tooltip) = (false, "dialog-warning-symbolic", failure.userMessage)
+        case .stopped:
+            (loading, icon, tooltip) = (false, nil, "Stopped")
+        }
+        adw_tab_page_set_loading(tab, loading ? 1 : 0)
+        let indicator = icon.map { g_themed_icon_new($0)! }
+        adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0) })
+        if let indicator { g_object_unref(indicator.rawGObject) }
+        adw_tab_page_set_indicator_tooltip(tab, tooltip)
+        adw_tab_page_set_tooltip(tab, tooltip)
+    }
+}

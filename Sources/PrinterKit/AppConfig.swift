@@ -1,0 +1,90 @@
+import Foundation
+
+/// Everything Layerwatch restores at start: the printers in tab order, which tab was shown, the
+/// main window's size and the mini windows that were open. `ConfigStore` keeps it in `printers.json`.
+public struct AppConfig: Hashable, Sendable {
+    /// The `formatVersion` this build writes; a file with a higher one is not read (see `NewerFormat`).
+    public static let formatVersion = 1
+
+    /// The main window's size as the user left it.
+    public struct Window: Codable, Hashable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var maximized: Bool
+
+        public static let standard = Window(width: 960, height: 680, maximized: false)
+
+        public init(width: Int, height: Int, maximized: Bool) {
+            self.width = width
+            self.height = height
+            self.maximized = maximized
+        }
+    }
+
+    /// A printer's camera detached into its own small window.
+    public struct MiniWindow: Codable, Hashable, Sendable {
+        public var printerID: UUID
+        public var width: Int
+        public var height: Int
+
+        public init(printerID: UUID, width: Int, height: Int) {
+            self.printerID = printerID
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// Why a file was not read: a newer Layerwatch wrote it, and reading it here would lose what it added.
+    public struct NewerFormat: Error, Equatable {
+        public let version: Int
+    }
+
+    public var printers: [Printer]
+    public var selectedPrinterID: UUID?
+    public var window: Window
+    public var miniWindows: [MiniWindow]
+
+    public init(printers: [Printer] = [], selectedPrinterID: UUID? = nil, window: Window = .standard,
+                miniWindows: [MiniWindow] = []) {
+        self.printers = printers
+        self.selectedPrinterID = selectedPrinterID
+        self.window = window
+        self.miniWindows = miniWindows
+    }
+}
+
+extension AppConfig: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case formatVersion, printers, selectedPrinterID, window, miniWindows
+    }
+
+    /// Reads a file of this format or an older one; a selection or mini window of a printer that is
+    /// not in the list is dropped rather than restored pointing at nothing.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let version = try container.decode(Int.self, forKey: .formatVersion)
+        guard version <= Self.formatVersion else { throw NewerFormat(version: version) }
+        guard version >= 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+                                                   debugDescription: "formatVersion \(version) does not exist")
+        }
+        let printers = try container.decodeIfPresent([Printer].self, forKey: .printers) ?? []
+        let ids = Set(printers.map(\.id))
+        self.init(
+            printers: printers,
+            selectedPrinterID: try container.decodeIfPresent(UUID.self, forKey: .selectedPrinterID).flatMap { ids.contains($0) ? $0 : nil },
+            window: try container.decodeIfPresent(Window.self, forKey: .window) ?? .standard,
+            miniWindows: (try container.decodeIfPresent([MiniWindow].self, forKey: .miniWindows) ?? [])
+                .filter { ids.contains($0.printerID) }
+        )
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Self.formatVersion, forKey: .formatVersion)
+        try container.encode(printers, forKey: .printers)
+        try container.encodeIfPresent(selectedPrinterID, forKey: .selectedPrinterID)
+        try container.encode(window, forKey: .window)
+        try container.encode(miniWindows, forKey: .miniWindows)
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+
+/// Keeps `AppConfig` in `$XDG_CONFIG_HOME/layerwatch/printers.json` and access codes in the keyring
+/// when there is one. A file it cannot read is moved aside, never overwritten, and the app starts
+/// empty with a message for its banner; every save replaces the file atomically with mode 0600.
+public final class ConfigStore: @unchecked Sendable {
+    public static let fileName = "printers.json"
+
+    /// What `load` found: the config to start with, and a message for the banner when something
+    /// was wrong (the file was unreadable and set aside, or access codes could not be had).
+    public struct Loaded: Sendable {
+        public let config: AppConfig
+        public let problem: String?
+    }
+
+    /// Why a save did not happen; the file on disk is as it was.
+    public struct SaveError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let directory: URL
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+    /// Where access codes go; the dialog tells the user (see `secretsNotice`).
+    public let secretsLocation: SecretsLocation
+    private let secrets: (any SecretStore)?
+
+    /// Guards the state below and keeps loads and saves one at a time.
+    private let lock = NSLock()
+    /// The codes the keyring holds as far as this store knows, so unchanged ones are not sent again.
+    private var codesInKeyring: [UUID: String] = [:]
+    /// The printers of the file last loaded or saved: one missing from a save has its code removed.
+    private var knownPrinterIDs: Set<UUID> = []
+    /// Set when an unreadable file could not be moved aside: saving would destroy it, so it refuses.
+    private var keptUnreadableFile: String?
+
+    /// - Parameters:
+    ///   - directory: where `printers.json` lives (tests pass a temporary one).
+    ///   - secrets: where access codes go; nil keeps them in the file.
+    public init(directory: URL, secrets: (any SecretStore)?) {
+        self.directory = directory
+        self.secrets = secrets
+        secretsLocation = secrets == nil ? .configFile : .keyring
+    }
+
+    /// The app's store: the XDG config directory, and the keyring if a Secret Service answers
+    /// within two seconds (so a desktop without one starts quickly).
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigStore {
+        let keyring = KeyringSecretStore()
+        return ConfigStore(directory: defaultDirectory(environment: environment),
+                           secrets: keyring.isAvailable() ? keyring : nil)
+    }
+
+    /// `$XDG_CONFIG_HOME/layerwatch`, or `~/.config/layerwatch` when that is unset or not absolute.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return URL(fileURLWithPath: config).appendingPathComponent("layerwatch")
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home).appendingPathComponent(".config/layerwatch")
+    }
+
+    /// One sentence for the printer dialog saying where the access code will be kept.
+    public var secretsNotice: String {
+        switch secretsLocation {
+        case .keyring:
+            return "The access code is kept in your keyring (Secret Service), not in \(Self.fileName)."
+        case .configFile:
+            return "No keyring (Secret Service) is running, so the access code is kept in \(fileURL.path), which only you can read."
+        }
+    }
+
+    /// The saved config with access codes filled in, or an empty one when there is no file or it
+    /// cannot be read; in the latter case the file is renamed `printers.json.broken-<time>` first.
+    public func load() -> Loaded {
+        lock.lock()
+        defer { lock.unlock() }
+        codesInKeyring = [:]
+        knownPrinterIDs = []
+        keptUnreadableFile = nil
+        guard !SafeFile.isAbsent(fileURL) else {
+            return Loaded(config: AppConfig(), problem: nil)
+        }
+        var config: AppConfig
+        do {
+            let data = try SafeFile.read(fileURL)
+            guard !data.isEmpty else { throw SafeFile.Unreadable(description: "it is empty") }
+            config = try JSONDecoder().decode(AppConfig.self, from: data)
+        } catch {
+            return Loaded(config: AppConfig(), problem: setAside(reason: Self.reason(for: error)))
+        }
+        knownPrinterIDs = Set(config.printers.map(\.id))
+        let problem = fillAccessCodes(&config)
+        return Loaded(config: config, problem: problem)
+    }
+
+    /// Writes `config` atomically, its access codes to the keyring when there is one (to the file
+    /// for any the keyring refuses), and removes the codes of printers no longer in it.
+    /// - Returns: where the codes went this time: `.configFile` if the keyring refused any.
+    @discardableResult
+    public func save(_ config: AppConfig) throws -> SecretsLocation {
+        lock.lock()
+        defer { lock.unlock() }
+        if let keptUnreadableFile { throw SaveError(description: keptUnreadableFile) }
+        var written = config
+        var location = secretsLocation
+        if let secrets {
+            for index in written.printers.indices where !written.printers[index].accessCode.isEmpty {
+                let printer = written.printers[index]
+                if codesInKeyring[printer.id] != printer.accessCode {
+                    do {
+                        try secrets.store(accessCode: printer.accessCode, for: printer.id,
+                                          label: "Layerwatch access code for \(printer.name)")
+                        codesInKeyring[printer.id] = printer.accessCode
+                    } catch {
+                        location = .configFile
+                        continue
+                    }
+                }
+                written.printers[index].accessCode = ""
+            }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            try SafeFile.write(encoder.encode(written), to: fileURL.resolvingSymlinksInPath())
+        } catch {
+            throw SaveError(description: "Layerwatch could not save its printer list: \(error)")
+        }
+        let current = Set(config.printers.map(\.id))
+        for removed in knownPrinterIDs.subtracting(current) {
+            // A code left behind by a failed removal is only stale, and the file is already saved.
+            try? secrets?.removeAccessCode(for: removed)
+            codesInKeyring[removed] = nil
+        }
+        knownPrinterIDs = current
+        return location
+    }
+
+    /// Fills in codes kept in the keyring; a message naming the Bambu printers left without one.
+    private func fillAccessCodes(_ config: inout AppConfig) -> String? {
+        var missing: [String] = []
+        var failure: String?
+        for index in config.printers.indices {
+            let printer = config.printers[index]
+            guard printer.kind.isBambu, printer.accessCode.isEmpty else { continue }
+            guard let secrets, failure == nil else {
+                missing.append("“\(printer.name)”")
+                continue
+            }
+            do {
+                if let code = try secrets.accessCode(for: printer.id) {
+                    config.printers[index].accessCode = code
+                    codesInKeyring[printer.id] = code
+                } else {
+                    missing.append("“\(printer.name)”")
+                }
+            } catch {
+                failure = "\(error)"
+                missing.append("“\(printer.name)”")
+            }
+        }
+        guard !missing.isEmpty else { return nil }
+        let names = missing.joined(separator: ", ")
+        if let failure {
+            return "The keyring could not give the access codes of \(names) (\(failure)); enter them again in the printer settings."
+        }
+        if secrets == nil {
+            return "The access codes of \(names) are in a keyring that is not running now; start it, or enter them again in the printer settings."
+        }
+        return "The keyring has no access code for \(names); enter them again in the printer settings."
+    }
+
+    /// Moves the unreadable file to `printers.json.broken-<yyyyMMdd-HHmmss>` and says so; when even
+    /// that fails, remembers to refuse saving over it.
+    private func setAside(reason: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        do {
+            let kept = try SafeFile.moveAside(fileURL, suffix: ".broken-\(formatter.string(from: Date()))")
+            return "Layerwatch could not read its printer list (\(reason)) and started without printers. "
+                + "The file was kept as \(kept.lastPathComponent) in \(directory.path)."
+        } catch {
+            let problem = "Layerwatch could not read its printer list \(fileURL.path) (\(reason)) nor move it aside (\(error)). "
+                + "It started without printers and will not save any until that file is fixed or removed."
+            keptUnreadableFile = problem
+            return problem
+        }
+    }
+
+    /// A short reason for the banner, naming where in the file the problem is but never a value.
+    private static func reason(for error: Error) -> String {
+        switch error {
+        case let newer as AppConfig.NewerFormat:
+            return "it was written by a newer Layerwatch (format \(newer.version))"
+        case let decoding as DecodingError:
+            switch decoding {
+            case .keyNotFound(let key, let context):
+                return "\(path(context.codingPath + [key])) is missing"
+            case .typeMismatch(_, let context), .valueNotFound(_, let context):
+                return "\(path(context.codingPath)) has the wrong type"
+            case .dataCorrupted(let context):
+                return context.codingPath.isEmpty ? "it is not valid JSON" : "\(path(context.codingPath)) is not valid"
+            @unknown default:
+                return "it is not a printer list"
+            }
+        default:
+            return "\(error)"
+        }
+    }
+
+    private static func path(_ keys: [CodingKey]) -> String {
+        keys.reduce(into: "") { path, key in
+            if let index = key.intValue { path += "[\(index)]" } else { path += path.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        }
+    }
+}

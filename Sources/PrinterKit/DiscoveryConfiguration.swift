@@ -1,0 +1,64 @@
+import Foundation
+
+extension PrinterDiscovery {
+    /// A UDP port to listen on, and the multicast group to join there if any.
+    public struct Endpoint: Equatable, Sendable {
+        public var port: UInt16
+        public var multicastGroup: String?
+
+        public init(port: UInt16, multicastGroup: String? = nil) {
+            self.port = port
+            self.multicastGroup = multicastGroup
+        }
+
+        /// Where Bambu printers announce themselves: broadcast to port 2021 and multicast to
+        /// 239.255.255.250:1990.
+        public static let bambu: [Endpoint] = [
+            Endpoint(port: 2021),
+            Endpoint(port: 1990, multicastGroup: "239.255.255.250"),
+        ]
+    }
+
+    /// Where to listen and how long a silent printer stays listed. Tests bind 127.0.0.1 port 0
+    /// with no multicast group and a short expiry.
+    public struct Configuration: Equatable, Sendable {
+        /// The local IPv4 address to bind; broadcasts and multicasts only arrive on 0.0.0.0.
+        public var bindAddress: String
+        public var endpoints: [Endpoint]
+        /// How long after its last announcement a printer is forgotten.
+        public var expiry: TimeInterval
+
+        public init(bindAddress: String = "0.0.0.0", endpoints: [Endpoint] = Endpoint.bambu, expiry: TimeInterval = 300) {
+            self.bindAddress = bindAddress
+            self.endpoints = endpoints
+            self.expiry = expiry
+        }
+    }
+
+    /// Why a port could not be listened on (in use by a program that doesn't share it, no
+    /// permission, no multicast route, …), for the UI to show instead of an empty list.
+    public struct BindFailure: Error, Equatable, Sendable, CustomStringConvertible {
+        public var port: UInt16
+        /// The `errno` value.
+        public var code: Int32
+        public var message: String
+
+        public init(port: UInt16, code: Int32, message: String) {
+            self.port = port
+            self.code = code
+            self.message = message
+        }
+
+        public var description: String { "UDP port \(port): \(message)" }
+    }
+
+    /// Whether the listener is running, on which ports, and what couldn't be bound.
+    public enum State: Equatable, Sendable {
+        case stopped
+        /// Listening on `ports` (the bound numbers, so port 0 shows the one chosen); `unavailable`
+        /// lists the endpoints that failed while others work.
+        case listening(ports: [UInt16], unavailable: [BindFailure])
+        /// No endpoint could be listened on.
+        case failed([BindFailure])
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// The listening thread behind `PrinterDiscovery`: polls the sockets and the wake-up pipe, parses
+/// what arrives, keeps the table and forgets silent printers on time. `stop()` joins the thread,
+/// so none outlives the listener; the sockets close when the worker is released.
+final class DiscoveryWorker: @unchecked Sendable {
+    /// Datagrams read from one socket before the thread looks at the wake-up pipe again, so a
+    /// flood can't hold off `stop()`.
+    private static let batch = 64
+
+    private let sockets: [DiscoverySocket]
+    private let wakeup: DiscoveryWakeup
+    private let expiry: TimeInterval
+    private let publish: @Sendable ([DiscoveredPrinter]) -> Void
+    private var thread = pthread_t()
+
+    /// `publish` is called on the thread with the sorted list whenever it changes.
+    init(sockets: [DiscoverySocket], wakeup: DiscoveryWakeup, expiry: TimeInterval,
+         publish: @escaping @Sendable ([DiscoveredPrinter]) -> Void) {
+        self.sockets = sockets
+        self.wakeup = wakeup
+        self.expiry = expiry
+        self.publish = publish
+    }
+
+    /// Starts the thread; 0, or the error number when the system refuses one.
+    func start() -> Int32 {
+        let context = Unmanaged.passRetained(self)
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<DiscoveryWorker>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context.toOpaque())
+        if result != 0 { context.release() }
+        return result
+    }
+
+    /// Wakes the thread and waits for it to end (unless called on it, e.g. from a synchronous
+    /// executor: then it ends on its own once this call returns).
+    func stop() {
+        wakeup.signal()
+        if pthread_equal(pthread_self(), thread) != 0 {
+            pthread_detach(thread)
+        } else {
+            pthread_join(thread, nil)
+        }
+    }
+
+    private func run() {
+        Thread.current.name = "lw-discovery"
+        var table = DiscoveryTable(expiry: expiry)
+        var buffer = [UInt8](repeating: 0, count: DiscoveryParser.maximumDatagramSize + 1)
+        var descriptors = (sockets.map(\.descriptor) + [wakeup.readDescriptor]).map {
+            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        }
+        while true {
+            let timeout = table.nextExpiry.map(Self.milliseconds(until:)) ?? -1
+            guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { return }
+            if descriptors[sockets.count].revents != 0 { return }
+            var changed = false
+            for (index, socket) in sockets.enumerated() where descriptors[index].revents != 0 {
+                for _ in 0..<Self.batch {
+                    guard let (count, sender) = socket.receive(into: &buffer) else { break }
+                    if let printer = DiscoveryParser.parse(Array(buffer[..<count]), sender: sender) {
+                        changed = table.record(printer, at: Self.now()) || changed
+                    }
+                }
+            }
+            changed = table.expire(at: Self.now()) || changed
+            if changed { publish(table.printers) }
+        }
+    }
+
+    /// Monotonic seconds: a wall-clock jump must not forget (or keep) every printer at once.
+    private static func now() -> TimeInterval {
+        ProcessInfo.processInfo.systemUptime
+    }
+
+    private static func milliseconds(until deadline: TimeInterval) -> Int32 {
+        Int32(clamping: Int(max(0, ((deadline - now()) * 1000).rounded(.up))))
+    }
+}

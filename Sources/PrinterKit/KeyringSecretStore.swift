@@ -1,0 +1,119 @@
+import CSecret
+import Dispatch
+import Foundation
+
+/// Access codes in the desktop's Secret Service (GNOME Keyring, KWallet) through libsecret, one item
+/// per printer under the schema `io.github.layerwatch.Layerwatch.AccessCode` with a `printer-id`
+/// attribute. Every call is bounded by a time limit, so a missing or stuck keyring cannot hang the app.
+public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
+    public static let schemaName = "io.github.layerwatch.Layerwatch.AccessCode"
+
+    /// Why the keyring refused or did not answer; libsecret's message, which never holds the code.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Immutable after init and only read by libsecret, hence the unchecked Sendable.
+    private let schema: UnsafeMutablePointer<SecretSchema>
+    private let timeout: TimeInterval
+
+    /// - Parameter timeout: how long one store, lookup or removal may take; an unlock prompt may
+    ///   need the user, so it is longer than `isAvailable`'s.
+    public init(timeout: TimeInterval = 30) {
+        self.timeout = timeout
+        let attributes = StringTable()
+        attributes.insert("printer-id", nil) // the value is SECRET_SCHEMA_ATTRIBUTE_STRING, 0
+        schema = secret_schema_newv(Self.schemaName, SECRET_SCHEMA_NONE, attributes.table)
+    }
+
+    deinit { secret_schema_unref(schema) }
+
+    /// True when a Secret Service answers on the session bus within `limit` seconds; false without
+    /// a session bus, without a keyring daemon, or when either does not answer.
+    public func isAvailable(within limit: TimeInterval = 2) -> Bool {
+        (try? call(limit: limit) { cancellable, error -> Bool in
+            guard let service = secret_service_get_sync(SECRET_SERVICE_OPEN_SESSION, cancellable, &error) else {
+                return false
+            }
+            g_object_unref(service)
+            return true
+        }) ?? false
+    }
+
+    public func store(accessCode: String, for printerID: UUID, label: String) throws {
+        let attributes = Self.attributes(printerID)
+        _ = try call(limit: timeout) { cancellable, error in
+            secret_password_storev_sync(schema, attributes.table, SECRET_COLLECTION_DEFAULT, label, accessCode,
+                                        cancellable, &error)
+        }
+    }
+
+    public func accessCode(for printerID: UUID) throws -> String? {
+        let attributes = Self.attributes(printerID)
+        return try call(limit: timeout) { cancellable, error -> String? in
+            guard let code = secret_password_lookupv_sync(schema, attributes.table, cancellable, &error) else {
+                return nil
+            }
+            defer { secret_password_free(code) }
+            return String(cString: code)
+        }
+    }
+
+    public func removeAccessCode(for printerID: UUID) throws {
+        let attributes = Self.attributes(printerID)
+        _ = try call(limit: timeout) { cancellable, error in
+            secret_password_clearv_sync(schema, attributes.table, cancellable, &error)
+        }
+    }
+
+    private static func attributes(_ printerID: UUID) -> StringTable {
+        let table = StringTable()
+        table.insert("printer-id", printerID.uuidString)
+        return table
+    }
+
+    /// Runs a blocking libsecret call with a cancellable that fires after `limit` seconds, and
+    /// turns the GError it sets into `Failure`.
+    private func call<T>(limit: TimeInterval,
+                         _ body: (UnsafeMutablePointer<GCancellable>, inout UnsafeMutablePointer<GError>?) -> T) throws -> T {
+        let cancellable = g_cancellable_new()!
+        defer { g_object_unref(cancellable) }
+        let timer = CancelTimer(cancellable)
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { timer.fire() }
+        var error: UnsafeMutablePointer<GError>?
+        let result = body(cancellable, &error)
+        guard let error else { return result }
+        defer { g_error_free(error) }
+        if error.pointee.domain == g_io_error_quark(), error.pointee.code == G_IO_ERROR_CANCELLED.rawValue {
+            throw Failure(description: "the keyring did not answer within \(Int(limit.rounded(.up))) s")
+        }
+        throw Failure(description: String(cString: error.pointee.message))
+    }
+}
+
+/// Holds its own reference to a GCancellable so the timer may fire after the call has returned.
+private final class CancelTimer: @unchecked Sendable {
+    private let cancellable: UnsafeMutablePointer<GCancellable>
+
+    init(_ cancellable: UnsafeMutablePointer<GCancellable>) {
+        g_object_ref(cancellable)
+        self.cancellable = cancellable
+    }
+
+    deinit { g_object_unref(cancellable) }
+
+    func fire() { g_cancellable_cancel(cancellable) }
+}
+
+/// A GHashTable of owned C strings, the shape libsecret's attribute and schema tables take.
+private final class StringTable {
+    let table: OpaquePointer
+
+    init() { table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free) }
+
+    deinit { g_hash_table_unref(table) }
+
+    func insert(_ key: String, _ value: String?) {
+        g_hash_table_insert(table, g_strdup(key), value.map { UnsafeMutableRawPointer(g_strdup($0)) } ?? nil)
+    }
+}

@@ -1,0 +1,24 @@
+import CFFmpeg
+
+/// A negative FFmpeg return code and the stage it came from, before classification.
+struct FFmpegError: Error {
+    enum Stage {
+        /// Reaching the peer, before any credentials were sent (TCP connect, TLS handshake).
+        case connect
+        /// Opening the stream, credentials included: a peer hanging up here rejected them.
+        case open
+        case read, decode, convert
+    }
+
+    let code: Int32
+    let stage: Stage
+    /// What FFmpeg's code alone doesn't say (the codec that has no decoder, what a peer got wrong).
+    var detail: String? = nil
+
+    /// FFmpeg's own text for the code.
+    var text: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(cString: buffer)
+    }
+}

@@ -1,0 +1,149 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// A GApplication id of its own for each app a test starts (ids are exported on the session bus).
+func uniqueApplicationID() -> String {
+    "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
+}
+
+/// The whole application against a real config directory: saved printers come back as tabs in
+/// their order with the selection, window size and mini windows; edits are saved at once; a corrupt
+/// file still starts the app, with a banner.
+final class AppPersistenceTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testSavedPrintersTabsSelectionAndMiniWindowsComeBack() throws {
+        let server = try TestServer(script: "rtsp_server.py")
+        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
+        let directory = try TestPaths.temporaryDirectory()
+        let garage = Printer(name: "Garage", kind: .generic, url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")
+        let bench = Printer(name: "Bench", kind: .generic, url: clip.path)
+        let store = ConfigStore(directory: directory, secrets: nil)
+        try store.save(AppConfig(printers: [bench, garage], selectedPrinterID: garage.id,
+                                 window: .init(width: 900, height: 640, maximized: false),
+                                 miniWindows: [.init(printerID: garage.id, width: 400, height: 225)]))
+        try MainActor.assumeIsolated {
+            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
+            app.registerWithoutRunning()
+            app.activate()
+            let window = try XCTUnwrap(app.window)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Bench", "Garage"], "tab order restored")
+            XCTAssertEqual(window.tabs.selected?.name, "Garage", "selection restored")
+            XCTAssertFalse(window.tabs.all.contains { $0.camera.isDemo }, "no demo camera when printers exist")
+            var width: Int32 = 0, height: Int32 = 0
+            gtk_window_get_default_size(gcast(window.window), &width, &height)
+            XCTAssertEqual([width, height], [900, 640])
+            let mini = try XCTUnwrap(app.miniWindows[garage.id], "the mini window is restored")
+            XCTAssertEqual(mini.size.width, 400)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.state == .live })
+            XCTAssertEqual(server.events(named: "client").count, 1, "tab and restored mini window share one connection")
+
+            // Reordering and selecting are saved at once.
+            let benchTab = try XCTUnwrap(adw_tab_view_get_nth_page(gcast(window.tabs.view), 0))
+            adw_tab_view_reorder_page(gcast(window.tabs.view), benchTab, 1)
+            let reloaded = ConfigStore(directory: directory, secrets: nil).load().config
+            XCTAssertEqual(reloaded.printers.map(\.name), ["Garage", "Bench"])
+            XCTAssertEqual(reloaded.miniWindows.map(\.printerID), [garage.id])
+        }
+    }
+
+    func testCorruptConfigStartsWithTheDemoAndABannerAndKeepsTheFile() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        let file = directory.appendingPathComponent("printers.json")
+        try Data("{ this is not json".utf8).write(to: file)
+        try MainActor.assumeIsolated {
+            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
+            app.registerWithoutRunning()
+            app.activate()
+            let window = try XCTUnwrap(app.window)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let banner = try XCTUnwrap(window.bannerText)
+            XCTAssertTrue(banner.contains("could not read its printer list"), banner)
+            XCTAssertTrue(window.tabs.all.contains { $0.camera.isDemo }, "the app still starts, on the demo camera")
+            let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("printers.json.broken-") }
+            XCTAssertEqual(kept.count, 1)
+            XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent(kept[0])), Data("{ this is not json".utf8))
+        }
+    }
+
+    func testAddingAPrinterThroughTheDialogSavesItAndReplacesTheDemo() throws {
+        let server = try TestServer(script: "mjpeg_server.py")
+        let directory = try TestPaths.temporaryDirectory()
+        try MainActor.assumeIsolated {
+            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
+            app.registerWithoutRunning()
+            app.activate()
+            let window = try XCTUnwrap(app.window)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(window.tabs.all.first?.camera.isDemo ?? false)
+
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.openDialog)
+            dialog.selectKind(.generic)
+            dialog.save()
+            XCTAssertEqual(dialog.name.errorText, "Enter a name for this printer, for example “X1C workshop”.")
+            XCTAssertNotNil(dialog.url.errorText, "each wrong field says so under itself")
+            dialog.name.text = "Klipper"
+            dialog.url.text = "http://127.0.0.1:\(server.port)/?action=stream"
+            XCTAssertNil(dialog.name.errorText, "messages follow the user's edits")
+            dialog.save()
+
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Klipper"], "the printer's tab replaced the demo")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.state == .live })
+            let saved = ConfigStore(directory: directory, secrets: nil).load().config
+            XCTAssertEqual(saved.printers.map(\.name), ["Klipper"])
+            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("printers.json").path)[.posixPermissions] as? Int
+            XCTAssertEqual(mode, 0o600)
+        }
+    }
+
+    func testClosingASavedPrintersTabAsksBeforeRemovingIt() throws {
+        let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
+        let directory = try TestPaths.temporaryDirectory()
+        let printer = Printer(name: "Shelf", kind: .generic, url: clip.path)
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
+            app.registerWithoutRunning()
+            app.activate()
+            let window = try XCTUnwrap(app.window)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            window.tabs.requestCloseSelected()
+            let confirmation = try XCTUnwrap(app.pendingRemoval, "closing a saved printer asks first")
+            XCTAssertEqual(window.tabs.all.count, 1)
+            adw_message_dialog_response(gcast(confirmation), "cancel")
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "cancel keeps it")
+
+            window.tabs.requestCloseSelected()
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "remove")
+            XCTAssertEqual(window.tabs.all.count, 0)
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 0)
+        }
+    }
+
+    func testDiscoveredPrinterPrefillsTheDialog() throws {
+        try MainActor.assumeIsolated {
+            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            let found = DiscoveredPrinter(serial: "01P00A123456789", address: "192.168.1.44", modelCode: "C12",
+                                          name: "Garage P1S", connection: .lan)
+            dialog.showDiscovered([found])
+            dialog.prefill(from: found)
+            XCTAssertEqual(dialog.name.text, "Garage P1S")
+            XCTAssertEqual(dialog.host.text, "192.168.1.44")
+            XCTAssertEqual(dialog.serial.text, "01P00A123456789")
+            XCTAssertEqual(dialog.draft.kind, .bambuJPEG(.p1s), "a P1S uses the JPEG-over-TLS camera")
+            dialog.accessCode.text = "12ab"
+            dialog.save()
+            XCTAssertEqual(dialog.accessCode.errorText, "The access code has 8 characters; this one has 4.")
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import PrinterKit
+import StreamKit
+import XCTest
+
+/// A saved printer turned into the stream to open, and written to and read from JSON.
+final class PrinterTests: XCTestCase {
+    func testBambuRTSPSPrinterOpensItsRTSPSStream() throws {
+        XCTAssertEqual(try Fixtures.x1c.source(),
+                       .rtsp(URL(string: "rtsps://bblp:12345678@192.168.1.20:322/streaming/live/1")!))
+    }
+
+    func testBambuJPEGPrinterAddressesPort6000() throws {
+        XCTAssertEqual(try BambuCamera.jpegURL(host: " printer-p1s.lan ", accessCode: "abcdEF12"),
+                       "bambu-jpeg://printer-p1s.lan:6000?code=abcdEF12")
+        XCTAssertEqual(try BambuCamera.jpegURL(host: "fd00::5", accessCode: "abcdEF12"),
+                       "bambu-jpeg://[fd00::5]:6000?code=abcdEF12")
+        let source = try Fixtures.p1s.source()
+        XCTAssertEqual(source, .bambuJPEG(host: "printer-p1s.lan", port: 6000, accessCode: "abcdEF12"))
+        XCTAssertFalse(source.description.contains("abcdEF12"), source.description)
+        let ipv6 = Printer(name: "A1", kind: .bambuJPEG(.a1), host: "fd00::5", accessCode: "abcdEF12")
+        XCTAssertEqual(try ipv6.source(), .bambuJPEG(host: "fd00::5", port: 6000, accessCode: "abcdEF12"))
+    }
+
+    func testGenericPrinterOpensItsURL() throws {
+        XCTAssertEqual(try Fixtures.webcam.source(), .http(URL(string: "http://192.168.1.40:8080/?action=stream")!))
+        let broken = Printer(name: "cam", kind: .generic, url: "ftp://cam")
+        XCTAssertThrowsError(try broken.source()) { XCTAssertEqual($0 as? SourceError, .unsupportedScheme("ftp")) }
+    }
+
+    func testBambuPrinterWithoutItsCodeSaysSo() {
+        var printer = Fixtures.x1c
+        printer.accessCode = ""
+        XCTAssertThrowsError(try printer.source()) { XCTAssertEqual($0 as? BambuCamera.InputError, .emptyAccessCode) }
+    }
+
+    func testKindFollowsTheModelsCamera() {
+        XCTAssertEqual(Printer.Kind.bambu(.p2s), .bambuRTSPS(.p2s))
+        XCTAssertEqual(Printer.Kind.bambu(.a1mini), .bambuJPEG(.a1mini))
+        XCTAssertEqual(Printer.Kind.bambu(.h2c).model, .h2c)
+        XCTAssertFalse(Printer.Kind.generic.isBambu)
+    }
+
+    func testDescriptionHidesCodesAndURLPasswords() {
+        XCTAssertFalse("\(Fixtures.x1c)".contains("12345678"))
+        XCTAssertTrue("\(Fixtures.x1c)".contains("X1C workshop"))
+        let camera = Printer(name: "cam", kind: .generic, url: "rtsp://admin:hunter22@10.0.0.9/live")
+        XCTAssertFalse(String(reflecting: camera).contains("hunter22"))
+        XCTAssertTrue("\(camera)".contains("rtsp://admin:***@10.0.0.9/live"))
+        let typed = Printer(name: "P1P", kind: .generic, url: "bambu-jpeg://10.0.0.7?code=pw998877")
+        XCTAssertFalse("\(typed)".contains("pw998877"), "\(typed)")
+    }
+
+    func testUnknownModelIsDroppedButUnknownKindIsRejected() throws {
+        let id = UUID()
+        let newer = #"{"id": "\#(id)", "name": "Next", "kind": "bambuRTSPS", "model": "Z9", "host": "10.0.0.2"}"#
+        XCTAssertEqual(try JSONDecoder().decode(Printer.self, from: Data(newer.utf8)),
+                       Printer(id: id, name: "Next", kind: .bambuRTSPS(nil), host: "10.0.0.2"))
+        let laser = #"{"id": "\#(id)", "name": "Laser", "kind": "laser"}"#
+        XCTAssertThrowsError(try JSONDecoder().decode(Printer.self, from: Data(laser.utf8)))
+    }
+}
