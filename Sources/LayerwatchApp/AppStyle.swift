@@ -19,6 +19,10 @@ enum AppStyle {
         background-color: #e01b24; color: white; font-weight: bold; font-size: 0.8em;
         border-radius: 4px; padding: 2px 7px; margin: 10px; letter-spacing: 1px;
     }
+    .frame-age {
+        background-color: alpha(black, 0.6); color: white; font-size: 0.85em;
+        border-radius: 4px; padding: 2px 7px; margin: 10px;
+    }
     .stats-overlay {
         font-family: monospace; font-size: 0.85em; color: white;
         background-color: alpha(black, 0.6); border-radius: 6px; padding: 6px 9px; margin: 10px;
@@ -29,8 +33,13 @@ enum AppStyle {
     .mini-controls { margin: 6px; }
     """
 
-    /// Installs the CSS for every window on the default display.
+    /// Installs the CSS for every window on the default display, and makes the app's own icon
+    /// findable when it runs from the source tree.
     static func install() {
+        if let icons = DataFiles.iconFolder() {
+            gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(gdk_display_get_default()), icons.path)
+        }
+        gtk_window_set_default_icon_name(LayerwatchApplication.applicationID)
         let provider = gtk_css_provider_new()!
         gtk_css_provider_load_from_data(provider, css, -1)
         gtk_style_context_add_provider_for_display(gdk_display_get_default(), gcast(provider),

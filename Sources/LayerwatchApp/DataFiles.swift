@@ -12,13 +12,25 @@ public enum DataFiles {
             .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
+    /// The folder holding `hicolor/…/io.github.layerwatch.Layerwatch.svg`: `data/icons` in the source
+    /// tree, `PREFIX/share/icons` when installed.
+    public static func iconFolder() -> URL? {
+        let icon = "hicolor/scalable/apps/io.github.layerwatch.Layerwatch.svg"
+        let installed = executableFolder.deletingLastPathComponent().appendingPathComponent("share/icons")
+        return (candidates().map { $0.appendingPathComponent("icons") } + [installed])
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent(icon).path) }
+    }
+
+    private static var executableFolder: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
     static func candidates() -> [URL] {
         var folders: [URL] = []
         if let override = ProcessInfo.processInfo.environment["LAYERWATCH_DATA_DIR"] {
             folders.append(URL(fileURLWithPath: override))
         }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let binFolder = executable.deletingLastPathComponent()
+        let binFolder = executableFolder
         folders.append(binFolder.deletingLastPathComponent().appendingPathComponent("share/layerwatch"))
         var folder = binFolder
         for _ in 0..<5 {

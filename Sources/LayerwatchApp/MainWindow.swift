@@ -68,9 +68,7 @@ final class MainWindow {
 
     /// Shows a short message at the bottom of the window.
     func toast(_ text: String) {
-        let toast = adw_toast_new(text)
-        adw_toast_set_timeout(toast, 4)
-        adw_toast_overlay_add_toast(gcast(toasts), toast)
+        WindowChores.toast(text, in: toasts, seconds: 4)
     }
 
     /// Shows a problem the user must see until they dismiss it (a config file that could not be read).
@@ -85,8 +83,7 @@ final class MainWindow {
 
     /// The window's size and state, to restore it next time.
     var placement: (width: Int32, height: Int32, maximized: Bool) {
-        var width: Int32 = 0, height: Int32 = 0
-        gtk_window_get_default_size(gcast(window), &width, &height)
+        let (width, height) = WindowChores.size(of: window)
         return (width, height, gtk_window_is_maximized(gcast(window)) != 0)
     }
 

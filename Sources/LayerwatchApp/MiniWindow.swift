@@ -83,16 +83,12 @@ final class MiniWindow {
 
     /// A short message inside the mini window.
     func toast(_ text: String) {
-        let toast = adw_toast_new(text)
-        adw_toast_set_timeout(toast, 8)
-        adw_toast_overlay_add_toast(gcast(toasts), toast)
+        WindowChores.toast(text, in: toasts, seconds: 8)
     }
 
     /// The window's current size (for saving it).
     var size: (width: Int32, height: Int32) {
-        var width: Int32 = 0, height: Int32 = 0
-        gtk_window_get_default_size(gcast(window), &width, &height)
-        return (width, height)
+        WindowChores.size(of: window)
     }
 
     private func returnToTab() {

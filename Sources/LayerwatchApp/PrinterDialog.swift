@@ -99,7 +99,7 @@ final class PrinterDialog {
 
         connectSignal(cancel, "clicked") { [window] in gtk_window_destroy(gcast(window)) }
         connectSignal(save, "clicked") { [weak self] in self?.save() }
-        connectSignal(testButton, "clicked") { [weak self] in self?.test() }
+        connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
         connectSignal(kindDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.kindChanged()
         }
@@ -221,7 +221,8 @@ final class PrinterDialog {
         kind.showError(problems?[.kind])
     }
 
-    private func test() {
+    /// Probes the camera the fields describe and shows the answer under the button.
+    func testConnection() {
         let source: StreamSource
         switch draft.validate() {
         case .failure(let problems):

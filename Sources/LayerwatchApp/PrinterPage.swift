@@ -17,6 +17,9 @@ final class PrinterPage {
     let layout: AdaptiveLayout
     private let overlay: UnsafeMutablePointer<GtkWidget>
     private let liveBadge: UnsafeMutablePointer<GtkWidget>
+    /// "2 s ago": how old the picture is, for cameras that send a frame every second or so
+    /// (Bambu P1/A1) and for a stream that has stopped sending.
+    private let frameAge: UnsafeMutablePointer<GtkWidget>
     private var cameraHost: RepresentableHost<ObjectIdentifier, CameraView>!
     private var displaySize = PixelSize.full
     private var ticker: RepeatingTimer?
@@ -47,11 +50,16 @@ final class PrinterPage {
         gtk_widget_set_halign(liveBadge, GTK_ALIGN_START)
         gtk_widget_set_valign(liveBadge, GTK_ALIGN_START)
         gtk_widget_set_visible(liveBadge, 0)
+        frameAge = gtk_label_new(nil)
+        gtk_widget_add_css_class(frameAge, "frame-age")
+        gtk_widget_set_halign(frameAge, GTK_ALIGN_START)
+        gtk_widget_set_valign(frameAge, GTK_ALIGN_END)
+        gtk_widget_set_visible(frameAge, 0)
         layout = AdaptiveLayout(primary: overlay, secondary: controls.widget)
 
         cameraHost = RepresentableHost(id: ObjectIdentifier(session), cameraView())
         gtk_overlay_set_child(gcast(overlay), cameraHost.widget)
-        for child in [status.widget, liveBadge, stats.widget] {
+        for child in [status.widget, liveBadge, frameAge, stats.widget] {
             gtk_overlay_add_overlay(gcast(overlay), child)
         }
         status.onRetry = { [weak self] in self?.reconnect() }
@@ -133,7 +141,24 @@ final class PrinterPage {
             guard let self else { return }
             if state != .live { status.apply(state, name: name) }
             if stats.isShown { stats.show(session.stats) }
+            showFrameAge()
         }
+    }
+
+    /// The age of the picture on screen, once it is at least a second old while live.
+    private func showFrameAge(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        guard state == .live, let frame = cameraCoordinator?.shownFrame, now > frame.decodedAt else {
+            gtk_widget_set_visible(frameAge, 0)
+            return
+        }
+        let seconds = Int((now - frame.decodedAt) / 1_000_000_000)
+        gtk_widget_set_visible(frameAge, seconds >= 1 ? 1 : 0)
+        gtk_label_set_text(gcast(frameAge), "\(seconds) s ago")
+    }
+
+    /// The frame-age text while it is shown (for tests).
+    var frameAgeText: String? {
+        gtk_widget_get_visible(frameAge) != 0 ? String(cString: gtk_label_get_text(gcast(frameAge))) : nil
     }
 
     private func setClass(_ widget: UnsafeMutablePointer<GtkWidget>, _ name: String, _ on: Bool) {

@@ -6,9 +6,15 @@ import StreamKit
 import TestSupport
 import XCTest
 
-/// A GApplication id of its own for each app a test starts (ids are exported on the session bus).
-func uniqueApplicationID() -> String {
-    "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
+/// Starts the app on the config in `directory` (without keyring) and opens its main window. Each
+/// app gets a GApplication id of its own: ids are exported on the session bus.
+@MainActor
+func startApp(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
+    let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
+    let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: id)
+    app.registerWithoutRunning()
+    app.activate()
+    return (app, try XCTUnwrap(app.window))
 }
 
 /// The whole application against a real config directory: saved printers come back as tabs in
@@ -30,10 +36,7 @@ final class AppPersistenceTests: XCTestCase {
                                  window: .init(width: 900, height: 640, maximized: false),
                                  miniWindows: [.init(printerID: garage.id, width: 400, height: 225)]))
         try MainActor.assumeIsolated {
-            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
-            app.registerWithoutRunning()
-            app.activate()
-            let window = try XCTUnwrap(app.window)
+            let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertEqual(window.tabs.all.map(\.name), ["Bench", "Garage"], "tab order restored")
             XCTAssertEqual(window.tabs.selected?.name, "Garage", "selection restored")
@@ -60,10 +63,7 @@ final class AppPersistenceTests: XCTestCase {
         let file = directory.appendingPathComponent("printers.json")
         try Data("{ this is not json".utf8).write(to: file)
         try MainActor.assumeIsolated {
-            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
-            app.registerWithoutRunning()
-            app.activate()
-            let window = try XCTUnwrap(app.window)
+            let (_, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             let banner = try XCTUnwrap(window.bannerText)
             XCTAssertTrue(banner.contains("could not read its printer list"), banner)
@@ -78,10 +78,7 @@ final class AppPersistenceTests: XCTestCase {
         let server = try TestServer(script: "mjpeg_server.py")
         let directory = try TestPaths.temporaryDirectory()
         try MainActor.assumeIsolated {
-            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
-            app.registerWithoutRunning()
-            app.activate()
-            let window = try XCTUnwrap(app.window)
+            let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(window.tabs.all.first?.camera.isDemo ?? false)
 
@@ -94,6 +91,9 @@ final class AppPersistenceTests: XCTestCase {
             dialog.name.text = "Klipper"
             dialog.url.text = "http://127.0.0.1:\(server.port)/?action=stream"
             XCTAssertNil(dialog.name.errorText, "messages follow the user's edits")
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.testResultText.hasPrefix("Connected: MJPEG 640×480") },
+                          dialog.testResultText)
             dialog.save()
 
             XCTAssertEqual(window.tabs.all.map(\.name), ["Klipper"], "the printer's tab replaced the demo")
@@ -111,10 +111,7 @@ final class AppPersistenceTests: XCTestCase {
         let printer = Printer(name: "Shelf", kind: .generic, url: clip.path)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
-            let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: uniqueApplicationID())
-            app.registerWithoutRunning()
-            app.activate()
-            let window = try XCTUnwrap(app.window)
+            let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.tabs.requestCloseSelected()
             let confirmation = try XCTUnwrap(app.pendingRemoval, "closing a saved printer asks first")

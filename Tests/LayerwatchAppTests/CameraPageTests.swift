@@ -107,4 +107,17 @@ final class CameraPageTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { session.stats.convertedFrames >= converted + 5 })
         }
     }
+
+    func testSlowCameraShowsTheAgeOfItsPicture() throws {
+        let server = try TestServer(script: "bambu_jpeg_server.py", arguments: ["--fps", "0.3", "--width", "640", "--height", "360"])
+        let session = try makeSession("bambu-jpeg://127.0.0.1:\(server.port)?code=12345678")
+        MainActor.assumeIsolated {
+            let shown = PageWindow(name: "P1S", session: session)
+            defer { shown.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { shown.page.state == .live })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown.page.frameAgeText?.hasSuffix(" s ago") ?? false },
+                          "a P1/A1 picture says how old it is")
+            XCTAssertNotEqual(shown.page.frameAgeText, "0 s ago")
+        }
+    }
 }

@@ -1,0 +1,20 @@
+import CGtk
+import GtkKit
+
+/// The two chores the main and mini windows share: a toast in their overlay, and their size.
+@MainActor
+enum WindowChores {
+    /// Shows `text` in an AdwToastOverlay for `seconds`.
+    static func toast(_ text: String, in overlay: UnsafeMutablePointer<GtkWidget>, seconds: guint) {
+        let toast = adw_toast_new(text)
+        adw_toast_set_timeout(toast, seconds)
+        adw_toast_overlay_add_toast(gcast(overlay), toast)
+    }
+
+    /// The window's size when not maximized or fullscreen (what to restore next time).
+    static func size(of window: UnsafeMutablePointer<GtkWidget>) -> (width: Int32, height: Int32) {
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(gcast(window), &width, &height)
+        return (width, height)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Launching Layerwatch while it runs hands the camera URL to the running window and exits at once:
+/// one instance, one window, the URL opened as a tab there.
+final class SingleInstanceTests: XCTestCase {
+    func testSecondLaunchOpensItsURLInTheRunningInstance() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
+            throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
+        }
+        let server = try TestServer(script: "mjpeg_server.py")
+        let config = try TestPaths.temporaryDirectory()
+        let log = config.appendingPathComponent("first.log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let childEnvironment = ["XDG_CONFIG_HOME": config.path, "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
+
+        let first = Process()
+        first.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        first.environment = environment.merging(childEnvironment) { $1 }
+        // GLib writes debug messages to stdout, warnings to stderr: keep both.
+        let logHandle = try FileHandle(forWritingTo: log)
+        first.standardOutput = logHandle
+        first.standardError = logHandle
+        try first.run()
+        defer {
+            first.terminate()
+            first.waitUntilExit()
+        }
+        let firstLog = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        XCTAssertTrue(waitUntil(timeout: 20) { firstLog().contains("live") }, "the first instance shows the demo: \(firstLog())")
+
+        let url = "http://127.0.0.1:\(server.port)/?action=stream"
+        let started = Date()
+        let second = try CommandRun.product("layerwatch", [url], timeout: 20, environment: childEnvironment)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the second launch hands over and exits")
+        XCTAssertNotNil(server.waitFor("request", timeout: 10), "the running instance opened the camera")
+        XCTAssertTrue(waitUntil(timeout: 10) { firstLog().contains("passed on by another launch") }, firstLog())
+        XCTAssertTrue(first.isRunning, "the first instance keeps running")
+    }
+}
