@@ -25,13 +25,18 @@ public final class LayerwatchApplication {
     private(set) var window: MainWindow?
     private(set) var miniWindows: [UUID: MiniWindow] = [:]
     private var waylandHintShown = false
-    private var discovery: PrinterDiscovery?
+    private let discoveryConfiguration: PrinterDiscovery.Configuration
+    /// The listener that runs while the Add Printer dialog is open.
+    private(set) var discovery: PrinterDiscovery?
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests).
     ///   - id: the GApplication id (tests running several apps in one process pass their own).
-    public init(store: ConfigStore, id: String = LayerwatchApplication.applicationID) {
+    ///   - discovery: where the Add Printer dialog listens for printers (tests listen on loopback).
+    public init(store: ConfigStore, id: String = LayerwatchApplication.applicationID,
+                discovery: PrinterDiscovery.Configuration = PrinterDiscovery.Configuration()) {
         library = PrinterLibrary(store: store)
+        discoveryConfiguration = discovery
         application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
         connectSignal(application, "activate") { [self] in activate() }
@@ -234,7 +239,7 @@ public final class LayerwatchApplication {
     }
 
     private func startDiscovery(for dialog: PrinterDialog) {
-        let discovery = PrinterDiscovery(executor: MainLoopExecutor.main) { [weak dialog] printers in
+        let discovery = PrinterDiscovery(configuration: discoveryConfiguration, executor: MainLoopExecutor.main) { [weak dialog] printers in
             MainActor.assumeIsolated { dialog?.showDiscovered(printers) }
         }
         discovery.start()

@@ -157,6 +157,9 @@ final class PrinterDialog {
 
     var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
 
+    /// The printers the "On your network" list shows.
+    var discoveredPrinters: [DiscoveredPrinter] { discovered }
+
     /// Validates; saves and closes when every field is right, else shows each field's message.
     func save() {
         attemptedSave = true

@@ -11,7 +11,9 @@ import XCTest
 @MainActor
 func startApp(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
     let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
-    let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: id)
+    // Discovery listens on loopback only: tests never join a multicast group or touch port 2021.
+    let loopback = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
+    let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: id, discovery: loopback)
     app.registerWithoutRunning()
     app.activate()
     return (app, try XCTUnwrap(app.window))
@@ -143,4 +145,40 @@ final class AppPersistenceTests: XCTestCase {
             XCTAssertEqual(dialog.accessCode.errorText, "The access code has 8 characters; this one has 4.")
         }
     }
+
+    func testPrintersAnnouncingThemselvesAppearInTheAddDialog() throws {
+        let directory = try TestPaths.temporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.openDialog)
+            guard case .listening(let ports, _)? = app.discovery?.state, let port = ports.first else {
+                return XCTFail("discovery is not listening: \(String(describing: app.discovery?.state))")
+            }
+            let notify = "NOTIFY * HTTP/1.1\r\nHost: 239.255.255.250:1990\r\nLocation: 192.168.1.44\r\n"
+                + "NT: urn:bambulab-com:device:3dprinter:1\r\nUSN: 01P00A123456789\r\nDevModel.bambu.com: C12\r\n"
+                + "DevName.bambu.com: Garage P1S\r\nDevConnect.bambu.com: lan\r\n\r\n"
+            try sendLoopbackDatagram(Array(notify.utf8), port: port)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
+            gtk_window_destroy(gcast(dialog.window))
+            XCTAssertNil(app.discovery, "discovery stops with the dialog")
+        }
+    }
+}
+
+/// Sends one UDP datagram to 127.0.0.1 (never anywhere else).
+private func sendLoopbackDatagram(_ bytes: [UInt8], port: UInt16) throws {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let sent = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    if sent != bytes.count { throw POSIXError(.EIO) }
 }
