@@ -24,7 +24,6 @@ public final class LayerwatchApplication {
     private let sessions = SessionRegistry()
     private(set) var window: MainWindow?
     private(set) var miniWindows: [UUID: MiniWindow] = [:]
-    private var waylandHintShown = false
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// The listener that runs while the Add Printer dialog is open.
     private(set) var discovery: PrinterDiscovery?
@@ -274,8 +273,8 @@ public final class LayerwatchApplication {
         }
         mini.present()
         library.setMiniWindow(.init(printerID: camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: camera.id)
-        if case .unsupported(let hint) = mini.keepAbove, !waylandHintShown {
-            waylandHintShown = true
+        if case .unsupported(let hint) = mini.keepAbove, !library.config.keepAboveHintShown {
+            library.markKeepAboveHintShown()
             mini.toast(hint)
         }
     }

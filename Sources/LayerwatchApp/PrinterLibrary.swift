@@ -71,6 +71,13 @@ final class PrinterLibrary {
         save()
     }
 
+    /// Remembers that the Wayland keep-above hint was shown, so it is shown once.
+    func markKeepAboveHintShown() {
+        guard !config.keepAboveHintShown else { return }
+        config.keepAboveHintShown = true
+        save()
+    }
+
     private func save() {
         do {
             try store.save(config)

@@ -43,19 +43,22 @@ public struct AppConfig: Hashable, Sendable {
     public var selectedPrinterID: UUID?
     public var window: Window
     public var miniWindows: [MiniWindow]
+    /// Whether the user was already told how to keep the mini window on top on Wayland (once).
+    public var keepAboveHintShown: Bool
 
     public init(printers: [Printer] = [], selectedPrinterID: UUID? = nil, window: Window = .standard,
-                miniWindows: [MiniWindow] = []) {
+                miniWindows: [MiniWindow] = [], keepAboveHintShown: Bool = false) {
         self.printers = printers
         self.selectedPrinterID = selectedPrinterID
         self.window = window
         self.miniWindows = miniWindows
+        self.keepAboveHintShown = keepAboveHintShown
     }
 }
 
 extension AppConfig: Codable {
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, printers, selectedPrinterID, window, miniWindows
+        case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown
     }
 
     /// Reads a file of this format or an older one; a selection or mini window of a printer that is
@@ -75,7 +78,8 @@ extension AppConfig: Codable {
             selectedPrinterID: try container.decodeIfPresent(UUID.self, forKey: .selectedPrinterID).flatMap { ids.contains($0) ? $0 : nil },
             window: try container.decodeIfPresent(Window.self, forKey: .window) ?? .standard,
             miniWindows: (try container.decodeIfPresent([MiniWindow].self, forKey: .miniWindows) ?? [])
-                .filter { ids.contains($0.printerID) }
+                .filter { ids.contains($0.printerID) },
+            keepAboveHintShown: try container.decodeIfPresent(Bool.self, forKey: .keepAboveHintShown) ?? false
         )
     }
 
@@ -86,5 +90,6 @@ extension AppConfig: Codable {
         try container.encodeIfPresent(selectedPrinterID, forKey: .selectedPrinterID)
         try container.encode(window, forKey: .window)
         try container.encode(miniWindows, forKey: .miniWindows)
+        try container.encode(keepAboveHintShown, forKey: .keepAboveHintShown)
     }
 }
