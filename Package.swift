@@ -5,6 +5,7 @@ let package = Package(
     name: "Layerwatch",
     products: [
         .executable(name: "layerwatch", targets: ["Layerwatch"]),
+        .executable(name: "layerwatch-bench", targets: ["LayerwatchBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,10 +39,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "GtkKit", "CGtk"]),
         .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "TestSupport"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport"]),
-        .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit"]),
+        .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],

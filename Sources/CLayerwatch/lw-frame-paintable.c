@@ -71,8 +71,3 @@ void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, i
     if (resized) gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
     gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
 }
-
-GdkTexture *lw_frame_paintable_get_texture(LwFramePaintable *self) {
-    g_return_val_if_fail(LW_IS_FRAME_PAINTABLE(self), NULL);
-    return self->texture;
-}

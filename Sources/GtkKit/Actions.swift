@@ -29,9 +29,3 @@ public func addToggleAction(_ map: some GObjectPointer, _ name: String, initial:
     g_object_unref(action.rawGObject)
     return action
 }
-
-/// Whether an action may be activated now (a disabled action greys out its buttons).
-@MainActor
-public func setActionEnabled(_ action: OpaquePointer, _ enabled: Bool) {
-    g_simple_action_set_enabled(action, enabled ? 1 : 0)
-}

@@ -26,7 +26,7 @@ struct ViewCommand: ParsableCommand {
             }
         }
         let status = MainActor.assumeIsolated {
-            LayerwatchApplication(store: ConfigStore.standard()).run(urls: urls)
+            LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls)
         }
         if status != 0 { throw ExitCode(status) }
     }

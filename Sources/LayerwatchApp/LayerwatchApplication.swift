@@ -19,7 +19,10 @@ public final class LayerwatchApplication {
     private let application: OpaquePointer
     /// The screensaver inhibition held while a camera is fullscreen.
     private var inhibitCookie: guint = 0
-    private let library: PrinterLibrary
+    /// Made in `startup`, so a launch that only hands URLs to the running instance never touches the
+    /// config or the keyring.
+    private var library: PrinterLibrary!
+    private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
     private let sessions = SessionRegistry()
     private(set) var window: MainWindow?
@@ -29,12 +32,13 @@ public final class LayerwatchApplication {
     private(set) var discovery: PrinterDiscovery?
 
     /// - Parameters:
-    ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests).
+    ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
+    ///     called once, in the instance that opens the window.
     ///   - id: the GApplication id (tests running several apps in one process pass their own).
     ///   - discovery: where the Add Printer dialog listens for printers (tests listen on loopback).
-    public init(store: ConfigStore, id: String = LayerwatchApplication.applicationID,
+    public init(store: @escaping () -> ConfigStore, id: String = LayerwatchApplication.applicationID,
                 discovery: PrinterDiscovery.Configuration = PrinterDiscovery.Configuration()) {
-        library = PrinterLibrary(store: store)
+        makeStore = store
         discoveryConfiguration = discovery
         application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
@@ -84,11 +88,17 @@ public final class LayerwatchApplication {
         g_application_register(gcast(application), nil, nil)
     }
 
+    /// Waits until every saved change is on disk.
+    func flushSaves() {
+        library.flush()
+    }
+
     /// The confirmation shown by the last close request of a saved printer, while it is open.
     private(set) var pendingRemoval: OpaquePointer?
 
     private func startup() {
         GLibLog.install()
+        library = PrinterLibrary(store: makeStore())
         DispatchMainQueueBridge.install()
         AppStyle.install()
         let accelerators: [(String, [String])] = [
@@ -116,7 +126,7 @@ public final class LayerwatchApplication {
             window?.showBanner(message)
         }
         tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
-        tabs.onOrderChange = { [weak self] in self?.library.reorder(tabs.all.map(\.camera.id)) }
+        tabs.onOrderChange = { [weak self, unowned tabs] in self?.library.reorder(tabs.all.map(\.camera.id)) }
         window.onPopOut = { [weak self] page in self?.togglePopOut(page.camera) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         window.onAddPrinter = { [weak self] in self?.showDialog(editing: nil) }
@@ -154,7 +164,7 @@ public final class LayerwatchApplication {
         }
     }
 
-    private func addTab(_ camera: Camera, select: Bool) {
+    private func addTab(_ camera: Camera, select: Bool, at position: Int? = nil) {
         guard let window else { return }
         let page = PrinterPage(camera: camera, session: sessions.session(for: camera.source))
         if library.printer(id: camera.id) != nil {
@@ -163,7 +173,7 @@ public final class LayerwatchApplication {
                 showDialog(editing: printer)
             }
         }
-        window.add(page, select: select)
+        window.add(page, select: select, at: position)
     }
 
     // MARK: Printers
@@ -184,6 +194,7 @@ public final class LayerwatchApplication {
     private func save(_ printer: Printer) {
         guard let window, let camera = try? Camera(printer: printer) else { return }
         let existing = window.tabs.page(id: printer.id)
+        let position = existing.flatMap { window.tabs.position(of: $0) }
         library.upsert(printer)
         if let existing {
             // Edited: the old session (old address or code) goes, the tab reopens with the new one.
@@ -193,9 +204,9 @@ public final class LayerwatchApplication {
         }
         // The demo camera made way for the first real printer.
         for demo in window.tabs.all where demo.camera.isDemo {
-            window.tabs.remove(demo)
+            close(demo)
         }
-        addTab(camera, select: true)
+        addTab(camera, select: true, at: position)
         library.reorder(window.tabs.all.map(\.camera.id))
     }
 
@@ -294,6 +305,7 @@ public final class LayerwatchApplication {
         guard let window else { return }
         let placement = window.placement
         library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
+        defer { library.flush() }
         // Closing the main window quits: the open mini windows stay in the config and come back.
         self.window = nil
         for (id, mini) in miniWindows {

@@ -88,9 +88,9 @@ final class MainWindow {
     }
 
     /// Adds a printer's page as a tab, with the window's stats setting.
-    func add(_ page: PrinterPage, select: Bool) {
+    func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
         page.setStatsShown(statsShown)
-        tabs.add(page, select: select)
+        tabs.add(page, select: select, at: position)
     }
 
     private func installActions() {

@@ -1,13 +1,18 @@
 import Foundation
+import GtkKit
 import PrinterKit
 import StreamKit
 
 /// The app's saved state (printers in tab order, selection, window size, open mini windows) and the
-/// one place that writes it: every change is saved at once, atomically, through the ConfigStore.
+/// one place that writes it: every change is saved at once, atomically, through the ConfigStore —
+/// off the main loop (the keyring and fsync can take a while), newest state first, one at a time.
 @MainActor
 final class PrinterLibrary {
     let store: ConfigStore
     private(set) var config: AppConfig
+    private let saver = DispatchQueue(label: "layerwatch.config-save")
+    /// The newest state waiting to be written; nil while nothing is waiting.
+    private let pending = PendingConfig()
     /// A problem found while loading, for the window's banner.
     let loadProblem: String?
     /// Called with a sentence when a save failed (the file on disk is unchanged).
@@ -19,8 +24,6 @@ final class PrinterLibrary {
         config = loaded.config
         loadProblem = loaded.problem
     }
-
-    var printers: [Printer] { config.printers }
 
     func printer(id: UUID) -> Printer? {
         config.printers.first { $0.id == id }
@@ -78,11 +81,46 @@ final class PrinterLibrary {
         save()
     }
 
+    /// Waits until every change so far is on disk (before the app quits).
+    func flush() {
+        saver.sync {}
+    }
+
+    /// Queues a write of the current state; bursts of changes become one write of the newest.
     private func save() {
-        do {
-            try store.save(config)
-        } catch {
-            onSaveError("\(error)")
+        guard pending.replace(with: config) else { return }
+        let store = store
+        saver.async { [pending] in
+            guard let newest = pending.take() else { return }
+            do {
+                try store.save(newest)
+            } catch {
+                let message = "\(error)"
+                MainLoopExecutor.main.execute {
+                    MainActor.assumeIsolated { [weak self] in self?.onSaveError(message) }
+                }
+            }
+        }
+    }
+}
+
+/// The config waiting for the save queue: replaced by newer states until the queue takes it.
+private final class PendingConfig: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: AppConfig?
+
+    /// Stores `config`; true when a write must be queued (none was waiting).
+    func replace(with config: AppConfig) -> Bool {
+        lock.withLock {
+            defer { waiting = config }
+            return waiting == nil
+        }
+    }
+
+    func take() -> AppConfig? {
+        lock.withLock {
+            defer { waiting = nil }
+            return waiting
         }
     }
 }

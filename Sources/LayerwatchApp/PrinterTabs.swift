@@ -58,8 +58,10 @@ final class PrinterTabs {
         pages.first { $0.page.camera.id == id }?.page
     }
 
-    func add(_ page: PrinterPage, select: Bool) {
-        let tab = adw_tab_view_append(gcast(view), page.widget)!
+    /// Adds `page` as a tab at `position` (the end when nil).
+    func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
+        let tab = position.map { adw_tab_view_insert(gcast(view), page.widget, Int32($0))! }
+            ?? adw_tab_view_append(gcast(view), page.widget)!
         adw_tab_page_set_title(tab, page.name)
         pages.append((page, tab))
         page.onStateChange = { [weak self] state in self?.showState(state, of: tab) }
@@ -99,6 +101,12 @@ final class PrinterTabs {
     func requestCloseSelected() {
         guard let selected else { return }
         onCloseRequest(selected)
+    }
+
+    /// Where `page`'s tab is now.
+    func position(of page: PrinterPage) -> Int? {
+        guard let tab = tab(for: page) else { return nil }
+        return Int(adw_tab_view_get_page_position(gcast(view), tab))
     }
 
     private func tab(for page: PrinterPage) -> OpaquePointer? {

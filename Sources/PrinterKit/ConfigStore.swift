@@ -32,6 +32,9 @@ public final class ConfigStore: @unchecked Sendable {
     private var knownPrinterIDs: Set<UUID> = []
     /// Set when an unreadable file could not be moved aside: saving would destroy it, so it refuses.
     private var keptUnreadableFile: String?
+    /// Set once the keyring refused a code: later saves keep codes in the file instead of waiting
+    /// on a keyring that is stuck or locked every time.
+    private var keyringRefused = false
 
     /// - Parameters:
     ///   - directory: where `printers.json` lives (tests pass a temporary one).
@@ -108,11 +111,16 @@ public final class ConfigStore: @unchecked Sendable {
             for index in written.printers.indices where !written.printers[index].accessCode.isEmpty {
                 let printer = written.printers[index]
                 if codesInKeyring[printer.id] != printer.accessCode {
+                    guard !keyringRefused else {
+                        location = .configFile
+                        continue
+                    }
                     do {
                         try secrets.store(accessCode: printer.accessCode, for: printer.id,
                                           label: "Layerwatch access code for \(printer.name)")
                         codesInKeyring[printer.id] = printer.accessCode
                     } catch {
+                        keyringRefused = true
                         location = .configFile
                         continue
                     }

@@ -12,7 +12,15 @@ struct DiscoveryTable {
     }
 
     /// Records an announcement heard at `time`; true when the list changed (a new printer or new details).
+    /// At most this many printers are remembered: announcements from a misbehaving host can't grow
+    /// the table without bound (the one heard from longest ago makes way).
+    static let capacity = 64
+
     mutating func record(_ printer: DiscoveredPrinter, at time: TimeInterval) -> Bool {
+        if entries[printer.serial] == nil, entries.count >= Self.capacity,
+           let oldest = entries.min(by: { $0.value.lastHeard < $1.value.lastHeard })?.key {
+            entries[oldest] = nil
+        }
         let previous = entries.updateValue((printer, time), forKey: printer.serial)
         return previous?.printer != printer
     }

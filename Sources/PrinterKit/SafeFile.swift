@@ -35,6 +35,9 @@ enum SafeFile {
     }
 
     /// The whole content of the regular file at `url`.
+    /// A printer list is a few KiB; a larger file is not one (and is never read into memory).
+    static let maximumSize = 1 << 20
+
     static func read(_ url: URL) throws -> Data {
         let fd = open(url.path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Unreadable.fromErrno() }
@@ -45,6 +48,9 @@ enum SafeFile {
         case S_IFREG: break
         case S_IFDIR: throw Unreadable(description: "it is a folder, not a file")
         default: throw Unreadable(description: "it is not a regular file")
+        }
+        guard status.st_size <= maximumSize else {
+            throw Unreadable(description: "it is \(status.st_size / 1_048_576) MiB, far more than a printer list")
         }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)

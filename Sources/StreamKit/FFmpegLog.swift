@@ -9,11 +9,8 @@ enum FFmpegLog {
     final class Capture {
         fileprivate(set) var lines: [String] = []
         fileprivate let redactor: Redactor
-        fileprivate let forward: (@Sendable (String) -> Void)?
-
-        init(redactor: Redactor, forward: (@Sendable (String) -> Void)?) {
+        init(redactor: Redactor) {
             self.redactor = redactor
-            self.forward = forward
         }
 
         /// The newest line, for error details.
@@ -28,7 +25,7 @@ enum FFmpegLog {
             let clean = redactor.redact(line)
             if lines.count == 32 { lines.removeFirst() }
             lines.append(clean)
-            forward?(clean)
+            StreamLog.log(.debug, "FFmpeg: \(clean)")
         }
 
         func clear() {

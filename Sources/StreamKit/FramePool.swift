@@ -59,10 +59,4 @@ final class FramePool: @unchecked Sendable {
         if idle.count < capacity { idle.append(buffer) }
     }
 
-    /// Idle buffers, for tests and stats.
-    var idleCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return idle.count
-    }
 }

@@ -21,6 +21,7 @@ struct FramePump {
     private var meter = StatsMeter()
     private var clock = PlaybackClock()
     private var framesSinceRewind = 0
+    private var hidden = HiddenDecoding()
 
     init(input: any PacketSource, decoder: VideoDecoder, source: StreamSource, stallTimeout: TimeInterval) {
         self.input = input
@@ -56,6 +57,10 @@ struct FramePump {
             sawPacket = true
             meter.packet(bytes: Int(packet.pointee.size))
             if !firstFrame { worker.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil) }
+            if source.isNetwork, hidden.update(decoder: decoder, wantsPixels: worker.wantsPixels) {
+                let keyframesOnly = decoder.keyframesOnly
+                worker.updateStats { $0.keyframesOnly = keyframesOnly }
+            }
             let begin = DispatchTime.now().uptimeNanoseconds
             do {
                 try decoder.send(packet)
@@ -107,7 +112,7 @@ struct FramePump {
         if !source.isNetwork {
             guard worker.pace(seconds: clock.wait(pts: frame.pointee.best_effort_timestamp, timeBase: input.timeBase)) else { return }
         }
-        try worker.deliver(frame, meter: &meter)
+        if hidden.mayShow(frame) { try worker.deliver(frame, meter: &meter) }
         var stats = StreamStats()
         if meter.roll(into: &stats) {
             worker.updateStats {
@@ -117,6 +122,39 @@ struct FramePump {
                 $0.convertMilliseconds = stats.convertMilliseconds
             }
         }
+    }
+}
+
+/// Keyframe-only decoding for a live session no view has shown for `delay`: full decoding resumes as
+/// soon as a view (or a snapshot) wants pixels, and frames are delivered again only from the next
+/// keyframe on, so nothing predicted from skipped pictures is ever shown.
+struct HiddenDecoding {
+    static let delay: UInt64 = 3_000_000_000
+    private var hiddenSince: UInt64?
+    private var awaitingKeyframe = false
+
+    /// Called before each packet; true when the decoder switched mode.
+    mutating func update(decoder: VideoDecoder, wantsPixels: Bool) -> Bool {
+        if wantsPixels {
+            hiddenSince = nil
+            guard decoder.keyframesOnly else { return false }
+            decoder.keyframesOnly = false
+            awaitingKeyframe = true
+            return true
+        }
+        let now = DispatchTime.now().uptimeNanoseconds
+        let since = hiddenSince ?? now
+        hiddenSince = since
+        guard !decoder.keyframesOnly, now - since >= Self.delay else { return false }
+        decoder.keyframesOnly = true
+        return true
+    }
+
+    /// Whether a decoded frame may be delivered: after resuming, only from a keyframe on.
+    mutating func mayShow(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        if awaitingKeyframe && frame.pointee.key_frame == 0 { return false }
+        awaitingKeyframe = false
+        return true
     }
 }
 

@@ -19,7 +19,15 @@ public struct Redactor: Sendable {
                 result = result.replacingOccurrences(of: encoded, with: Self.mask)
             }
         }
-        return Self.scrubUserInfo(result)
+        return Self.scrubQueryCodes(Self.scrubUserInfo(result))
+    }
+
+    /// Masks the value of every `code=` query parameter (how bambu-jpeg:// URLs carry the code).
+    public static func scrubQueryCodes(_ text: String) -> String {
+        guard text.contains("code=") else { return text }
+        guard let regex = try? NSRegularExpression(pattern: #"([?&]code=)[^&#\s]*"#) else { return text }
+        let range = NSRange(text.startIndex..., in: text)
+        return regex.stringByReplacingMatches(in: text, range: range, withTemplate: "$1\(mask)")
     }
 
     /// Masks the password part of every `scheme://user:password@` in a text, known secret or not.

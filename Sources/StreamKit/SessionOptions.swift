@@ -2,7 +2,7 @@ import Foundation
 
 /// Tunables of a session. The defaults are what a printer camera needs; tests shorten them.
 public struct SessionOptions: Sendable {
-    /// Longest time from starting a connection to its first packet (a silent host fails after this).
+    /// Longest time from starting a connection to its first decoded frame (a silent host fails after this).
     public var connectTimeout: TimeInterval = 5
     /// Longest gap between packets of a live stream before it counts as stalled and is reconnected.
     /// Neither this nor `connectTimeout` goes below what a source's frame rate needs: Bambu P1/A1

@@ -24,7 +24,7 @@ final class SessionWorker: @unchecked Sendable {
         self.source = session.source
         self.options = session.options
         self.classifier = FailureClassifier(source: session.source, redactor: session.redactor)
-        self.capture = FFmpegLog.Capture(redactor: session.redactor, forward: nil)
+        self.capture = FFmpegLog.Capture(redactor: session.redactor)
     }
 
     /// Starts the thread; it waits for `previous` to finish first (one client per printer).
@@ -118,6 +118,9 @@ final class SessionWorker: @unchecked Sendable {
     // MARK: Called by the pump
 
     var isCancelled: Bool { gate.isCancelled }
+
+    /// Whether any view (or a snapshot) wants pixels now.
+    var wantsPixels: Bool { session?.wantsPixels ?? false }
 
     /// Moves the stall deadline on after a packet or frame (never reviving an expired one).
     func extendDeadline(seconds: TimeInterval?) {

@@ -7,7 +7,9 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupportedScheme(String)
     case missingHost
     case missingAccessCode
-    case invalidPort(String)
+    /// The port is not valid; it is quoted only when it is short and numeric (an access code typed
+    /// where the port goes is never echoed).
+    case invalidPort(String?)
     case malformed(String)
 
     public var description: String {
@@ -23,7 +25,8 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingAccessCode:
             return "Add the printer's LAN access code, shown on its screen: bambu-jpeg://HOST?code=ACCESSCODE."
         case .invalidPort(let port):
-            return "Port \(port) is not valid: use a number from 1 to 65535 (Bambu RTSPS uses 322, P1/A1 cameras 6000)."
+            let which = port.map { "Port \($0) is not valid" } ?? "The port after the host is not valid"
+            return "\(which): use a number from 1 to 65535 (Bambu RTSPS uses 322, P1/A1 cameras 6000)."
         case .malformed(let detail):
             return "The URL is not valid: \(detail)."
         }
@@ -59,7 +62,10 @@ extension StreamSource {
         let authority = Self.authority(of: trimmed, schemeEnd: trimmed.index(colon, offsetBy: 3))
         let hostPort = authority.split(separator: "@", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         if let portText = Self.portText(of: hostPort) {
-            guard let port = Int(portText), (1...65535).contains(port) else { throw .invalidPort(portText) }
+            guard let port = Int(portText), (1...65535).contains(port) else {
+                let quotable = portText.count <= 5 && portText.allSatisfy(\.isASCII) && portText.allSatisfy(\.isNumber)
+                throw .invalidPort(quotable ? portText : nil)
+            }
         }
         guard let components = URLComponents(string: trimmed), let url = components.url else {
             throw .malformed("it contains characters a URL cannot hold")
@@ -87,10 +93,10 @@ extension StreamSource {
         return .bambuJPEG(host: bare, port: components.port ?? BambuJPEGWire.defaultPort, accessCode: code)
     }
 
-    /// A scheme-less text with anything before an `@` (likely `user:code`) masked.
+    /// A scheme-less text with anything before an `@` (likely `user:code`) and `code=` values masked.
     private static func maskingCredentials(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@") else { return text }
-        return Redactor.mask + text[at...]
+        let masked = text.lastIndex(of: "@").map { Redactor.mask + text[$0...] } ?? text
+        return Redactor.scrubQueryCodes(masked)
     }
 
     /// `user:pass@host:port` of a URL, without path, query or fragment.

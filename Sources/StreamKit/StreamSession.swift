@@ -30,8 +30,6 @@ public final class StreamSession: @unchecked Sendable {
 
     public var state: SessionState { lock.withLock { currentState } }
     public var stats: StreamStats { lock.withLock { currentStats } }
-    /// The newest converted frame, if any.
-    public var latestFrame: VideoFrame? { lock.withLock { latest } }
     /// How many consumers are attached.
     public var consumerCount: Int { lock.withLock { consumers.count } }
 
@@ -99,15 +97,18 @@ public final class StreamSession: @unchecked Sendable {
     /// The last consumer to leave cancels the worker; its thread ends on its own within FFmpeg's
     /// interrupt poll, so the caller (a UI thread) never waits for it.
     func detach(_ consumer: StreamConsumer) {
-        lock.withLock {
-            guard consumer.attached else { return }
+        let stopped: Bool = lock.withLock {
+            guard consumer.attached else { return false }
             consumer.attached = false
             consumers.removeAll { $0 === consumer }
-            guard consumers.isEmpty else { return }
+            guard consumers.isEmpty else { return false }
             currentState = .stopped
             latest = nil
             retireWorkerLocked()
+            return true
         }
+        // A snapshot asked for just before the last view left gets its answer (none).
+        if stopped { completeCaptures(with: nil) }
     }
 
     private func deliver(_ state: SessionState, to consumer: StreamConsumer) {
@@ -189,6 +190,9 @@ public final class StreamSession: @unchecked Sendable {
             request.executor.execute { request.completion(frame) }
         }
     }
+
+    /// Whether a visible consumer or a waiting capture wants pixels now.
+    var wantsPixels: Bool { lock.withLock { consumers.contains(where: \.visible) || !captureRequests.isEmpty } }
 
     /// The size to convert to, or nil when no visible consumer wants pixels.
     func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> PixelSize? {

@@ -20,6 +20,8 @@ public struct StreamStats: Equatable, Sendable {
     public var timeToFirstFrame: TimeInterval?
     /// Whether the demuxer had to probe stream info (false when the SDP sufficed).
     public var probedStreamInfo: Bool?
+    /// True while no view has wanted pixels for a few seconds and only keyframes are decoded.
+    public var keyframesOnly = false
 
     public init() {}
 }

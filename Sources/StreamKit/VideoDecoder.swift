@@ -36,6 +36,8 @@ final class VideoDecoder {
             context.pointee.flags2 |= AV_CODEC_FLAG2_FAST
             context.pointee.thread_count = Int32(max(1, threads))
             context.pointee.thread_type = FF_THREAD_SLICE
+            // 8K at most: a corrupt or hostile stream cannot make every frame allocate gigabytes.
+            context.pointee.max_pixels = 7680 * 4320
             context.pointee.pkt_timebase = timeBase
             result = avcodec_open2(context, codec, nil)
         }
@@ -46,6 +48,12 @@ final class VideoDecoder {
         }
         self.context = context
         self.codecName = String(cString: codec.pointee.name)
+    }
+
+    /// Decodes keyframes only (`skip_frame = AVDISCARD_NONKEY`): enough to keep a stream nobody
+    /// looks at warm, at a fraction of the cost.
+    var keyframesOnly = false {
+        didSet { context.pointee.skip_frame = keyframesOnly ? AVDISCARD_NONKEY : AVDISCARD_DEFAULT }
     }
 
     deinit {

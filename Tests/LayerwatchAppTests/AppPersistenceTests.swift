@@ -13,7 +13,7 @@ func startApp(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
     let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
     // Discovery listens on loopback only: tests never join a multicast group or touch port 2021.
     let loopback = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
-    let app = LayerwatchApplication(store: ConfigStore(directory: directory, secrets: nil), id: id, discovery: loopback)
+    let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) }, id: id, discovery: loopback)
     app.registerWithoutRunning()
     app.activate()
     return (app, try XCTUnwrap(app.window))
@@ -30,7 +30,7 @@ final class AppPersistenceTests: XCTestCase {
     func testSavedPrintersTabsSelectionAndMiniWindowsComeBack() throws {
         let server = try TestServer(script: "rtsp_server.py")
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         let garage = Printer(name: "Garage", kind: .generic, url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")
         let bench = Printer(name: "Bench", kind: .generic, url: clip.path)
         let store = ConfigStore(directory: directory, secrets: nil)
@@ -54,6 +54,7 @@ final class AppPersistenceTests: XCTestCase {
             // Reordering and selecting are saved at once.
             let benchTab = try XCTUnwrap(adw_tab_view_get_nth_page(gcast(window.tabs.view), 0))
             adw_tab_view_reorder_page(gcast(window.tabs.view), benchTab, 1)
+            app.flushSaves()
             let reloaded = ConfigStore(directory: directory, secrets: nil).load().config
             XCTAssertEqual(reloaded.printers.map(\.name), ["Garage", "Bench"])
             XCTAssertEqual(reloaded.miniWindows.map(\.printerID), [garage.id])
@@ -61,7 +62,7 @@ final class AppPersistenceTests: XCTestCase {
     }
 
     func testCorruptConfigStartsWithTheDemoAndABannerAndKeepsTheFile() throws {
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         let file = directory.appendingPathComponent("printers.json")
         try Data("{ this is not json".utf8).write(to: file)
         try MainActor.assumeIsolated {
@@ -78,7 +79,7 @@ final class AppPersistenceTests: XCTestCase {
 
     func testAddingAPrinterThroughTheDialogSavesItAndReplacesTheDemo() throws {
         let server = try TestServer(script: "mjpeg_server.py")
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -100,6 +101,7 @@ final class AppPersistenceTests: XCTestCase {
 
             XCTAssertEqual(window.tabs.all.map(\.name), ["Klipper"], "the printer's tab replaced the demo")
             XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.state == .live })
+            app.flushSaves()
             let saved = ConfigStore(directory: directory, secrets: nil).load().config
             XCTAssertEqual(saved.printers.map(\.name), ["Klipper"])
             let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("printers.json").path)[.posixPermissions] as? Int
@@ -109,7 +111,7 @@ final class AppPersistenceTests: XCTestCase {
 
     func testClosingASavedPrintersTabAsksBeforeRemovingIt() throws {
         let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         let printer = Printer(name: "Shelf", kind: .generic, url: clip.path)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
@@ -119,10 +121,12 @@ final class AppPersistenceTests: XCTestCase {
             let confirmation = try XCTUnwrap(app.pendingRemoval, "closing a saved printer asks first")
             XCTAssertEqual(window.tabs.all.count, 1)
             adw_message_dialog_response(gcast(confirmation), "cancel")
+            app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "cancel keeps it")
 
             window.tabs.requestCloseSelected()
             adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "remove")
+            app.flushSaves()
             XCTAssertEqual(window.tabs.all.count, 0)
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 0)
         }
@@ -147,7 +151,7 @@ final class AppPersistenceTests: XCTestCase {
     }
 
     func testPrintersAnnouncingThemselvesAppearInTheAddDialog() throws {
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -164,6 +168,43 @@ final class AppPersistenceTests: XCTestCase {
             gtk_window_destroy(gcast(dialog.window))
             XCTAssertNil(app.discovery, "discovery stops with the dialog")
         }
+    }
+
+    func testEditingAPrinterKeepsItsTabInPlace() throws {
+        let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
+        let directory = try makeTemporaryDirectory()
+        let printers = ["First", "Second"].map { Printer(name: $0, kind: .generic, url: clip.path) }
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: printers[0])
+            let dialog = try XCTUnwrap(app.openDialog)
+            dialog.name.text = "First, renamed"
+            dialog.save()
+            XCTAssertEqual(window.tabs.all.map(\.name), ["First, renamed", "Second"], "the edited tab stays first")
+            app.flushSaves()
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.map(\.name),
+                           ["First, renamed", "Second"])
+        }
+    }
+
+    func testTheWindowsObjectsAreFreedWithTheWindow() throws {
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (tabView, tabBar) = try openAndClose(in: directory)
+            XCTAssertTrue(iterateMainContext(timeout: 3) { tabView.isDisposed && tabBar.isDisposed },
+                          "the tab view and bar go with their window")
+        }
+    }
+
+    /// Opens the app's window, watches its tab view and bar, and destroys the window.
+    @MainActor
+    private func openAndClose(in directory: URL) throws -> (DisposalWatch, DisposalWatch) {
+        let (_, window) = try startApp(in: directory)
+        let watches = (DisposalWatch(window.tabs.view), DisposalWatch(window.tabs.bar))
+        gtk_window_destroy(gcast(window.window))
+        return watches
     }
 }
 

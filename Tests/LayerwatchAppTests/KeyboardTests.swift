@@ -16,7 +16,7 @@ final class KeyboardTests: XCTestCase {
     func testShortcutsSwitchTabsToggleStatsFullscreenAndOpenDialogs() throws {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
-        let directory = try TestPaths.temporaryDirectory()
+        let directory = try makeTemporaryDirectory()
         let printers = ["One", "Two", "Three"].map { Printer(name: $0, kind: .generic, url: clip.path) }
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers, selectedPrinterID: printers[0].id))
         try MainActor.assumeIsolated {

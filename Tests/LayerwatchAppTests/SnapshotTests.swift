@@ -14,7 +14,7 @@ final class SnapshotTests: XCTestCase {
     func testSnapshotIsAFullResolutionPNGNamedForThePrinter() throws {
         let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "1280", "--height", "720"])
         let session = try makeSession("rtsp://127.0.0.1:\(server.port)/streaming/live/1")
-        let folder = try TestPaths.temporaryDirectory()
+        let folder = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let shown = PageWindow(name: "Farm/01", session: session, width: 480, height: 360)
             defer { shown.close() }
@@ -35,7 +35,7 @@ final class SnapshotTests: XCTestCase {
     }
 
     func testSnapshotNamesNeverOverwrite() throws {
-        let folder = try TestPaths.temporaryDirectory()
+        let folder = try makeTemporaryDirectory()
         let date = Date(timeIntervalSince1970: 1_800_000_000)
         let name = SnapshotWriter.fileName(printer: "A1", at: date)
         FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data([1]))

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs one test again in a child copy of this test binary, with its own environment (its own

@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import TestSupport
 import XCTest
 
 /// A `printers.json` that cannot be read: the app starts empty, says why, and the file survives

@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import TestSupport
 import XCTest
 
 /// Where `ConfigStore` puts access codes: in a keyring when it has one, otherwise in the

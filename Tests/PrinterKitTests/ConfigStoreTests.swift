@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import TestSupport
 import XCTest
 
 /// Saving and restoring `printers.json`: what comes back, where it lives, and how it is written.
@@ -20,6 +21,15 @@ final class ConfigStoreTests: XCTestCase {
         let printers = try XCTUnwrap(object["printers"] as? [[String: Any]])
         XCTAssertEqual(printers.map { $0["kind"] as? String }, ["bambuJPEG", "generic", "bambuRTSPS"])
         XCTAssertEqual(printers.map { $0["model"] as? String }, ["C12", nil, "BL-P001"])
+    }
+
+    func testRemembersThatTheKeepAboveHintWasShown() throws {
+        let directory = try makeTemporaryDirectory()
+        var config = Fixtures.config
+        XCTAssertFalse(config.keepAboveHintShown)
+        config.keepAboveHintShown = true
+        try ConfigStore(directory: directory, secrets: nil).save(config)
+        XCTAssertTrue(ConfigStore(directory: directory, secrets: nil).load().config.keepAboveHintShown)
     }
 
     func testNoFileStartsEmptyWithoutAProblem() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import TestSupport
 import XCTest
 
 /// The discovery listener on loopback: datagrams sent by the test to 127.0.0.1 only (never to a LAN,
@@ -141,20 +142,7 @@ final class DiscoveryListenerTests: XCTestCase {
     }
 
     private func liveListenerThreads() -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        return tasks.filter { task in
-            let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
-            return name?.trimmingCharacters(in: .whitespacesAndNewlines) == "lw-discovery"
-        }.count
-    }
-
-    private func waitUntil(timeout: TimeInterval = 2, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
+        ThreadCensus.count(prefix: "lw-discovery")
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import TestSupport
 import XCTest
 
 /// libsecret against a real Secret Service (gnome-keyring-daemon on a private session bus), and

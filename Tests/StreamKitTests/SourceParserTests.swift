@@ -44,7 +44,7 @@ final class SourceParserTests: XCTestCase {
              .malformed("an access code has at most 32 characters"), "at most 32"),
             ("rtsp://:554/live", .missingHost, "no printer address"),
             ("rtsp://host:99999/live", .invalidPort("99999"), "Port 99999 is not valid"),
-            ("rtsp://host:abc/live", .invalidPort("abc"), "Port abc is not valid"),
+            ("rtsp://host:abc/live", .invalidPort(nil), "The port after the host is not valid"),
             ("rtsp://host:0/live", .invalidPort("0"), "1 to 65535"),
         ]
         for (text, expected, phrase) in rejected {
@@ -81,5 +81,16 @@ final class SourceParserTests: XCTestCase {
         XCTAssertEqual(typed, explicit)
         XCTAssertTrue(registry.session(for: typed) === registry.session(for: explicit))
         XCTAssertFalse(registry.session(for: typed) === registry.session(for: try StreamSource.parse("bambu-jpeg://192.168.1.10?code=12345678")))
+    }
+
+    func testAccessCodesTypedInTheWrongPlaceAreNeverEchoed() {
+        for text in ["rtsps://bblp:12345678", "rtsp://admin:se/cret@host/x", "192.168.1.20?code=12345678",
+                     "bblp:12345678@192.168.1.20", "rtsps://bblp:Ab12Cd34"] {
+            XCTAssertThrowsError(try StreamSource.parse(text), text) { error in
+                for secret in ["12345678", "se/cret", "Ab12Cd34"] {
+                    XCTAssertFalse("\(error)".contains(secret), "\(text) → \(error)")
+                }
+            }
+        }
     }
 }

@@ -63,9 +63,6 @@ public final class SessionRecorder: @unchecked Sendable {
 }
 
 extension SessionState {
-    public var isLive: Bool { self == .live }
-    public var isConnecting: Bool { self == .connecting }
-
     public var isReconnecting: Bool {
         if case .reconnecting = self { return true }
         return false

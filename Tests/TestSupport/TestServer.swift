@@ -134,10 +134,19 @@ public enum TestPaths {
 
     public static let servers = repository.appendingPathComponent("Tests/Servers")
 
-    /// A fresh temporary directory, removed by the caller's teardown if it wishes.
+    /// A fresh temporary directory (tests use `makeTemporaryDirectory()`, which also removes it).
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("layerwatch-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
+
+extension XCTestCase {
+    /// A new empty directory for this test, removed when the test ends.
+    public func makeTemporaryDirectory() throws -> URL {
+        let url = try TestPaths.temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url
     }
 }

@@ -18,9 +18,6 @@ LwFramePaintable *lw_frame_paintable_new(void);
  * `stream_width`/`stream_height` are the stream's own size; a change invalidates the size. */
 void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, int stream_width, int stream_height);
 
-/* The texture shown now (borrowed), or NULL. */
-GdkTexture *lw_frame_paintable_get_texture(LwFramePaintable *self);
-
 G_END_DECLS
 
 #endif

@@ -1,0 +1,12 @@
+#!/bin/sh
+# The benchmark in one command: builds layerwatch-bench (release) and runs it from the repository
+# root. It starts the loopback 1080p30 RTSPS clock server itself, measures Layerwatch and the ffmpeg
+# client in the same run, prints a table and writes bench/RESULTS.md.
+#   bench/run.sh            full run (about 9 minutes)
+#   bench/run.sh --quick    shorter windows (about 4 minutes)
+set -eu
+cd "$(dirname "$0")/.."
+export PATH="${SWIFT_BIN:-/opt/swift/usr/bin}:$PATH"
+# -enable-testing lets the bench call the app's internal texture wrapper (FrameTextures.wrap).
+swift build -c release --scratch-path .build-bench --product layerwatch-bench -Xswiftc -enable-testing >&2
+exec .build-bench/release/layerwatch-bench "$@"
