@@ -35,6 +35,8 @@ final class MiniWindowTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) {
                 WindowManager.property("_NET_WM_STATE", of: xid).contains("_NET_WM_STATE_ABOVE")
             }, WindowManager.property("_NET_WM_STATE", of: xid))
+            let hints = WindowManager.property("WM_NORMAL_HINTS", of: xid)
+            XCTAssertTrue(hints.contains("aspect ratio: 1280/720"), "the mini window keeps the stream's aspect: \(hints)")
             XCTAssertEqual(session.consumerCount, 2, "tab and mini window are two views of one session")
             XCTAssertEqual(server.events(named: "client").count, 1, "the printer sees one client for both")
 
