@@ -7,6 +7,7 @@ import StreamKit
 /// printer and the time. Encoding a 1080p PNG takes a moment, so it runs off the main loop
 /// (`gdk_texture_save_to_png_bytes` is thread-safe) and reports back on it.
 enum SnapshotWriter {
+    /// Why no snapshot was written, in words for a toast.
     enum Failure: Error, CustomStringConvertible {
         case noPicture
         case encodeFailed

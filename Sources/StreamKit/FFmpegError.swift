@@ -2,6 +2,7 @@ import CFFmpeg
 
 /// A negative FFmpeg return code and the stage it came from, before classification.
 struct FFmpegError: Error {
+    /// Where in a connection the error came: the classifier reads a hang-up differently in each.
     enum Stage {
         /// Reaching the peer, before any credentials were sent (TCP connect, TLS handshake).
         case connect

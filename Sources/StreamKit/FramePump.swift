@@ -5,6 +5,7 @@ import Foundation
 /// demuxer or the Bambu JPEG transport). Live sources are shown as frames arrive (some printers'
 /// timestamps never advance); files are paced by their timestamps and may loop.
 struct FramePump {
+    /// How a connection's loop ended.
     enum Result {
         case cancelled
         /// A single-image input (an HTTP snapshot) was read to its end.

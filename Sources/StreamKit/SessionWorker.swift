@@ -71,6 +71,7 @@ final class SessionWorker: @unchecked Sendable {
         }
     }
 
+    /// How one connection attempt ended, for the reconnect loop.
     private enum Outcome {
         case cancelled
         case failed(StreamFailure, wentLive: Bool)

@@ -6,12 +6,14 @@ import Foundation
 public enum StreamProbe {
     /// What a probe saw. Every text in it is redacted.
     public struct Report: Codable, Equatable, Sendable {
+        /// One state change and when it happened, from the start of the probe.
         public struct Transition: Codable, Equatable, Sendable {
             public var seconds: Double
             public var state: String
             public var detail: String?
         }
 
+        /// The classified error: its stable kind and the sentence for the user.
         public struct Failure: Codable, Equatable, Sendable {
             public var kind: String
             public var message: String

@@ -58,6 +58,7 @@ private final class PipeDrain: @unchecked Sendable {
     var text: String { String(decoding: data, as: UTF8.self) }
 }
 
+/// Why a product could not be run.
 public enum CommandRunError: Error, CustomStringConvertible {
     case notBuilt(String)
     case timedOut(String)

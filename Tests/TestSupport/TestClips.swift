@@ -17,6 +17,7 @@ public enum TestClips {
     }
 }
 
+/// ffmpeg could not make a test clip.
 public enum TestClipError: Error {
     case ffmpegFailed(Int32)
 }

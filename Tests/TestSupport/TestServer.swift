@@ -119,6 +119,7 @@ public final class TestServer: @unchecked Sendable {
     }
 }
 
+/// A test server that never said it was ready.
 public enum TestServerError: Error {
     case notReady(String)
 }

@@ -46,6 +46,7 @@ public final class WindowManager {
     }
 }
 
+/// openbox did not come up.
 public enum WindowManagerError: Error {
     case didNotStart
 }
