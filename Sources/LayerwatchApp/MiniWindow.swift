@@ -63,10 +63,8 @@ final class MiniWindow {
         // The window's handlers own this object: it lives exactly as long as the window.
         connectSignal(window, "notify::default-width") { (_: UnsafeMutableRawPointer?) in self.sizeChanged() }
         connectSignal(window, "notify::default-height") { (_: UnsafeMutableRawPointer?) in self.sizeChanged() }
-        connectSignal(window, "destroy") {
-            self.cameraHost.dismantle()
-            self.onClosed()
-        }
+        cameraHost.dismantleOnDestroy(of: window)
+        connectSignal(window, "destroy") { self.onClosed() }
         sizeChanged()
     }
 

@@ -16,29 +16,16 @@ public enum GtkTestEnvironment {
     }()
 }
 
-/// A flag a GLib callback can set through a retained `gpointer`.
-public final class Flag {
-    public var isSet = false
-    public init() {}
-}
-
 /// Iterates the default main context until `condition` holds or `seconds` pass; returns whether the
 /// condition holds. Blocks in `g_main_context_iteration` (no sleeping): a timeout source wakes the
 /// loop at the deadline.
 @MainActor
 public func iterateMainContext(timeout seconds: UInt32 = 5, until condition: () -> Bool) -> Bool {
-    let expired = Flag()
-    let timer = g_timeout_add_full(G_PRIORITY_DEFAULT, seconds * 1000, { data in
-        Unmanaged<Flag>.fromOpaque(data!).takeUnretainedValue().isSet = true
-        return gboolean(G_SOURCE_REMOVE)
-    }, Unmanaged.passRetained(expired).toOpaque(), { data in
-        Unmanaged<Flag>.fromOpaque(data!).release()
-    })
-    while !condition() && !expired.isSet {
+    var expired = false
+    let deadline = RepeatingTimer(seconds: seconds) { expired = true }
+    defer { deadline.cancel() }
+    while !condition() && !expired {
         g_main_context_iteration(nil, 1)
-    }
-    if !expired.isSet {
-        g_source_remove(timer)
     }
     return condition()
 }
@@ -48,21 +35,15 @@ public func iterateMainContext(timeout seconds: UInt32 = 5, until condition: () 
 @MainActor
 public func runMainLoop(timeout seconds: UInt32 = 5, _ body: (_ quit: @escaping @Sendable () -> Void) -> Void) -> Bool {
     let loop = MainLoop()
-    let timedOut = Flag()
-    let timer = g_timeout_add_full(G_PRIORITY_DEFAULT, seconds * 1000, { data in
-        let (loop, timedOut) = Unmanaged<DeadlineBox>.fromOpaque(data!).takeUnretainedValue().value
-        timedOut.isSet = true
+    var timedOut = false
+    let deadline = RepeatingTimer(seconds: seconds) {
+        timedOut = true
         g_main_loop_quit(loop.pointer)
-        return gboolean(G_SOURCE_REMOVE)
-    }, Unmanaged.passRetained(DeadlineBox((loop, timedOut))).toOpaque(), { data in
-        Unmanaged<DeadlineBox>.fromOpaque(data!).release()
-    })
+    }
+    defer { deadline.cancel() }
     body { g_main_loop_quit(loop.pointer) }
     g_main_loop_run(loop.pointer)
-    if !timedOut.isSet {
-        g_source_remove(timer)
-    }
-    return !timedOut.isSet
+    return !timedOut
 }
 
 /// A GMainLoop on the default context, unreffed with its Swift owner; Sendable because
@@ -71,11 +52,6 @@ public final class MainLoop: @unchecked Sendable {
     public let pointer: OpaquePointer = g_main_loop_new(nil, 0)
     public init() {}
     deinit { g_main_loop_unref(pointer) }
-}
-
-private final class DeadlineBox {
-    let value: (MainLoop, Flag)
-    init(_ value: (MainLoop, Flag)) { self.value = value }
 }
 
 /// Observes a GObject's disposal with g_object_weak_ref (fired when the last reference goes).

@@ -68,25 +68,16 @@ public final class WindowSizer {
 /// the loop blocks in the main context and handles whatever GTK schedules in between.
 @MainActor @discardableResult
 public func iterateFrames(_ frames: Int, until done: () -> Bool = { false }) -> Bool {
-    let ticks = TickCounter()
-    let source = g_timeout_add_full(G_PRIORITY_DEFAULT, 16, { data in
-        Unmanaged<TickCounter>.fromOpaque(data!).takeUnretainedValue().count += 1
-        return LW_G_SOURCE_CONTINUE
-    }, Unmanaged.passRetained(ticks).toOpaque(), { data in
-        Unmanaged<TickCounter>.fromOpaque(data!).release()
-    })
-    defer { g_source_remove(source) }
+    var ticks = 0
+    let clock = RepeatingTimer(milliseconds: 16) { ticks += 1 }
+    defer { clock.cancel() }
     var seen = 0
-    while ticks.count < frames {
+    while ticks < frames {
         g_main_context_iteration(nil, 1)
-        if ticks.count > seen {
-            seen = ticks.count
+        if ticks > seen {
+            seen = ticks
             if done() { return true }
         }
     }
     return false
-}
-
-private final class TickCounter {
-    var count = 0
 }
