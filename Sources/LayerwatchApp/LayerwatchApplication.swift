@@ -16,20 +16,20 @@ public final class LayerwatchApplication {
     /// The version `--version` and the About window show.
     public nonisolated static let version = "0.1.0"
 
-    private let application: OpaquePointer
+    let application: OpaquePointer
     /// The screensaver inhibition held while a camera is fullscreen.
     private var inhibitCookie: guint = 0
     /// Made in `startup`, so a launch that only hands URLs to the running instance never touches the
     /// config or the keyring.
-    private var library: PrinterLibrary!
+    private(set) var library: PrinterLibrary!
     private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
-    private let sessions = SessionRegistry()
-    private(set) var window: MainWindow?
-    private(set) var miniWindows: [UUID: MiniWindow] = [:]
-    private let discoveryConfiguration: PrinterDiscovery.Configuration
+    let sessions = SessionRegistry()
+    var window: MainWindow?
+    var miniWindows: [UUID: MiniWindow] = [:]
+    let discoveryConfiguration: PrinterDiscovery.Configuration
     /// The listener that runs while the Add Printer dialog is open.
-    private(set) var discovery: PrinterDiscovery?
+    var discovery: PrinterDiscovery?
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
@@ -94,7 +94,9 @@ public final class LayerwatchApplication {
     }
 
     /// The confirmation shown by the last close request of a saved printer, while it is open.
-    private(set) var pendingRemoval: OpaquePointer?
+    var pendingRemoval: OpaquePointer?
+    /// The Add/Edit Printer dialog while it is open.
+    weak var openDialog: PrinterDialog?
 
     private func startup() {
         GLibLog.install()
@@ -164,7 +166,7 @@ public final class LayerwatchApplication {
         }
     }
 
-    private func addTab(_ camera: Camera, select: Bool, at position: Int? = nil) {
+    func addTab(_ camera: Camera, select: Bool, at position: Int? = nil) {
         guard let window else { return }
         let page = PrinterPage(camera: camera, session: sessions.session(for: camera.source))
         if library.printer(id: camera.id) != nil {
@@ -174,120 +176,6 @@ public final class LayerwatchApplication {
             }
         }
         window.add(page, select: select, at: position)
-    }
-
-    // MARK: Printers
-
-    /// The Add/Edit Printer dialog while it is open.
-    private(set) weak var openDialog: PrinterDialog?
-
-    func showDialog(editing printer: Printer?) {
-        let dialog = PrinterDialog(parent: window?.window, editing: printer, secretsNote: library.store.secretsNotice)
-        dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
-        dialog.onSave = { [weak self] saved in self?.save(saved) }
-        if printer == nil { startDiscovery(for: dialog) }
-        connectSignal(dialog.window, "destroy") { [weak self] in self?.stopDiscovery() }
-        openDialog = dialog
-        dialog.present()
-    }
-
-    private func save(_ printer: Printer) {
-        guard let window, let camera = try? Camera(printer: printer) else { return }
-        let existing = window.tabs.page(id: printer.id)
-        let position = existing.flatMap { window.tabs.position(of: $0) }
-        library.upsert(printer)
-        if let existing {
-            // Edited: the old session (old address or code) goes, the tab reopens with the new one.
-            miniWindows[printer.id]?.close()
-            window.tabs.remove(existing)
-            sessions.forget(existing.camera.source)
-        }
-        // The demo camera made way for the first real printer.
-        for demo in window.tabs.all where demo.camera.isDemo {
-            close(demo)
-        }
-        addTab(camera, select: true, at: position)
-        library.reorder(window.tabs.all.map(\.camera.id))
-    }
-
-    private func confirmClose(_ page: PrinterPage) {
-        guard library.printer(id: page.camera.id) != nil, let window else { return close(page) }
-        let dialog = adw_message_dialog_new(gcast(window.window), "Remove “\(page.name)”?",
-                                            "Its settings and access code will be deleted from this computer.")!
-        adw_message_dialog_add_response(gcast(dialog), "cancel", "Cancel")
-        adw_message_dialog_add_response(gcast(dialog), "remove", "Remove")
-        adw_message_dialog_set_response_appearance(gcast(dialog), "remove", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(gcast(dialog), "cancel")
-        adw_message_dialog_set_close_response(gcast(dialog), "cancel")
-        connectSignal(dialog, "response::remove") { [weak self] (_: UnsafeMutableRawPointer?) in
-            guard let self else { return }
-            library.remove(id: page.camera.id)
-            close(page)
-        }
-        connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
-        pendingRemoval = OpaquePointer(dialog)
-        gtk_window_present(gcast(dialog))
-    }
-
-    private func close(_ page: PrinterPage) {
-        miniWindows[page.camera.id]?.close()
-        window?.tabs.remove(page)
-        sessions.forget(page.camera.source)
-    }
-
-    /// "Test Connection": the tab's running session answers if the printer is already streaming
-    /// (a second probe would be a second client); otherwise a short probe runs off the main loop.
-    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String) -> Void) {
-        if sessions.existingSession(for: source)?.state == .live {
-            return answer("Connected — this camera is streaming in its tab right now.")
-        }
-        DispatchQueue.global(qos: .userInitiated).async {
-            let report = StreamProbe.run(source: source, frames: 2, timeout: 10)
-            let text = ConnectionTestText.describe(report)
-            MainLoopExecutor.main.execute { MainActor.assumeIsolated { answer(text) } }
-        }
-    }
-
-    private func startDiscovery(for dialog: PrinterDialog) {
-        let discovery = PrinterDiscovery(configuration: discoveryConfiguration, executor: MainLoopExecutor.main) { [weak dialog] printers in
-            MainActor.assumeIsolated { dialog?.showDiscovered(printers) }
-        }
-        discovery.start()
-        self.discovery = discovery
-    }
-
-    private func stopDiscovery() {
-        discovery?.stop()
-        discovery = nil
-    }
-
-    // MARK: Mini windows
-
-    /// Opens the camera's mini window, or closes it when it is already open.
-    func togglePopOut(_ camera: Camera, size: (Int32, Int32) = MiniWindow.defaultSize) {
-        if let open = miniWindows[camera.id] {
-            open.close()
-            return
-        }
-        let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
-        miniWindows[camera.id] = mini
-        mini.onClosed = { [weak self, weak mini] in
-            guard let self, let mini, miniWindows[camera.id] === mini else { return }
-            miniWindows[camera.id] = nil
-            // Closing the main window closes the mini windows too: keep them listed for next time.
-            if window != nil { library.setMiniWindow(nil, for: camera.id) }
-        }
-        mini.onReturnToTab = { [weak self] in
-            guard let self, let window, let page = window.tabs.page(id: camera.id) else { return }
-            window.tabs.select(page)
-            window.present()
-        }
-        mini.present()
-        library.setMiniWindow(.init(printerID: camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: camera.id)
-        if case .unsupported(let hint) = mini.keepAbove, !library.config.keepAboveHintShown {
-            library.markKeepAboveHintShown()
-            mini.toast(hint)
-        }
     }
 
     /// Keeps the screen awake while a camera is fullscreen, as a video player does.
