@@ -163,7 +163,7 @@ final class AppPersistenceTests: XCTestCase {
             let notify = "NOTIFY * HTTP/1.1\r\nHost: 239.255.255.250:1990\r\nLocation: 192.168.1.44\r\n"
                 + "NT: urn:bambulab-com:device:3dprinter:1\r\nUSN: 01P00A123456789\r\nDevModel.bambu.com: C12\r\n"
                 + "DevName.bambu.com: Garage P1S\r\nDevConnect.bambu.com: lan\r\n\r\n"
-            try sendLoopbackDatagram(Array(notify.utf8), port: port)
+            LoopbackSender().send(Array(notify.utf8), to: port)
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
             gtk_window_destroy(gcast(dialog.window))
             XCTAssertNil(app.discovery, "discovery stops with the dialog")
@@ -206,20 +206,4 @@ final class AppPersistenceTests: XCTestCase {
         gtk_window_destroy(gcast(window.window))
         return watches
     }
-}
-
-/// Sends one UDP datagram to 127.0.0.1 (never anywhere else).
-private func sendLoopbackDatagram(_ bytes: [UInt8], port: UInt16) throws {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let sent = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            sendto(fd, bytes, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    if sent != bytes.count { throw POSIXError(.EIO) }
 }
