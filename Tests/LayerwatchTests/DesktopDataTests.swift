@@ -153,6 +153,13 @@ final class DesktopDataTests: XCTestCase {
         }
         let dependencies = packageSwift.components(separatedBy: ".package(url:").count - 1
         XCTAssertEqual(dependencies, vendored.count, "every SwiftPM dependency must be vendored")
+
+        // flatpak-builder itself loads it (the build needs flathub, which this machine can't reach).
+        let loaded = try Tool.run("flatpak-builder", ["--show-manifest", Self.flatpakManifest.path], timeout: 60)
+        XCTAssertEqual(loaded.status, 0, loaded.output)
+        let shown = try JSONSerialization.jsonObject(with: Data(loaded.output.utf8)) as? [String: Any]
+        XCTAssertEqual(shown?["id"] as? String, Self.appID, loaded.output)
+        XCTAssertEqual((shown?["modules"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["layerwatch"])
     }
 
     // MARK: meson install

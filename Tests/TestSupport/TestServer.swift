@@ -14,6 +14,7 @@ public final class TestServer: @unchecked Sendable {
         public func string(_ key: String) -> String? { fields[key] as? String }
     }
 
+    /// The loopback port it listens on; 0 for a peer that lives on the D-Bus session bus instead.
     public private(set) var port = 0
     private let process: Process
     private let stdin: Pipe
@@ -34,11 +35,11 @@ public final class TestServer: @unchecked Sendable {
         process.standardError = FileHandle.standardError
         try process.run()
         startReading(stdout.fileHandleForReading)
-        guard let ready = waitFor("ready", timeout: 20), let port = ready.int("port") else {
+        guard let ready = waitFor("ready", timeout: 20) else {
             process.terminate()
             throw TestServerError.notReady(script)
         }
-        self.port = port
+        port = ready.int("port") ?? 0
     }
 
     deinit {
