@@ -11,6 +11,7 @@ enum ProbeReportFormatter {
         }
         if let codec = report.codec { lines.append("codec        \(codec)") }
         if let width = report.width, let height = report.height { lines.append("resolution   \(width)×\(height)") }
+        if let open = report.timeToOpen { lines.append(String(format: "stream open  %.3f s", open)) }
         if let ttff = report.timeToFirstFrame { lines.append(String(format: "first frame  %.3f s", ttff)) }
         var rate = "frames       \(report.frames)"
         if let fps = report.framesPerSecond { rate += String(format: " at %.1f fps", fps) }

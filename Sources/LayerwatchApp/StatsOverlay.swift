@@ -36,7 +36,9 @@ final class StatsOverlay {
         lines.append(String(format: "%.1f fps  %.0f kbit/s", stats.framesPerSecond, stats.kilobitsPerSecond))
         lines.append(String(format: "decode %.1f ms  convert %.1f ms", stats.decodeMilliseconds, stats.convertMilliseconds))
         lines.append("dropped \(stats.droppedFrames)")
-        lines.append(stats.timeToFirstFrame.map { String(format: "first frame %.2f s", $0) } ?? "first frame —")
+        var first = stats.timeToFirstFrame.map { String(format: "first frame %.2f s", $0) } ?? "first frame —"
+        if let open = stats.timeToOpen { first += String(format: " (open %.2f s)", open) }
+        lines.append(first)
         return lines.joined(separator: "\n")
     }
 }

@@ -23,6 +23,7 @@ struct FramePump {
     private var clock = PlaybackClock()
     private var framesSinceRewind = 0
     private var hidden = HiddenDecoding()
+    private var deblocking = SmallViewDeblocking()
 
     init(input: any PacketSource, decoder: VideoDecoder, source: StreamSource, stallTimeout: TimeInterval) {
         self.input = input
@@ -61,6 +62,10 @@ struct FramePump {
             if source.isNetwork, hidden.update(decoder: decoder, wantsPixels: worker.wantsPixels) {
                 let keyframesOnly = decoder.keyframesOnly
                 worker.updateStats { $0.keyframesOnly = keyframesOnly }
+            }
+            if deblocking.update(decoder: decoder, skip: worker.onlySmallViews && !worker.wantsCapture) {
+                let skips = decoder.skipsLoopFilter
+                worker.updateStats { $0.skipsLoopFilter = skips }
             }
             let begin = DispatchTime.now().uptimeNanoseconds
             do {
@@ -113,7 +118,8 @@ struct FramePump {
         if !source.isNetwork {
             guard worker.pace(seconds: clock.wait(pts: frame.pointee.best_effort_timestamp, timeBase: input.timeBase)) else { return }
         }
-        if hidden.mayShow(frame) { try worker.deliver(frame, meter: &meter) }
+        let fitForCapture = deblocking.isClean(frame, decoder: decoder)
+        if hidden.mayShow(frame) { try worker.deliver(frame, meter: &meter, capture: fitForCapture) }
         var stats = StreamStats()
         if meter.roll(into: &stats) {
             worker.updateStats {
@@ -156,6 +162,32 @@ struct HiddenDecoding {
         if awaitingKeyframe && frame.pointee.key_frame == 0 { return false }
         awaitingKeyframe = false
         return true
+    }
+}
+
+/// No deblocking while every visible view is at most a third of the source's width (a mini window),
+/// where its absence doesn't show; on again for a larger view or a snapshot. Pictures decoded
+/// without it drift slightly from the encoder's until the next keyframe, so a full-resolution
+/// snapshot is taken only from a frame decoded with the filter since a keyframe.
+struct SmallViewDeblocking {
+    /// The widest view, as a fraction of the source's width, that still skips the filter.
+    static func isSmall(viewWidth: Int, sourceWidth: Int) -> Bool { viewWidth * 3 <= sourceWidth }
+
+    private var cleanSinceKeyframe = true
+
+    /// Called before each packet; true when the decoder switched mode.
+    mutating func update(decoder: VideoDecoder, skip: Bool) -> Bool {
+        guard decoder.skipsLoopFilter != skip else { return false }
+        decoder.skipsLoopFilter = skip
+        cleanSinceKeyframe = false
+        return true
+    }
+
+    /// Whether `frame` is the encoder's picture: decoded with the filter, from a keyframe on.
+    mutating func isClean(_ frame: UnsafeMutablePointer<AVFrame>, decoder: VideoDecoder) -> Bool {
+        guard !decoder.skipsLoopFilter else { return false }
+        if frame.pointee.key_frame != 0 { cleanSinceKeyframe = true }
+        return cleanSinceKeyframe
     }
 }
 

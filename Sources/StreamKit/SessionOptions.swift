@@ -14,6 +14,9 @@ public struct SessionOptions: Sendable {
     public var snapshotInterval: TimeInterval = 1
     /// Decoder threads (slice threading only, so no frames of latency are added).
     public var decoderThreads: Int = 2
+    /// Skip deblocking while every visible view is small (`SmallViewDeblocking`); the bench turns it
+    /// off to measure what it saves.
+    public var skipsDeblockingForSmallViews = true
 
     public init() {}
 }

@@ -93,9 +93,11 @@ final class SessionWorker: @unchecked Sendable {
             } catch {
                 return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), wentLive: wentLive)
             }
+            let opened = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             session?.setStats({
                 $0.codec = decoder.codecName
                 $0.probedStreamInfo = input.probedStreamInfo
+                if !wentLive, self.source.isNetwork { $0.timeToOpen = opened }
             }, generation: generation)
             var pump = FramePump(input: input, decoder: decoder, source: source,
                                  stallTimeout: options.stallDeadline(for: source))
@@ -123,6 +125,13 @@ final class SessionWorker: @unchecked Sendable {
     /// Whether any view (or a snapshot) wants pixels now.
     var wantsPixels: Bool { session?.wantsPixels ?? false }
 
+    /// Whether a full-resolution snapshot is waiting for a frame.
+    var wantsCapture: Bool { session?.wantsCapture ?? false }
+
+    /// Whether the last frame went only to small views (see `SmallViewDeblocking`), when allowed.
+    var onlySmallViews: Bool { options.skipsDeblockingForSmallViews && lastFrameOnlySmallViews }
+    private var lastFrameOnlySmallViews = false
+
     /// Moves the stall deadline on after a packet or frame (never reviving an expired one).
     func extendDeadline(seconds: TimeInterval?) {
         gate.extend(seconds: seconds)
@@ -142,16 +151,16 @@ final class SessionWorker: @unchecked Sendable {
     }
 
     /// Converts and publishes a decoded frame if any visible consumer wants pixels, and serves
-    /// waiting full-resolution captures.
-    func deliver(_ frame: UnsafeMutablePointer<AVFrame>, meter: inout StatsMeter) throws(FFmpegError) {
+    /// waiting full-resolution captures when the frame is fit for one (`capture`).
+    func deliver(_ frame: UnsafeMutablePointer<AVFrame>, meter: inout StatsMeter, capture: Bool) throws(FFmpegError) {
         guard let session else { return }
         let sourceSize = PixelSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
-        if session.wantsCapture {
+        if capture, session.wantsCapture {
             session.completeCaptures(with: try? captureScaler.convert(frame, to: sourceSize, sequence: sequence))
         }
-        guard let target = session.conversionTarget(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height) else {
-            return
-        }
+        let target = session.conversionTarget(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
+        lastFrameOnlySmallViews = target.map { SmallViewDeblocking.isSmall(viewWidth: $0.width, sourceWidth: sourceSize.width) } ?? false
+        guard let target else { return }
         let begin = DispatchTime.now().uptimeNanoseconds
         sequence += 1
         let converted = try scaler.convert(frame, to: target, sequence: sequence)

@@ -26,6 +26,7 @@ public enum StreamProbe {
         public var height: Int?
         public var frames: Int
         public var timeToFirstFrame: Double?
+        public var timeToOpen: Double?
         public var framesPerSecond: Double?
         public var kilobitsPerSecond: Double?
         public var decodeMilliseconds: Double?
@@ -88,6 +89,7 @@ public enum StreamProbe {
             report.ok = report.error == nil
             report.codec = stats.codec
             report.timeToFirstFrame = stats.timeToFirstFrame
+            report.timeToOpen = stats.timeToOpen
             report.probedStreamInfo = stats.probedStreamInfo
             report.decodeMilliseconds = stats.decodeMilliseconds
             report.convertMilliseconds = stats.convertMilliseconds

@@ -146,20 +146,22 @@ public final class StreamSession: @unchecked Sendable {
     }
 
     func setState(_ state: SessionState, generation: Int?) {
-        let (targets, changed, firstFrame): ([StreamConsumer], Bool, TimeInterval?) = lock.withLock {
+        let (targets, changed, stats): ([StreamConsumer], Bool, StreamStats?) = lock.withLock {
             guard isCurrentLocked(generation), currentState != state else { return ([], false, nil) }
             currentState = state
-            return (consumers, true, currentStats.timeToFirstFrame)
+            return (consumers, true, currentStats)
         }
-        if changed { logTransition(to: state, firstFrame: firstFrame) }
+        if changed { logTransition(to: state, stats: stats) }
         for consumer in targets { deliver(state, to: consumer) }
         if state != .live { completeCaptures(with: nil) }
     }
 
-    private func logTransition(to state: SessionState, firstFrame: TimeInterval?) {
+    private func logTransition(to state: SessionState, stats: StreamStats?) {
         switch state {
         case .live:
-            StreamLog.log(.debug, "\(source): live, first frame after \(firstFrame.map { String(format: "%.3f s", $0) } ?? "?")")
+            let first = stats?.timeToFirstFrame.map { String(format: "%.3f s", $0) } ?? "?"
+            let open = stats?.timeToOpen.map { String(format: " (stream open after %.3f s, then the wait for a keyframe)", $0) } ?? ""
+            StreamLog.log(.debug, "\(source): live, first frame after \(first)\(open)")
         case .reconnecting(let attempt, let retryAt, let cause):
             let delay = String(format: "%.1f", retryAt.timeIntervalSinceNow)
             StreamLog.log(.info, "\(source): \(cause.kind) — \(cause.userMessage) Reconnect \(attempt) in \(delay) s.")

@@ -18,10 +18,15 @@ public struct StreamStats: Equatable, Sendable {
     public var convertedFrames: UInt64 = 0
     /// From the start of the connection that went live to its first decoded frame.
     public var timeToFirstFrame: TimeInterval?
+    /// Network sources: from the start of that connection until the stream was open (RTSP: PLAY
+    /// answered). The rest of `timeToFirstFrame` is mostly the wait for the camera's next keyframe.
+    public var timeToOpen: TimeInterval?
     /// Whether the demuxer had to probe stream info (false when the SDP sufficed).
     public var probedStreamInfo: Bool?
     /// True while no view has wanted pixels for a few seconds and only keyframes are decoded.
     public var keyframesOnly = false
+    /// True while every visible view is small (a mini window) and deblocking is skipped.
+    public var skipsLoopFilter = false
 
     public init() {}
 }

@@ -15,6 +15,7 @@ final class ProbeCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("codec        h264"), run.stdout)
         XCTAssertTrue(run.stdout.contains("live"), run.stdout)
         XCTAssertTrue(run.stdout.contains("first frame"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("stream open"), run.stdout)
         XCTAssertTrue(run.stdout.contains("rtsps://bblp:***@127.0.0.1"), run.stdout)
         XCTAssertFalse((run.stdout + run.stderr).contains("Zx81Qq09"))
     }

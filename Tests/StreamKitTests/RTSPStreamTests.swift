@@ -17,7 +17,10 @@ final class RTSPStreamTests: XCTestCase {
         XCTAssertEqual(session.state, .live)
         XCTAssertEqual(session.stats.codec, "h264")
         XCTAssertEqual(session.stats.probedStreamInfo, false, "the SDP names H.264 with its parameter sets")
-        XCTAssertLessThan(try XCTUnwrap(session.stats.timeToFirstFrame), 5)
+        let open = try XCTUnwrap(session.stats.timeToOpen), first = try XCTUnwrap(session.stats.timeToFirstFrame)
+        XCTAssertGreaterThan(open, 0)
+        XCTAssertLessThanOrEqual(open, first, "the stream opens before its first frame")
+        XCTAssertLessThan(first, 5)
     }
 
     func testRTSPSWithAccessCodeLikeABambuPrinter() throws {
