@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
 # camera, connecting (a host that never answers), access code rejected (a loopback RTSPS server),
-# and the stats overlay. Run `make screenshots` (it builds first and runs this under xvfb-run).
+# the stats overlay (on that server, with the right code), tabs, the dialog and a mini window. Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/screenshots
@@ -58,18 +58,20 @@ shot() {
     esac
     kill "$pid"
     wait "$pid" 2>/dev/null || true
+    # The next shot must not find this window while the X server still tears it down.
+    while xdotool search --name " — Layerwatch$" > /dev/null 2>&1; do sleep 0.1; done
     echo "wrote $out/$name.png"
 }
 
 shot wide 1400 620 3 -
 shot tall 620 900 3 -
-shot stats 1000 680 3 ctrl+i
 
 start_server silent silent_server.py
 shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1"
 
 start_server rtsps rtsp_server.py --tls --user bblp --password 12345678
 shot failed 900 620 3 - "rtsps://bblp:00000000@127.0.0.1:$rtsps/streaming/live/1"
+shot stats 1000 680 3 ctrl+i "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
 
 start_server mjpeg mjpeg_server.py
 demo=data/demo-printer.mp4

@@ -1,19 +1,22 @@
 import Foundation
 
 /// `Tests/Servers/rtsp_server.py` serving the bench stream: RTSPS with a printer's credentials,
-/// 1920×1080 at 30 fps, the wall clock burnt into the pixels. It exits when its stdin closes, so
-/// it never outlives the bench.
+/// 1920×1080 at 30 fps, the wall clock burnt into the pixels, encoded as `profile` says. It exits
+/// when its stdin closes, so it never outlives the bench.
 final class BenchServer {
     static let width = 1920, height = 1080, fps = 30
     let url: String
+    let profile: StreamProfile
     private let process = Process()
     private let stdin = Pipe()
 
-    init(script: String) throws {
+    init(script: String, profile: StreamProfile) throws {
+        self.profile = profile
         let stdout = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script, "--tls", "--user", "bblp", "--password", "12345678", "--clock-blocks",
                              "--width", "\(Self.width)", "--height", "\(Self.height)", "--fps", "\(Self.fps)"]
+            + profile.serverArguments
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()
@@ -31,6 +34,35 @@ final class BenchServer {
     func stop() {
         try? stdin.fileHandleForWriting.close()
         process.waitUntilExit()
+    }
+}
+
+/// How the bench server encodes, and when a connecting client gets its first keyframe.
+enum StreamProfile: String, Codable, CaseIterable {
+    /// x264 ultrafast (no deblocking, CAVLC): the cheapest H.264 there is to decode. One IDR a
+    /// second; a client joins mid-GOP and waits for the next one.
+    case ultrafast
+    /// The same, but the encoder makes an IDR as soon as a client sends PLAY, as many cameras do.
+    case keyframeOnPlay
+    /// x264 superfast (CABAC and deblocking, as camera encoders produce) of the picture with
+    /// sensor-like noise (0–7 grey levels on every pixel: a camera's picture is never still), so every
+    /// macroblock carries detail, as a camera's does. One IDR a second.
+    case cameraLike
+
+    var serverArguments: [String] {
+        switch self {
+        case .ultrafast: return []
+        case .keyframeOnPlay: return ["--keyframe-on-play"]
+        case .cameraLike: return ["--preset", "superfast", "--noise", "7"]
+        }
+    }
+
+    var label: String {
+        switch self {
+        case .ultrafast: return "ultrafast"
+        case .keyframeOnPlay: return "ultrafast, IDR on PLAY"
+        case .cameraLike: return "superfast + noise"
+        }
     }
 }
 

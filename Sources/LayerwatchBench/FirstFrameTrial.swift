@@ -25,6 +25,7 @@ enum FirstFrameTrial {
         result.firstFrameSeconds = first.seconds
         result.firstFrameWorstSeconds = first.seconds
         result.firstFrameAgeMilliseconds = first.ageMilliseconds
+        result.openSeconds = session.stats.timeToOpen
         return result
     }
 }

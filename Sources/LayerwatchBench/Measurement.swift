@@ -4,9 +4,14 @@ struct Measurement: Codable {
     var client: String
     var view: String
     var streams: Int
+    /// The bench stream measured (set by the bench, which knows its server).
+    var profile: StreamProfile?
     /// Seconds from attaching (or starting `ffmpeg`) to the first frame: median and worst over streams.
     var firstFrameSeconds: Double?
     var firstFrameWorstSeconds: Double?
+    /// Seconds from attaching until the stream was open (Layerwatch's `StreamStats.timeToOpen`):
+    /// the rest of the time to first frame is the wait for a keyframe, and decoding it.
+    var openSeconds: Double?
     /// Milliseconds between painting and receiving the first frame.
     var firstFrameAgeMilliseconds: Double?
     /// Capture → texture (or → decoded pixels for `ffmpeg`) over the steady window.
@@ -15,7 +20,13 @@ struct Measurement: Codable {
     /// Median latency of the window's last third minus its first third: > 0 means a growing backlog.
     var latencyDrift: Double?
     var cpuSecondsPerMinutePerStream: Double?
+    /// Lowest and highest CPU when the figure is the median of repeated runs.
+    var cpuRange: [Double]?
     var peakRSSMegabytes: Double?
+    /// Layerwatch's mean decode and convert time per frame over the window's last second
+    /// (`StreamStats`), median over streams.
+    var decodeMilliseconds: Double?
+    var convertMilliseconds: Double?
     /// Frames decoded and frames shown per second, per stream.
     var decodedPerSecond: Double?
     var shownPerSecond: Double?

@@ -1,12 +1,15 @@
 import Foundation
+import CGtk
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
 
 /// One view of one session as the app would have it: every delivered frame becomes a
 /// GdkMemoryTexture over the pooled pixels (the app's `FrameTextures.wrap`, no copy), held until the
-/// next one replaces it; the probe reads the clock blocks back from the same pixels.
+/// next one replaces it; the probe reads the clock blocks back from the same pixels. `copying`
+/// measures the path the app avoids: each frame copied into fresh memory for its texture.
 final class ViewProbe: @unchecked Sendable {
+    private let copying: Bool
     private let lock = NSLock()
     private let attachedAt = DispatchTime.now().uptimeNanoseconds
     private var windowStart: UInt64?
@@ -16,6 +19,10 @@ final class ViewProbe: @unchecked Sendable {
     private(set) var ages = AgeSeries()
     private(set) var shownInWindow = 0
 
+    init(copying: Bool = false) {
+        self.copying = copying
+    }
+
     func state(_ state: SessionState) {
         guard state == .live else { return }
         let elapsed = seconds(since: attachedAt)
@@ -23,7 +30,7 @@ final class ViewProbe: @unchecked Sendable {
     }
 
     func frame(_ frame: VideoFrame) {
-        let wrapped = GObjectRef(adopting: FrameTextures.wrap(frame))
+        let wrapped = GObjectRef(adopting: copying ? Self.copiedTexture(frame) : FrameTextures.wrap(frame))
         let age = ClockBlocks.age(of: ClockBlocks.read(frame))
         let elapsed = seconds(since: attachedAt)
         lock.withLock {
@@ -34,6 +41,14 @@ final class ViewProbe: @unchecked Sendable {
                 shownInWindow += 1
             }
         }
+    }
+
+    /// A texture over a copy of the frame's pixels (`g_bytes_new` copies into new memory).
+    private static func copiedTexture(_ frame: VideoFrame) -> OpaquePointer {
+        let bytes = g_bytes_new(frame.pixels, gsize(frame.byteCount))
+        defer { g_bytes_unref(bytes) }
+        return gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
+                                      GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(frame.stride))
     }
 
     /// Starts (true) or ends (false) the steady window.

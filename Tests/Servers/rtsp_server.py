@@ -14,12 +14,11 @@ stdout carries JSON lines only (one object per line, key "event"):
   {"event":"ready","port":N}
   {"event":"client","address":"127.0.0.1:P","clients":K,"total":T}
   {"event":"client-closed","clients":K}
+  {"event":"keyframe-requested"}          (--keyframe-on-play: a client sent PLAY)
 Diagnostics go to stderr.  Exits on SIGTERM/SIGINT and when stdin reaches EOF.
 """
 import argparse
-import json
 import os
-import signal
 import subprocess
 import sys
 import tempfile
@@ -30,18 +29,19 @@ import gi
 gi.require_version("Gst", "1.0")
 gi.require_version("GstRtsp", "1.0")
 gi.require_version("GstRtspServer", "1.0")
-from gi.repository import Gio, GLib, Gst, GstRtsp, GstRtspServer  # noqa: E402
+gi.require_version("GstVideo", "1.0")
+from gi.repository import Gio, GLib, Gst, GstRtsp, GstRtspServer, GstVideo  # noqa: E402
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import servercommon  # noqa: E402
+from servercommon import emit, quit_glib_loop_on_stop  # noqa: E402
 
 SERIAL = "01S00TESTSERIAL"
 
 
-def emit(**event):
-    sys.stdout.write(json.dumps(event, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
-
-
 def log(msg):
-    print(f"rtsp_server: {msg}", file=sys.stderr, flush=True)
+    servercommon.log("rtsp_server", msg)
 
 
 def parse_args():
@@ -58,6 +58,16 @@ def parse_args():
     p.add_argument("--codec", choices=["h264", "mjpeg"], default="h264")
     p.add_argument("--clock-blocks", action="store_true",
                    help="paint the wall clock (ms, 32 bits) as black/white blocks in the bottom strip")
+    p.add_argument("--preset", default="ultrafast",
+                   help="x264 speed preset: ultrafast (no deblocking, CAVLC: cheapest to decode) or e.g. "
+                        "superfast (CABAC and deblocking, as camera encoders produce)")
+    p.add_argument("--noise", type=int, default=0, choices=range(0, 16), metavar="0-15",
+                   help="--clock-blocks: add sensor-like noise of up to N grey levels to every pixel "
+                        "(a camera's picture is never still; 0 = none)")
+    p.add_argument("--gop", type=int, default=1, metavar="SECONDS", help="seconds between IDRs")
+    p.add_argument("--keyframe-on-play", action="store_true",
+                   help="encode an IDR as soon as a client starts playing, as many IP cameras do "
+                        "(otherwise a client joins the shared stream mid-GOP and waits for the next IDR)")
     return p.parse_args()
 
 
@@ -81,7 +91,7 @@ def launch_line(a):
     if a.codec == "mjpeg":
         enc = "videoconvert ! video/x-raw,format=I420 ! jpegenc quality=85 ! rtpjpegpay name=pay0 pt=26"
     else:
-        enc = (f"videoconvert ! x264enc tune=zerolatency speed-preset=ultrafast key-int-max={a.fps} "
+        enc = (f"videoconvert ! x264enc name=enc tune=zerolatency speed-preset={a.preset} key-int-max={a.fps * a.gop} "
                "bframes=0 ! rtph264pay name=pay0 pt=96 config-interval=1")
     return f"( {src} ! {enc} )"
 
@@ -92,7 +102,9 @@ class ClockBlocks:
     most significant bit left, white = 1, black = 0.  A test decodes a frame, reads the blocks
     at y = H - H/16 and subtracts from its own clock to get the end-to-end latency."""
 
-    def __init__(self, width, height, fps):
+    NOISY_VARIANTS = 15  # noisy copies of the picture, shown in turn (half a second at 30 fps)
+
+    def __init__(self, width, height, fps, noise):
         if width % 64 or height % 2:
             raise SystemExit("--clock-blocks needs width % 64 == 0 and an even height")
         self.w, self.h, self.interval = width, height, 1.0 / fps
@@ -107,12 +119,23 @@ class ClockBlocks:
         cw, ch = width // 2, height // 2  # neutral chroma under the strip: blocks are pure grey levels
         for plane in (width * height, width * height + cw * ch):
             self.base[plane + (self.top // 2) * cw:plane + ch * cw] = b"\x80" * ((ch - self.top // 2) * cw)
+        self.pictures = [self.base] if noise == 0 else [self.noisy(noise) for _ in range(self.NOISY_VARIANTS)]
+        self.shown = 0
+
+    def noisy(self, amplitude):
+        """The picture plus random 0..amplitude on every byte.  The picture's levels are at most 240,
+        so no byte overflows and the whole frame can be added as one big integer (no numpy here)."""
+        table = bytes(b % (amplitude + 1) for b in range(256))
+        noise = os.urandom(len(self.base)).translate(table)
+        total = int.from_bytes(self.base, "little") + int.from_bytes(noise, "little")
+        return bytearray(total.to_bytes(len(self.base), "little"))
 
     def frame(self):
         value = int(time.time() * 1000) & 0xFFFFFFFF
         bw = self.w // 32
         row = b"".join((b"\xeb" if (value >> (31 - bit)) & 1 else b"\x10") * bw for bit in range(32))
-        data = self.base[:]
+        data = self.pictures[self.shown % len(self.pictures)][:]
+        self.shown += 1
         data[self.top * self.w:self.h * self.w] = row * (self.h - self.top)
         return Gst.Buffer.new_wrapped(bytes(data))
 
@@ -155,7 +178,7 @@ def main():
     factory.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
 
     if a.clock_blocks:
-        blocks = ClockBlocks(a.width, a.height, a.fps)
+        blocks = ClockBlocks(a.width, a.height, a.fps, a.noise)
         factory.connect("media-configure", lambda _f, media: blocks.attach(media))
 
     if a.user is not None or a.tls:
@@ -179,6 +202,21 @@ def main():
 
     server.get_mount_points().add_factory(a.path, factory)
 
+    medias = []  # the shared media while prepared (--keyframe-on-play)
+    if a.keyframe_on_play:
+        def configured(_factory, media):
+            medias.append(media)
+            media.connect("unprepared", lambda m: medias.remove(m))
+        factory.connect("media-configure", configured)
+
+    def request_keyframe(_client, _ctx):
+        for media in medias:
+            encoder = media.get_element().get_by_name("enc")
+            if encoder is not None:
+                encoder.get_static_pad("src").send_event(
+                    GstVideo.video_event_new_upstream_force_key_unit(Gst.CLOCK_TIME_NONE, True, 0))
+                emit(event="keyframe-requested")
+
     state = {"clients": 0, "total": 0}
 
     def on_client(_server, client):
@@ -197,6 +235,8 @@ def main():
             state["clients"] -= 1
             emit(event="client-closed", clients=state["clients"])
         client.connect("closed", on_closed)
+        if a.keyframe_on_play:
+            client.connect("play-request", request_keyframe)
 
     server.connect("client-connected", on_client)
 
@@ -210,26 +250,7 @@ def main():
         log(f"cannot listen on {a.bind}:{a.port}")
         return 1
 
-    def quit_loop(*_):
-        loop.quit()
-        return GLib.SOURCE_REMOVE
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        GLib.unix_signal_add(GLib.PRIORITY_HIGH, sig, quit_loop)
-
-    def on_stdin(fd, _cond):
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            data = b""
-        if not data:
-            log("stdin closed, exiting")
-            loop.quit()
-            return GLib.SOURCE_REMOVE
-        return GLib.SOURCE_CONTINUE
-
-    GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, sys.stdin.fileno(),
-                          GLib.IOCondition.IN | GLib.IOCondition.HUP | GLib.IOCondition.ERR, on_stdin)
+    quit_glib_loop_on_stop(GLib, loop, "rtsp_server")
 
     emit(event="ready", port=server.get_bound_port())
     loop.run()

@@ -1,4 +1,5 @@
-"""Shared plumbing for the stdlib test servers (mjpeg, silent, bambu_jpeg).
+"""Shared plumbing for the test servers (mjpeg, silent, bambu_jpeg; rtsp and session_manager use
+the GLib stop helper).
 
 Why it exists: every loopback server the Swift tests start follows the same rules —
 JSON events on stdout only, exit on SIGTERM/SIGINT or when stdin reaches EOF (so a
@@ -66,6 +67,31 @@ def wait_for_stop(name):
     threading.Thread(target=watch_stdin, daemon=True).start()
     while not stop.wait(0.5):
         pass
+
+
+def quit_glib_loop_on_stop(glib, loop, name):
+    """For the GObject servers (rtsp, session manager): quit `loop` on SIGTERM, SIGINT or EOF on
+    stdin.  `glib` is gi.repository.GLib, handed in so this module stays stdlib-only."""
+    def quit_loop(*_):
+        loop.quit()
+        return glib.SOURCE_REMOVE
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        glib.unix_signal_add(glib.PRIORITY_HIGH, sig, quit_loop)
+
+    def on_stdin(fd, _cond):
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if data:
+            return glib.SOURCE_CONTINUE
+        log(name, "stdin closed, exiting")
+        loop.quit()
+        return glib.SOURCE_REMOVE
+
+    glib.unix_fd_add_full(glib.PRIORITY_DEFAULT, sys.stdin.fileno(),
+                          glib.IOCondition.IN | glib.IOCondition.HUP | glib.IOCondition.ERR, on_stdin)
 
 
 def make_jpeg(path, width, height, source="smptebars", vf=None):

@@ -13,7 +13,6 @@ stdout: {"event":"ready"}                                   (the bus name is own
         {"event":"uninhibit","cookie":C,"known":B}
 It exits when its stdin closes.  Needs /usr/bin/python3 with python3-gi.
 """
-import json
 import os
 import sys
 
@@ -21,6 +20,10 @@ import gi
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from servercommon import emit, log, quit_glib_loop_on_stop  # noqa: E402
 
 INTERFACE = """
 <node>
@@ -50,10 +53,6 @@ INTERFACE = """
   </interface>
 </node>
 """
-
-
-def emit(**event):
-    print(json.dumps(event), flush=True)
 
 
 def main():
@@ -93,24 +92,13 @@ def main():
         emit(event="ready")
 
     def on_lost(*_):
-        print("session_manager: cannot own org.gnome.SessionManager", file=sys.stderr, flush=True)
+        log("session_manager", "cannot own org.gnome.SessionManager")
         loop.quit()
 
     Gio.bus_own_name_on_connection(bus, "org.gnome.SessionManager", Gio.BusNameOwnerFlags.NONE,
                                    on_acquired, on_lost)
 
-    def on_stdin(fd, _cond):
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            data = b""
-        if not data:
-            loop.quit()
-            return GLib.SOURCE_REMOVE
-        return GLib.SOURCE_CONTINUE
-
-    GLib.unix_fd_add_full(GLib.PRIORITY_DEFAULT, sys.stdin.fileno(),
-                          GLib.IOCondition.IN | GLib.IOCondition.HUP | GLib.IOCondition.ERR, on_stdin)
+    quit_glib_loop_on_stop(GLib, loop, "session_manager")
     loop.run()
     return 0
 
