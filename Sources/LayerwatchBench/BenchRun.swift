@@ -21,11 +21,12 @@ enum BenchRun {
                     baselines.append(try client.measureDecodeOnly(warmup: plan.warmup, seconds: plan.seconds).on(server))
                     baselines.append(try client.measureLatency(warmup: plan.warmup, seconds: plan.seconds).on(server))
                 }
-                for mode in ViewMode.allCases {
+                for mode in ViewMode.scaling {
                     for streams in [1, 4, 8] {
                         scenarios.append(try scenario(server, mode: mode, streams: streams, plan: plan))
                     }
                 }
+                scenarios.append(try scenario(server, mode: .window, streams: 1, plan: plan))
                 scenarios.append(try scenario(server, mode: .full, streams: 1, plan: plan, extra: ["--threads", "1"]))
                 scenarios.append(try scenario(server, mode: .full, streams: 1, plan: plan, extra: ["--copy-textures"]))
                 scenarios.append(try scenario(server, mode: .full, streams: 4, plan: plan, extra: ["--copy-textures"]))

@@ -8,7 +8,7 @@ enum ScenarioChild {
         let flags = Flags(arguments: arguments)
         guard let url = flags.string("--url"), let mode = flags.string("--mode").flatMap(ViewMode.init(rawValue:)),
               let source = try? StreamSource.parse(url) else {
-            FileHandle.standardError.write(Data("usage: layerwatch-bench scenario --url URL --mode full|mini|hidden [--sessions N] [--warmup S] [--seconds S] [--threads N] [--keep-deblocking] [--copy-textures]\n".utf8))
+            FileHandle.standardError.write(Data("usage: layerwatch-bench scenario --url URL --mode full|window|mini|hidden [--sessions N] [--warmup S] [--seconds S] [--threads N] [--keep-deblocking] [--copy-textures]\n".utf8))
             exit(2)
         }
         let count = flags.int("--sessions", default: 1)

@@ -58,6 +58,8 @@ final class FileSourceTests: XCTestCase {
         small.consumer.update(displaySize: PixelSize(width: 320, height: 240), visible: true)
         let resumed = small.frameCount
         XCTAssertNotNil(small.waitForFrames(resumed + 2, timeout: 5))
-        XCTAssertEqual(small.lastFrame?.width, 320)
+        let larger = try XCTUnwrap(small.lastFrame)
+        XCTAssertEqual(PixelSize(width: larger.width, height: larger.height), PixelSize(width: 320, height: 240))
+        SMPTEBars.assertBars(in: larger, intensity: .ffmpeg)
     }
 }
