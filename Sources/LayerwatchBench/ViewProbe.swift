@@ -1,5 +1,5 @@
-import Foundation
 import CGtk
+import Foundation
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit

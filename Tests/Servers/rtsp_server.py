@@ -62,7 +62,7 @@ def parse_args():
                    help="x264 speed preset: ultrafast (no deblocking, CAVLC: cheapest to decode) or e.g. "
                         "superfast (CABAC and deblocking, as camera encoders produce)")
     p.add_argument("--noise", type=int, default=0, choices=range(0, 16), metavar="0-15",
-                   help="--clock-blocks: add sensor-like noise of up to N grey levels to every pixel "
+                   help="--clock-blocks: add sensor-like noise of 0..N levels to every sample (luma and chroma) "
                         "(a camera's picture is never still; 0 = none)")
     p.add_argument("--gop", type=int, default=1, metavar="SECONDS", help="seconds between IDRs")
     p.add_argument("--keyframe-on-play", action="store_true",
