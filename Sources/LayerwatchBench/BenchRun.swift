@@ -37,9 +37,8 @@ enum BenchRun {
             }
 
             try withServer(script: script, profile: .cameraLike) { server, defaults, _ in
-                // CPU shares two cores with the server's encoder, so the runs are repeated in rounds,
-                // interleaved, and each row is the run with the median CPU.
-                // Many shorter runs: the spread is between runs more than within one.
+                // CPU shares two cores with the server's encoder: many short runs in interleaved rounds
+                // (the spread is between runs more than within one); each row is the median run.
                 let short = Plan(warmup: 4, seconds: min(plan.seconds, 12), trials: plan.trials,
                                  cpuRounds: plan.cpuRounds, quick: plan.quick)
                 var rounds: [[Measurement]] = []
