@@ -33,7 +33,13 @@ final class FrameTextures {
             Unmanaged<VideoFrame>.fromOpaque(owner!).release()
         }, owner)
         defer { g_bytes_unref(bytes) }
-        return gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
-                                      GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(frame.stride))
+        return texture(over: bytes!, shapedLike: frame)
+    }
+
+    /// A GdkMemoryTexture over `bytes` holding pixels laid out as `frame`'s are (the bench also
+    /// wraps copies of frames, to measure what not copying saves).
+    nonisolated static func texture(over bytes: OpaquePointer, shapedLike frame: VideoFrame) -> OpaquePointer {
+        gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
+                               GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(frame.stride))
     }
 }

@@ -47,8 +47,7 @@ final class ViewProbe: @unchecked Sendable {
     private static func copiedTexture(_ frame: VideoFrame) -> OpaquePointer {
         let bytes = g_bytes_new(frame.pixels, gsize(frame.byteCount))
         defer { g_bytes_unref(bytes) }
-        return gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
-                                      GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(frame.stride))
+        return FrameTextures.texture(over: bytes!, shapedLike: frame)
     }
 
     /// Starts (true) or ends (false) the steady window.
