@@ -1,4 +1,5 @@
 import Foundation
+import StreamKit
 
 /// `Tests/Servers/rtsp_server.py` serving the bench stream: RTSPS with a printer's credentials,
 /// 1920×1080 at 30 fps, the wall clock burnt into the pixels, encoded as `profile` says. It exits
@@ -66,8 +67,8 @@ enum StreamProfile: String, Codable, CaseIterable {
     }
 }
 
-/// A failure that ends the bench, with what went wrong.
+/// A failure that ends the bench, with what went wrong (passwords in URLs masked).
 struct BenchError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    init(_ description: String) { self.description = Redactor.scrubUserInfo(description) }
 }

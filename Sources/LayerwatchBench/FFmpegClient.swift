@@ -1,4 +1,5 @@
 import Foundation
+import StreamKit
 
 /// The `ffmpeg` command-line client against the bench stream, with its defaults or with the
 /// low-latency flags. Two shapes of run: `-f null` (what decoding alone costs) and a pipe of one
@@ -105,8 +106,29 @@ struct FFmpegClient {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = arguments
         process.standardOutput = stdout ?? FileHandle.nullDevice
+        // ffmpeg names the URL it failed on, access code and all.
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        Thread.detachNewThread { Self.forwardScrubbed(errors.fileHandleForReading) }
         return process
+    }
+
+    /// Copies ffmpeg's messages to our standard error line by line, passwords in URLs masked.
+    private static func forwardScrubbed(_ reader: FileHandle) {
+        var pending = Data()
+        func flush(_ line: Data) {
+            let text = Redactor.scrubUserInfo(String(decoding: line, as: UTF8.self))
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+        while let chunk = try? reader.read(upToCount: 4096), !chunk.isEmpty {
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: 10) {
+                flush(pending[...newline])
+                pending.removeSubrange(...newline)
+            }
+        }
+        if !pending.isEmpty { flush(pending) }
     }
 
     func stop(_ process: Process) {
