@@ -26,9 +26,11 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
-        // The only C: GObject subclasses GTK needs to be real types (a paintable, a layout host).
+        // C for GObject subclasses GTK needs to be real types (a paintable, a layout host).
         .target(name: "CLayerwatch", dependencies: ["CGtk"]),
-        .target(name: "StreamKit", dependencies: ["CFFmpeg"]),
+        // Pixel loops the debug build would leave unoptimised (17× slower at -O0), so always -O2.
+        .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit", "CSecret"]),
         .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "CLayerwatch"]),
@@ -41,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "GtkKit", "CGtk"]),
         .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
-        .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "TestSupport"]),
+        .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "CFFmpeg", "CPixels", "TestSupport"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
