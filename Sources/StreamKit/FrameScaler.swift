@@ -56,7 +56,7 @@ final class FrameScaler {
         return width * 2 <= sourceWidth ? SWS_FAST_BILINEAR : SWS_BILINEAR
     }
 
-    /// Converts `frame` to BGRA at `size`.
+    /// Converts `frame` to BGRA at `size`, with the frame's colour matrix and range.
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize, sequence: UInt64) throws(FFmpegError) -> VideoFrame {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
         let input = try shrunk(frame, to: size)
@@ -64,6 +64,7 @@ final class FrameScaler {
                                        AVPixelFormat(input.pointee.format), Int32(size.width), Int32(size.height),
                                        AV_PIX_FMT_BGRA, Self.flags(from: Int(input.pointee.width), to: size.width), nil, nil, nil)
         guard let context else { throw FFmpegError(code: lw_averror(EINVAL), stage: .convert) }
+        ColourDetails(of: frame).apply(to: context)
         let buffer = pool.obtain(width: size.width, height: size.height)
         var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.bytes.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
         var destinationStrides: [Int32] = [Int32(buffer.stride), 0, 0, 0]
@@ -74,11 +75,13 @@ final class FrameScaler {
                           sequence: sequence, decodedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
-    /// `frame` brought down to `size` in 4:2:0, when it is a larger 4:2:0 frame: box-shrunk where
-    /// the filter can, then resized by swscale for what remains. Anything else is returned as it is.
+    /// `frame` brought down to `size` in 4:2:0 (video or full range), when it is a larger 4:2:0 frame:
+    /// box-shrunk where the filter can, then resized by swscale for what remains. Anything else is
+    /// returned as it is.
     private func shrunk(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        guard size.width != width || size.height != height, frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue else { return frame }
+        let format = AVPixelFormat(frame.pointee.format)
+        guard size.width != width || size.height != height, format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else { return frame }
         var input = frame
         if let factor = Self.boxFactor(sourceWidth: width, sourceHeight: height, to: size) {
             input = try boxShrink(frame, by: factor)
@@ -105,12 +108,13 @@ final class FrameScaler {
         return output
     }
 
-    /// `frame` resized to `size` by swscale in its own pixel format, in a frame kept for reuse.
+    /// 4:2:0 `frame` resized to `size` by swscale, in a frame kept for reuse. Both sides are called
+    /// video-range 4:2:0, whatever the range, so swscale copies the numbers across and the range is
+    /// applied once, by the colour conversion.
     private func resize(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
-        let format = AVPixelFormat(frame.pointee.format)
-        let output = try resized.shaped(width: size.width, height: size.height, format: format)
-        resizeContext = sws_getCachedContext(resizeContext, frame.pointee.width, frame.pointee.height, format,
-                                             Int32(size.width), Int32(size.height), format,
+        let output = try resized.shaped(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
+        resizeContext = sws_getCachedContext(resizeContext, frame.pointee.width, frame.pointee.height, AV_PIX_FMT_YUV420P,
+                                             Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
                                              Self.flags(from: Int(frame.pointee.width), to: size.width), nil, nil, nil)
         guard let resizeContext else { throw FFmpegError(code: lw_averror(EINVAL), stage: .convert) }
         var planes: [UnsafeMutablePointer<UInt8>?] = [output.pointee.data.0, output.pointee.data.1, output.pointee.data.2, nil]

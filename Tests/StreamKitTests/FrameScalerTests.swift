@@ -49,7 +49,9 @@ final class FrameScalerTests: XCTestCase {
     }
 
     func testEveryKindOfShrinkKeepsSizeAndColours() throws {
-        let frame = try Self.whiteBlackRedFrame(width: 1920, height: 1080)
+        // BT.601 video range: white on the left, black on the right, red across the bottom quarter.
+        let frame = try Self.frame(width: 1920, height: 1080, colorspace: AVCOL_SPC_BT470BG,
+                                   left: (235, 128, 128), right: (16, 128, 128), bottom: (81, 90, 240))
         var pointer: UnsafeMutablePointer<AVFrame>? = frame
         defer { av_frame_free(&pointer) }
         let scaler = FrameScaler()
@@ -58,37 +60,69 @@ final class FrameScalerTests: XCTestCase {
                      PixelSize(width: 200, height: 113), PixelSize(width: 1920, height: 1080)] {
             let converted = try scaler.convert(frame, to: size, sequence: 1)
             XCTAssertEqual(PixelSize(width: converted.width, height: converted.height), size)
-            let checks: [(x: Double, y: Double, rgb: (Int, Int, Int))] = [(0.25, 0.3, (255, 255, 255)), (0.75, 0.3, (0, 0, 0)),
-                                                                          (0.5, 0.9, (255, 0, 0))]
-            for check in checks {
-                let x = Int(check.x * Double(size.width)), y = Int(check.y * Double(size.height))
-                let pixel = converted.rgb(x: x, y: y)
-                let off = [abs(Int(pixel.r) - check.rgb.0), abs(Int(pixel.g) - check.rgb.1), abs(Int(pixel.b) - check.rgb.2)].max()!
-                XCTAssertLessThanOrEqual(off, 6, "\(size.width)×\(size.height) at (\(x), \(y)) is \(pixel), expected \(check.rgb)")
+            Self.assertColours(converted, left: (255, 255, 255), right: (0, 0, 0), bottom: (255, 0, 0))
+        }
+    }
+
+    func testColourMatrixAndRangeFollowTheFrameOrItsSize() throws {
+        // Pure red, then a dark grey that full range and video range tell apart (40 vs 28).
+        let red709 = (63, 102, 240), red601 = (81, 90, 240), redFull601 = (76, 85, 255)
+        let cases: [(name: String, width: Int, colorspace: AVColorSpace, range: AVColorRange, format: AVPixelFormat,
+                     red: (Int, Int, Int), grey: Int)] = [
+            ("tagged BT.709", 640, AVCOL_SPC_BT709, AVCOL_RANGE_MPEG, AV_PIX_FMT_YUV420P, red709, 28),
+            ("tagged BT.601, HD", 1920, AVCOL_SPC_SMPTE170M, AVCOL_RANGE_MPEG, AV_PIX_FMT_YUV420P, red601, 28),
+            ("untagged HD: BT.709", 1920, AVCOL_SPC_UNSPECIFIED, AVCOL_RANGE_UNSPECIFIED, AV_PIX_FMT_YUV420P, red709, 28),
+            ("untagged SD: BT.601", 640, AVCOL_SPC_UNSPECIFIED, AVCOL_RANGE_UNSPECIFIED, AV_PIX_FMT_YUV420P, red601, 28),
+            ("full range tagged", 1920, AVCOL_SPC_BT470BG, AVCOL_RANGE_JPEG, AV_PIX_FMT_YUV420P, redFull601, 40),
+            ("full-range format", 640, AVCOL_SPC_BT470BG, AVCOL_RANGE_UNSPECIFIED, AV_PIX_FMT_YUVJ420P, redFull601, 40),
+        ]
+        for test in cases {
+            let height = test.width * 9 / 16
+            let frame = try Self.frame(width: test.width, height: height, colorspace: test.colorspace, range: test.range,
+                                       format: test.format, left: (40, 128, 128), right: (40, 128, 128), bottom: test.red)
+            var pointer: UnsafeMutablePointer<AVFrame>? = frame
+            defer { av_frame_free(&pointer) }
+            let scaler = FrameScaler()
+            for size in [PixelSize(width: test.width, height: height), PixelSize(width: test.width / 4, height: height / 4)] {
+                let converted = try scaler.convert(frame, to: size, sequence: 1)
+                Self.assertColours(converted, left: (test.grey, test.grey, test.grey), right: (test.grey, test.grey, test.grey),
+                                   bottom: (255, 0, 0), tolerance: 3, "\(test.name) at \(size.width) px")
             }
         }
     }
 
-    /// A 4:2:0 frame (BT.601 limited range): white on the left half, black on the right, red across
-    /// the bottom quarter.
-    private static func whiteBlackRedFrame(width: Int, height: Int) throws -> UnsafeMutablePointer<AVFrame> {
+    /// Asserts the colours of a frame made by `frame(…)`: its left half, right half and bottom quarter.
+    private static func assertColours(_ frame: VideoFrame, left: (Int, Int, Int), right: (Int, Int, Int), bottom: (Int, Int, Int),
+                                      tolerance: Int = 6, _ context: String = "", line: UInt = #line) {
+        let checks = [(0.25, 0.3, left), (0.75, 0.3, right), (0.5, 0.9, bottom)]
+        for (relativeX, relativeY, expected) in checks {
+            let x = Int(relativeX * Double(frame.width)), y = Int(relativeY * Double(frame.height))
+            let pixel = frame.rgb(x: x, y: y)
+            let off = [abs(Int(pixel.r) - expected.0), abs(Int(pixel.g) - expected.1), abs(Int(pixel.b) - expected.2)].max()!
+            XCTAssertLessThanOrEqual(off, tolerance, "\(context) \(frame.width)×\(frame.height) at (\(x), \(y)) is \(pixel), expected \(expected)",
+                                     line: line)
+        }
+    }
+
+    /// A 4:2:0 frame with (Y, U, V) `left` on the left half, `right` on the right half and `bottom`
+    /// across the bottom quarter, tagged with `colorspace` and `range`.
+    private static func frame(width: Int, height: Int, colorspace: AVColorSpace, range: AVColorRange = AVCOL_RANGE_MPEG,
+                              format: AVPixelFormat = AV_PIX_FMT_YUV420P, left: (Int, Int, Int), right: (Int, Int, Int),
+                              bottom: (Int, Int, Int)) throws -> UnsafeMutablePointer<AVFrame> {
         let frame = try XCTUnwrap(av_frame_alloc())
         frame.pointee.width = Int32(width)
         frame.pointee.height = Int32(height)
-        frame.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointee.format = format.rawValue
+        frame.pointee.colorspace = colorspace
+        frame.pointee.color_range = range
         XCTAssertEqual(av_frame_get_buffer(frame, 0), 0)
         let planes = [(frame.pointee.data.0!, Int(frame.pointee.linesize.0), 1), (frame.pointee.data.1!, Int(frame.pointee.linesize.1), 2),
                       (frame.pointee.data.2!, Int(frame.pointee.linesize.2), 2)]
         for (plane, (data, stride, subsampling)) in planes.enumerated() {
-            for y in 0..<(height / subsampling) {
-                for x in 0..<(width / subsampling) {
-                    let red = y * subsampling >= height * 3 / 4, white = x * subsampling < width / 2
-                    let value: UInt8 = switch plane {
-                    case 0: red ? 81 : (white ? 235 : 16)
-                    case 1: red ? 90 : 128
-                    default: red ? 240 : 128
-                    }
-                    data[y * stride + x] = value
+            for y in 0..<((height + subsampling - 1) / subsampling) {
+                for x in 0..<((width + subsampling - 1) / subsampling) {
+                    let value = y * subsampling >= height * 3 / 4 ? bottom : (x * subsampling < width / 2 ? left : right)
+                    data[y * stride + x] = UInt8([value.0, value.1, value.2][plane])
                 }
             }
         }

@@ -23,6 +23,18 @@ final class RTSPStreamTests: XCTestCase {
         XCTAssertLessThan(first, 5)
     }
 
+    func testHDStreamColoursUseTheStreamsBT709Matrix() throws {
+        // GStreamer tags HD video BT.709; decoded with swscale's default BT.601 the green bar would
+        // read (20, 255, 8), off by 20.
+        let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "1280", "--height", "720"])
+        let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/streaming/live/1"))
+        let recorder = SessionRecorder(session: session)
+        defer { session.stop() }
+        let frame = try XCTUnwrap(recorder.waitForFrames(3, timeout: 15), "states: \(recorder.states)")
+        XCTAssertEqual(frame.width, 1280)
+        SMPTEBars.assertBars(in: frame, intensity: .gstreamer, tolerance: 8)
+    }
+
     func testRTSPSWithAccessCodeLikeABambuPrinter() throws {
         let server = try TestServer(script: "rtsp_server.py",
                                     arguments: ["--tls", "--user", "bblp", "--password", "12345678", "--width", "320", "--height", "240"])
