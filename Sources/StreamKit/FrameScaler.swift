@@ -8,9 +8,10 @@ import Foundation
 /// Shrinking a 4:2:0 frame stays in YUV until the picture has the view's size: a box filter divides
 /// it by 4 or 2 where that divides it exactly (`lw_box_shrink_plane`, SSE2: a mini window's quarter
 /// size costs 0.07 ms where swscale's fast bilinear took 0.17, and each sample is the true mean of
-/// its block), swscale resizes what remains, then converts to BGRA at the same size, where it has
-/// its SIMD colour converter. In one step swscale would write BGRA through its generic scaled
-/// output, which costs about a third more at window size (1080p → 720p).
+/// its block), bilinear interpolation resizes what remains (`lw_bilinear_shrink_plane`, SSSE3: 0.22
+/// ms at window size, 1080p → 720p, where swscale's resize took 0.78; swscale where it can't), then
+/// swscale converts to BGRA at the same size, where it has its SIMD colour converter. In one step
+/// swscale would write BGRA through its generic scaled output, slower still.
 final class FrameScaler {
     private var context: OpaquePointer?
     private var resizeContext: OpaquePointer?
@@ -48,9 +49,10 @@ final class FrameScaler {
         }
     }
 
-    /// swscale's algorithm: a plain copy-convert at full size, bilinear for a moderate downscale (a
-    /// window, or what a box filter leaves), and the cheaper fast bilinear when shrinking to half or
-    /// less a picture the box filter couldn't take (a size it doesn't divide, a thumbnail).
+    /// swscale's algorithm: a plain copy-convert at full size, bilinear for a moderate downscale the
+    /// C bilinear shrink couldn't take (a CPU without SSSE3), and the cheaper fast bilinear when
+    /// shrinking to half or less a picture the box filter couldn't take (a size it doesn't divide, a
+    /// thumbnail).
     static func flags(from sourceWidth: Int, to width: Int) -> Int32 {
         if width == sourceWidth { return SWS_POINT }
         return width * 2 <= sourceWidth ? SWS_FAST_BILINEAR : SWS_BILINEAR
@@ -76,8 +78,8 @@ final class FrameScaler {
     }
 
     /// `frame` brought down to `size` in 4:2:0 (video or full range), when it is a larger 4:2:0 frame:
-    /// box-shrunk where the filter can, then resized by swscale for what remains. Anything else is
-    /// returned as it is.
+    /// box-shrunk where the filter can, then resized for what remains. Anything else is returned as
+    /// it is.
     private func shrunk(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
         let format = AVPixelFormat(frame.pointee.format)
@@ -108,11 +110,13 @@ final class FrameScaler {
         return output
     }
 
-    /// 4:2:0 `frame` resized to `size` by swscale, in a frame kept for reuse. Both sides are called
-    /// video-range 4:2:0, whatever the range, so swscale copies the numbers across and the range is
-    /// applied once, by the colour conversion.
+    /// 4:2:0 `frame` resized to `size`, in a frame kept for reuse: by `lw_bilinear_shrink_plane` when
+    /// it can (shrinking to more than half, SSSE3), else by swscale. For swscale both sides are
+    /// called video-range 4:2:0, whatever the range, so it copies the numbers across and the range
+    /// is applied once, by the colour conversion.
     private func resize(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
         let output = try resized.shaped(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
+        if Self.bilinearShrink(frame, into: output) { return output }
         resizeContext = sws_getCachedContext(resizeContext, frame.pointee.width, frame.pointee.height, AV_PIX_FMT_YUV420P,
                                              Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
                                              Self.flags(from: Int(frame.pointee.width), to: size.width), nil, nil, nil)
@@ -122,6 +126,21 @@ final class FrameScaler {
         let rows = Self.scale(frame, with: resizeContext, into: &planes, strides: &strides)
         guard rows == Int32(size.height) else { throw FFmpegError(code: rows < 0 ? rows : lw_averror(EINVAL), stage: .convert) }
         return output
+    }
+
+    /// Resizes the three planes of 4:2:0 `frame` into `output` with the SSSE3 bilinear shrink; false
+    /// when that can't do it (another CPU, a shrink to half or less), for swscale to.
+    private static func bilinearShrink(_ frame: UnsafeMutablePointer<AVFrame>, into output: UnsafeMutablePointer<AVFrame>) -> Bool {
+        let source = frame.pointee, target = output.pointee
+        let width = Int32(source.width), height = Int32(source.height), toWidth = target.width, toHeight = target.height
+        let planes = [(source.data.0, source.linesize.0, width, height, target.data.0, target.linesize.0, toWidth, toHeight),
+                      (source.data.1, source.linesize.1, (width + 1) / 2, (height + 1) / 2,
+                       target.data.1, target.linesize.1, (toWidth + 1) / 2, (toHeight + 1) / 2),
+                      (source.data.2, source.linesize.2, (width + 1) / 2, (height + 1) / 2,
+                       target.data.2, target.linesize.2, (toWidth + 1) / 2, (toHeight + 1) / 2)]
+        return planes.allSatisfy { from, fromStride, fromWidth, fromHeight, to, toStride, planeWidth, planeHeight in
+            lw_bilinear_shrink_plane(from, Int(fromStride), fromWidth, fromHeight, to, Int(toStride), planeWidth, planeHeight) == 0
+        }
     }
 
     /// `sws_scale` of all of `frame` into `planes`; the number of rows written, or an error code.

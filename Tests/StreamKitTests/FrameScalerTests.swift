@@ -3,8 +3,9 @@ import CPixels
 @testable import StreamKit
 import XCTest
 
-/// The shrink on the way to a view's size: the box filter's arithmetic, when it is chosen, and the
-/// sizes and colours that come out of the whole conversion at each kind of step.
+/// The shrink on the way to a view's size: the box filter's and the bilinear shrink's arithmetic,
+/// when the box filter is chosen, and the sizes and colours that come out of the whole conversion at
+/// each kind of step.
 final class FrameScalerTests: XCTestCase {
     func testBoxShrinkIsTheRoundedMeanOfEachBlock() {
         var seed: UInt32 = 12345
@@ -32,6 +33,48 @@ final class FrameScalerTests: XCTestCase {
         }
         var output = [UInt8](repeating: 0, count: 4)
         XCTAssertEqual(lw_box_shrink_plane([UInt8](repeating: 0, count: 36), 6, &output, 2, 2, 2, 3), -1, "only 2 and 4")
+    }
+
+    func testBilinearShrinkInterpolatesAtEachSamplesCentre() throws {
+        #if !arch(x86_64)
+        throw XCTSkip("the bilinear shrink is SSSE3 code; other CPUs use swscale")
+        #else
+        var seed: UInt32 = 777
+        func nextByte() -> UInt8 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        /// Where output sample `index` of `count` falls in `size` source samples, as the C code has it.
+        func position(_ index: Int, _ count: Int, _ size: Int) -> (before: Int, weight: Int) {
+            let place = max(0, (2 * index + 1) * size * 64 / (2 * count) - 32)
+            return place >> 6 >= size - 1 ? (size - 2, 64) : (place >> 6, place & 63)
+        }
+        // Window-like shrinks, odd sizes, a row that ends inside a group of eight, no shrink at all.
+        for (width, height, toWidth, toHeight) in [(1920, 1080, 1280, 720), (1920, 1080, 1001, 563), (100, 60, 51, 31),
+                                                   (37, 20, 20, 11), (33, 17, 33, 17)] {
+            let stride = width + 7, outStride = toWidth + 5
+            let source = (0..<(stride * height)).map { _ in nextByte() }
+            var output = [UInt8](repeating: 0, count: outStride * toHeight)
+            XCTAssertEqual(lw_bilinear_shrink_plane(source, stride, Int32(width), Int32(height), &output, outStride,
+                                                    Int32(toWidth), Int32(toHeight)), 0)
+            var mismatches = 0
+            for y in 0..<toHeight {
+                let (above, down) = position(y, toHeight, height)
+                for x in 0..<toWidth {
+                    let (left, across) = position(x, toWidth, width)
+                    func column(_ x: Int) -> Int {
+                        (Int(source[above * stride + x]) * (64 - down) + Int(source[(above + 1) * stride + x]) * down + 32) >> 6
+                    }
+                    let expected = (column(left) * (64 - across) + column(left + 1) * across + 32) >> 6
+                    if Int(output[y * outStride + x]) != expected { mismatches += 1 }
+                }
+            }
+            XCTAssertEqual(mismatches, 0, "\(width)×\(height) → \(toWidth)×\(toHeight)")
+        }
+        var output = [UInt8](repeating: 0, count: 100)
+        XCTAssertEqual(lw_bilinear_shrink_plane([UInt8](repeating: 0, count: 2000), 50, 50, 40, &output, 10, 10, 10), -1,
+                       "a shrink to half or less is the box filter's or swscale's")
+        #endif
     }
 
     func testBoxFactorTakesTheLargestThatDividesTheFrameExactly() {

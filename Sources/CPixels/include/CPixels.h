@@ -1,0 +1,5 @@
+#ifndef CPIXELS_H
+#define CPIXELS_H
+#include "lw-bilinear-shrink.h"
+#include "lw-box-shrink.h"
+#endif
