@@ -1,4 +1,5 @@
 import CFFmpeg
+import CPixels
 
 /// What a frame's YUV numbers mean: the matrix that turns them into RGB and whether they span the
 /// full 0–255 range or the video range (16–235). swscale assumes BT.601 video range unless told,
@@ -22,6 +23,20 @@ struct ColourDetails: Equatable {
         let format = AVPixelFormat(frame.pointee.format)
         fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
             || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
+    }
+
+    /// The matrix in the form of `lw_yuv420_to_bgra`, from its luma weights Kr and Kb.
+    var fixedPointMatrix: LwYuvMatrix {
+        let (red, blue): (Double, Double) = switch matrix {
+        case SWS_CS_ITU709: (0.2126, 0.0722)
+        case SWS_CS_SMPTE240M: (0.212, 0.087)
+        case SWS_CS_FCC: (0.30, 0.11)
+        case SWS_CS_BT2020: (0.2627, 0.0593)
+        default: (0.299, 0.114)
+        }
+        var fixed = LwYuvMatrix()
+        lw_yuv_matrix_init(&fixed, red, blue, fullRange ? 1 : 0)
+        return fixed
     }
 
     /// Tells the YUV → RGB `context` about these details, unless it already has them (setting them

@@ -2,22 +2,28 @@ import CFFmpeg
 import CPixels
 import Foundation
 
-/// Converts decoded frames to BGRA with swscale, straight to the size the views need, into pooled
-/// memory. Its swscale contexts are cached and rebuilt only when a size or format changes.
+/// Converts decoded frames to BGRA, straight to the size the views need, into pooled memory, with
+/// the stream's colour matrix and range.
 ///
-/// Shrinking a 4:2:0 frame stays in YUV until the picture has the view's size: a box filter divides
-/// it by 4 or 2 where that divides it exactly (`lw_box_shrink_plane`, SSE2: a mini window's quarter
-/// size costs 0.07 ms where swscale's fast bilinear took 0.17, and each sample is the true mean of
-/// its block), bilinear interpolation resizes what remains (`lw_bilinear_shrink_plane`, SSSE3: 0.22
-/// ms at window size, 1080p → 720p, where swscale's resize took 0.78; swscale where it can't), then
-/// swscale converts to BGRA at the same size, where it has its SIMD colour converter. In one step
-/// swscale would write BGRA through its generic scaled output, slower still.
+/// A 4:2:0 frame (every H.264 camera's) stays in YUV until the picture has the view's size, then
+/// becomes BGRA at that size; each step is SIMD C in Sources/CPixels, and swscale does only what
+/// that can't (other formats such as MJPEG's 4:2:2, CPUs without SSSE3/AVX2):
+/// - a box filter divides it by 4 or 2 where that divides it exactly (`lw_box_shrink_plane`, SSE2:
+///   a mini window's quarter size in 0.07 ms where swscale's fast bilinear took 0.17, each sample
+///   the true mean of its block);
+/// - bilinear interpolation resizes what remains (`lw_bilinear_shrink_plane`, SSSE3: 0.22 ms at
+///   window size, 1080p → 720p, where swscale's resize took 0.78);
+/// - the colour conversion (`lw_yuv420_to_bgra`, AVX2, within one level of the exact matrix) takes
+///   0.27 ms at 1080p where swscale's SIMD converter took 0.51.
+/// Its swscale contexts are cached and rebuilt only when a size or format changes.
 final class FrameScaler {
     private var context: OpaquePointer?
     private var resizeContext: OpaquePointer?
     private let boxed = ScratchFrame()
     private let resized = ScratchFrame()
     private let pool = FramePool()
+    /// The fixed-point matrix of the last frame's colours.
+    private var matrix: (colours: ColourDetails, fixed: LwYuvMatrix)?
 
     deinit {
         sws_freeContext(context)
@@ -49,10 +55,10 @@ final class FrameScaler {
         }
     }
 
-    /// swscale's algorithm: a plain copy-convert at full size, bilinear for a moderate downscale the
-    /// C bilinear shrink couldn't take (a CPU without SSSE3), and the cheaper fast bilinear when
+    /// swscale's algorithm where it resizes: bilinear for a moderate downscale the C bilinear shrink
+    /// couldn't take (a CPU without SSSE3, a 4:2:2 frame), and the cheaper fast bilinear when
     /// shrinking to half or less a picture the box filter couldn't take (a size it doesn't divide, a
-    /// thumbnail).
+    /// thumbnail); a plain copy-convert at full size.
     static func flags(from sourceWidth: Int, to width: Int) -> Int32 {
         if width == sourceWidth { return SWS_POINT }
         return width * 2 <= sourceWidth ? SWS_FAST_BILINEAR : SWS_BILINEAR
@@ -62,19 +68,35 @@ final class FrameScaler {
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize, sequence: UInt64) throws(FFmpegError) -> VideoFrame {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
         let input = try shrunk(frame, to: size)
-        context = sws_getCachedContext(context, input.pointee.width, input.pointee.height,
-                                       AVPixelFormat(input.pointee.format), Int32(size.width), Int32(size.height),
-                                       AV_PIX_FMT_BGRA, Self.flags(from: Int(input.pointee.width), to: size.width), nil, nil, nil)
-        guard let context else { throw FFmpegError(code: lw_averror(EINVAL), stage: .convert) }
-        ColourDetails(of: frame).apply(to: context)
+        let colours = ColourDetails(of: frame)
         let buffer = pool.obtain(width: size.width, height: size.height)
-        var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.bytes.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
-        var destinationStrides: [Int32] = [Int32(buffer.stride), 0, 0, 0]
-        let rows = Self.scale(input, with: context, into: &destination, strides: &destinationStrides)
-        guard rows == Int32(size.height) else { throw FFmpegError(code: rows < 0 ? rows : lw_averror(EINVAL), stage: .convert) }
+        if !colourConvert(input, with: colours, into: buffer) {
+            context = sws_getCachedContext(context, input.pointee.width, input.pointee.height,
+                                           AVPixelFormat(input.pointee.format), Int32(size.width), Int32(size.height),
+                                           AV_PIX_FMT_BGRA, Self.flags(from: Int(input.pointee.width), to: size.width), nil, nil, nil)
+            guard let context else { throw FFmpegError(code: lw_averror(EINVAL), stage: .convert) }
+            colours.apply(to: context)
+            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.bytes.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
+            var destinationStrides: [Int32] = [Int32(buffer.stride), 0, 0, 0]
+            let rows = Self.scale(input, with: context, into: &destination, strides: &destinationStrides)
+            guard rows == Int32(size.height) else { throw FFmpegError(code: rows < 0 ? rows : lw_averror(EINVAL), stage: .convert) }
+        }
         return VideoFrame(buffer: buffer, width: size.width, height: size.height,
                           sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                           sequence: sequence, decodedAt: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// Converts 4:2:0 `input`, already at the buffer's size, with `lw_yuv420_to_bgra` (AVX2); false
+    /// for another format or CPU, for swscale to.
+    private func colourConvert(_ input: UnsafeMutablePointer<AVFrame>, with colours: ColourDetails, into buffer: PixelBuffer) -> Bool {
+        let format = AVPixelFormat(input.pointee.format)
+        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else { return false }
+        if matrix?.colours != colours { matrix = (colours, colours.fixedPointMatrix) }
+        guard var fixed = matrix?.fixed else { return false }
+        let frame = input.pointee
+        return lw_yuv420_to_bgra(frame.data.0, Int(frame.linesize.0), frame.data.1, Int(frame.linesize.1),
+                                 frame.data.2, Int(frame.linesize.2), buffer.bytes.assumingMemoryBound(to: UInt8.self),
+                                 buffer.stride, frame.width, frame.height, &fixed) == 0
     }
 
     /// `frame` brought down to `size` in 4:2:0 (video or full range), when it is a larger 4:2:0 frame:

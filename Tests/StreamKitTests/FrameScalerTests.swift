@@ -3,9 +3,9 @@ import CPixels
 @testable import StreamKit
 import XCTest
 
-/// The shrink on the way to a view's size: the box filter's and the bilinear shrink's arithmetic,
-/// when the box filter is chosen, and the sizes and colours that come out of the whole conversion at
-/// each kind of step.
+/// The conversion on the way to a view: the box filter's, the bilinear shrink's and the colour
+/// converter's arithmetic, when the box filter is chosen, and the sizes and colours that come out
+/// of the whole conversion at each kind of step, for each colour matrix and range.
 final class FrameScalerTests: XCTestCase {
     func testBoxShrinkIsTheRoundedMeanOfEachBlock() {
         var seed: UInt32 = 12345
@@ -77,6 +77,51 @@ final class FrameScalerTests: XCTestCase {
         #endif
     }
 
+    func testColourConversionIsWithinOneLevelOfTheExactMatrix() throws {
+        #if !arch(x86_64)
+        throw XCTSkip("the colour converter is AVX2 code; other CPUs use swscale")
+        #else
+        var seed: UInt32 = 99
+        func nextByte() -> UInt8 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return UInt8(truncatingIfNeeded: seed >> 24)
+        }
+        // Rows of 32 pixels a step and the odd ends; BT.601, BT.709, BT.2020; video and full range.
+        for (width, height) in [(70, 9), (37, 21), (32, 2)] {
+            for (kr, kb) in [(0.299, 0.114), (0.2126, 0.0722), (0.2627, 0.0593)] {
+                for full in [false, true] {
+                    let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
+                    let y = (0..<(width * height)).map { _ in nextByte() }
+                    let u = (0..<(chromaWidth * chromaHeight)).map { _ in nextByte() }
+                    let v = (0..<(chromaWidth * chromaHeight)).map { _ in nextByte() }
+                    var output = [UInt8](repeating: 0, count: width * height * 4)
+                    var matrix = LwYuvMatrix()
+                    lw_yuv_matrix_init(&matrix, kr, kb, full ? 1 : 0)
+                    XCTAssertEqual(lw_yuv420_to_bgra(y, width, u, chromaWidth, v, chromaWidth, &output, width * 4,
+                                                     Int32(width), Int32(height), &matrix), 0)
+                    var worst = 0
+                    for row in 0..<height {
+                        for column in 0..<width {
+                            let chroma = (row / 2) * chromaWidth + column / 2
+                            let luma = full ? Double(y[row * width + column]) : (Double(y[row * width + column]) - 16) * 255 / 219
+                            let scale = full ? 1 : 255.0 / 224
+                            let cb = (Double(u[chroma]) - 128) * scale, cr = (Double(v[chroma]) - 128) * scale
+                            let kg = 1 - kr - kb
+                            let exact = [luma + 2 * (1 - kb) * cb, luma - 2 * kb * (1 - kb) / kg * cb - 2 * kr * (1 - kr) / kg * cr,
+                                         luma + 2 * (1 - kr) * cr, 255]
+                            for channel in 0..<4 {
+                                let expected = Int(min(255, max(0, exact[channel])).rounded())
+                                worst = max(worst, abs(expected - Int(output[(row * width + column) * 4 + channel])))
+                            }
+                        }
+                    }
+                    XCTAssertLessThanOrEqual(worst, 1, "\(width)×\(height), Kr \(kr), full range \(full)")
+                }
+            }
+        }
+        #endif
+    }
+
     func testBoxFactorTakesTheLargestThatDividesTheFrameExactly() {
         func factor(_ width: Int, _ height: Int, to target: (Int, Int)) -> Int? {
             FrameScaler.boxFactor(sourceWidth: width, sourceHeight: height, to: PixelSize(width: target.0, height: target.1))
@@ -118,6 +163,9 @@ final class FrameScalerTests: XCTestCase {
             ("untagged SD: BT.601", 640, AVCOL_SPC_UNSPECIFIED, AVCOL_RANGE_UNSPECIFIED, AV_PIX_FMT_YUV420P, red601, 28),
             ("full range tagged", 1920, AVCOL_SPC_BT470BG, AVCOL_RANGE_JPEG, AV_PIX_FMT_YUV420P, redFull601, 40),
             ("full-range format", 640, AVCOL_SPC_BT470BG, AVCOL_RANGE_UNSPECIFIED, AV_PIX_FMT_YUVJ420P, redFull601, 40),
+            // 4:2:2 goes through swscale, told the same details.
+            ("4:2:2 tagged BT.709", 640, AVCOL_SPC_BT709, AVCOL_RANGE_MPEG, AV_PIX_FMT_YUV422P, red709, 28),
+            ("4:2:2 full range", 1920, AVCOL_SPC_BT470BG, AVCOL_RANGE_JPEG, AV_PIX_FMT_YUV422P, redFull601, 40),
         ]
         for test in cases {
             let height = test.width * 9 / 16
@@ -147,7 +195,7 @@ final class FrameScalerTests: XCTestCase {
         }
     }
 
-    /// A 4:2:0 frame with (Y, U, V) `left` on the left half, `right` on the right half and `bottom`
+    /// A 4:2:0 (or 4:2:2) frame with (Y, U, V) `left` on the left half, `right` on the right half and `bottom`
     /// across the bottom quarter, tagged with `colorspace` and `range`.
     private static func frame(width: Int, height: Int, colorspace: AVColorSpace, range: AVColorRange = AVCOL_RANGE_MPEG,
                               format: AVPixelFormat = AV_PIX_FMT_YUV420P, left: (Int, Int, Int), right: (Int, Int, Int),
@@ -159,12 +207,13 @@ final class FrameScalerTests: XCTestCase {
         frame.pointee.colorspace = colorspace
         frame.pointee.color_range = range
         XCTAssertEqual(av_frame_get_buffer(frame, 0), 0)
-        let planes = [(frame.pointee.data.0!, Int(frame.pointee.linesize.0), 1), (frame.pointee.data.1!, Int(frame.pointee.linesize.1), 2),
-                      (frame.pointee.data.2!, Int(frame.pointee.linesize.2), 2)]
-        for (plane, (data, stride, subsampling)) in planes.enumerated() {
-            for y in 0..<((height + subsampling - 1) / subsampling) {
-                for x in 0..<((width + subsampling - 1) / subsampling) {
-                    let value = y * subsampling >= height * 3 / 4 ? bottom : (x * subsampling < width / 2 ? left : right)
+        let rows = format == AV_PIX_FMT_YUV422P ? 1 : 2  // chroma's vertical subsampling
+        let planes = [(frame.pointee.data.0!, Int(frame.pointee.linesize.0), 1, 1), (frame.pointee.data.1!, Int(frame.pointee.linesize.1), 2, rows),
+                      (frame.pointee.data.2!, Int(frame.pointee.linesize.2), 2, rows)]
+        for (plane, (data, stride, across, down)) in planes.enumerated() {
+            for y in 0..<((height + down - 1) / down) {
+                for x in 0..<((width + across - 1) / across) {
+                    let value = y * down >= height * 3 / 4 ? bottom : (x * across < width / 2 ? left : right)
                     data[y * stride + x] = UInt8([value.0, value.1, value.2][plane])
                 }
             }
