@@ -69,7 +69,7 @@ shot tall 620 900 3 -
 start_server silent silent_server.py
 shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1"
 
-start_server rtsps rtsp_server.py --tls --user bblp --password 12345678
+start_server rtsps rtsp_server.py --tls --user bblp --password 12345678 --width 1920 --height 1080
 shot failed 900 620 3 - "rtsps://bblp:00000000@127.0.0.1:$rtsps/streaming/live/1"
 shot stats 1000 680 3 ctrl+i "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
 
@@ -77,4 +77,4 @@ start_server mjpeg mjpeg_server.py
 demo=data/demo-printer.mp4
 shot tabs 1100 700 3 - "$demo" "http://127.0.0.1:$mjpeg/?action=stream" "rtsp://127.0.0.1:$silent/streaming/live/1"
 shot dialog 1000 700 2 ctrl+t
-shot mini 1000 640 2 ctrl+shift+p "$demo"
+shot mini 1000 640 2 ctrl+shift+p "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
