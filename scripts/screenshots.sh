@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
-# camera, connecting (a host that never answers), access code rejected (a loopback RTSPS server),
-# the stats overlay (on that server, with the right code), tabs, the dialog and a mini window. Run `make screenshots` (it builds first and runs this under xvfb-run).
+# camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
+# server), the stats overlay (on that server, with the right code), tabs, the dialog and a mini
+# window of that camera. Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/screenshots

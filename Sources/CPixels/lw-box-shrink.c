@@ -10,7 +10,7 @@
  * division by factor² is a shift. */
 static inline __attribute__((always_inline)) void
 shrink_portable(const uint8_t *src, ptrdiff_t src_stride, uint8_t *out, int from_x, int dst_width,
-            uint16_t *sums, const int factor) {
+                uint16_t *sums, const int factor) {
     const unsigned area = (unsigned)(factor * factor);
     for (int x = from_x * factor; x < dst_width * factor; x++) sums[x] = src[x];
     for (int r = 1; r < factor; r++) {

@@ -8,16 +8,12 @@ import XCTest
 /// of the whole conversion at each kind of step, for each colour matrix and range.
 final class FrameScalerTests: XCTestCase {
     func testBoxShrinkIsTheRoundedMeanOfEachBlock() {
-        var seed: UInt32 = 12345
-        func nextByte() -> UInt8 {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: seed >> 24)
-        }
+        var random = TestBytes(seed: 12345)
         // Widths of 16 and more take the SSE2 loop, the rest of a row the portable one.
         for factor in [2, 4] {
             for width in [1, 7, 16, 17, 33, 70] {
                 let height = 3, stride = width * factor + 5, outStride = width + 3
-                var source = (0..<(stride * height * factor)).map { _ in nextByte() }
+                var source = (0..<(stride * height * factor)).map { _ in random.next() }
                 for row in 0..<factor { for column in 0..<factor { source[row * stride + column] = 255 } }
                 var output = [UInt8](repeating: 0, count: outStride * height)
                 XCTAssertEqual(lw_box_shrink_plane(source, stride, &output, outStride, Int32(width), Int32(height), Int32(factor)), 0)
@@ -39,11 +35,7 @@ final class FrameScalerTests: XCTestCase {
         #if !arch(x86_64)
         throw XCTSkip("the bilinear shrink is SSSE3 code; other CPUs use swscale")
         #else
-        var seed: UInt32 = 777
-        func nextByte() -> UInt8 {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: seed >> 24)
-        }
+        var random = TestBytes(seed: 777)
         /// Where output sample `index` of `count` falls in `size` source samples, as the C code has it.
         func position(_ index: Int, _ count: Int, _ size: Int) -> (before: Int, weight: Int) {
             let place = max(0, (2 * index + 1) * size * 64 / (2 * count) - 32)
@@ -53,7 +45,7 @@ final class FrameScalerTests: XCTestCase {
         for (width, height, toWidth, toHeight) in [(1920, 1080, 1280, 720), (1920, 1080, 1001, 563), (100, 60, 51, 31),
                                                    (37, 20, 20, 11), (33, 17, 33, 17)] {
             let stride = width + 7, outStride = toWidth + 5
-            let source = (0..<(stride * height)).map { _ in nextByte() }
+            let source = (0..<(stride * height)).map { _ in random.next() }
             var output = [UInt8](repeating: 0, count: outStride * toHeight)
             XCTAssertEqual(lw_bilinear_shrink_plane(source, stride, Int32(width), Int32(height), &output, outStride,
                                                     Int32(toWidth), Int32(toHeight)), 0)
@@ -81,19 +73,15 @@ final class FrameScalerTests: XCTestCase {
         #if !arch(x86_64)
         throw XCTSkip("the colour converter is AVX2 code; other CPUs use swscale")
         #else
-        var seed: UInt32 = 99
-        func nextByte() -> UInt8 {
-            seed = seed &* 1_664_525 &+ 1_013_904_223
-            return UInt8(truncatingIfNeeded: seed >> 24)
-        }
+        var random = TestBytes(seed: 99)
         // Rows of 32 pixels a step and the odd ends; BT.601, BT.709, BT.2020; video and full range.
         for (width, height) in [(70, 9), (37, 21), (32, 2)] {
             for (kr, kb) in [(0.299, 0.114), (0.2126, 0.0722), (0.2627, 0.0593)] {
                 for full in [false, true] {
                     let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
-                    let y = (0..<(width * height)).map { _ in nextByte() }
-                    let u = (0..<(chromaWidth * chromaHeight)).map { _ in nextByte() }
-                    let v = (0..<(chromaWidth * chromaHeight)).map { _ in nextByte() }
+                    let y = (0..<(width * height)).map { _ in random.next() }
+                    let u = (0..<(chromaWidth * chromaHeight)).map { _ in random.next() }
+                    let v = (0..<(chromaWidth * chromaHeight)).map { _ in random.next() }
                     var output = [UInt8](repeating: 0, count: width * height * 4)
                     var matrix = LwYuvMatrix()
                     lw_yuv_matrix_init(&matrix, kr, kb, full ? 1 : 0)
@@ -219,5 +207,15 @@ final class FrameScalerTests: XCTestCase {
             }
         }
         return frame
+    }
+}
+
+/// Repeatable pseudo-random bytes (a linear congruential generator) for pixel planes.
+private struct TestBytes {
+    var seed: UInt32
+
+    mutating func next() -> UInt8 {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        return UInt8(truncatingIfNeeded: seed >> 24)
     }
 }

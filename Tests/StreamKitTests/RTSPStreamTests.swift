@@ -13,7 +13,8 @@ final class RTSPStreamTests: XCTestCase {
         let frame = try XCTUnwrap(recorder.waitForFrames(5, timeout: 15), "states: \(recorder.states)")
         XCTAssertEqual(frame.width, 640)
         XCTAssertEqual(frame.height, 480)
-        SMPTEBars.assertBars(in: frame, intensity: .gstreamer)
+        // GStreamer tags SD video BT.601, as the colours are decoded here.
+        SMPTEBars.assertBars(in: frame, intensity: .gstreamer, tolerance: 8)
         XCTAssertEqual(session.state, .live)
         XCTAssertEqual(session.stats.codec, "h264")
         XCTAssertEqual(session.stats.probedStreamInfo, false, "the SDP names H.264 with its parameter sets")
@@ -25,13 +26,14 @@ final class RTSPStreamTests: XCTestCase {
 
     func testHDStreamColoursUseTheStreamsBT709Matrix() throws {
         // GStreamer tags HD video BT.709; decoded with swscale's default BT.601 the green bar would
-        // read (20, 255, 8), off by 20.
+        // read (19, 255, 8). 1280 px into a 640 px view: the box filter, then the colour conversion.
         let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "1280", "--height", "720"])
         let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/streaming/live/1"))
-        let recorder = SessionRecorder(session: session)
+        let recorder = SessionRecorder(session: session, displaySize: PixelSize(width: 640, height: 360))
         defer { session.stop() }
         let frame = try XCTUnwrap(recorder.waitForFrames(3, timeout: 15), "states: \(recorder.states)")
-        XCTAssertEqual(frame.width, 1280)
+        XCTAssertEqual(PixelSize(width: frame.width, height: frame.height), PixelSize(width: 640, height: 360))
+        XCTAssertEqual(frame.sourceWidth, 1280)
         SMPTEBars.assertBars(in: frame, intensity: .gstreamer, tolerance: 8)
     }
 
