@@ -3,7 +3,7 @@ import CPixels
 
 /// What a frame's YUV numbers mean: the matrix that turns them into RGB and whether they span the
 /// full 0–255 range or the video range (16–235). swscale assumes BT.601 video range unless told,
-/// which tints every BT.709 picture — most HD cameras' — (pure red comes out as 232, 0, 2).
+/// which tints every BT.709 picture — most HD cameras' — (pure red comes out as 232, 0, 1).
 struct ColourDetails: Equatable {
     /// One of swscale's `SWS_CS_*` matrices.
     let matrix: Int32
@@ -20,9 +20,12 @@ struct ColourDetails: Equatable {
         case AVCOL_SPC_BT2020_NCL, AVCOL_SPC_BT2020_CL: matrix = SWS_CS_BT2020
         default: matrix = frame.pointee.width >= 1280 || frame.pointee.height > 576 ? SWS_CS_ITU709 : SWS_CS_ITU601
         }
-        let format = AVPixelFormat(frame.pointee.format)
-        fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
-            || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P].contains(format)
+        switch AVPixelFormat(frame.pointee.format) {
+        case AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P, AV_PIX_FMT_YUVJ440P, AV_PIX_FMT_YUVJ411P:
+            fullRange = true
+        default:
+            fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG
+        }
     }
 
     /// The matrix in the form of `lw_yuv420_to_bgra`, from its luma weights Kr and Kb.

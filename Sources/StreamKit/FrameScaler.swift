@@ -22,8 +22,6 @@ final class FrameScaler {
     private let boxed = ScratchFrame()
     private let resized = ScratchFrame()
     private let pool = FramePool()
-    /// The fixed-point matrix of the last frame's colours.
-    private var matrix: (colours: ColourDetails, fixed: LwYuvMatrix)?
 
     deinit {
         sws_freeContext(context)
@@ -86,13 +84,16 @@ final class FrameScaler {
                           sequence: sequence, decodedAt: DispatchTime.now().uptimeNanoseconds)
     }
 
+    /// Whether `frame` is planar 4:2:0, video or full range: the layout the C steps take.
+    private static func isPlanar420(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        frame.pointee.format == AV_PIX_FMT_YUV420P.rawValue || frame.pointee.format == AV_PIX_FMT_YUVJ420P.rawValue
+    }
+
     /// Converts 4:2:0 `input`, already at the buffer's size, with `lw_yuv420_to_bgra` (AVX2); false
     /// for another format or CPU, for swscale to.
     private func colourConvert(_ input: UnsafeMutablePointer<AVFrame>, with colours: ColourDetails, into buffer: PixelBuffer) -> Bool {
-        let format = AVPixelFormat(input.pointee.format)
-        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else { return false }
-        if matrix?.colours != colours { matrix = (colours, colours.fixedPointMatrix) }
-        guard var fixed = matrix?.fixed else { return false }
+        guard Self.isPlanar420(input) else { return false }
+        var fixed = colours.fixedPointMatrix
         let frame = input.pointee
         return lw_yuv420_to_bgra(frame.data.0, Int(frame.linesize.0), frame.data.1, Int(frame.linesize.1),
                                  frame.data.2, Int(frame.linesize.2), buffer.bytes.assumingMemoryBound(to: UInt8.self),
@@ -104,8 +105,7 @@ final class FrameScaler {
     /// it is.
     private func shrunk(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
         let width = Int(frame.pointee.width), height = Int(frame.pointee.height)
-        let format = AVPixelFormat(frame.pointee.format)
-        guard size.width != width || size.height != height, format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P else { return frame }
+        guard size.width != width || size.height != height, Self.isPlanar420(frame) else { return frame }
         var input = frame
         if let factor = Self.boxFactor(sourceWidth: width, sourceHeight: height, to: size) {
             input = try boxShrink(frame, by: factor)
@@ -119,7 +119,7 @@ final class FrameScaler {
     /// `frame` (4:2:0, its sides multiples of 2 × `factor`) shrunk by `factor` with the box filter.
     private func boxShrink(_ frame: UnsafeMutablePointer<AVFrame>, by factor: Int) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
         let width = Int(frame.pointee.width) / factor, height = Int(frame.pointee.height) / factor
-        let output = try boxed.shaped(width: width, height: height, format: AV_PIX_FMT_YUV420P)
+        let output = try boxed.shaped(width: width, height: height)
         let source = frame.pointee, target = output.pointee
         let planes = [(source.data.0, source.linesize.0, target.data.0, target.linesize.0, width, height),
                       (source.data.1, source.linesize.1, target.data.1, target.linesize.1, width / 2, height / 2),
@@ -137,7 +137,7 @@ final class FrameScaler {
     /// called video-range 4:2:0, whatever the range, so it copies the numbers across and the range
     /// is applied once, by the colour conversion.
     private func resize(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
-        let output = try resized.shaped(width: size.width, height: size.height, format: AV_PIX_FMT_YUV420P)
+        let output = try resized.shaped(width: size.width, height: size.height)
         if Self.bilinearShrink(frame, into: output) { return output }
         resizeContext = sws_getCachedContext(resizeContext, frame.pointee.width, frame.pointee.height, AV_PIX_FMT_YUV420P,
                                              Int32(size.width), Int32(size.height), AV_PIX_FMT_YUV420P,
