@@ -26,8 +26,9 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
-        // C for GObject subclasses GTK needs to be real types (a paintable, a layout host).
-        .target(name: "CLayerwatch", dependencies: ["CGtk"]),
+        // Layerwatch's C over GTK: GObject subclasses (a paintable, a layout host), X11 requests GTK 4
+        // has no API for, and wrappers for the variadic calls and macros Swift cannot import.
+        .target(name: "CLayerwatch", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
         // Pixel loops the debug build would leave unoptimised (17× slower at -O0), so always -O2.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels"]),

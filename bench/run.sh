@@ -7,6 +7,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 export PATH="${SWIFT_BIN:-/opt/swift/usr/bin}:$PATH"
-# -enable-testing lets the bench call the app's internal texture wrapper (FrameTextures.wrap).
-swift build -c release --scratch-path .build-bench --product layerwatch-bench -Xswiftc -enable-testing >&2
+# The same release build users get: the bench reaches the app only through its public API.
+swift build -c release --scratch-path .build-bench --product layerwatch-bench >&2
 exec .build-bench/release/layerwatch-bench "$@"

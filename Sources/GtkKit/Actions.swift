@@ -17,12 +17,12 @@ public func addAction(_ map: some GObjectPointer, _ name: String,
 @MainActor @discardableResult
 public func addToggleAction(_ map: some GObjectPointer, _ name: String, initial: Bool,
                             _ handler: @escaping @MainActor (Bool) -> Void) -> OpaquePointer {
-    let action = g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial ? 1 : 0))!
+    let action = g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial.gboolean))!
     connectSignal(action, "activate") { (_: UnsafeMutableRawPointer?) in
         let state = g_action_get_state(gcast(action))
-        let newValue = g_variant_get_boolean(state) == 0
+        let newValue = !Bool(gboolean: g_variant_get_boolean(state))
         g_variant_unref(state)
-        g_simple_action_set_state(action, g_variant_new_boolean(newValue ? 1 : 0))
+        g_simple_action_set_state(action, g_variant_new_boolean(newValue.gboolean))
         handler(newValue)
     }
     g_action_map_add_action(gcast(map), gcast(action))

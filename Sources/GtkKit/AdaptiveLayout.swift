@@ -34,10 +34,6 @@ public final class AdaptiveLayout {
     /// the bar's orientation (horizontal below, vertical beside).
     public var onArrangementChange: ((Arrangement) -> Void)?
 
-    /// Called from inside the size-allocate pass when the primary child's allocated size (logical
-    /// pixels) changed. Keep it cheap, and do not change any widget's size from it.
-    public var onPrimaryAllocation: ((_ width: Int32, _ height: Int32) -> Void)?
-
     /// The host to embed; it holds both children for its whole life.
     public var widget: UnsafeMutablePointer<GtkWidget> { host.pointer }
 
@@ -50,7 +46,6 @@ public final class AdaptiveLayout {
     /// The arrangement the latest allocation asked for; the idle applies it.
     private var proposedArrangement = Arrangement.below
     private lazy var arrangementIdle = CoalescingIdle { [weak self] in self?.applyProposedArrangement() }
-    private var reportedPrimarySize: (width: Int32, height: Int32)?
 
     /// Parents `primary` (the video area) and `secondary` (the control bar) into a new host. Neither
     /// may have a parent yet; the host keeps them until it is disposed.
@@ -88,7 +83,6 @@ public final class AdaptiveLayout {
     func allocate(width: Int32, height: Int32) {
         guard isSecondaryShown else {
             place(primary, x: 0, y: 0, width: width, height: height)
-            reportPrimaryAllocation()
             return
         }
         let thickness: Int32
@@ -102,7 +96,6 @@ public final class AdaptiveLayout {
             place(primary, x: 0, y: 0, width: width - thickness, height: height)
             place(secondary, x: width - thickness, y: 0, width: thickness, height: height)
         }
-        reportPrimaryAllocation()
         proposedArrangement = arrangement.preferred(width: Double(width), height: Double(height),
                                                     barThickness: Double(thickness),
                                                     contentAspectRatio: contentAspectRatio)
@@ -110,7 +103,7 @@ public final class AdaptiveLayout {
     }
 
     private var isSecondaryShown: Bool {
-        gtk_widget_get_visible(secondary) != 0
+        Bool(gboolean: gtk_widget_get_visible(secondary))
     }
 
     /// Runs outside the size-allocate pass, so the owner's orientation flip and the resize queued
@@ -125,15 +118,6 @@ public final class AdaptiveLayout {
     private func place(_ child: UnsafeMutablePointer<GtkWidget>, x: Int32, y: Int32, width: Int32, height: Int32) {
         var allocation = GtkAllocation(x: x, y: y, width: max(width, 0), height: max(height, 0))
         gtk_widget_size_allocate(child, &allocation, -1)
-    }
-
-    /// Tells the owner the primary's size as the primary itself sees it (margins taken off), once
-    /// per change.
-    private func reportPrimaryAllocation() {
-        let size = (width: gtk_widget_get_width(primary), height: gtk_widget_get_height(primary))
-        if let reported = reportedPrimarySize, reported == size { return }
-        reportedPrimarySize = size
-        onPrimaryAllocation?(size.width, size.height)
     }
 
     private func measure(_ child: UnsafeMutablePointer<GtkWidget>, _ orientation: GtkOrientation,

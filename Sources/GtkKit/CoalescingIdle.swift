@@ -18,11 +18,11 @@ public final class CoalescingIdle: Sendable {
     public func schedule() {
         guard pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        executor.execute { [self] in
+        executor.runOnMainActor { [self] in
             // Re-arm before running, so a schedule() racing with the handler queues another run
             // instead of being lost.
             pending.store(false, ordering: .sequentiallyConsistent)
-            MainActor.assumeIsolated(handler)
+            handler()
         }
     }
 }

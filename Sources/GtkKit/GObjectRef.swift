@@ -12,7 +12,7 @@ public final class GObjectRef<Pointer: GObjectPointer> {
     /// Takes over a reference the caller owns (transfer full, or a new floating object such as
     /// `gtk_label_new`'s result): sinks a floating reference, adds none otherwise.
     public init(adopting object: Pointer) {
-        if g_object_is_floating(object.rawGObject) != 0 {
+        if Bool(gboolean: g_object_is_floating(object.rawGObject)) {
             g_object_ref_sink(object.rawGObject)
         }
         pointer = object

@@ -21,6 +21,12 @@ public final class MainLoopExecutor: Sendable {
     public func execute(_ work: @escaping @Sendable () -> Void) {
         g_idle_add_full(priority, runOnce, ClosureBox<Work>(work).retainedPointer(), closureBoxDestroyNotify)
     }
+
+    /// Queues main-actor `work` for the main loop: the one hop from a background thread (a probe, a
+    /// file write, a discovery socket) back to UI code.
+    public func runOnMainActor(_ work: @escaping @Sendable @MainActor () -> Void) {
+        execute { MainActor.assumeIsolated(work) }
+    }
 }
 
 private typealias Work = @Sendable () -> Void

@@ -1,4 +1,5 @@
 import CGtk
+import CLayerwatch
 
 /// A GLib timeout that calls a closure at a fixed interval on the main loop until cancelled or
 /// released: countdowns ("Reconnecting in 3 s"), once-a-second stats refresh, and tests' frame

@@ -10,6 +10,7 @@ private enum SignalThunk {
     typealias PointerArgumentBooleanResult = @MainActor (UnsafeMutableRawPointer?) -> Bool
     typealias PointerAndIntArguments = @MainActor (UnsafeMutableRawPointer?, Int32) -> Void
     typealias PointerArgumentIntResult = @MainActor (UnsafeMutableRawPointer?) -> Int32
+    typealias TwoIntArguments = @MainActor (Int32, Int32) -> Void
 
     static let noArgument: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
         nonisolated(unsafe) let handler = ClosureBox<NoArgument>.value(at: data)
@@ -24,13 +25,18 @@ private enum SignalThunk {
 
     static let booleanResult: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
         nonisolated(unsafe) let handler = ClosureBox<BooleanResult>.value(at: data)
-        return MainActor.assumeIsolated { handler() } ? 1 : 0
+        return MainActor.assumeIsolated { handler() }.gboolean
     }
 
     static let pointerAndIntArguments: @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> Void = { _, argument, number, data in
         nonisolated(unsafe) let handler = ClosureBox<PointerAndIntArguments>.value(at: data)
         nonisolated(unsafe) let pointer = argument
         MainActor.assumeIsolated { handler(pointer, number) }
+    }
+
+    static let twoIntArguments: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, first, second, data in
+        nonisolated(unsafe) let handler = ClosureBox<TwoIntArguments>.value(at: data)
+        MainActor.assumeIsolated { handler(first, second) }
     }
 
     static let pointerArgumentIntResult: @convention(c) (gpointer?, gpointer?, gpointer?) -> gint = { _, argument, data in
@@ -42,7 +48,7 @@ private enum SignalThunk {
     static let pointerArgumentBooleanResult: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
         nonisolated(unsafe) let handler = ClosureBox<PointerArgumentBooleanResult>.value(at: data)
         nonisolated(unsafe) let pointer = argument
-        return MainActor.assumeIsolated { handler(pointer) } ? 1 : 0
+        return MainActor.assumeIsolated { handler(pointer) }.gboolean
     }
 }
 
@@ -54,11 +60,21 @@ public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
     connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.noArgument, to: GCallback.self))
 }
 
-/// Connects `handler` to a signal with one pointer argument (`notify` passes its `GParamSpec *`).
+/// Connects `handler` to a signal with one pointer argument.
 @MainActor @discardableResult
 public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
                           _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
     connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgument, to: GCallback.self))
+}
+
+/// Connects `handler` to `notify::property`, emitted when the object's `property` changes
+/// (`fullscreened`, `default-width`, `selected-page`).
+@MainActor @discardableResult
+public func connectNotify(_ instance: some GObjectPointer, _ property: String,
+                          _ handler: @escaping @MainActor () -> Void) -> gulong {
+    let forward: SignalThunk.PointerArgument = { _ in handler() }
+    return connect(instance, "notify::\(property)", forward,
+                   through: unsafeBitCast(SignalThunk.pointerArgument, to: GCallback.self))
 }
 
 /// Connects `handler` to a signal with a pointer and an int argument (AdwTabView's
@@ -67,6 +83,14 @@ public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
 public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
                           _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Void) -> gulong {
     connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerAndIntArguments, to: GCallback.self))
+}
+
+/// Connects `handler` to a signal with two int arguments (GtkDrawingArea's `resize` passes the new
+/// width and height).
+@MainActor @discardableResult
+public func connectSizeSignal(_ instance: some GObjectPointer, _ signal: String,
+                              _ handler: @escaping @MainActor (_ width: Int32, _ height: Int32) -> Void) -> gulong {
+    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.twoIntArguments, to: GCallback.self))
 }
 
 /// Connects `handler` to a signal without arguments whose handlers return a gboolean

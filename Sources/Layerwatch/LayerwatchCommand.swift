@@ -1,14 +1,21 @@
 import ArgumentParser
 import LayerwatchApp
+import StreamKit
 
 /// The `layerwatch` command line: the viewer by default, `probe` for diagnosing a camera.
 @main
 struct LayerwatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layerwatch",
-        abstract: "A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files).",
+        abstract: tr("A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files)."),
         version: LayerwatchApplication.version,
         subcommands: [ViewCommand.self, ProbeCommand.self],
         defaultSubcommand: ViewCommand.self
     )
+
+    /// Binds the translations before any text (help included) is made, then runs the command.
+    static func main() {
+        Localization.bind(localeDirectory: DataFiles.localeFolder().path)
+        main(nil)
+    }
 }

@@ -7,27 +7,20 @@ import StreamKit
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Connect to a camera URL, decode a few frames and report what happened.",
-        discussion: """
-        Exit codes: 0 ok, 2 invalid URL, 3 access code rejected, 4 refused, 5 timeout or unreachable,
-        6 not found, 7 unsupported codec, 8 end of stream, 9 protocol error.
-        Access codes are replaced by *** in everything printed.
-        """
+        abstract: tr("Connect to a camera URL, decode a few frames and report what happened."),
+        discussion: tr("Exit codes: 0 ok, 2 invalid URL, 3 access code rejected, 4 refused, 5 timeout or unreachable,\n6 not found, 7 unsupported codec, 8 end of stream, 9 protocol error.\nAccess codes are replaced by *** in everything printed.")
     )
 
-    @Argument(help: """
-        rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, \
-        port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.
-        """)
+    @Argument(help: ArgumentHelp(tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.")))
     var url: String
 
-    @Option(name: .long, help: "Frames to decode before reporting success.")
+    @Option(name: .long, help: ArgumentHelp(tr("Frames to decode before reporting success.")))
     var frames: Int = 30
 
-    @Option(name: .long, help: "Give up after this many seconds.")
+    @Option(name: .long, help: ArgumentHelp(tr("Give up after this many seconds.")))
     var timeout: Double = 20
 
-    @Flag(name: .long, help: "Print the report as JSON.")
+    @Flag(name: .long, help: ArgumentHelp(tr("Print the report as JSON.")))
     var json = false
 
     func run() throws {
@@ -35,7 +28,7 @@ struct ProbeCommand: ParsableCommand {
         do {
             source = try StreamSource.parse(url)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            FileHandle.standardError.write(Data((String(format: tr("error: %@"), error.description) + "\n").utf8))
             throw ExitCode(2)
         }
         let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout)

@@ -4,27 +4,33 @@ import StreamKit
 /// Renders a probe report for a terminal or as JSON, and maps its error kind to an exit code.
 enum ProbeReportFormatter {
     static func text(_ report: StreamProbe.Report) -> String {
-        var lines = ["Probing \(report.url)"]
+        var rows: [(label: String, value: String)] = []
+        // TRANSLATORS: the probe report's row labels (`layerwatch probe`); keep them short.
+        if let codec = report.codec { rows.append((tr("codec"), codec)) }
+        if let width = report.width, let height = report.height { rows.append((tr("resolution"), "\(width)×\(height)")) }
+        if let open = report.timeToOpen { rows.append((tr("stream open"), String(format: "%.3f s", open))) }
+        if let ttff = report.timeToFirstFrame { rows.append((tr("first frame"), String(format: "%.3f s", ttff))) }
+        var rate = "\(report.frames)"
+        if let fps = report.framesPerSecond { rate = String(format: tr("%ld at %.1f fps"), report.frames, fps) }
+        if let kbps = report.kilobitsPerSecond, kbps > 0 { rate += String(format: tr(", %.0f kbit/s"), kbps) }
+        rows.append((tr("frames"), rate))
+        if let decode = report.decodeMilliseconds, let convert = report.convertMilliseconds, report.frames > 0 {
+            rows.append((tr("per frame"), String(format: tr("decode %.2f ms, convert %.2f ms"), decode, convert)))
+        }
+        if let error = report.error {
+            rows.append((tr("error"), "\(error.kind): \(error.message)"))
+        } else {
+            // TRANSLATORS: the probe's result when the camera worked.
+            rows.append((tr("result"), tr("ok")))
+        }
+        // Values start in one column: 13 in English, further right when a translated label is longer.
+        let column = max(13, (rows.map(\.label.count).max() ?? 0) + 2)
+        var lines = [String(format: tr("Probing %@"), report.url)]
         for transition in report.transitions {
             let detail = transition.detail.map { " — \($0)" } ?? ""
             lines.append(String(format: "  %7.3f s  %@%@", transition.seconds, transition.state, detail))
         }
-        if let codec = report.codec { lines.append("codec        \(codec)") }
-        if let width = report.width, let height = report.height { lines.append("resolution   \(width)×\(height)") }
-        if let open = report.timeToOpen { lines.append(String(format: "stream open  %.3f s", open)) }
-        if let ttff = report.timeToFirstFrame { lines.append(String(format: "first frame  %.3f s", ttff)) }
-        var rate = "frames       \(report.frames)"
-        if let fps = report.framesPerSecond { rate += String(format: " at %.1f fps", fps) }
-        if let kbps = report.kilobitsPerSecond, kbps > 0 { rate += String(format: ", %.0f kbit/s", kbps) }
-        lines.append(rate)
-        if let decode = report.decodeMilliseconds, let convert = report.convertMilliseconds, report.frames > 0 {
-            lines.append(String(format: "per frame    decode %.2f ms, convert %.2f ms", decode, convert))
-        }
-        if let error = report.error {
-            lines.append("error        \(error.kind): \(error.message)")
-        } else {
-            lines.append("result       ok")
-        }
+        lines += rows.map { $0.label.padding(toLength: column, withPad: " ", startingAt: 0) + $0.value }
         return lines.joined(separator: "\n")
     }
 

@@ -10,10 +10,10 @@ import StreamKit
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
-        abstract: "Open the viewer (the default), with a tab for each camera URL given."
+        abstract: tr("Open the viewer (the default), with a tab for each camera URL given.")
     )
 
-    @Argument(help: "Camera URLs or files to open as tabs (not saved as printers).")
+    @Argument(help: ArgumentHelp(tr("Camera URLs or files to open as tabs (not saved as printers).")))
     var urls: [String] = []
 
     func run() throws {
@@ -21,7 +21,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 _ = try StreamSource.parse(url)
             } catch {
-                FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+                FileHandle.standardError.write(Data((String(format: tr("error: %@"), error.description) + "\n").utf8))
                 throw ExitCode(2)
             }
         }

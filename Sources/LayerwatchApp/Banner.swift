@@ -1,5 +1,6 @@
 import CGtk
 import GtkKit
+import StreamKit
 
 /// A strip at the top of the window for a problem that must not go unnoticed (libadwaita 1.2 has
 /// no AdwBanner): a message and a Dismiss button, sliding in and out.
@@ -13,23 +14,23 @@ final class Banner {
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_add_css_class(box, "banner")
         label = gtk_label_new(nil)
-        gtk_label_set_wrap(gcast(label), 1)
+        gtk_label_set_wrap(gcast(label), true.gboolean)
         gtk_label_set_xalign(gcast(label), 0)
-        gtk_widget_set_hexpand(label, 1)
-        let dismiss = gtk_button_new_with_label("Dismiss")!
+        gtk_widget_set_hexpand(label, true.gboolean)
+        let dismiss = gtk_button_new_with_label(tr("Dismiss"))!
         gtk_widget_set_valign(dismiss, GTK_ALIGN_CENTER)
-        connectSignal(dismiss, "clicked") { [widget] in gtk_revealer_set_reveal_child(gcast(widget), 0) }
+        connectSignal(dismiss, "clicked") { [widget] in gtk_revealer_set_reveal_child(gcast(widget), false.gboolean) }
         gtk_box_append(gcast(box), label)
         gtk_box_append(gcast(box), dismiss)
         gtk_revealer_set_child(gcast(widget), box)
     }
 
     var text: String? {
-        gtk_revealer_get_reveal_child(gcast(widget)) != 0 ? String(cString: gtk_label_get_text(gcast(label))) : nil
+        Bool(gboolean: gtk_revealer_get_reveal_child(gcast(widget))) ? String(cString: gtk_label_get_text(gcast(label))) : nil
     }
 
     func show(_ text: String) {
         gtk_label_set_text(gcast(label), text)
-        gtk_revealer_set_reveal_child(gcast(widget), 1)
+        gtk_revealer_set_reveal_child(gcast(widget), true.gboolean)
     }
 }

@@ -22,7 +22,7 @@ public struct Camera: Identifiable, Equatable, Sendable {
     /// The looping demo clip shipped in data/, or nil when it cannot be found.
     public static func demo() -> Camera? {
         DataFiles.demoClip().map {
-            var demo = Camera(name: "Demo printer", source: .file(path: $0.path, loop: true), subtitle: "Built-in demo camera")
+            var demo = Camera(name: tr("Demo printer"), source: .file(path: $0.path, loop: true), subtitle: tr("Built-in demo camera"))
             demo.isDemo = true
             return demo
         }
@@ -31,7 +31,7 @@ public struct Camera: Identifiable, Equatable, Sendable {
     /// A name for a camera opened by URL: its host, or the file's name.
     public static func defaultName(for source: StreamSource) -> String {
         switch source {
-        case .rtsp(let url), .http(let url): return url.host ?? "Camera"
+        case .rtsp(let url), .http(let url): return url.host ?? tr("Camera")
         case .bambuJPEG(let host, _, _): return host
         case .file(let path, _): return ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         }

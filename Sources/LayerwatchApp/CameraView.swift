@@ -5,68 +5,88 @@ import StreamKit
 
 /// The video of one printer, as a WidgetRepresentable: a GtkPicture (contain fit) showing one
 /// persistent frame paintable that the printer's shared StreamSession feeds. Make attaches to the
-/// session, update passes on the display-size hint (never rebuilds), dismantle detaches. The picture
-/// is made once per view and never recreated, so the printer's single connection is never dropped.
+/// session, update applies the display-size hint, the picture's look and the state handler (never
+/// rebuilds), dismantle detaches. The picture is made once per view and never recreated, so the
+/// printer's single connection is never dropped.
 struct CameraView: WidgetRepresentable {
     typealias Widget = OpaquePointer
     typealias Coordinator = CameraCoordinator
 
+    /// How the picture looks while the session is not live.
+    enum Look: Equatable {
+        /// Live: the picture as it comes.
+        case live
+        /// No picture yet: fully transparent, so the first frame fades in.
+        case waiting
+        /// A picture from before the stream stopped: dimmed.
+        case stale
+    }
+
+    /// The session shown: the view's identity (its host is made for this one session).
     let session: StreamSession
     /// Device pixels the picture covers: the size frames are converted to (never above the stream's).
     var displaySize: PixelSize
+    var look: Look
     /// Called on the main loop with every state of the session.
     var onState: @MainActor (SessionState) -> Void
 
     func makeCoordinator() -> CameraCoordinator {
-        CameraCoordinator(session: session, onState: onState)
+        CameraCoordinator(session: session)
     }
 
     func makeWidget(context: RepresentableContext<CameraView>) -> OpaquePointer {
-        let picture = gtk_picture_new_for_paintable(context.coordinator.paintable)!
+        let picture = gtk_picture_new_for_paintable(context.coordinator.paintable.pointer)!
         gtk_picture_set_content_fit(gcast(picture), GTK_CONTENT_FIT_CONTAIN)
-        gtk_picture_set_can_shrink(gcast(picture), 1)
+        gtk_picture_set_can_shrink(gcast(picture), true.gboolean)
         gtk_widget_add_css_class(picture, "camera-picture")
-        gtk_widget_set_hexpand(picture, 1)
-        gtk_widget_set_vexpand(picture, 1)
-        context.coordinator.attach(to: gcast(picture), displaySize: displaySize)
+        gtk_widget_set_hexpand(picture, true.gboolean)
+        gtk_widget_set_vexpand(picture, true.gboolean)
+        context.coordinator.attach(to: picture, displaySize: displaySize)
         return gcast(picture)
     }
 
     func updateWidget(_ picture: OpaquePointer, context: RepresentableContext<CameraView>) {
-        context.coordinator.setDisplaySize(displaySize)
+        precondition(context.coordinator.session === session, "a CameraView's host shows one session")
+        context.coordinator.update(from: self)
+        setClass(picture, "waiting", look == .waiting)
+        setClass(picture, "stale", look == .stale)
     }
 
     static func dismantleWidget(_ picture: OpaquePointer, coordinator: CameraCoordinator) {
         coordinator.detach()
     }
+
+    private func setClass(_ picture: OpaquePointer, _ name: String, _ on: Bool) {
+        let widget: UnsafeMutablePointer<GtkWidget> = gcast(picture)
+        guard Bool(gboolean: gtk_widget_has_css_class(widget, name)) != on else { return }
+        if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
+    }
 }
 
 /// Turns a session's events into what the picture shows, on the main loop: frames become the
-/// paintable's texture, states go to the page, mapping and unmapping tell the session whether this
-/// view wants pixels at all (a hidden tab converts nothing).
+/// paintable's texture, states go to the latest view's handler, mapping and unmapping tell the
+/// session whether this view wants pixels at all (a hidden tab converts nothing).
 @MainActor
 final class CameraCoordinator {
     let session: StreamSession
     /// The paintable the picture shows for its whole life (an `LwFramePaintable`).
-    let paintable: OpaquePointer
-    private let paintableRef: GObjectRef<OpaquePointer>
-    private let onState: @MainActor (SessionState) -> Void
+    let paintable = GObjectRef(adopting: lw_frame_paintable_new()!)
     private var consumer: StreamConsumer?
     private var displaySize = PixelSize.full
     private var visible = false
-    /// The frame on screen now, for snapshots' fallback and tests.
+    private var onState: @MainActor (SessionState) -> Void = { _ in }
+    /// The texture on screen now; shared with the session's other views.
+    private var texture: GObjectRef<OpaquePointer>?
+    /// The frame on screen now, for the picture's age and tests.
     private(set) var shownFrame: VideoFrame?
 
-    init(session: StreamSession, onState: @escaping @MainActor (SessionState) -> Void) {
+    init(session: StreamSession) {
         self.session = session
-        self.onState = onState
-        paintableRef = GObjectRef(adopting: lw_frame_paintable_new())
-        paintable = paintableRef.pointer
     }
 
     func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize) {
         self.displaySize = displaySize
-        visible = gtk_widget_get_mapped(picture) != 0
+        visible = Bool(gboolean: gtk_widget_get_mapped(picture))
         connectSignal(picture, "map") { [weak self] in self?.setVisible(true) }
         connectSignal(picture, "unmap") { [weak self] in self?.setVisible(false) }
         consumer = session.attach(executor: MainLoopExecutor.main, displaySize: displaySize, visible: visible,
@@ -77,17 +97,19 @@ final class CameraCoordinator {
                                   })
     }
 
-    func setDisplaySize(_ size: PixelSize) {
-        guard size != displaySize else { return }
-        displaySize = size
-        consumer?.update(displaySize: size, visible: visible)
+    /// Takes the newest view's display size and handler.
+    func update(from view: CameraView) {
+        onState = view.onState
+        guard view.displaySize != displaySize else { return }
+        displaySize = view.displaySize
+        consumer?.update(displaySize: displaySize, visible: visible)
     }
 
     func detach() {
         consumer?.detach()
         consumer = nil
-        if session.consumerCount == 0 { FrameTextures.shared.forget(session) }
-        lw_frame_paintable_set_frame(paintable, nil, 0, 0)
+        lw_frame_paintable_set_frame(paintable.pointer, nil, 0, 0)
+        texture = nil
         shownFrame = nil
     }
 
@@ -98,8 +120,9 @@ final class CameraCoordinator {
     }
 
     private func show(_ frame: VideoFrame) {
-        let texture = FrameTextures.shared.texture(for: frame, of: session)
-        lw_frame_paintable_set_frame(paintable, texture, Int32(frame.sourceWidth), Int32(frame.sourceHeight))
+        let shared = FrameTextures.shared(for: frame)
+        lw_frame_paintable_set_frame(paintable.pointer, shared.pointer, Int32(frame.sourceWidth), Int32(frame.sourceHeight))
+        texture = shared
         shownFrame = frame
     }
 }

@@ -7,7 +7,7 @@ enum ConnectionTestText {
         var parts: [String] = []
         if let codec = report.codec { parts.append(codec.uppercased()) }
         if let width = report.width, let height = report.height { parts.append("\(width)×\(height)") }
-        var text = "Connected" + (parts.isEmpty ? "." : ": " + parts.joined(separator: " ") + ".")
+        var text = parts.isEmpty ? tr("Connected.") : String(format: tr("Connected: %@."), parts.joined(separator: " "))
         if let first = report.timeToFirstFrame {
             text += " First picture after \(String(format: "%.1f", first)) s."
         }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Finds Layerwatch's data files (the demo clip) whether it runs installed (`PREFIX/bin/layerwatch`
+/// Finds Layerwatch's data files (the demo clip, the stylesheet, the shortcuts window) whether it runs installed (`PREFIX/bin/layerwatch`
 /// with data in `PREFIX/share/layerwatch`) or from the source tree (`.build/debug/layerwatch`, data
 /// in `data/`). `LAYERWATCH_DATA_DIR` overrides both.
 public enum DataFiles {
@@ -8,7 +8,12 @@ public enum DataFiles {
 
     /// The demo camera's clip, if it can be found.
     public static func demoClip() -> URL? {
-        candidates().map { $0.appendingPathComponent(demoClipName) }
+        file(demoClipName)
+    }
+
+    /// A file shipped in data/ (the stylesheet, the shortcuts window), if it can be found.
+    static func file(_ name: String) -> URL? {
+        candidates().map { $0.appendingPathComponent(name) }
             .first { FileManager.default.fileExists(atPath: $0.path) }
     }
 
@@ -38,5 +43,16 @@ public enum DataFiles {
             folder = folder.deletingLastPathComponent()
         }
         return folders
+    }
+}
+
+extension DataFiles {
+    /// The folder of compiled translations (`de/LC_MESSAGES/layerwatch.mo`): `PREFIX/share/locale`
+    /// next to the installed binary. `LAYERWATCH_LOCALE_DIR` overrides it (tests, uninstalled runs).
+    public static func localeFolder() -> URL {
+        if let override = ProcessInfo.processInfo.environment["LAYERWATCH_LOCALE_DIR"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        return executableFolder.deletingLastPathComponent().appendingPathComponent("share/locale")
     }
 }

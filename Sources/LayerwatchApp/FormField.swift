@@ -1,4 +1,5 @@
 import CGtk
+import CLayerwatch
 import GtkKit
 
 /// One labelled text field of a form with its own error line underneath, so validation can say
@@ -15,7 +16,7 @@ final class FormField {
         let entry: UnsafeMutablePointer<GtkWidget>
         if secret {
             entry = gtk_password_entry_new()
-            gtk_password_entry_set_show_peek_icon(gcast(entry), 1)
+            gtk_password_entry_set_show_peek_icon(gcast(entry), true.gboolean)
             lw_set_string_property(entry, "placeholder-text", placeholder)
         } else {
             entry = gtk_entry_new()
@@ -34,15 +35,15 @@ final class FormField {
         lw_accessible_set_labelled_by(control, label)
         error = gtk_label_new(nil)
         gtk_label_set_xalign(gcast(error), 0)
-        gtk_label_set_wrap(gcast(error), 1)
+        gtk_label_set_wrap(gcast(error), true.gboolean)
         gtk_widget_add_css_class(error, "error")
         gtk_widget_add_css_class(error, "caption")
-        gtk_widget_set_visible(error, 0)
+        gtk_widget_set_visible(error, false.gboolean)
         for child in [label, control, error] { gtk_box_append(gcast(widget), child) }
         if let hint {
             let note = gtk_label_new(hint)!
             gtk_label_set_xalign(gcast(note), 0)
-            gtk_label_set_wrap(gcast(note), 1)
+            gtk_label_set_wrap(gcast(note), true.gboolean)
             gtk_widget_add_css_class(note, "dim-label")
             gtk_widget_add_css_class(note, "caption")
             gtk_box_append(gcast(widget), note)
@@ -56,7 +57,7 @@ final class FormField {
     }
 
     var errorText: String? {
-        gtk_widget_get_visible(error) != 0 ? String(cString: gtk_label_get_text(gcast(error))) : nil
+        Bool(gboolean: gtk_widget_get_visible(error)) ? String(cString: gtk_label_get_text(gcast(error))) : nil
     }
 
     /// Shows `message` under the field (nil clears it) and marks the entry.
@@ -67,7 +68,7 @@ final class FormField {
     }
 
     func setShown(_ shown: Bool) {
-        gtk_widget_set_visible(widget, shown ? 1 : 0)
+        gtk_widget_set_visible(widget, shown.gboolean)
     }
 
     /// Runs `handler` whenever the user edits the text.

@@ -1,4 +1,5 @@
 import CGtk
+import CLayerwatch
 import StreamKit
 
 /// Sends Layerwatch's diagnostics to GLib's structured log under the "Layerwatch" domain, where the

@@ -25,9 +25,9 @@ extension LayerwatchApplication {
         }
         mini.present()
         library.setMiniWindow(.init(printerID: camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: camera.id)
-        if case .unsupported(let hint) = mini.keepAbove, !library.config.keepAboveHintShown {
+        if mini.keepAbove == .unsupported, !library.config.keepAboveHintShown {
             library.markKeepAboveHintShown()
-            mini.toast(hint)
+            mini.toast(KeepAboveHint.text())
         }
     }
 }

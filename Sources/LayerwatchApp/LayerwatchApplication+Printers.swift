@@ -38,10 +38,10 @@ extension LayerwatchApplication {
 
     func confirmClose(_ page: PrinterPage) {
         guard library.printer(id: page.camera.id) != nil, let window else { return close(page) }
-        let dialog = adw_message_dialog_new(gcast(window.window), "Remove “\(page.name)”?",
-                                            "Its settings and access code will be deleted from this computer.")!
-        adw_message_dialog_add_response(gcast(dialog), "cancel", "Cancel")
-        adw_message_dialog_add_response(gcast(dialog), "remove", "Remove")
+        let dialog = adw_message_dialog_new(gcast(window.window), String(format: tr("Remove “%@”?"), page.name),
+                                            tr("Its settings and access code will be deleted from this computer."))!
+        adw_message_dialog_add_response(gcast(dialog), "cancel", tr("Cancel"))
+        adw_message_dialog_add_response(gcast(dialog), "remove", tr("Remove"))
         adw_message_dialog_set_response_appearance(gcast(dialog), "remove", ADW_RESPONSE_DESTRUCTIVE)
         adw_message_dialog_set_default_response(gcast(dialog), "cancel")
         adw_message_dialog_set_close_response(gcast(dialog), "cancel")
@@ -65,12 +65,12 @@ extension LayerwatchApplication {
     /// (a second probe would be a second client); otherwise a short probe runs off the main loop.
     func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String) -> Void) {
         if sessions.existingSession(for: source)?.state == .live {
-            return answer("Connected — this camera is streaming in its tab right now.")
+            return answer(tr("Connected — this camera is streaming in its tab right now."))
         }
         DispatchQueue.global(qos: .userInitiated).async {
             let report = StreamProbe.run(source: source, frames: 2, timeout: 10)
             let text = ConnectionTestText.describe(report)
-            MainLoopExecutor.main.execute { MainActor.assumeIsolated { answer(text) } }
+            MainLoopExecutor.main.runOnMainActor { answer(text) }
         }
     }
 

@@ -101,17 +101,11 @@ public final class LayerwatchApplication {
     private func startup() {
         GLibLog.install()
         library = PrinterLibrary(store: makeStore())
-        DispatchMainQueueBridge.install()
         AppStyle.install()
-        let accelerators: [(String, [String])] = [
-            ("win.snapshot", ["<Control>s"]), ("win.show-stats", ["<Control>i"]),
-            ("win.fullscreen", ["F11"]), ("win.leave-fullscreen", ["Escape"]),
-            ("win.reconnect", ["<Control>r"]), ("win.pop-out", ["<Control><Shift>p"]),
-            ("win.close-tab", ["<Control>w"]), ("win.add-printer", ["<Control>t"]),
-            ("win.edit-printer", ["<Control>e"]), ("win.show-help-overlay", ["<Control>question"]),
-        ]
-        for (action, keys) in accelerators { setAccelerators(application, action, keys) }
-        addAction(application, "about") { [weak self] in AppMenu.showAbout(parent: self?.window?.window, version: Self.version) }
+        for feature in Feature.all {
+            if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
+            if feature.scope == .application { feature.install(on: application, for: self) }
+        }
     }
 
     /// Opens the main window, restoring saved tabs, selection, size and mini windows.
@@ -121,7 +115,7 @@ public final class LayerwatchApplication {
             return
         }
         let tabs = PrinterTabs()
-        let window = MainWindow(application: application, tabs: tabs)
+        let window = MainWindow(app: self, tabs: tabs)
         self.window = window
         library.onSaveError = { [weak window] message in
             GLibLog.warning(message)
@@ -129,13 +123,7 @@ public final class LayerwatchApplication {
         }
         tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
         tabs.onOrderChange = { [weak self, unowned tabs] in self?.library.reorder(tabs.all.map(\.camera.id)) }
-        window.onPopOut = { [weak self] page in self?.togglePopOut(page.camera) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
-        window.onAddPrinter = { [weak self] in self?.showDialog(editing: nil) }
-        window.onEditPrinter = { [weak self] page in
-            guard let self, let printer = library.printer(id: page.camera.id) else { return }
-            showDialog(editing: printer)
-        }
         connectBoolSignal(window.window, "close-request") { [weak self] in
             self?.rememberWindow()
             return false
@@ -156,7 +144,7 @@ public final class LayerwatchApplication {
             window?.selectionChanged(page)
             self?.library.select(page?.camera.id)
         }
-        let problems = [library.loadProblem] + unopenable.map { Optional("Can't open \($0)") }
+        let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
         window.present()
@@ -170,7 +158,7 @@ public final class LayerwatchApplication {
         guard let window else { return }
         let page = PrinterPage(camera: camera, session: sessions.session(for: camera.source))
         if library.printer(id: camera.id) != nil {
-            page.status.onEdit = { [weak self] in
+            page.surface.onEditAccessCode = { [weak self] in
                 guard let self, let printer = library.printer(id: camera.id) else { return }
                 showDialog(editing: printer)
             }
@@ -178,11 +166,21 @@ public final class LayerwatchApplication {
         window.add(page, select: select, at: position)
     }
 
+    /// The saved printer of the selected tab (nil for the demo and command-line cameras).
+    var selectedPrinter: Printer? {
+        window?.tabs.selected.flatMap { library.printer(id: $0.camera.id) }
+    }
+
+    /// Opens the Edit Printer dialog for the selected tab's printer.
+    func editSelectedPrinter() {
+        if let printer = selectedPrinter { showDialog(editing: printer) }
+    }
+
     /// Keeps the screen awake while a camera is fullscreen, as a video player does.
     private func inhibitScreensaver(_ inhibit: Bool) {
         if inhibit, inhibitCookie == 0, let window {
             inhibitCookie = gtk_application_inhibit(gcast(application), gcast(window.window),
-                                                    GTK_APPLICATION_INHIBIT_IDLE, "Watching a printer camera fullscreen")
+                                                    GTK_APPLICATION_INHIBIT_IDLE, tr("Watching a printer camera fullscreen"))
         } else if !inhibit, inhibitCookie != 0 {
             gtk_application_uninhibit(gcast(application), inhibitCookie)
             inhibitCookie = 0

@@ -1,44 +1,46 @@
 import CGtk
+import CLayerwatch
 import Foundation
 import GtkKit
 import StreamKit
 
 /// The main window: a header bar, one tab per printer, a banner for problems the user must know
-/// about, toasts, and the window actions behind the control bar and the keyboard (snapshot, stats,
-/// fullscreen, pop-out, reconnect, close tab). Actions act on the selected tab.
+/// about, toasts, and the window's half of the feature table: its actions (snapshot, stats,
+/// fullscreen, pop-out, reconnect, printers), kept enabled only where they apply. Actions act on
+/// the selected tab.
 @MainActor
 final class MainWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     let tabs: PrinterTabs
+    private unowned let app: LayerwatchApplication
     private let header: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let banner: Banner
     private var statsShown = false
+    /// The window's actions by feature name, to enable and disable them.
+    private var actions: [(feature: Feature, action: OpaquePointer)] = []
 
-    /// Pop the selected printer out into its mini window (or close it when it is open).
-    var onPopOut: @MainActor (PrinterPage) -> Void = { _ in }
     /// The window entered or left fullscreen.
     var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
-    /// Open the Add Printer dialog.
-    var onAddPrinter: @MainActor () -> Void = {}
-    /// Open the Edit Printer dialog for a tab's printer (ignored for tabs that aren't saved printers).
-    var onEditPrinter: @MainActor (PrinterPage) -> Void = { _ in }
 
-    init(application: OpaquePointer?, tabs: PrinterTabs) {
+    init(app: LayerwatchApplication, tabs: PrinterTabs) {
+        self.app = app
         self.tabs = tabs
-        window = adw_application_window_new(application.map { gcast($0) })
+        window = adw_application_window_new(gcast(app.application))
         gtk_window_set_title(gcast(window), "Layerwatch")
         gtk_window_set_default_size(gcast(window), 960, 680)
         header = adw_header_bar_new()
         title = adw_window_title_new("Layerwatch", nil)
         adw_header_bar_set_title_widget(gcast(header), title)
-        let add = gtk_button_new_from_icon_name("list-add-symbolic")!
-        gtk_widget_set_tooltip_text(add, "Add Printer (Ctrl+T)")
-        lw_accessible_set_label(add, "Add Printer")
-        gtk_actionable_set_action_name(gcast(add), "win.add-printer")
-        gtk_widget_add_css_class(add, "flat")
-        adw_tab_bar_set_end_action_widget(gcast(tabs.bar), add)
+        for (feature, icon) in Feature.placed(\.tabBarIcon) {
+            let button = gtk_button_new_from_icon_name(icon)!
+            gtk_widget_set_tooltip_text(button, feature.tooltip)
+            lw_accessible_set_label(button, feature.title)
+            gtk_actionable_set_action_name(gcast(button), feature.actionName)
+            gtk_widget_add_css_class(button, "flat")
+            adw_tab_bar_set_end_action_widget(gcast(tabs.bar), button)
+        }
         adw_header_bar_pack_end(gcast(header), AppMenu.button())
         banner = Banner()
         toasts = adw_toast_overlay_new()
@@ -50,16 +52,20 @@ final class MainWindow {
         gtk_box_append(gcast(content), header)
         gtk_box_append(gcast(content), tabs.bar)
         gtk_box_append(gcast(content), toasts)
-        gtk_widget_set_vexpand(toasts, 1)
+        gtk_widget_set_vexpand(toasts, true.gboolean)
         adw_application_window_set_content(gcast(window), content)
-        let shortcuts = AppMenu.shortcutsWindow()
-        gtk_application_window_set_help_overlay(gcast(window), gcast(shortcuts))
-        g_object_unref(shortcuts.rawGObject)
-        installActions()
+        if let shortcuts = AppMenu.shortcutsWindow() {
+            gtk_application_window_set_help_overlay(gcast(window), gcast(shortcuts.pointer))
+        }
+        for feature in Feature.all where feature.scope == .window {
+            if let action = feature.install(on: window, for: app) { actions.append((feature, action)) }
+        }
         tabs.onSelectionChange = { [weak self] page in self?.selectionChanged(page) }
-        // The window's handlers own this object: it lives exactly as long as the window.
-        connectSignal(window, "notify::fullscreened") { (_: UnsafeMutableRawPointer?) in self.fullscreenChanged() }
-        connectSignal(window, "destroy") { self.tabs.dismantleAll() }
+        tabs.onPageStateChange = { [weak self] in self?.refreshFeatures() }
+        keepAlive(self, untilDestroyed: window)
+        connectNotify(window, "fullscreened") { [weak self] in self?.fullscreenChanged() }
+        connectSignal(window, "destroy") { [weak self] in self?.tabs.dismantleAll() }
+        refreshFeatures()
     }
 
     func present() {
@@ -76,7 +82,7 @@ final class MainWindow {
         banner.show(text)
     }
 
-    var isFullscreen: Bool { gtk_window_is_fullscreen(gcast(window)) != 0 }
+    var isFullscreen: Bool { Bool(gboolean: gtk_window_is_fullscreen(gcast(window))) }
 
     /// The banner's message while it is shown.
     var bannerText: String? { banner.text }
@@ -84,66 +90,71 @@ final class MainWindow {
     /// The window's size and state, to restore it next time.
     var placement: (width: Int32, height: Int32, maximized: Bool) {
         let (width, height) = WindowChores.size(of: window)
-        return (width, height, gtk_window_is_maximized(gcast(window)) != 0)
+        return (width, height, Bool(gboolean: gtk_window_is_maximized(gcast(window))))
     }
 
     /// Adds a printer's page as a tab, with the window's stats setting.
     func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
-        page.setStatsShown(statsShown)
+        page.surface.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position)
     }
 
-    private func installActions() {
-        addAction(window, "snapshot") { [weak self] in self?.snapshot() }
-        addToggleAction(window, "show-stats", initial: false) { [weak self] shown in
-            guard let self else { return }
-            statsShown = shown
-            tabs.all.forEach { $0.setStatsShown(shown) }
-        }
-        addAction(window, "fullscreen") { [weak self] in self?.toggleFullscreen() }
-        addAction(window, "leave-fullscreen") { [weak self] in
-            guard let self, isFullscreen else { return }
-            gtk_window_unfullscreen(gcast(window))
-        }
-        addAction(window, "reconnect") { [weak self] in self?.tabs.selected?.reconnect() }
-        addAction(window, "pop-out") { [weak self] in
-            guard let self, let page = tabs.selected else { return }
-            onPopOut(page)
-        }
-        addAction(window, "close-tab") { [weak self] in self?.tabs.requestCloseSelected() }
-        addAction(window, "add-printer") { [weak self] in self?.onAddPrinter() }
-        addAction(window, "edit-printer") { [weak self] in
-            guard let self, let page = tabs.selected else { return }
-            onEditPrinter(page)
-        }
+    /// Whether the action of the feature named `name` can be used now (for tests).
+    func isEnabled(_ name: String) -> Bool {
+        actions.first { $0.feature.name == name }.map { Bool(gboolean: g_action_get_enabled($0.action)) } ?? false
     }
 
-    private func snapshot() {
+    // MARK: Feature handlers
+
+    /// Saves the selected printer's picture and says where, or why not.
+    func takeSnapshot() {
         guard let page = tabs.selected else { return }
         page.takeSnapshot { [weak self] result in
             switch result {
-            case .success(let url): self?.toast("Saved “\(url.lastPathComponent)” in Pictures/Layerwatch")
-            case .failure(let failure): self?.toast(failure.description)
+            case .success(let url):
+                self?.toast(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent))
+            case .failure(let failure):
+                self?.toast(failure.description)
             }
         }
     }
+
+    func setStatsShown(_ shown: Bool) {
+        statsShown = shown
+        tabs.all.forEach { $0.surface.setStatsShown(shown) }
+    }
+
+    func toggleFullscreen() {
+        setFullscreen(!isFullscreen)
+    }
+
+    func setFullscreen(_ fullscreen: Bool) {
+        if fullscreen { gtk_window_fullscreen(gcast(window)) } else { gtk_window_unfullscreen(gcast(window)) }
+    }
+
+    // MARK: Changes
 
     /// Names the selected printer in the title.
     func selectionChanged(_ page: PrinterPage?) {
         adw_window_title_set_title(gcast(title), page?.name ?? "Layerwatch")
         adw_window_title_set_subtitle(gcast(title), page?.camera.subtitle ?? "")
         gtk_window_set_title(gcast(window), page.map { "\($0.name) — Layerwatch" } ?? "Layerwatch")
+        refreshFeatures()
     }
 
-    private func toggleFullscreen() {
-        if isFullscreen { gtk_window_unfullscreen(gcast(window)) } else { gtk_window_fullscreen(gcast(window)) }
+    /// Enables each action exactly where its feature applies now.
+    private func refreshFeatures() {
+        for (feature, action) in actions {
+            g_simple_action_set_enabled(action, feature.isEnabled(app).gboolean)
+        }
     }
 
     private func fullscreenChanged() {
         let fullscreen = isFullscreen
         onFullscreenChange(fullscreen)
-        gtk_widget_set_visible(header, fullscreen ? 0 : 1)
-        gtk_widget_set_visible(tabs.bar, fullscreen ? 0 : 1)
+        gtk_widget_set_visible(header, (!fullscreen).gboolean)
+        gtk_widget_set_visible(tabs.bar, (!fullscreen).gboolean)
         tabs.all.forEach { $0.setControlsHidden(fullscreen) }
+        refreshFeatures()
     }
 }

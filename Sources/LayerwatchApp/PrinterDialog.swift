@@ -11,16 +11,16 @@ import StreamKit
 @MainActor
 final class PrinterDialog {
     /// The dialog's kinds, in the order of its drop-down.
-    static let kindTitles = ["Bambu Lab with RTSPS (X1, P2S, H2, X2D)", "Bambu Lab P1 / A1 (port 6000)",
-                             "Other camera (RTSP, MJPEG or snapshot URL)"]
+    static let kindTitles = [tr("Bambu Lab with RTSPS (X1, P2S, H2, X2D)"), tr("Bambu Lab P1 / A1 (port 6000)"),
+                             tr("Other camera (RTSP, MJPEG or snapshot URL)")]
 
     let window: UnsafeMutablePointer<GtkWidget>
-    let name = FormField(title: "Name", placeholder: "X1C in the workshop")
-    let host = FormField(title: "IP address", placeholder: "192.168.1.20",
-                         hint: "On the printer: Settings → Network (WLAN).")
+    let name = FormField(title: tr("Name"), placeholder: tr("X1C in the workshop"))
+    let host = FormField(title: tr("IP address"), placeholder: "192.168.1.20",
+                         hint: tr("On the printer: Settings → Network (WLAN)."))
     let accessCode: FormField
-    let serial = FormField(title: "Serial number (optional)", placeholder: "01S00C000000000")
-    let url = FormField(title: "Camera URL", placeholder: "http://192.168.1.30/webcam/?action=stream")
+    let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000")
+    let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream")
     private let kindDropDown: UnsafeMutablePointer<GtkWidget>
     private let kind: FormField
     private let testButton: UnsafeMutablePointer<GtkWidget>
@@ -39,29 +39,29 @@ final class PrinterDialog {
 
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
         id = printer?.id ?? UUID()
-        accessCode = FormField(title: "Access code", placeholder: "8 characters", secret: true,
-                               hint: "On the printer: Settings → LAN Only → Access Code. \(secretsNote)")
+        accessCode = FormField(title: tr("Access code"), placeholder: tr("8 characters"), secret: true,
+                               hint: tr("On the printer: Settings → LAN Only → Access Code.") + " " + secretsNote)
         kindDropDown = Self.dropDown(Self.kindTitles)
-        kind = FormField(title: "Camera", control: kindDropDown)
+        kind = FormField(title: tr("Camera"), control: kindDropDown)
         window = adw_window_new()
-        gtk_window_set_title(gcast(window), printer == nil ? "Add Printer" : "Edit Printer")
-        gtk_window_set_modal(gcast(window), 1)
+        gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
+        gtk_window_set_modal(gcast(window), true.gboolean)
         if let parent { gtk_window_set_transient_for(gcast(window), gcast(parent)) }
         gtk_window_set_default_size(gcast(window), 480, 720)
 
         let header = adw_header_bar_new()!
-        adw_header_bar_set_show_end_title_buttons(gcast(header), 0)
-        let cancel = gtk_button_new_with_label("Cancel")!
-        let save = gtk_button_new_with_label(printer == nil ? "Add" : "Save")!
+        adw_header_bar_set_show_end_title_buttons(gcast(header), false.gboolean)
+        let cancel = gtk_button_new_with_label(tr("Cancel"))!
+        let save = gtk_button_new_with_label(printer == nil ? tr("Add") : tr("Save"))!
         gtk_widget_add_css_class(save, "suggested-action")
         adw_header_bar_pack_start(gcast(header), cancel)
         adw_header_bar_pack_end(gcast(header), save)
 
-        testButton = gtk_button_new_with_label("Test Connection")
+        testButton = gtk_button_new_with_label(tr("Test Connection"))
         testResult = gtk_label_new(nil)
-        gtk_label_set_wrap(gcast(testResult), 1)
+        gtk_label_set_wrap(gcast(testResult), true.gboolean)
         gtk_label_set_xalign(gcast(testResult), 0)
-        gtk_label_set_selectable(gcast(testResult), 1)
+        gtk_label_set_selectable(gcast(testResult), true.gboolean)
         discoveredList = gtk_list_box_new()
         gtk_widget_add_css_class(discoveredList, "boxed-list")
         gtk_list_box_set_selection_mode(gcast(discoveredList), GTK_SELECTION_NONE)
@@ -70,7 +70,7 @@ final class PrinterDialog {
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 14)!
         gtk_widget_add_css_class(form, "printer-form")
         if printer == nil {
-            let title = gtk_label_new("On your network")!
+            let title = gtk_label_new(tr("On your network"))!
             gtk_label_set_xalign(gcast(title), 0)
             gtk_widget_add_css_class(title, "heading")
             gtk_box_append(gcast(discoveredGroup), title)
@@ -87,7 +87,7 @@ final class PrinterDialog {
         let scroller = gtk_scrolled_window_new()!
         gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_child(gcast(scroller), form)
-        gtk_widget_set_vexpand(scroller, 1)
+        gtk_widget_set_vexpand(scroller, true.gboolean)
         let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(gcast(content), header)
         gtk_box_append(gcast(content), scroller)
@@ -122,17 +122,17 @@ final class PrinterDialog {
         }
         guard !printers.isEmpty else {
             let row = adw_action_row_new()!
-            adw_preferences_row_set_title(gcast(row), "Looking for Bambu printers…")
-            adw_action_row_set_subtitle(gcast(row), "Printers in LAN mode announce themselves every few seconds.")
+            adw_preferences_row_set_title(gcast(row), tr("Looking for Bambu printers…"))
+            adw_action_row_set_subtitle(gcast(row), tr("Printers in LAN mode announce themselves every few seconds."))
             gtk_list_box_append(gcast(discoveredList), row)
             return
         }
         for printer in printers {
             let row = adw_action_row_new()!
             adw_preferences_row_set_title(gcast(row), printer.displayName)
-            let details = [printer.modelName, printer.address, printer.connection.map { $0 == .lan ? "LAN mode" : "cloud mode" }]
+            let details = [printer.modelName, printer.address, printer.connection.map { $0 == .lan ? tr("LAN mode") : tr("cloud mode") }]
             adw_action_row_set_subtitle(gcast(row), details.compactMap { $0 }.joined(separator: " · "))
-            gtk_list_box_row_set_activatable(gcast(row), 1)
+            gtk_list_box_row_set_activatable(gcast(row), true.gboolean)
             adw_action_row_add_suffix(gcast(row), gtk_image_new_from_icon_name("go-next-symbolic"))
             connectSignal(row, "activated") { [weak self] in self?.prefill(from: printer) }
             gtk_list_box_append(gcast(discoveredList), row)
@@ -231,7 +231,7 @@ final class PrinterDialog {
         case .failure(let problems):
             attemptedSave = true
             show(problems)
-            gtk_label_set_text(gcast(testResult), "Fix the fields marked above first.")
+            gtk_label_set_text(gcast(testResult), tr("Fix the fields marked above first."))
             return
         case .success(let printer):
             do { source = try printer.source() } catch {
@@ -239,11 +239,11 @@ final class PrinterDialog {
                 return
             }
         }
-        gtk_widget_set_sensitive(testButton, 0)
-        gtk_label_set_text(gcast(testResult), "Connecting…")
+        gtk_widget_set_sensitive(testButton, false.gboolean)
+        gtk_label_set_text(gcast(testResult), tr("Connecting…"))
         onTest(source) { [weak self] answer in
             guard let self else { return }
-            gtk_widget_set_sensitive(testButton, 1)
+            gtk_widget_set_sensitive(testButton, true.gboolean)
             gtk_label_set_text(gcast(testResult), answer)
         }
     }

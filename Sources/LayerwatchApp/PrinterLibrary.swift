@@ -96,9 +96,7 @@ final class PrinterLibrary {
                 try store.save(newest)
             } catch {
                 let message = "\(error)"
-                MainLoopExecutor.main.execute {
-                    MainActor.assumeIsolated { [weak self] in self?.onSaveError(message) }
-                }
+                MainLoopExecutor.main.runOnMainActor { [weak self] in self?.onSaveError(message) }
             }
         }
     }

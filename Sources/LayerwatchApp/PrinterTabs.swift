@@ -18,6 +18,8 @@ final class PrinterTabs {
     var onCloseRequest: @MainActor (PrinterPage) -> Void = { _ in }
     /// The selected tab changed.
     var onSelectionChange: @MainActor (PrinterPage?) -> Void = { _ in }
+    /// A page's session changed state.
+    var onPageStateChange: @MainActor () -> Void = {}
     /// Tabs were added, removed or reordered.
     var onOrderChange: @MainActor () -> Void = {}
 
@@ -26,18 +28,18 @@ final class PrinterTabs {
         bar = gcast(adw_tab_bar_new())
         ownership = [GObjectRef(adopting: view), GObjectRef(adopting: bar)]
         adw_tab_bar_set_view(gcast(bar), gcast(view))
-        adw_tab_bar_set_autohide(gcast(bar), 0)
-        gtk_widget_set_vexpand(view, 1)
+        adw_tab_bar_set_autohide(gcast(bar), false.gboolean)
+        gtk_widget_set_vexpand(view, true.gboolean)
         connectBoolSignal(view, "close-page") { [weak self] tab in
             guard let self, let tab, let page = page(for: OpaquePointer(tab)), !page.isBeingRemoved else {
                 return false // Approved by `remove`: libadwaita closes it.
             }
             // Never close on our own: the owner asks first and calls `remove` if the user agrees.
-            adw_tab_view_close_page_finish(gcast(view), OpaquePointer(tab), 0)
+            adw_tab_view_close_page_finish(gcast(view), OpaquePointer(tab), false.gboolean)
             onCloseRequest(page)
             return true
         }
-        connectSignal(view, "notify::selected-page") { [weak self] (_: UnsafeMutableRawPointer?) in
+        connectNotify(view, "selected-page") { [weak self] in
             guard let self else { return }
             onSelectionChange(selected)
         }
@@ -64,11 +66,14 @@ final class PrinterTabs {
             ?? adw_tab_view_append(gcast(view), page.widget)!
         adw_tab_page_set_title(tab, page.name)
         pages.append((page, tab))
-        page.onStateChange = { [weak self] state in self?.showState(state, of: tab) }
+        page.onStateChange = { [weak self] state in
+            self?.showState(state, of: tab)
+            self?.onPageStateChange()
+        }
         showState(page.state, of: tab)
         if select { self.select(page) }
         // The view selected its first tab while appending it, before the page was recorded.
-        if adw_tab_page_get_selected(tab) != 0 { onSelectionChange(page) }
+        if Bool(gboolean: adw_tab_page_get_selected(tab)) { onSelectionChange(page) }
         onOrderChange()
     }
 
@@ -121,20 +126,19 @@ final class PrinterTabs {
         let loading: Bool, icon: String?, tooltip: String
         switch state {
         case .idle, .connecting:
-            (loading, icon, tooltip) = (true, nil, "Connecting")
+            (loading, icon, tooltip) = (true, nil, tr("Connecting"))
         case .live:
-            (loading, icon, tooltip) = (false, "media-record-symbolic", "Live")
+            (loading, icon, tooltip) = (false, "media-record-symbolic", tr("Live"))
         case .reconnecting(_, _, let cause):
-            (loading, icon, tooltip) = (true, nil, "Reconnecting — \(cause.userMessage)")
+            (loading, icon, tooltip) = (true, nil, String(format: tr("Reconnecting — %@"), cause.userMessage))
         case .failed(let failure):
             (loading, icon, tooltip) = (false, "dialog-warning-symbolic", failure.userMessage)
         case .stopped:
-            (loading, icon, tooltip) = (false, nil, "Stopped")
+            (loading, icon, tooltip) = (false, nil, tr("Stopped"))
         }
-        adw_tab_page_set_loading(tab, loading ? 1 : 0)
-        let indicator = icon.map { g_themed_icon_new($0)! }
-        adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0) })
-        if let indicator { g_object_unref(indicator.rawGObject) }
+        adw_tab_page_set_loading(tab, loading.gboolean)
+        let indicator = icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
+        adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0.pointer) })
         adw_tab_page_set_indicator_tooltip(tab, tooltip)
         adw_tab_page_set_tooltip(tab, tooltip)
     }

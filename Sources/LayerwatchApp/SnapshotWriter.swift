@@ -15,9 +15,9 @@ enum SnapshotWriter {
 
         var description: String {
             switch self {
-            case .noPicture: return "There is no picture to save yet."
-            case .encodeFailed: return "The picture could not be encoded as PNG."
-            case .writeFailed(let reason): return "The snapshot could not be saved: \(reason)"
+            case .noPicture: return tr("There is no picture to save yet.")
+            case .encodeFailed: return tr("The picture could not be encoded as PNG.")
+            case .writeFailed(let reason): return String(format: tr("The snapshot could not be saved: %@"), reason)
             }
         }
     }
@@ -44,16 +44,13 @@ enum SnapshotWriter {
         let name = fileName(printer: printer, at: date)
         DispatchQueue.global(qos: .userInitiated).async {
             let result = write(frame, to: folder, name: name)
-            MainLoopExecutor.main.execute {
-                MainActor.assumeIsolated { completion(result) }
-            }
+            MainLoopExecutor.main.runOnMainActor { completion(result) }
         }
     }
 
     private static func write(_ frame: VideoFrame, to folder: URL, name: String) -> Result<URL, Failure> {
-        let texture = FrameTextures.wrap(frame)
-        defer { g_object_unref(texture.rawGObject) }
-        guard let bytes = gdk_texture_save_to_png_bytes(texture) else { return .failure(.encodeFailed) }
+        let texture = GObjectRef(adopting: FrameTextures.wrap(frame))
+        guard let bytes = gdk_texture_save_to_png_bytes(texture.pointer) else { return .failure(.encodeFailed) }
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return .failure(.encodeFailed) }

@@ -14,14 +14,14 @@ final class StatsOverlay {
         gtk_widget_set_halign(widget, GTK_ALIGN_END)
         gtk_widget_set_valign(widget, GTK_ALIGN_START)
         gtk_label_set_xalign(gcast(widget), 0)
-        gtk_widget_set_visible(widget, 0)
+        gtk_widget_set_visible(widget, false.gboolean)
     }
 
-    var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
+    var isShown: Bool { Bool(gboolean: gtk_widget_get_visible(widget)) }
     var text: String { String(cString: gtk_label_get_text(gcast(widget))) }
 
     func setShown(_ shown: Bool) {
-        gtk_widget_set_visible(widget, shown ? 1 : 0)
+        gtk_widget_set_visible(widget, shown.gboolean)
     }
 
     func show(_ stats: StreamStats) {
@@ -33,11 +33,11 @@ final class StatsOverlay {
         let resolution = stats.sourceSize.map { "\($0)" } ?? "—"
         let shown = stats.outputSize.map { $0 == stats.sourceSize ? "" : " → \($0)" } ?? ""
         lines.append("\(stats.codec ?? "—")  \(resolution)\(shown)")
-        lines.append(String(format: "%.1f fps  %.0f kbit/s", stats.framesPerSecond, stats.kilobitsPerSecond))
-        lines.append(String(format: "decode %.1f ms  convert %.1f ms", stats.decodeMilliseconds, stats.convertMilliseconds))
-        lines.append("dropped \(stats.droppedFrames)")
-        var first = stats.timeToFirstFrame.map { String(format: "first frame %.2f s", $0) } ?? "first frame —"
-        if let open = stats.timeToOpen { first += String(format: " (open %.2f s)", open) }
+        lines.append(String(format: tr("%.1f fps  %.0f kbit/s"), stats.framesPerSecond, stats.kilobitsPerSecond))
+        lines.append(String(format: tr("decode %.1f ms  convert %.1f ms"), stats.decodeMilliseconds, stats.convertMilliseconds))
+        lines.append(String(format: tr("dropped %d"), stats.droppedFrames))
+        var first = stats.timeToFirstFrame.map { String(format: tr("first frame %.2f s"), $0) } ?? tr("first frame —")
+        if let open = stats.timeToOpen { first += String(format: tr(" (open %.2f s)"), open) }
         lines.append(first)
         return lines.joined(separator: "\n")
     }

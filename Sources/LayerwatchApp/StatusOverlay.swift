@@ -34,7 +34,7 @@ final class StatusOverlay {
         title = gtk_label_new(nil)
         gtk_widget_add_css_class(title, "title-3")
         detail = gtk_label_new(nil)
-        gtk_label_set_wrap(gcast(detail), 1)
+        gtk_label_set_wrap(gcast(detail), true.gboolean)
         gtk_label_set_max_width_chars(gcast(detail), 40)
         gtk_label_set_justify(gcast(detail), GTK_JUSTIFY_CENTER)
         button = gtk_button_new()
@@ -55,30 +55,31 @@ final class StatusOverlay {
         case .idle, .connecting:
             if connectingSince == nil { connectingSince = now }
             let elapsed = Int(now.timeIntervalSince(connectingSince ?? now))
-            show(spinner: true, icon: nil, title: "Connecting to \(name)…",
-                 detail: elapsed >= 1 ? "\(elapsed) s" : "", button: nil)
+            show(spinner: true, icon: nil, title: String(format: tr("Connecting to %@…"), name),
+                 detail: elapsed >= 1 ? String(format: tr("%d s"), elapsed) : "", button: nil)
         case .live:
             connectingSince = nil
-            gtk_widget_set_visible(widget, 0)
+            gtk_widget_set_visible(widget, false.gboolean)
         case .reconnecting(let attempt, let retryAt, let cause):
             connectingSince = nil
             let seconds = max(0, Int(retryAt.timeIntervalSince(now).rounded(.up)))
-            let countdown = seconds > 0 ? "Reconnecting in \(seconds) s" : "Reconnecting…"
+            let countdown = seconds > 0 ? String(format: tr("Reconnecting in %d s"), seconds) : tr("Reconnecting…")
             show(spinner: false, icon: "network-offline-symbolic", title: countdown,
-                 detail: "\(cause.userMessage)\(attempt > 1 ? " (attempt \(attempt))" : "")", button: "Retry Now")
+                 detail: attempt > 1 ? String(format: tr("%@ (attempt %d)"), cause.userMessage, attempt) : cause.userMessage,
+                 button: tr("Retry Now"))
         case .failed(.authRejected):
             connectingSince = nil
-            show(spinner: false, icon: "dialog-password-symbolic", title: "Access code rejected",
-                 detail: "Check the LAN access code on the printer's screen, then try again.",
-                 button: onEdit == nil ? "Retry" : "Edit Access Code…")
+            show(spinner: false, icon: "dialog-password-symbolic", title: tr("Access code rejected"),
+                 detail: tr("Check the LAN access code on the printer's screen, then try again."),
+                 button: onEdit == nil ? tr("Retry") : tr("Edit Access Code…"))
             buttonEdits = onEdit != nil
         case .failed(let failure):
             connectingSince = nil
-            show(spinner: false, icon: "dialog-error-symbolic", title: "Can't show \(name)",
-                 detail: failure.userMessage, button: "Retry")
+            show(spinner: false, icon: "dialog-error-symbolic", title: String(format: tr("Can't show %@"), name),
+                 detail: failure.userMessage, button: tr("Retry"))
         case .stopped:
             connectingSince = nil
-            show(spinner: false, icon: "media-playback-stop-symbolic", title: "Stopped", detail: "", button: "Reconnect")
+            show(spinner: false, icon: "media-playback-stop-symbolic", title: tr("Stopped"), detail: "", button: tr("Reconnect"))
         }
     }
 
@@ -86,15 +87,15 @@ final class StatusOverlay {
     var titleText: String { String(cString: gtk_label_get_text(gcast(title))) }
     var detailText: String { String(cString: gtk_label_get_text(gcast(detail))) }
     var buttonText: String? {
-        gtk_widget_get_visible(button) != 0 ? String(cString: gtk_button_get_label(gcast(button))) : nil
+        Bool(gboolean: gtk_widget_get_visible(button)) ? String(cString: gtk_button_get_label(gcast(button))) : nil
     }
-    var isShown: Bool { gtk_widget_get_visible(widget) != 0 }
+    var isShown: Bool { Bool(gboolean: gtk_widget_get_visible(widget)) }
 
     private func show(spinner spinning: Bool, icon iconName: String?, title text: String, detail detailText: String,
                       button buttonLabel: String?) {
         buttonEdits = false
-        gtk_widget_set_visible(widget, 1)
-        gtk_widget_set_visible(spinner, spinning ? 1 : 0)
+        gtk_widget_set_visible(widget, true.gboolean)
+        gtk_widget_set_visible(spinner, spinning.gboolean)
         if spinning { gtk_spinner_start(gcast(spinner)) } else { gtk_spinner_stop(gcast(spinner)) }
         gtk_widget_set_visible(icon, iconName == nil ? 0 : 1)
         if let iconName { gtk_image_set_from_icon_name(gcast(icon), iconName) }

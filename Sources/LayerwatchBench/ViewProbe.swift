@@ -1,7 +1,7 @@
 import CGtk
 import Foundation
 import GtkKit
-@testable import LayerwatchApp
+import LayerwatchApp
 import StreamKit
 
 /// One view of one session as the app would have it: every delivered frame becomes a

@@ -15,15 +15,15 @@ public enum BambuCamera {
         public var description: String {
             switch self {
             case .emptyHost:
-                return "Enter the printer's IP address (Settings → Network on the printer)."
+                return tr("Enter the printer's IP address (Settings → Network on the printer).")
             case .invalidHost(let host):
-                return "\"\(host)\" is not an IP address or host name."
+                return String(format: tr("\"%@\" is not an IP address or host name."), host)
             case .emptyAccessCode:
-                return "Enter the 8-character access code shown in the printer's network settings (LAN mode)."
+                return tr("Enter the 8-character access code shown in the printer's network settings (LAN mode).")
             case .accessCodeLength(let count):
-                return "The access code has 8 characters; this one has \(count)."
+                return String(format: tr("The access code has 8 characters; this one has %ld."), count)
             case .accessCodeCharacters:
-                return "The access code has only letters A–Z and digits."
+                return tr("The access code has only letters A–Z and digits.")
             }
         }
     }

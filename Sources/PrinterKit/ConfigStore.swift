@@ -1,4 +1,5 @@
 import Foundation
+import StreamKit
 
 /// Keeps `AppConfig` in `$XDG_CONFIG_HOME/layerwatch/printers.json` and access codes in the keyring
 /// when there is one. A file it cannot read is moved aside, never overwritten, and the app starts
@@ -67,9 +68,10 @@ public final class ConfigStore: @unchecked Sendable {
     public var secretsNotice: String {
         switch secretsLocation {
         case .keyring:
-            return "The access code is kept in your keyring (Secret Service), not in \(Self.fileName)."
+            return String(format: tr("The access code is kept in your keyring (Secret Service), not in %@."), Self.fileName)
         case .configFile:
-            return "No keyring (Secret Service) is running, so the access code is kept in \(fileURL.path), which only you can read."
+            return String(format: tr("No keyring (Secret Service) is running, so the access code is kept in %@, which only you can read."),
+                          fileURL.path)
         }
     }
 
@@ -87,7 +89,7 @@ public final class ConfigStore: @unchecked Sendable {
         var config: AppConfig
         do {
             let data = try SafeFile.read(fileURL)
-            guard !data.isEmpty else { throw SafeFile.Unreadable(description: "it is empty") }
+            guard !data.isEmpty else { throw SafeFile.Unreadable(description: tr("it is empty")) }
             config = try JSONDecoder().decode(AppConfig.self, from: data)
         } catch {
             return Loaded(config: AppConfig(), problem: setAside(reason: Self.reason(for: error)))
@@ -117,7 +119,7 @@ public final class ConfigStore: @unchecked Sendable {
                     }
                     do {
                         try secrets.store(accessCode: printer.accessCode, for: printer.id,
-                                          label: "Layerwatch access code for \(printer.name)")
+                                          label: String(format: tr("Layerwatch access code for %@"), printer.name))
                         codesInKeyring[printer.id] = printer.accessCode
                     } catch {
                         keyringRefused = true
@@ -135,7 +137,7 @@ public final class ConfigStore: @unchecked Sendable {
                                                     attributes: [.posixPermissions: 0o700])
             try SafeFile.write(encoder.encode(written), to: fileURL.resolvingSymlinksInPath())
         } catch {
-            throw SaveError(description: "Layerwatch could not save its printer list: \(error)")
+            throw SaveError(description: String(format: tr("Layerwatch could not save its printer list: %@"), "\(error)"))
         }
         let current = Set(config.printers.map(\.id))
         for removed in knownPrinterIDs.subtracting(current) {
@@ -155,7 +157,7 @@ public final class ConfigStore: @unchecked Sendable {
             let printer = config.printers[index]
             guard printer.kind.isBambu, printer.accessCode.isEmpty else { continue }
             guard let secrets, failure == nil else {
-                missing.append("“\(printer.name)”")
+                missing.append(Self.quoted(printer.name))
                 continue
             }
             do {
@@ -163,22 +165,24 @@ public final class ConfigStore: @unchecked Sendable {
                     config.printers[index].accessCode = code
                     codesInKeyring[printer.id] = code
                 } else {
-                    missing.append("“\(printer.name)”")
+                    missing.append(Self.quoted(printer.name))
                 }
             } catch {
                 failure = "\(error)"
-                missing.append("“\(printer.name)”")
+                missing.append(Self.quoted(printer.name))
             }
         }
         guard !missing.isEmpty else { return nil }
         let names = missing.joined(separator: ", ")
         if let failure {
-            return "The keyring could not give the access codes of \(names) (\(failure)); enter them again in the printer settings."
+            return String(format: tr("The keyring could not give the access codes of %@ (%@); enter them again in the printer settings."),
+                          names, failure)
         }
         if secrets == nil {
-            return "The access codes of \(names) are in a keyring that is not running now; start it, or enter them again in the printer settings."
+            return String(format: tr("The access codes of %@ are in a keyring that is not running now; start it, or enter them again in the printer settings."),
+                          names)
         }
-        return "The keyring has no access code for \(names); enter them again in the printer settings."
+        return String(format: tr("The keyring has no access code for %@; enter them again in the printer settings."), names)
     }
 
     /// Moves the unreadable file to `printers.json.broken-<yyyyMMdd-HHmmss>` and says so; when even
@@ -189,11 +193,11 @@ public final class ConfigStore: @unchecked Sendable {
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         do {
             let kept = try SafeFile.moveAside(fileURL, suffix: ".broken-\(formatter.string(from: Date()))")
-            return "Layerwatch could not read its printer list (\(reason)) and started without printers. "
-                + "The file was kept as \(kept.lastPathComponent) in \(directory.path)."
+            return String(format: tr("Layerwatch could not read its printer list (%@) and started without printers. The file was kept as %@ in %@."),
+                          reason, kept.lastPathComponent, directory.path)
         } catch {
-            let problem = "Layerwatch could not read its printer list \(fileURL.path) (\(reason)) nor move it aside (\(error)). "
-                + "It started without printers and will not save any until that file is fixed or removed."
+            let problem = String(format: tr("Layerwatch could not read its printer list %@ (%@) nor move it aside (%@). It started without printers and will not save any until that file is fixed or removed."),
+                                 fileURL.path, reason, "\(error)")
             keptUnreadableFile = problem
             return problem
         }
@@ -203,21 +207,27 @@ public final class ConfigStore: @unchecked Sendable {
     private static func reason(for error: Error) -> String {
         switch error {
         case let newer as AppConfig.NewerFormat:
-            return "it was written by a newer Layerwatch (format \(newer.version))"
+            return String(format: tr("it was written by a newer Layerwatch (format %ld)"), newer.version)
         case let decoding as DecodingError:
             switch decoding {
             case .keyNotFound(let key, let context):
-                return "\(path(context.codingPath + [key])) is missing"
+                return String(format: tr("%@ is missing"), path(context.codingPath + [key]))
             case .typeMismatch(_, let context), .valueNotFound(_, let context):
-                return "\(path(context.codingPath)) has the wrong type"
+                return String(format: tr("%@ has the wrong type"), path(context.codingPath))
             case .dataCorrupted(let context):
-                return context.codingPath.isEmpty ? "it is not valid JSON" : "\(path(context.codingPath)) is not valid"
+                return context.codingPath.isEmpty ? tr("it is not valid JSON") : String(format: tr("%@ is not valid"), path(context.codingPath))
             @unknown default:
-                return "it is not a printer list"
+                return tr("it is not a printer list")
             }
         default:
             return "\(error)"
         }
+    }
+
+    /// A printer's name in the quotation marks of the user's language.
+    private static func quoted(_ name: String) -> String {
+        // TRANSLATORS: a printer's name in quotation marks, as in the keyring messages.
+        String(format: tr("“%@”"), name)
     }
 
     private static func path(_ keys: [CodingKey]) -> String {

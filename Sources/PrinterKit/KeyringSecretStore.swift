@@ -1,6 +1,7 @@
 import CSecret
 import Dispatch
 import Foundation
+import StreamKit
 
 /// Access codes in the desktop's Secret Service (GNOME Keyring, KWallet) through libsecret, one item
 /// per printer under the schema `io.github.layerwatch.Layerwatch.AccessCode` with a `printer-id`
@@ -85,7 +86,7 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
         guard let error else { return result }
         defer { g_error_free(error) }
         if error.pointee.domain == g_io_error_quark(), error.pointee.code == G_IO_ERROR_CANCELLED.rawValue {
-            throw Failure(description: "the keyring did not answer within \(Int(limit.rounded(.up))) s")
+            throw Failure(description: String(format: tr("the keyring did not answer within %ld s"), Int(limit.rounded(.up))))
         }
         throw Failure(description: String(cString: error.pointee.message))
     }

@@ -46,7 +46,7 @@ public struct PrinterDraft: Hashable, Sendable {
     public func validate() -> Result<Printer, Problems> {
         var messages: [Field: String] = [:]
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty { messages[.name] = "Enter a name for this printer, for example “X1C workshop”." }
+        if name.isEmpty { messages[.name] = tr("Enter a name for this printer, for example “X1C workshop”.") }
 
         guard kind.isBambu else {
             let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -62,7 +62,7 @@ public struct PrinterDraft: Hashable, Sendable {
         do { code = try BambuCamera.validatedAccessCode(accessCode) } catch { messages[.accessCode] = "\(error)" }
         let serial = serial.trimmingCharacters(in: .whitespaces)
         if !serial.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) {
-            messages[.serial] = "A serial number has only letters A–Z and digits (it is on the printer's label); leave it empty if unsure."
+            messages[.serial] = tr("A serial number has only letters A–Z and digits (it is on the printer's label); leave it empty if unsure.")
         }
         guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
         return .success(Printer(id: id, name: name, kind: kind, host: host,
@@ -74,9 +74,9 @@ public struct PrinterDraft: Hashable, Sendable {
         guard let model = kind.model, Printer.Kind.bambu(model) != kind else { return nil }
         switch model.camera {
         case .rtsps:
-            return "The \(model.displayName) streams its camera over RTSPS: choose “Bambu Lab with RTSPS”."
+            return String(format: tr("The %@ streams its camera over RTSPS: choose “Bambu Lab with RTSPS”."), model.displayName)
         case .jpegOverTLS:
-            return "The \(model.displayName) sends its camera as JPEG frames on port 6000: choose “Bambu Lab P1/A1”."
+            return String(format: tr("The %@ sends its camera as JPEG frames on port 6000: choose “Bambu Lab P1/A1”."), model.displayName)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import StreamKit
 
 /// The file operations `ConfigStore` needs to never lose or half-write `printers.json`: reading with
 /// the system's reason on failure, an atomic owner-only replace, and moving a bad file aside to a
@@ -17,7 +18,21 @@ enum SafeFile {
             self.code = code
         }
 
-        var description: String { "cannot \(operation) \(path): \(String(cString: strerror(code)))" }
+        var description: String {
+            let reason = String(cString: strerror(code))
+            // One whole sentence per operation, so a translation never has to fit a bare verb in.
+            let format = switch operation {
+            case "create": tr("cannot create %@: %@")
+            case "flush": tr("cannot flush %@: %@")
+            case "replace": tr("cannot replace %@: %@")
+            case "inspect": tr("cannot inspect %@: %@")
+            case "rename": tr("cannot rename %@: %@")
+            case "write": tr("cannot write %@: %@")
+            case "open": tr("cannot open %@: %@")
+            default: "cannot \(operation) %@: %@"
+            }
+            return String(format: format, path, reason)
+        }
     }
 
     /// Why a file could not be read, in words for the banner.
@@ -46,11 +61,12 @@ enum SafeFile {
         guard fstat(fd, &status) == 0 else { throw Unreadable.fromErrno() }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw Unreadable(description: "it is a folder, not a file")
-        default: throw Unreadable(description: "it is not a regular file")
+        case S_IFDIR: throw Unreadable(description: tr("it is a folder, not a file"))
+        default: throw Unreadable(description: tr("it is not a regular file"))
         }
         guard status.st_size <= maximumSize else {
-            throw Unreadable(description: "it is \(status.st_size / 1_048_576) MiB, far more than a printer list")
+            throw Unreadable(description: String(format: tr("it is %ld MiB, far more than a printer list"),
+                                                 Int(status.st_size / 1_048_576)))
         }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 65536)

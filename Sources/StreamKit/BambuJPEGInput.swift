@@ -85,7 +85,8 @@ final class BambuJPEGInput: PacketSource {
         heardBack = true
         if received == 0 { throw FFmpegError(code: ending, stage: .read) }
         guard received == header.count else {
-            throw BambuJPEGWire.violation("the connection ended inside a frame header (\(received) of \(header.count) bytes)")
+            throw BambuJPEGWire.violation(String(format: tr("the connection ended inside a frame header (%ld of %ld bytes)"),
+                                                 received, header.count))
         }
         return try BambuJPEGWire.payloadSize(header: header)
     }
@@ -95,14 +96,14 @@ final class BambuJPEGInput: PacketSource {
     private func readPayload(into data: UnsafeMutablePointer<UInt8>, size: Int) throws(FFmpegError) {
         var received = receive(into: data, count: 2).count
         guard received < 2 || BambuJPEGWire.startsLikeJPEG(UnsafeRawBufferPointer(start: data, count: 2)) else {
-            throw BambuJPEGWire.violation("a frame does not start like a JPEG")
+            throw BambuJPEGWire.violation(tr("a frame does not start like a JPEG"))
         }
         if received == 2 { received += receive(into: data + 2, count: size - 2).count }
         guard received == size else {
-            throw BambuJPEGWire.violation("the connection ended after \(received) of \(size) bytes of a frame")
+            throw BambuJPEGWire.violation(String(format: tr("the connection ended after %ld of %ld bytes of a frame"), received, size))
         }
         guard BambuJPEGWire.endsLikeJPEG(UnsafeRawBufferPointer(start: data, count: size)) else {
-            throw BambuJPEGWire.violation("a frame does not end like a JPEG")
+            throw BambuJPEGWire.violation(tr("a frame does not end like a JPEG"))
         }
     }
 

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// The byte layout of a Bambu P1/A1 camera stream (PROTOCOLS.md §2), apart from the socket so it can
 /// be checked on its own: the 80-byte auth packet the client sends, the 16-byte header before each
@@ -36,10 +37,11 @@ enum BambuJPEGWire {
         precondition(header.count == headerSize)
         let size = header[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
         guard size <= maximumPayload else {
-            throw violation("a frame header announced \(size) bytes, more than the \(maximumPayload >> 20) MiB limit")
+            throw violation(String(format: tr("a frame header announced %ld bytes, more than the %ld MiB limit"),
+                                   size, maximumPayload >> 20))
         }
         guard size >= minimumPayload else {
-            throw violation("a frame header announced \(size) bytes, too few for a JPEG")
+            throw violation(String(format: tr("a frame header announced %ld bytes, too few for a JPEG"), size))
         }
         return size
     }

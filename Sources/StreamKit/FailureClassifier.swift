@@ -18,7 +18,7 @@ struct FailureClassifier {
             return .notFound
         }
         if code == lw_averror_decoder_not_found() {
-            return .unsupportedCodec(error.detail ?? "an unknown codec")
+            return .unsupportedCodec(error.detail ?? tr("an unknown codec"))
         }
         switch -code {
         case ECONNREFUSED: return .refused
@@ -36,10 +36,10 @@ struct FailureClassifier {
             }
             // RTSP sends credentials only after a 401 challenge, which FFmpeg logs and the rule above
             // catches; a hang-up before that is a busy or closed camera, worth retrying.
-            return .protocolError("the camera closed the connection at once — another app may be showing it")
+            return .protocolError(tr("the camera closed the connection at once — another app may be showing it"))
         }
         if code == lw_averror_eof() && sawPacket { return .endOfStream }
-        if code == lw_averror_stream_not_found() { return .protocolError("the source has no video stream") }
+        if code == lw_averror_stream_not_found() { return .protocolError(tr("the source has no video stream")) }
         let detail = error.detail ?? log.last.map { "\(error.text): \($0)" } ?? error.text
         return .protocolError(redactor.redact(detail))
     }

@@ -3,7 +3,7 @@ import Foundation
 
 /// What FFmpeg's `interrupt_callback` consults while it blocks in network I/O: a stop request from
 /// `StreamSession.stop()` and a deadline (connect or stall). FFmpeg polls it about every 100 ms, which
-/// is what lets a session stop within 250 ms and a silent host fail on time. The session thread's
+/// is what lets `stop()` return within about one poll period and a silent host fail on time. The session thread's
 /// waits (backoff, snapshot interval) sleep on it too, so a stop wakes them at once.
 final class InterruptGate: @unchecked Sendable {
     private let condition = NSCondition()

@@ -4,7 +4,7 @@ import Foundation
 /// The thread behind a `StreamSession`: connect → read → decode → convert, and reconnect with
 /// backoff. One worker is one run; a restart cancels it and starts a new one (a new generation), so
 /// no state is shared between runs except through the session.
-final class SessionWorker: @unchecked Sendable {
+final class SessionWorker: FramePumpHost, @unchecked Sendable {
     let generation: Int
     private weak var session: StreamSession?
     private let source: StreamSource
@@ -80,8 +80,8 @@ final class SessionWorker: @unchecked Sendable {
     /// One connection: open, then read and decode until it fails or the session stops. HTTP snapshot
     /// URLs are fetched again every `snapshotInterval` within the same connection attempt.
     private func connectAndStream() -> Outcome {
-        let started = DispatchTime.now().uptimeNanoseconds
-        var wentLive = false
+        var pump = FramePump(host: self, source: source, stallTimeout: options.stallDeadline(for: source),
+                             connectStarted: DispatchTime.now().uptimeNanoseconds)
         while true {
             capture.clear()
             gate.arm(seconds: options.connectDeadline(for: source))
@@ -91,26 +91,25 @@ final class SessionWorker: @unchecked Sendable {
                 input = try openPacketSource(source, gate: gate, options: options)
                 decoder = try input.makeDecoder(threads: options.decoderThreads)
             } catch {
-                return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), wentLive: wentLive)
+                return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), wentLive: pump.wentLive)
             }
-            let opened = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            session?.setStats({
+            let opened = Double(DispatchTime.now().uptimeNanoseconds - pump.connectStarted) / 1e9
+            let firstOpen = !pump.wentLive
+            updateStats {
                 $0.codec = decoder.codecName
                 $0.probedStreamInfo = input.probedStreamInfo
-                if !wentLive, self.source.isNetwork { $0.timeToOpen = opened }
-            }, generation: generation)
-            var pump = FramePump(input: input, decoder: decoder, source: source,
-                                 stallTimeout: options.stallDeadline(for: source))
-            let result = pump.run(worker: self, connectStarted: started, wentLive: &wentLive)
+                if firstOpen, self.source.isNetwork { $0.timeToOpen = opened }
+            }
+            let result = pump.run(input, decoder: decoder)
             if gate.isCancelled { return .cancelled }
-            if case .stillImageDone = result, wentLive {
+            if case .stillImageDone = result, pump.wentLive {
                 guard gate.wait(seconds: options.snapshotInterval) else { return .cancelled }
                 continue
             }
             if case .failed(let error, let sawPacket) = result {
-                return .failed(classify(error, sawPacket: sawPacket), wentLive: wentLive)
+                return .failed(classify(error, sawPacket: sawPacket), wentLive: pump.wentLive)
             }
-            return .failed(.endOfStream, wentLive: wentLive)
+            return .failed(.endOfStream, wentLive: pump.wentLive)
         }
     }
 
@@ -118,7 +117,7 @@ final class SessionWorker: @unchecked Sendable {
         classifier.classify(error, log: capture, deadlineExpired: gate.deadlineExpired, sawPacket: sawPacket)
     }
 
-    // MARK: Called by the pump
+    // MARK: FramePumpHost
 
     var isCancelled: Bool { gate.isCancelled }
 

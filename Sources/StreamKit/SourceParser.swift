@@ -15,20 +15,20 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .empty:
-            return "Enter a camera URL, for example rtsps://bblp:ACCESSCODE@192.168.1.20:322/streaming/live/1."
+            return tr("Enter a camera URL, for example rtsps://bblp:ACCESSCODE@192.168.1.20:322/streaming/live/1.")
         case .missingScheme(let text):
-            return "\"\(text)\" is not a URL: start it with rtsps://, rtsp://, http://, https:// or bambu-jpeg://, or give a file path starting with /."
+            return String(format: tr("\"%@\" is not a URL: start it with rtsps://, rtsp://, http://, https:// or bambu-jpeg://, or give a file path starting with /."), text)
         case .unsupportedScheme(let scheme):
-            return "Layerwatch cannot open \(scheme):// addresses: use rtsps://, rtsp://, http://, https://, bambu-jpeg:// or a file."
+            return String(format: tr("Layerwatch cannot open %@:// addresses: use rtsps://, rtsp://, http://, https://, bambu-jpeg:// or a file."), scheme)
         case .missingHost:
-            return "The URL has no printer address: add the host name or IP after ://."
+            return tr("The URL has no printer address: add the host name or IP after ://.")
         case .missingAccessCode:
-            return "Add the printer's LAN access code, shown on its screen: bambu-jpeg://HOST?code=ACCESSCODE."
+            return tr("Add the printer's LAN access code, shown on its screen: bambu-jpeg://HOST?code=ACCESSCODE.")
         case .invalidPort(let port):
-            let which = port.map { "Port \($0) is not valid" } ?? "The port after the host is not valid"
-            return "\(which): use a number from 1 to 65535 (Bambu RTSPS uses 322, P1/A1 cameras 6000)."
+            let which = port.map { String(format: tr("Port %@ is not valid"), $0) } ?? tr("The port after the host is not valid")
+            return String(format: tr("%@: use a number from 1 to 65535 (Bambu RTSPS uses 322, P1/A1 cameras 6000)."), which)
         case .malformed(let detail):
-            return "The URL is not valid: \(detail)."
+            return String(format: tr("The URL is not valid: %@."), detail)
         }
     }
 }
@@ -55,7 +55,7 @@ extension StreamSource {
         }
         if scheme == "file" {
             guard let url = URL(string: trimmed), url.isFileURL, !url.path.isEmpty else {
-                throw .malformed("a file URL needs a path, like file:///home/me/print.mp4")
+                throw .malformed(tr("a file URL needs a path, like file:///home/me/print.mp4"))
             }
             return .file(path: url.path, loop: loopFiles)
         }
@@ -68,7 +68,7 @@ extension StreamSource {
             }
         }
         guard let components = URLComponents(string: trimmed), let url = components.url else {
-            throw .malformed("it contains characters a URL cannot hold")
+            throw .malformed(tr("it contains characters a URL cannot hold"))
         }
         guard let host = components.host, !host.isEmpty else { throw .missingHost }
         if scheme == "bambu-jpeg" { return try bambuJPEG(components, host: host) }
@@ -78,16 +78,16 @@ extension StreamSource {
     /// A Bambu P1/A1 camera: the access code comes in the query, the port defaults to 6000.
     private static func bambuJPEG(_ components: URLComponents, host: String) throws(SourceError) -> StreamSource {
         guard components.percentEncodedUser == nil else {
-            throw .malformed("give the access code as ?code=ACCESSCODE after the host, not before it")
+            throw .malformed(tr("give the access code as ?code=ACCESSCODE after the host, not before it"))
         }
         guard components.path.isEmpty || components.path == "/" else {
-            throw .malformed("a bambu-jpeg:// URL has no path: bambu-jpeg://HOST[:PORT]?code=ACCESSCODE")
+            throw .malformed(tr("a bambu-jpeg:// URL has no path: bambu-jpeg://HOST[:PORT]?code=ACCESSCODE"))
         }
         guard let code = components.queryItems?.first(where: { $0.name == "code" })?.value, !code.isEmpty else {
             throw .missingAccessCode
         }
         guard code.utf8.count <= BambuJPEGWire.accessCodeCapacity else {
-            throw .malformed("an access code has at most \(BambuJPEGWire.accessCodeCapacity) characters")
+            throw .malformed(String(format: tr("an access code has at most %ld characters"), BambuJPEGWire.accessCodeCapacity))
         }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return .bambuJPEG(host: bare, port: components.port ?? BambuJPEGWire.defaultPort, accessCode: code)

@@ -10,7 +10,6 @@ public final class StreamConsumer: @unchecked Sendable {
     // Guarded by the session's lock.
     var displaySize: PixelSize
     var visible: Bool
-    var framePending = false
     var attached = true
 
     init(session: StreamSession, executor: EventExecutor, displaySize: PixelSize, visible: Bool,

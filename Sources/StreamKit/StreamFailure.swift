@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a stream could not be opened or kept going, sorted into the few kinds a user can act on.
 /// Every case carries a message that says what to do, never a raw FFmpeg error or a secret.
 public enum StreamFailure: Error, Equatable, Sendable {
@@ -20,19 +22,19 @@ public enum StreamFailure: Error, Equatable, Sendable {
     public var userMessage: String {
         switch self {
         case .authRejected:
-            return "Access code rejected — check it on the printer's screen."
+            return tr("Access code rejected — check it on the printer's screen.")
         case .refused:
-            return "The printer refused the connection — check the address and port, and that LAN Only Liveview is on."
+            return tr("The printer refused the connection — check the address and port, and that LAN Only Liveview is on.")
         case .timeout:
-            return "The printer did not answer in time — check that it is on and on the same network."
+            return tr("The printer did not answer in time — check that it is on and on the same network.")
         case .notFound:
-            return "The camera stream was not found — check the path in the URL."
+            return tr("The camera stream was not found — check the path in the URL.")
         case .unsupportedCodec(let codec):
-            return "This camera sends \(codec) video, which Layerwatch cannot decode."
+            return String(format: tr("This camera sends %@ video, which Layerwatch cannot decode."), codec)
         case .endOfStream:
-            return "The stream ended."
+            return tr("The stream ended.")
         case .protocolError(let detail):
-            return "The camera sent something Layerwatch could not understand (\(detail))."
+            return String(format: tr("The camera sent something Layerwatch could not understand (%@)."), detail)
         }
     }
 

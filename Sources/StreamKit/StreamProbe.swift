@@ -77,7 +77,8 @@ public enum StreamProbe {
             queue.sync {
                 if report.error == nil && report.frames < wanted {
                     report.error = .init(kind: StreamFailure.timeout.kind,
-                                         message: "Only \(report.frames) of \(wanted) frames arrived within \(Int(timeout)) s.")
+                                         message: String(format: tr("Only %ld of %ld frames arrived within %ld s."),
+                                                         report.frames, wanted, Int(timeout)))
                 }
                 finished = true
             }
@@ -104,7 +105,8 @@ public enum StreamProbe {
     private static func detail(of state: SessionState) -> String? {
         switch state {
         case .failed(let failure): return failure.userMessage
-        case .reconnecting(let attempt, _, let failure): return "attempt \(attempt) after: \(failure.userMessage)"
+        case .reconnecting(let attempt, _, let failure):
+            return String(format: tr("attempt %ld after: %@"), attempt, failure.userMessage)
         default: return nil
         }
     }

@@ -16,8 +16,7 @@ public final class StreamSession: @unchecked Sendable {
     private var retiring: SessionWorker?
     private var currentState: SessionState = .idle
     private var currentStats = StreamStats()
-    private var latest: VideoFrame?
-    private var latestTaken = true
+    private var mailbox = FrameMailbox()
     private var nextGeneration = 0
     private var captureRequests: [(executor: EventExecutor, completion: (VideoFrame?) -> Void)] = []
 
@@ -26,7 +25,6 @@ public final class StreamSession: @unchecked Sendable {
         self.options = options
         self.redactor = Redactor(secrets: [source.secret].compactMap { $0 })
     }
-
 
     public var state: SessionState { lock.withLock { currentState } }
     public var stats: StreamStats { lock.withLock { currentStats } }
@@ -51,7 +49,7 @@ public final class StreamSession: @unchecked Sendable {
     }
 
     /// Stops now, whatever the state: the connection is closed and the thread has ended when this
-    /// returns (within a few hundred milliseconds). Consumers stay attached and see `.stopped`;
+    /// returns (within FFmpeg's interrupt poll, see `InterruptGate`). Consumers stay attached and see `.stopped`;
     /// `restart()` starts again.
     public func stop() {
         let stopping = lock.withLock { retireWorkerLocked() }
@@ -74,8 +72,8 @@ public final class StreamSession: @unchecked Sendable {
     public func captureFullResolution(executor: EventExecutor, completion: @escaping (VideoFrame?) -> Void) {
         let immediate: VideoFrame?? = lock.withLock {
             guard currentState == .live else { return .some(nil) }
-            if let latest, latest.width == latest.sourceWidth, latest.height == latest.sourceHeight {
-                return .some(latest)
+            if let newest = mailbox.newest, newest.width == newest.sourceWidth, newest.height == newest.sourceHeight {
+                return .some(newest)
             }
             captureRequests.append((executor, completion))
             return .none
@@ -103,7 +101,7 @@ public final class StreamSession: @unchecked Sendable {
             consumers.removeAll { $0 === consumer }
             guard consumers.isEmpty else { return false }
             currentState = .stopped
-            latest = nil
+            mailbox.empty()
             retireWorkerLocked()
             return true
         }
@@ -202,26 +200,21 @@ public final class StreamSession: @unchecked Sendable {
         return FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, displays: displays)
     }
 
-    /// Puts `frame` in the mailbox and wakes each visible consumer that has no wake-up pending.
+    /// Puts `frame` in the mailbox and wakes each visible consumer that has no wake-up pending; each
+    /// wake-up hands its consumer whatever frame is newest when it runs.
     func publish(_ frame: VideoFrame, generation: Int) {
         let targets: [StreamConsumer] = lock.withLock {
             guard isCurrentLocked(generation) else { return [] }
-            if !latestTaken { currentStats.droppedFrames += 1 }
-            latest = frame
-            latestTaken = false
+            if mailbox.put(frame) { currentStats.droppedFrames += 1 }
             currentStats.convertedFrames += 1
             currentStats.outputSize = PixelSize(width: frame.width, height: frame.height)
-            let targets = consumers.filter { $0.visible && !$0.framePending }
-            for consumer in targets { consumer.framePending = true }
-            return targets
+            return mailbox.wakeUps(for: consumers.filter(\.visible))
         }
         for consumer in targets {
             consumer.executor.execute { [self] in
                 let newest: VideoFrame? = lock.withLock {
-                    consumer.framePending = false
-                    guard consumer.attached, let newest = latest else { return nil }
-                    latestTaken = true
-                    return newest
+                    let newest = mailbox.take(for: consumer)
+                    return consumer.attached ? newest : nil
                 }
                 if let newest { consumer.onFrame(newest) }
             }

@@ -16,6 +16,9 @@ public final class VideoFrame: @unchecked Sendable {
     /// When the frame was decoded and converted (monotonic, `DispatchTime.now().uptimeNanoseconds`).
     public let decodedAt: UInt64
     private let buffer: PixelBuffer
+    private let presentationLock = NSLock()
+    /// See `sharedPresentation`: weak, so it keeps neither itself nor the frame alive.
+    private weak var presentation: AnyObject?
 
     init(buffer: PixelBuffer, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int,
          sequence: UInt64, decodedAt: UInt64) {
@@ -38,6 +41,17 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// Size in bytes of the pixel memory (`stride` × `height`).
     public var byteCount: Int { stride * height }
+
+    /// What a view layer made of this frame (the app's texture), shared by every view that shows it:
+    /// made by the first view that asks and held weakly here, so it lives as long as a view holds it.
+    public func sharedPresentation<Presentation: AnyObject>(_ make: () -> Presentation) -> Presentation {
+        presentationLock.withLock {
+            if let existing = presentation as? Presentation { return existing }
+            let made = make()
+            presentation = made
+            return made
+        }
+    }
 
     /// The colour at a pixel, as 8-bit red, green, blue.
     public func rgb(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {

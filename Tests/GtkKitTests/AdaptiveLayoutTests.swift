@@ -90,7 +90,7 @@ final class AdaptiveLayoutTests: XCTestCase {
         }
     }
 
-    func testPrimaryAllocationReportsTheVideosRealSize() {
+    func testAllocationWatchReportsTheVideosRealSizeOncePerChange() {
         MainActor.assumeIsolated {
             let page = CameraPage(width: 600, height: 900)
             defer { page.close() }
@@ -187,6 +187,7 @@ private final class CameraPage {
     let layout: AdaptiveLayout
     private(set) var arrangements: [AdaptiveLayout.Arrangement] = []
     private(set) var primaryAllocations: [Size] = []
+    private let allocation = AllocationWatch()
     private var sizer: WindowSizer!
 
     typealias Size = WindowSizer.Size
@@ -205,8 +206,10 @@ private final class CameraPage {
             let orientation = arrangement == .beside ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL
             gtk_orientable_set_orientation(gcast(bar), orientation)
         }
-        layout.onPrimaryAllocation = { [unowned self] width, height in
-            primaryAllocations.append(Size(width: width, height: height))
+        // What the app's camera surface does: an AllocationWatch over the video reports its size.
+        gtk_overlay_add_overlay(gcast(video), allocation.widget)
+        allocation.onChange = { [unowned self] width, height in
+            primaryAllocations.append(Size(width: Int32(width), height: Int32(height)))
         }
         gtk_window_set_default_size(gcast(window), width, height)
         gtk_window_set_child(gcast(window), layout.widget)

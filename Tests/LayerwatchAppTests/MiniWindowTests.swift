@@ -29,7 +29,7 @@ final class MiniWindowTests: XCTestCase {
             mini.present()
             XCTAssertEqual(mini.keepAbove, .requested)
             XCTAssertEqual(String(cString: gtk_window_get_title(gcast(mini.window))), "Garage X1C - PiP")
-            let picture = try XCTUnwrap(mini.picture)
+            let picture = try XCTUnwrap(mini.surface.picture)
             XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(picture) != 0 })
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(mini.window))))
             XCTAssertTrue(iterateMainContext(timeout: 5) {
@@ -55,11 +55,11 @@ final class MiniWindowTests: XCTestCase {
     }
 
     func testWaylandHintsFitTheDesktop() {
-        XCTAssertTrue(KeepAbove.waylandHint(desktop: "GNOME").contains("Always on Top"))
-        XCTAssertTrue(KeepAbove.waylandHint(desktop: "ubuntu:GNOME").contains("right-click its title"))
-        XCTAssertTrue(KeepAbove.waylandHint(desktop: "KDE").contains("Alt+F3"))
-        XCTAssertTrue(KeepAbove.waylandHint(desktop: "sway").contains("- PiP"))
-        XCTAssertTrue(KeepAbove.waylandHint(desktop: "Hyprland").contains("pin"))
-        XCTAssertTrue(KeepAbove.waylandHint(desktop: nil).contains("window rule"))
+        XCTAssertTrue(KeepAboveHint.text(desktop: "GNOME").contains("Always on Top"))
+        XCTAssertTrue(KeepAboveHint.text(desktop: "ubuntu:GNOME").contains("right-click its title"))
+        XCTAssertTrue(KeepAboveHint.text(desktop: "KDE").contains("Alt+F3"))
+        XCTAssertTrue(KeepAboveHint.text(desktop: "sway").contains("- PiP"))
+        XCTAssertTrue(KeepAboveHint.text(desktop: "Hyprland").contains("pin"))
+        XCTAssertTrue(KeepAboveHint.text(desktop: nil).contains("window rule"))
     }
 }

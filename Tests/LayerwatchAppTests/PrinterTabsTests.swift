@@ -50,9 +50,9 @@ final class PrinterTabsTests: XCTestCase {
             XCTAssertTrue(String(cString: adw_tab_page_get_tooltip(secondTab)).contains("refused"))
 
             // The hidden tab's page is unmapped: its session decodes but converts nothing.
-            XCTAssertEqual(gtk_widget_get_mapped(second.picture), 0)
+            XCTAssertEqual(gtk_widget_get_mapped(second.surface.picture), 0)
             tabs.select(second)
-            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(first.picture) == 0 })
+            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(first.surface.picture) == 0 })
             let converted = live.stats.convertedFrames, decoded = live.stats.decodedFrames
             XCTAssertTrue(iterateMainContext(timeout: 5) { live.stats.decodedFrames >= decoded + 10 })
             XCTAssertLessThanOrEqual(live.stats.convertedFrames, converted + 1)

@@ -195,6 +195,7 @@ final class DesktopDataTests: XCTestCase {
             "share/icons/hicolor/scalable/apps/\(Self.appID).svg",
             "share/icons/hicolor/symbolic/apps/\(Self.appID)-symbolic.svg",
             "share/layerwatch/demo-printer.mp4",
+            "share/locale/de/LC_MESSAGES/layerwatch.mo",
         ]
         for path in expected {
             XCTAssertTrue(installed.contains(path), "not installed: \(path); installed: \(installed.sorted())")
@@ -205,6 +206,13 @@ final class DesktopDataTests: XCTestCase {
         XCTAssertEqual(version.status, 0, version.output)
         XCTAssertEqual(version.output.trimmingCharacters(in: .whitespacesAndNewlines), try mesonProjectVersion())
         XCTAssertEqual(version.output.trimmingCharacters(in: .whitespacesAndNewlines), "0.1.0")
+
+        // It finds its translations in ../share/locale.
+        let german = try Tool.run(binary.path, ["probe", "not a url"], timeout: 60,
+                                  environment: ["LANGUAGE": "de", "LANG": "C.UTF-8", "LC_ALL": nil, "LC_MESSAGES": nil,
+                                                "LAYERWATCH_LOCALE_DIR": nil])
+        XCTAssertEqual(german.status, 2, german.output)
+        XCTAssertTrue(german.output.contains("ist keine URL"), german.output)
 
         // The installed viewer, with no saved printers, plays the demo clip from ../share/layerwatch:
         // run it on a display (the test's Xvfb, or one of its own) with a private session bus and
@@ -314,8 +322,8 @@ final class DesktopDataTests: XCTestCase {
 }
 
 /// Runs a tool found on PATH (or by path) with its output, both streams together, in a file, so a
-/// long build can neither fill a pipe nor be lost.
-private struct Tool {
+/// long build can neither fill a pipe nor be lost. (TranslationTests uses it too.)
+struct Tool {
     let status: Int32
     let output: String
 
@@ -358,7 +366,7 @@ private struct Tool {
     }
 }
 
-private enum ToolError: Error, CustomStringConvertible {
+enum ToolError: Error, CustomStringConvertible {
     case missing(String)
     case timedOut(String, TimeInterval)
 

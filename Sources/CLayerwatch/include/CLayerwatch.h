@@ -1,5 +1,7 @@
 #ifndef CLAYERWATCH_H
 #define CLAYERWATCH_H
 #include "lw-frame-paintable.h"
+#include "lw-glib-calls.h"
 #include "lw-layout-host.h"
+#include "lw-x11.h"
 #endif

@@ -5,43 +5,12 @@ import Synchronization
 import TestSupport
 import XCTest
 
-/// XCTest on Linux cannot call main-actor test methods, so each test asserts the isolation it
-/// already has (tests run on the main thread) with MainActor.assumeIsolated.
-final class MainLoopBridgeTests: XCTestCase {
+/// The one hop from background threads to the GLib main loop. XCTest on Linux cannot call
+/// main-actor test methods, so each test asserts the isolation it already has (tests run on the
+/// main thread) with MainActor.assumeIsolated.
+final class MainLoopExecutorTests: XCTestCase {
     override func setUp() {
         GtkTestEnvironment.prepare()
-    }
-
-    func testDispatchMainAsyncFromABackgroundThreadRunsInsideTheGMainLoop() {
-        MainActor.assumeIsolated {
-            let record = MainLoopRecord()
-            let quitInTime = runMainLoop { quit in
-                DispatchQueue.global().async {
-                    DispatchQueue.main.async {
-                        record.note()
-                        quit()
-                    }
-                }
-            }
-            XCTAssertTrue(quitInTime)
-            XCTAssertEqual(record.runs, 1)
-            XCTAssertEqual(record.ranInsideLoop, true)
-        }
-    }
-
-    func testMainActorTaskRunsInsideTheGMainLoop() {
-        MainActor.assumeIsolated {
-            let record = MainLoopRecord()
-            let quitInTime = runMainLoop { quit in
-                Task.detached {
-                    await record.note()
-                    quit()
-                }
-            }
-            XCTAssertTrue(quitInTime)
-            XCTAssertEqual(record.runs, 1)
-            XCTAssertEqual(record.ranInsideLoop, true)
-        }
     }
 
     func testExecutorRunsBackgroundWorkOnTheMainThreadInOrder() {
@@ -59,10 +28,21 @@ final class MainLoopBridgeTests: XCTestCase {
             XCTAssertEqual(record.offMainThread, 0)
         }
     }
+
+    func testMainActorWorkFromABackgroundThreadRunsInsideTheMainLoop() {
+        MainActor.assumeIsolated {
+            let record = MainLoopRecord()
+            DispatchQueue.global().async {
+                MainLoopExecutor.main.runOnMainActor { record.note() }
+            }
+            XCTAssertTrue(iterateMainContext { record.runs == 1 })
+            XCTAssertEqual(record.ranInsideLoop, true, "dispatched by the GLib main context, not called inline")
+        }
+    }
 }
 
-/// What the bridge tests observe; main-actor isolated so background code can only reach it through
-/// the main queue or the main actor.
+/// What the main-actor hop observes; main-actor isolated, so background code reaches it only
+/// through the hop.
 @MainActor
 private final class MainLoopRecord {
     private(set) var runs = 0

@@ -1,0 +1,25 @@
+#ifndef LW_X11_H
+#define LW_X11_H
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* What GTK 4 cannot do for a window on X11, through Xlib. On other displays the checks answer FALSE
+ * and the requests do nothing. */
+
+/* GDK_IS_X11_* are type-check macros, which Swift cannot import. */
+gboolean lw_display_is_x11(GdkDisplay *display);
+gboolean lw_surface_is_x11(GdkSurface *surface);
+
+/* Asks the window manager (EWMH) to add or remove _NET_WM_STATE_ABOVE for a mapped window: a client
+ * message to the root window, the only way a GTK 4 app can keep a window on top on X11. */
+void lw_x11_set_keep_above(GdkSurface *surface, gboolean above);
+
+/* Asks the window manager to keep a window's aspect ratio while the user resizes it (ICCCM
+ * WM_NORMAL_HINTS). GTK 4 has no API for it. */
+void lw_x11_set_aspect(GdkSurface *surface, int width, int height);
+
+G_END_DECLS
+
+#endif

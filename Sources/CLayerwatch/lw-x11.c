@@ -1,0 +1,53 @@
+#include "lw-x11.h"
+
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#include <X11/Xutil.h>
+
+gboolean lw_display_is_x11(GdkDisplay *display) {
+    return GDK_IS_X11_DISPLAY(display);
+}
+
+gboolean lw_surface_is_x11(GdkSurface *surface) {
+    return GDK_IS_X11_SURFACE(surface);
+}
+
+void lw_x11_set_keep_above(GdkSurface *surface, gboolean above) {
+    g_return_if_fail(GDK_IS_X11_SURFACE(surface));
+    Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+    XEvent event = {0};
+    event.xclient.type = ClientMessage;
+    event.xclient.window = gdk_x11_surface_get_xid(surface);
+    event.xclient.message_type = XInternAtom(display, "_NET_WM_STATE", False);
+    event.xclient.format = 32;
+    event.xclient.data.l[0] = above ? 1 /* _NET_WM_STATE_ADD */ : 0 /* _NET_WM_STATE_REMOVE */;
+    event.xclient.data.l[1] = (long)XInternAtom(display, "_NET_WM_STATE_ABOVE", False);
+    event.xclient.data.l[2] = 0;
+    event.xclient.data.l[3] = 1; /* source indication: a normal application */
+    XSendEvent(display, DefaultRootWindow(display), False, SubstructureRedirectMask | SubstructureNotifyMask, &event);
+    XFlush(display);
+}
+
+void lw_x11_set_aspect(GdkSurface *surface, int width, int height) {
+    g_return_if_fail(GDK_IS_X11_SURFACE(surface));
+    Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+    Window xid = gdk_x11_surface_get_xid(surface);
+    XSizeHints *hints = XAllocSizeHints();
+    long supplied = 0;
+    XGetWMNormalHints(display, xid, hints, &supplied);
+    hints->flags |= PAspect;
+    hints->min_aspect.x = hints->max_aspect.x = width;
+    hints->min_aspect.y = hints->max_aspect.y = height;
+    XSetWMNormalHints(display, xid, hints);
+    XFree(hints);
+    XFlush(display);
+}
+
+#else
+
+gboolean lw_display_is_x11(GdkDisplay *display) { (void)display; return FALSE; }
+gboolean lw_surface_is_x11(GdkSurface *surface) { (void)surface; return FALSE; }
+void lw_x11_set_keep_above(GdkSurface *surface, gboolean above) { (void)surface; (void)above; }
+void lw_x11_set_aspect(GdkSurface *surface, int width, int height) { (void)surface; (void)width; (void)height; }
+
+#endif

@@ -1,0 +1,171 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+
+/// What a CameraSurface tells the view that owns it.
+@MainActor
+protocol CameraSurfaceDelegate: AnyObject {
+    /// The session's state changed; the surface's own overlays already show it.
+    func cameraSurface(_ surface: CameraSurface, didChange state: SessionState)
+}
+
+/// Everything that shows one view of a session, whatever window it sits in (a printer's tab, a mini
+/// window, a farm tile): the picture (a `CameraView` driven by its `RepresentableHost`), the
+/// overlays over it (status card, LIVE badge, picture age, stats), the display-size hint taken from
+/// its own allocation and scale factor, and retry. The owner embeds `widget`, and hears of states
+/// through `delegate`; the picture is made once and never moves inside the surface.
+@MainActor
+final class CameraSurface {
+    /// What a surface shows besides the picture and the status card.
+    enum Style {
+        /// A printer's page: LIVE badge, picture age, stats.
+        case full
+        /// A mini window: a compact status card only.
+        case compact
+    }
+
+    let session: StreamSession
+    let status = StatusOverlay()
+    let stats = StatsOverlay()
+    weak var delegate: CameraSurfaceDelegate?
+    private(set) var state: SessionState = .idle
+
+    /// The widget to embed: the overlay holding the picture and its overlays.
+    var widget: UnsafeMutablePointer<GtkWidget> { overlay.pointer }
+    /// The GtkPicture showing the video; stable until `dismantle`.
+    var picture: UnsafeMutablePointer<GtkWidget>? { cameraHost.widget }
+    /// The frame on screen now.
+    var shownFrame: VideoFrame? { cameraHost.coordinator?.shownFrame }
+
+    /// Set where the printer's settings can be edited: a rejected access code then offers that.
+    var onEditAccessCode: (@MainActor () -> Void)? {
+        get { status.onEdit }
+        set { status.onEdit = newValue }
+    }
+
+    private let name: String
+    private let overlay = GObjectRef(adopting: gtk_overlay_new()!)
+    private let allocation = AllocationWatch()
+    private let liveBadge = gtk_label_new(tr("LIVE"))!
+    /// "2 s ago": how old the picture is, for cameras that send a frame every second or so
+    /// (Bambu P1/A1) and for a stream that has stopped sending.
+    private let frameAge = gtk_label_new(nil)!
+    private let cameraHost: RepresentableHost<ObjectIdentifier, CameraView>
+    private var displaySize = PixelSize.full
+    private var ticker: RepeatingTimer?
+
+    /// A surface for `session`, captioned with the printer's `name`.
+    init(session: StreamSession, name: String, style: Style) {
+        self.session = session
+        self.name = name
+        cameraHost = RepresentableHost(id: ObjectIdentifier(session),
+                                       CameraView(session: session, displaySize: .full, look: .waiting, onState: { _ in }))
+        gtk_widget_add_css_class(widget, "camera-area")
+        gtk_overlay_set_child(gcast(widget), cameraHost.widget)
+        gtk_overlay_add_overlay(gcast(widget), allocation.widget)
+        gtk_overlay_add_overlay(gcast(widget), status.widget)
+        switch style {
+        case .full:
+            place(liveBadge, "live-badge", valign: GTK_ALIGN_START)
+            place(frameAge, "frame-age", valign: GTK_ALIGN_END)
+            gtk_overlay_add_overlay(gcast(widget), stats.widget)
+        case .compact:
+            gtk_widget_add_css_class(status.widget, "compact")
+        }
+        status.onRetry = { [weak self] in self?.reconnect() }
+        allocation.onChange = { [weak self] width, height in
+            self?.displaySizeChanged(PixelSize(width: width, height: height))
+        }
+        connectSignal(widget, "map") { [weak self] in self?.startTicking() }
+        connectSignal(widget, "unmap") { [weak self] in self?.ticker = nil }
+        cameraHost.update(cameraView())
+        apply(session.state)
+    }
+
+    /// Detaches the picture from the session (the last view leaving stops the stream). Only the
+    /// first call does anything.
+    func dismantle() {
+        ticker = nil
+        cameraHost.dismantle()
+    }
+
+    /// Dismantles when `owner` (the window the surface lives in) is destroyed.
+    func dismantleOnDestroy(of owner: some GObjectPointer) {
+        cameraHost.dismantleOnDestroy(of: owner)
+    }
+
+    /// Lays the owner's own controls over the picture (the mini window's hover buttons).
+    func addOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
+        gtk_overlay_add_overlay(gcast(widget), control)
+    }
+
+    /// Connects again at once (the status card's Retry, the Reconnect action).
+    func reconnect() {
+        session.restart()
+    }
+
+    func setStatsShown(_ shown: Bool) {
+        stats.setShown(shown)
+        if shown { stats.show(session.stats) }
+    }
+
+    var isLiveBadgeShown: Bool { Bool(gboolean: gtk_widget_get_visible(liveBadge)) }
+
+    /// The picture-age text while it is shown.
+    var frameAgeText: String? {
+        Bool(gboolean: gtk_widget_get_visible(frameAge)) ? String(cString: gtk_label_get_text(gcast(frameAge))) : nil
+    }
+
+    // MARK: State
+
+    private func cameraView() -> CameraView {
+        let look: CameraView.Look = state == .live ? .live : (shownFrame == nil ? .waiting : .stale)
+        return CameraView(session: session, displaySize: displaySize, look: look) { [weak self] state in
+            self?.apply(state)
+        }
+    }
+
+    private func apply(_ newState: SessionState) {
+        state = newState
+        status.apply(newState, name: name)
+        gtk_widget_set_visible(liveBadge, (newState == .live).gboolean)
+        cameraHost.update(cameraView())
+        delegate?.cameraSurface(self, didChange: newState)
+    }
+
+    /// Called from inside the size-allocate pass: only tells the session, never resizes a widget.
+    private func displaySizeChanged(_ size: PixelSize) {
+        guard size != displaySize else { return }
+        displaySize = size
+        cameraHost.update(cameraView())
+    }
+
+    private func startTicking() {
+        ticker = RepeatingTimer(seconds: 1) { [weak self] in
+            guard let self else { return }
+            if state != .live { status.apply(state, name: name) }
+            if stats.isShown { stats.show(session.stats) }
+            showFrameAge()
+        }
+    }
+
+    /// The age of the picture on screen, once it is at least a second old while live.
+    private func showFrameAge(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
+        guard state == .live, let frame = shownFrame, now > frame.decodedAt else {
+            gtk_widget_set_visible(frameAge, false.gboolean)
+            return
+        }
+        let seconds = Int((now - frame.decodedAt) / 1_000_000_000)
+        gtk_widget_set_visible(frameAge, (seconds >= 1).gboolean)
+        gtk_label_set_text(gcast(frameAge), String(format: tr("%d s ago"), seconds))
+    }
+
+    private func place(_ label: UnsafeMutablePointer<GtkWidget>, _ cssClass: String, valign: GtkAlign) {
+        gtk_widget_add_css_class(label, cssClass)
+        gtk_widget_set_halign(label, GTK_ALIGN_START)
+        gtk_widget_set_valign(label, valign)
+        gtk_widget_set_visible(label, false.gboolean)
+        gtk_overlay_add_overlay(gcast(widget), label)
+    }
+}

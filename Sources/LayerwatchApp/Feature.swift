@@ -1,0 +1,90 @@
+import CGtk
+import GtkKit
+
+/// One thing the user can do, declared once: the action it is, its shortcut, the words for it, where
+/// its button or menu item goes, its handler and when it is enabled. `Feature.all` (Features.swift)
+/// feeds the GActions, the accelerators, the control bar, the tab bar's button, the primary menu and
+/// the shortcuts window, so adding a feature is one entry there plus its handler.
+@MainActor
+struct Feature {
+    /// Which action map holds the action.
+    enum Scope {
+        /// The main window's: `win.NAME`.
+        case window
+        /// The application's: `app.NAME`.
+        case application
+    }
+
+    /// The shortcuts window's group for the feature: the ids of the groups in data/shortcuts.ui.
+    enum ShortcutGroup: String {
+        case printers, camera, general
+    }
+
+    /// Where a control for the feature goes besides the keyboard.
+    enum Placement: Equatable {
+        /// A round button in every printer page's control bar.
+        case controlBar(icon: String)
+        /// The button at the end of the tab bar.
+        case tabBar(icon: String)
+        /// An item in section `section` of the primary menu.
+        case menu(section: Int)
+
+        var controlBarIcon: String? { if case .controlBar(let icon) = self { icon } else { nil } }
+        var tabBarIcon: String? { if case .tabBar(let icon) = self { icon } else { nil } }
+        var menuSection: Int? { if case .menu(let section) = self { section } else { nil } }
+    }
+
+    /// What activating the feature does.
+    enum Handler {
+        /// A command.
+        case command(@MainActor (LayerwatchApplication) -> Void)
+        /// An on/off setting, shown by toggle buttons; handed its new value.
+        case toggle(@MainActor (LayerwatchApplication, Bool) -> Void)
+        /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
+        case providedByGTK
+    }
+
+    let name: String
+    var scope = Scope.window
+    /// The words for it: tooltip, menu item, shortcuts window (translated).
+    let title: String
+    var accelerators: [String] = []
+    /// Where the shortcuts window lists it; nil when it has no shortcut.
+    var shortcutGroup: ShortcutGroup?
+    var placements: [Placement] = []
+    let handler: Handler
+    /// Whether it can be used now; asked again whenever the selection, a state or fullscreen changes.
+    var isEnabled: @MainActor (LayerwatchApplication) -> Bool = { _ in true }
+
+    /// The action's full name, as buttons, menus and accelerators name it.
+    var actionName: String { (scope == .window ? "win." : "app.") + name }
+
+    /// The title with its first shortcut, for a tooltip: "Save Snapshot (Ctrl+S)".
+    var tooltip: String {
+        guard let accelerator = accelerators.first else { return title }
+        return "\(title) (\(Self.label(of: accelerator)))"
+    }
+
+    /// The user-facing spelling of an accelerator: "<Control>s" → "Ctrl+S".
+    static func label(of accelerator: String) -> String {
+        var key: guint = 0
+        var modifiers = GdkModifierType(rawValue: 0)
+        guard Bool(gboolean: gtk_accelerator_parse(accelerator, &key, &modifiers)),
+              let label = gtk_accelerator_get_label(key, modifiers) else { return accelerator }
+        defer { g_free(label) }
+        return String(cString: label)
+    }
+
+    /// Adds the action to `map` (the window or the application) and returns it, or nil for an
+    /// action GTK provides.
+    func install(on map: some GObjectPointer, for app: LayerwatchApplication) -> OpaquePointer? {
+        switch handler {
+        case .command(let run):
+            return addAction(map, name) { [weak app] in if let app { run(app) } }
+        case .toggle(let run):
+            return addToggleAction(map, name, initial: false) { [weak app] on in if let app { run(app, on) } }
+        case .providedByGTK:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import StreamKit
+
+/// Every feature of the main window and the application, each declared once (see `Feature`).
+extension Feature {
+    static let all: [Feature] = [
+        // Camera: the selected printer's page.
+        Feature(name: "snapshot", title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
+                placements: [.controlBar(icon: "camera-photo-symbolic")],
+                handler: .command { $0.window?.takeSnapshot() },
+                isEnabled: { $0.window?.tabs.selected?.state == .live }),
+        Feature(name: "show-stats", title: tr("Show Stats"), accelerators: ["<Control>i"], shortcutGroup: .camera,
+                placements: [.controlBar(icon: "preferences-system-details-symbolic")],
+                handler: .toggle { app, shown in app.window?.setStatsShown(shown) }),
+        Feature(name: "fullscreen", title: tr("Fullscreen"), accelerators: ["F11"], shortcutGroup: .camera,
+                placements: [.controlBar(icon: "view-fullscreen-symbolic")],
+                handler: .command { $0.window?.toggleFullscreen() }),
+        Feature(name: "leave-fullscreen", title: tr("Leave Fullscreen"), accelerators: ["Escape"], shortcutGroup: .camera,
+                handler: .command { $0.window?.setFullscreen(false) },
+                isEnabled: { $0.window?.isFullscreen ?? false }),
+        Feature(name: "pop-out", title: tr("Pop Out Mini Window"), accelerators: ["<Control><Shift>p"], shortcutGroup: .camera,
+                placements: [.controlBar(icon: "view-dual-symbolic")],
+                handler: .command { app in app.window?.tabs.selected.map { app.togglePopOut($0.camera) } },
+                isEnabled: { $0.window?.tabs.selected != nil }),
+        Feature(name: "reconnect", title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
+                placements: [.controlBar(icon: "view-refresh-symbolic")],
+                handler: .command { $0.window?.tabs.selected?.surface.reconnect() },
+                isEnabled: { $0.window?.tabs.selected != nil }),
+        // Printers.
+        Feature(name: "add-printer", title: tr("Add Printer…"), accelerators: ["<Control>t"], shortcutGroup: .printers,
+                placements: [.tabBar(icon: "list-add-symbolic"), .menu(section: 0)],
+                handler: .command { $0.showDialog(editing: nil) }),
+        Feature(name: "edit-printer", title: tr("Edit Printer…"), accelerators: ["<Control>e"], shortcutGroup: .printers,
+                placements: [.menu(section: 0)],
+                handler: .command { $0.editSelectedPrinter() },
+                isEnabled: { $0.selectedPrinter != nil }),
+        Feature(name: "close-tab", title: tr("Close Tab"), accelerators: ["<Control>w"], shortcutGroup: .printers,
+                handler: .command { $0.window?.tabs.requestCloseSelected() },
+                isEnabled: { $0.window?.tabs.selected != nil }),
+        // General.
+        Feature(name: "show-help-overlay", title: tr("Keyboard Shortcuts"), accelerators: ["<Control>question"],
+                shortcutGroup: .general, placements: [.menu(section: 1)], handler: .providedByGTK),
+        Feature(name: "about", scope: .application, title: tr("About Layerwatch"), placements: [.menu(section: 1)],
+                handler: .command { AppMenu.showAbout(parent: $0.window?.window, version: LayerwatchApplication.version) }),
+    ]
+
+    /// The features with a control of one kind, each with what `control` reads off its placement
+    /// (an icon, a menu section), in table order.
+    static func placed<Value>(_ control: (Placement) -> Value?) -> [(feature: Feature, value: Value)] {
+        all.flatMap { feature in feature.placements.compactMap(control).map { (feature, $0) } }
+    }
+}
