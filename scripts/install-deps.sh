@@ -10,8 +10,8 @@ build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libavformat-dev 
 test="$build ffmpeg openssl python3 python3-gi gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
       xvfb xauth openbox x11-utils xdotool dbus-daemon gnome-keyring libglib2.0-bin
-      meson ninja-build desktop-file-utils appstream flatpak-builder"
-desktop="$build meson ninja-build desktop-file-utils appstream gtk-update-icon-cache"
+      meson ninja-build gettext desktop-file-utils appstream flatpak-builder"
+desktop="$build meson ninja-build gettext desktop-file-utils appstream gtk-update-icon-cache"
 
 case "${1:-build}" in
     build) wanted=$build ;;

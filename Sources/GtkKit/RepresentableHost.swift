@@ -1,8 +1,8 @@
 import CGtk
 
 /// Drives one WidgetRepresentable through its lifecycle for one stable identity: make on creation,
-/// update whenever told the state changed, dismantle exactly once, either explicitly or when an
-/// owning widget is destroyed. Dismantling is deterministic, never left to deinit. The host owns a
+/// update whenever told the state changed, dismantle exactly once when its owner takes the view
+/// down. Dismantling is deterministic, never left to deinit. The host owns a
 /// strong reference to the widget from make until dismantle, so embedding or removing the widget
 /// elsewhere never destroys it behind the representable's back.
 @MainActor
@@ -16,7 +16,11 @@ public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresen
     }
 
     private var mounted: Mounted?
-    private var ownerDestroyHandler: (owner: UnsafeMutablePointer<GtkWidget>, handlerID: gulong)?
+    /// How many times `updateWidget` ran, the one after make included: what a view's owner, and its
+    /// tests, read to see that state changes reach the widget without rebuilding it.
+    public private(set) var updateCount = 0
+    /// How many times `dismantleWidget` ran: at most once.
+    public private(set) var dismantleCount = 0
 
     /// Makes the coordinator, then the widget, then applies the initial state with one update.
     public init(id: ID, _ representable: Representable) {
@@ -25,6 +29,7 @@ public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresen
         let widget = GObjectRef(adopting: representable.makeWidget(context: context))
         mounted = Mounted(context: context, widget: widget)
         representable.updateWidget(widget.pointer, context: context)
+        updateCount = 1
     }
 
     /// The widget to embed in a container; nil once dismantled. The caller removes it from its
@@ -48,6 +53,7 @@ public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresen
     public func update(_ representable: Representable) {
         guard let mounted else { return }
         representable.updateWidget(mounted.widget.pointer, context: mounted.context)
+        updateCount += 1
     }
 
     /// Calls `dismantleWidget` and releases the widget and coordinator. Only the first call does
@@ -55,24 +61,7 @@ public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresen
     public func dismantle() {
         guard let mounted else { return }
         self.mounted = nil
-        if let binding = ownerDestroyHandler {
-            ownerDestroyHandler = nil
-            disconnectSignal(binding.owner, binding.handlerID)
-        }
         Representable.dismantleWidget(mounted.widget.pointer, coordinator: mounted.context.coordinator)
-    }
-
-    /// Dismantles when `owner` (the window, tab page or container the widget lives in) is destroyed.
-    /// Until then the owner's handler keeps this host alive, so a host bound to its window needs no
-    /// other owner. One owner per host.
-    public func dismantleOnDestroy(of owner: some GObjectPointer) {
-        precondition(ownerDestroyHandler == nil, "RepresentableHost is already bound to an owner")
-        guard !isDismantled else { return }
-        let owner: UnsafeMutablePointer<GtkWidget> = gcast(owner)
-        let handlerID = connectSignal(owner, "destroy") { [self] in
-            ownerDestroyHandler = nil // The owner is going away and drops its handlers itself.
-            dismantle()
-        }
-        ownerDestroyHandler = (owner, handlerID)
+        dismantleCount += 1
     }
 }

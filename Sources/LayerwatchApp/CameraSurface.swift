@@ -37,6 +37,8 @@ final class CameraSurface {
     var picture: UnsafeMutablePointer<GtkWidget>? { cameraHost.widget }
     /// The frame on screen now.
     var shownFrame: VideoFrame? { cameraHost.coordinator?.shownFrame }
+    /// How often the picture's wrapper was updated and dismantled (it is made once, with the surface).
+    var lifecycle: (updates: Int, dismantles: Int) { (cameraHost.updateCount, cameraHost.dismantleCount) }
 
     /// Set where the printer's settings can be edited: a rejected access code then offers that.
     var onEditAccessCode: (@MainActor () -> Void)? {
@@ -83,16 +85,18 @@ final class CameraSurface {
         apply(session.state)
     }
 
-    /// Detaches the picture from the session (the last view leaving stops the stream). Only the
-    /// first call does anything.
+    /// Takes the picture out and detaches it from the session (the last view leaving stops the
+    /// stream). Only the first call does anything.
     func dismantle() {
+        guard !cameraHost.isDismantled else { return }
         ticker = nil
+        gtk_overlay_set_child(gcast(widget), nil)
         cameraHost.dismantle()
     }
 
     /// Dismantles when `owner` (the window the surface lives in) is destroyed.
     func dismantleOnDestroy(of owner: some GObjectPointer) {
-        cameraHost.dismantleOnDestroy(of: owner)
+        connectSignal(owner, "destroy") { [weak self] in self?.dismantle() }
     }
 
     /// Lays the owner's own controls over the picture (the mini window's hover buttons).

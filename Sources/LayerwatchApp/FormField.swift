@@ -63,7 +63,7 @@ final class FormField {
     /// Shows `message` under the field (nil clears it) and marks the entry.
     func showError(_ message: String?) {
         gtk_label_set_text(gcast(error), message ?? "")
-        gtk_widget_set_visible(error, message == nil ? 0 : 1)
+        gtk_widget_set_visible(error, (message != nil).gboolean)
         if message == nil { gtk_widget_remove_css_class(entry, "error") } else { gtk_widget_add_css_class(entry, "error") }
     }
 

@@ -21,6 +21,8 @@ final class MainWindow {
     /// The window's actions by feature name, to enable and disable them.
     private var actions: [(feature: Feature, action: OpaquePointer)] = []
 
+    /// Where Save Snapshot writes its PNGs.
+    var snapshotFolder = SnapshotWriter.directory()
     /// The window entered or left fullscreen.
     var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
 
@@ -109,7 +111,7 @@ final class MainWindow {
     /// Saves the selected printer's picture and says where, or why not.
     func takeSnapshot() {
         guard let page = tabs.selected else { return }
-        page.takeSnapshot { [weak self] result in
+        page.takeSnapshot(into: snapshotFolder) { [weak self] result in
             switch result {
             case .success(let url):
                 self?.toast(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent))

@@ -13,7 +13,8 @@ final class StatusOverlay {
     private let icon: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let detail: UnsafeMutablePointer<GtkWidget>
-    private let button: UnsafeMutablePointer<GtkWidget>
+    /// The card's one button (Retry, Retry Now, Reconnect, Edit Access Code…).
+    let button: UnsafeMutablePointer<GtkWidget>
     private var connectingSince: Date?
 
     /// Called when the user presses the card's button (Retry, Retry now, Reconnect).
@@ -97,12 +98,12 @@ final class StatusOverlay {
         gtk_widget_set_visible(widget, true.gboolean)
         gtk_widget_set_visible(spinner, spinning.gboolean)
         if spinning { gtk_spinner_start(gcast(spinner)) } else { gtk_spinner_stop(gcast(spinner)) }
-        gtk_widget_set_visible(icon, iconName == nil ? 0 : 1)
+        gtk_widget_set_visible(icon, (iconName != nil).gboolean)
         if let iconName { gtk_image_set_from_icon_name(gcast(icon), iconName) }
         gtk_label_set_text(gcast(title), text)
         gtk_label_set_text(gcast(detail), detailText)
-        gtk_widget_set_visible(detail, detailText.isEmpty ? 0 : 1)
-        gtk_widget_set_visible(button, buttonLabel == nil ? 0 : 1)
+        gtk_widget_set_visible(detail, (!detailText.isEmpty).gboolean)
+        gtk_widget_set_visible(button, (buttonLabel != nil).gboolean)
         if let buttonLabel { gtk_button_set_label(gcast(button), buttonLabel) }
     }
 }

@@ -195,6 +195,8 @@ final class DesktopDataTests: XCTestCase {
             "share/icons/hicolor/scalable/apps/\(Self.appID).svg",
             "share/icons/hicolor/symbolic/apps/\(Self.appID)-symbolic.svg",
             "share/layerwatch/demo-printer.mp4",
+            "share/layerwatch/style.css",
+            "share/layerwatch/shortcuts.ui",
             "share/locale/de/LC_MESSAGES/layerwatch.mo",
         ]
         for path in expected {
