@@ -1,88 +1,60 @@
 import CGtk
 
-/// The handler shapes GtkKit connects, as the C functions GLib calls. Each forwards to the Swift
-/// closure in its ClosureBox. GTK emits signals on the main thread, hence `assumeIsolated`, and the
-/// values handed into it never leave that thread (`nonisolated(unsafe)`).
-private enum SignalThunk {
-    typealias NoArgument = @MainActor () -> Void
-    typealias PointerArgument = @MainActor (UnsafeMutableRawPointer?) -> Void
-    typealias BooleanResult = @MainActor () -> Bool
-    typealias PointerArgumentBooleanResult = @MainActor (UnsafeMutableRawPointer?) -> Bool
-    typealias PointerAndIntArguments = @MainActor (UnsafeMutableRawPointer?, Int32) -> Void
-    typealias PointerArgumentIntResult = @MainActor (UnsafeMutableRawPointer?) -> Int32
-    typealias TwoIntArguments = @MainActor (Int32, Int32) -> Void
-
-    static let noArgument: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-        nonisolated(unsafe) let handler = ClosureBox<NoArgument>.value(at: data)
-        MainActor.assumeIsolated { handler() }
-    }
-
-    static let pointerArgument: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
-        nonisolated(unsafe) let handler = ClosureBox<PointerArgument>.value(at: data)
-        nonisolated(unsafe) let pointer = argument
-        MainActor.assumeIsolated { handler(pointer) }
-    }
-
-    static let booleanResult: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
-        nonisolated(unsafe) let handler = ClosureBox<BooleanResult>.value(at: data)
-        return MainActor.assumeIsolated { handler() }.gboolean
-    }
-
-    static let pointerAndIntArguments: @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> Void = { _, argument, number, data in
-        nonisolated(unsafe) let handler = ClosureBox<PointerAndIntArguments>.value(at: data)
-        nonisolated(unsafe) let pointer = argument
-        MainActor.assumeIsolated { handler(pointer, number) }
-    }
-
-    static let twoIntArguments: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, first, second, data in
-        nonisolated(unsafe) let handler = ClosureBox<TwoIntArguments>.value(at: data)
-        MainActor.assumeIsolated { handler(first, second) }
-    }
-
-    static let pointerArgumentIntResult: @convention(c) (gpointer?, gpointer?, gpointer?) -> gint = { _, argument, data in
-        nonisolated(unsafe) let handler = ClosureBox<PointerArgumentIntResult>.value(at: data)
-        nonisolated(unsafe) let pointer = argument
-        return MainActor.assumeIsolated { handler(pointer) }
-    }
-
-    static let pointerArgumentBooleanResult: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
-        nonisolated(unsafe) let handler = ClosureBox<PointerArgumentBooleanResult>.value(at: data)
-        nonisolated(unsafe) let pointer = argument
-        return MainActor.assumeIsolated { handler(pointer) }.gboolean
-    }
-}
+// One function per handler shape GtkKit connects. Each carries its thunk: the C function GLib
+// calls, which forwards to the Swift closure in its ClosureBox. GTK emits signals on the main
+// thread, hence `assumeIsolated`, and the values handed into it never leave that thread
+// (`nonisolated(unsafe)`).
 
 /// Connects `handler` to a signal without arguments (`clicked`, `toggled`, `destroy`).
 /// Returns the handler id (0 if the object has no such signal; GLib then logs a warning).
 @MainActor @discardableResult
 public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
                           _ handler: @escaping @MainActor () -> Void) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.noArgument, to: GCallback.self))
+    let thunk: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor () -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler() }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
-/// Connects `handler` to a signal with one pointer argument.
+/// Connects `handler` to a signal with one pointer argument (a dialog's `response` passes the
+/// response id).
 @MainActor @discardableResult
 public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
                           _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgument, to: GCallback.self))
+    connect(instance, signal, handler, through: pointerArgumentThunk)
 }
 
 /// Connects `handler` to `notify::property`, emitted when the object's `property` changes
-/// (`fullscreened`, `default-width`, `selected-page`).
+/// (`fullscreened`, `selected-page`, `contains-pointer`).
 @MainActor @discardableResult
 public func connectNotify(_ instance: some GObjectPointer, _ property: String,
                           _ handler: @escaping @MainActor () -> Void) -> gulong {
-    let forward: SignalThunk.PointerArgument = { _ in handler() }
-    return connect(instance, "notify::\(property)", forward,
-                   through: unsafeBitCast(SignalThunk.pointerArgument, to: GCallback.self))
+    let ignoringParamSpec: @MainActor (UnsafeMutableRawPointer?) -> Void = { _ in handler() }
+    return connect(instance, "notify::\(property)", ignoringParamSpec, through: pointerArgumentThunk)
 }
+
+/// The thunk of handlers taking one pointer argument.
+private let pointerArgumentThunk: GCallback = {
+    let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (UnsafeMutableRawPointer?) -> Void>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        MainActor.assumeIsolated { handler(pointer) }
+    }
+    return unsafeBitCast(thunk, to: GCallback.self)
+}()
 
 /// Connects `handler` to a signal with a pointer and an int argument (AdwTabView's
 /// `page-reordered` passes the page and its new position).
 @MainActor @discardableResult
 public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
                           _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Void) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerAndIntArguments, to: GCallback.self))
+    let thunk: @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> Void = { _, argument, number, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (UnsafeMutableRawPointer?, Int32) -> Void>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        MainActor.assumeIsolated { handler(pointer, number) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
 /// Connects `handler` to a signal with two int arguments (GtkDrawingArea's `resize` passes the new
@@ -90,7 +62,11 @@ public func connectSignal(_ instance: some GObjectPointer, _ signal: String,
 @MainActor @discardableResult
 public func connectSizeSignal(_ instance: some GObjectPointer, _ signal: String,
                               _ handler: @escaping @MainActor (_ width: Int32, _ height: Int32) -> Void) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.twoIntArguments, to: GCallback.self))
+    let thunk: @convention(c) (gpointer?, gint, gint, gpointer?) -> Void = { _, width, height, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (Int32, Int32) -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler(width, height) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
 /// Connects `handler` to a signal without arguments whose handlers return a gboolean
@@ -99,7 +75,11 @@ public func connectSizeSignal(_ instance: some GObjectPointer, _ signal: String,
 @MainActor @discardableResult
 public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
                               _ handler: @escaping @MainActor () -> Bool) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.booleanResult, to: GCallback.self))
+    let thunk: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor () -> Bool>.value(at: data)
+        return MainActor.assumeIsolated { handler() }.gboolean
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
 /// Connects `handler` to a signal with one pointer argument whose handlers return a gboolean
@@ -107,7 +87,12 @@ public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
 @MainActor @discardableResult
 public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
                               _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgumentBooleanResult, to: GCallback.self))
+    let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (UnsafeMutableRawPointer?) -> Bool>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        return MainActor.assumeIsolated { handler(pointer) }.gboolean
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
 /// Connects `handler` to a signal with one pointer argument whose handlers return an int
@@ -115,7 +100,12 @@ public func connectBoolSignal(_ instance: some GObjectPointer, _ signal: String,
 @MainActor @discardableResult
 public func connectIntSignal(_ instance: some GObjectPointer, _ signal: String,
                              _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Int32) -> gulong {
-    connect(instance, signal, handler, through: unsafeBitCast(SignalThunk.pointerArgumentIntResult, to: GCallback.self))
+    let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> gint = { _, argument, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (UnsafeMutableRawPointer?) -> Int32>.value(at: data)
+        nonisolated(unsafe) let pointer = argument
+        return MainActor.assumeIsolated { handler(pointer) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
 /// Disconnects a handler returned by `connectSignal`; GLib then releases its closure.

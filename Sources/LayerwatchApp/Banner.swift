@@ -13,9 +13,7 @@ final class Banner {
         widget = gtk_revealer_new()
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_add_css_class(box, "banner")
-        label = gtk_label_new(nil)
-        gtk_label_set_wrap(gcast(label), true.gboolean)
-        gtk_label_set_xalign(gcast(label), 0)
+        label = makeLabel(wraps: true, leading: true)
         gtk_widget_set_hexpand(label, true.gboolean)
         let dismiss = gtk_button_new_with_label(tr("Dismiss"))!
         gtk_widget_set_valign(dismiss, GTK_ALIGN_CENTER)

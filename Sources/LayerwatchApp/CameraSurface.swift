@@ -49,10 +49,10 @@ final class CameraSurface {
     private let name: String
     private let overlay = GObjectRef(adopting: gtk_overlay_new()!)
     private let allocation = AllocationWatch()
-    private let liveBadge = gtk_label_new(tr("LIVE"))!
+    private let liveBadge = GObjectRef(adopting: makeLabel(tr("LIVE"), classes: ["live-badge"]))
     /// "2 s ago": how old the picture is, for cameras that send a frame every second or so
     /// (Bambu P1/A1) and for a stream that has stopped sending.
-    private let frameAge = gtk_label_new(nil)!
+    private let frameAge = GObjectRef(adopting: makeLabel(classes: ["frame-age"]))
     private let cameraHost: RepresentableHost<ObjectIdentifier, CameraView>
     private var displaySize = PixelSize.full
     private var ticker: RepeatingTimer?
@@ -69,8 +69,8 @@ final class CameraSurface {
         gtk_overlay_add_overlay(gcast(widget), status.widget)
         switch style {
         case .full:
-            place(liveBadge, "live-badge", valign: GTK_ALIGN_START)
-            place(frameAge, "frame-age", valign: GTK_ALIGN_END)
+            place(liveBadge.pointer, valign: GTK_ALIGN_START)
+            place(frameAge.pointer, valign: GTK_ALIGN_END)
             gtk_overlay_add_overlay(gcast(widget), stats.widget)
         case .compact:
             gtk_widget_add_css_class(status.widget, "compact")
@@ -114,11 +114,11 @@ final class CameraSurface {
         if shown { stats.show(session.stats) }
     }
 
-    var isLiveBadgeShown: Bool { Bool(gboolean: gtk_widget_get_visible(liveBadge)) }
+    var isLiveBadgeShown: Bool { Bool(gboolean: gtk_widget_get_visible(liveBadge.pointer)) }
 
     /// The picture-age text while it is shown.
     var frameAgeText: String? {
-        Bool(gboolean: gtk_widget_get_visible(frameAge)) ? String(cString: gtk_label_get_text(gcast(frameAge))) : nil
+        Bool(gboolean: gtk_widget_get_visible(frameAge.pointer)) ? String(cString: gtk_label_get_text(gcast(frameAge.pointer))) : nil
     }
 
     // MARK: State
@@ -133,7 +133,7 @@ final class CameraSurface {
     private func apply(_ newState: SessionState) {
         state = newState
         status.apply(newState, name: name)
-        gtk_widget_set_visible(liveBadge, (newState == .live).gboolean)
+        gtk_widget_set_visible(liveBadge.pointer, (newState == .live).gboolean)
         cameraHost.update(cameraView())
         delegate?.cameraSurface(self, didChange: newState)
     }
@@ -157,16 +157,15 @@ final class CameraSurface {
     /// The age of the picture on screen, once it is at least a second old while live.
     private func showFrameAge(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
         guard state == .live, let frame = shownFrame, now > frame.decodedAt else {
-            gtk_widget_set_visible(frameAge, false.gboolean)
+            gtk_widget_set_visible(frameAge.pointer, false.gboolean)
             return
         }
         let seconds = Int((now - frame.decodedAt) / 1_000_000_000)
-        gtk_widget_set_visible(frameAge, (seconds >= 1).gboolean)
-        gtk_label_set_text(gcast(frameAge), String(format: tr("%d s ago"), seconds))
+        gtk_widget_set_visible(frameAge.pointer, (seconds >= 1).gboolean)
+        gtk_label_set_text(gcast(frameAge.pointer), String(format: tr("%d s ago"), seconds))
     }
 
-    private func place(_ label: UnsafeMutablePointer<GtkWidget>, _ cssClass: String, valign: GtkAlign) {
-        gtk_widget_add_css_class(label, cssClass)
+    private func place(_ label: UnsafeMutablePointer<GtkWidget>, valign: GtkAlign) {
         gtk_widget_set_halign(label, GTK_ALIGN_START)
         gtk_widget_set_valign(label, valign)
         gtk_widget_set_visible(label, false.gboolean)

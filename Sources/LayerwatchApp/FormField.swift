@@ -29,24 +29,13 @@ final class FormField {
     init(title: String, control: UnsafeMutablePointer<GtkWidget>, hint: String? = nil) {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)
         entry = control
-        let label = gtk_label_new(title)!
-        gtk_label_set_xalign(gcast(label), 0)
-        gtk_widget_add_css_class(label, "heading")
+        let label = makeLabel(title, classes: ["heading"], leading: true)
         lw_accessible_set_labelled_by(control, label)
-        error = gtk_label_new(nil)
-        gtk_label_set_xalign(gcast(error), 0)
-        gtk_label_set_wrap(gcast(error), true.gboolean)
-        gtk_widget_add_css_class(error, "error")
-        gtk_widget_add_css_class(error, "caption")
+        error = makeLabel(classes: ["error", "caption"], wraps: true, leading: true)
         gtk_widget_set_visible(error, false.gboolean)
         for child in [label, control, error] { gtk_box_append(gcast(widget), child) }
         if let hint {
-            let note = gtk_label_new(hint)!
-            gtk_label_set_xalign(gcast(note), 0)
-            gtk_label_set_wrap(gcast(note), true.gboolean)
-            gtk_widget_add_css_class(note, "dim-label")
-            gtk_widget_add_css_class(note, "caption")
-            gtk_box_append(gcast(widget), note)
+            gtk_box_append(gcast(widget), makeLabel(hint, classes: ["dim-label", "caption"], wraps: true, leading: true))
         }
     }
 

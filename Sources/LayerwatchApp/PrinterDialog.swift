@@ -58,9 +58,7 @@ final class PrinterDialog {
         adw_header_bar_pack_end(gcast(header), save)
 
         testButton = gtk_button_new_with_label(tr("Test Connection"))
-        testResult = gtk_label_new(nil)
-        gtk_label_set_wrap(gcast(testResult), true.gboolean)
-        gtk_label_set_xalign(gcast(testResult), 0)
+        testResult = makeLabel(wraps: true, leading: true)
         gtk_label_set_selectable(gcast(testResult), true.gboolean)
         discoveredList = gtk_list_box_new()
         gtk_widget_add_css_class(discoveredList, "boxed-list")
@@ -70,10 +68,7 @@ final class PrinterDialog {
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 14)!
         gtk_widget_add_css_class(form, "printer-form")
         if printer == nil {
-            let title = gtk_label_new(tr("On your network"))!
-            gtk_label_set_xalign(gcast(title), 0)
-            gtk_widget_add_css_class(title, "heading")
-            gtk_box_append(gcast(discoveredGroup), title)
+            gtk_box_append(gcast(discoveredGroup), makeLabel(tr("On your network"), classes: ["heading"], leading: true))
             gtk_box_append(gcast(discoveredGroup), discoveredList)
             gtk_box_append(gcast(form), discoveredGroup)
         }

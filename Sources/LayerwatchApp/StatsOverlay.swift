@@ -9,11 +9,9 @@ final class StatsOverlay {
     let widget: UnsafeMutablePointer<GtkWidget>
 
     init() {
-        widget = gtk_label_new(nil)
-        gtk_widget_add_css_class(widget, "stats-overlay")
+        widget = makeLabel(classes: ["stats-overlay"], leading: true)
         gtk_widget_set_halign(widget, GTK_ALIGN_END)
         gtk_widget_set_valign(widget, GTK_ALIGN_START)
-        gtk_label_set_xalign(gcast(widget), 0)
         gtk_widget_set_visible(widget, false.gboolean)
     }
 

@@ -8,16 +8,20 @@ public final class StreamConsumer: @unchecked Sendable {
     let onState: (SessionState) -> Void
     let onFrame: (VideoFrame) -> Void
     // Guarded by the session's lock.
-    var displaySize: PixelSize
-    var visible: Bool
+    var display: Display
     var attached = true
 
-    init(session: StreamSession, executor: EventExecutor, displaySize: PixelSize, visible: Bool,
+    /// What a view shows now: the pixel size it covers, and whether it is on screen at all.
+    struct Display {
+        var size: PixelSize
+        var visible: Bool
+    }
+
+    init(session: StreamSession, executor: EventExecutor, display: Display,
          onState: @escaping (SessionState) -> Void, onFrame: @escaping (VideoFrame) -> Void) {
         self.session = session
         self.executor = executor
-        self.displaySize = displaySize
-        self.visible = visible
+        self.display = display
         self.onState = onState
         self.onFrame = onFrame
     }

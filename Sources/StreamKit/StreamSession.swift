@@ -37,8 +37,9 @@ public final class StreamSession: @unchecked Sendable {
     public func attach(executor: EventExecutor, displaySize: PixelSize = .full, visible: Bool = true,
                        onState: @escaping (SessionState) -> Void,
                        onFrame: @escaping (VideoFrame) -> Void) -> StreamConsumer {
-        let consumer = StreamConsumer(session: self, executor: executor, displaySize: displaySize,
-                                      visible: visible, onState: onState, onFrame: onFrame)
+        let consumer = StreamConsumer(session: self, executor: executor,
+                                      display: .init(size: displaySize, visible: visible),
+                                      onState: onState, onFrame: onFrame)
         let state: SessionState = lock.withLock {
             consumers.append(consumer)
             if worker == nil { startWorkerLocked() }
@@ -87,8 +88,7 @@ public final class StreamSession: @unchecked Sendable {
 
     func update(_ consumer: StreamConsumer, displaySize: PixelSize, visible: Bool) {
         lock.withLock {
-            consumer.displaySize = displaySize
-            consumer.visible = visible
+            consumer.display = .init(size: displaySize, visible: visible)
         }
     }
 
@@ -192,11 +192,11 @@ public final class StreamSession: @unchecked Sendable {
     }
 
     /// Whether a visible consumer or a waiting capture wants pixels now.
-    var wantsPixels: Bool { lock.withLock { consumers.contains(where: \.visible) || !captureRequests.isEmpty } }
+    var wantsPixels: Bool { lock.withLock { consumers.contains(where: \.display.visible) || !captureRequests.isEmpty } }
 
     /// The size to convert to, or nil when no visible consumer wants pixels.
     func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> PixelSize? {
-        let displays = lock.withLock { consumers.filter(\.visible).map(\.displaySize) }
+        let displays = lock.withLock { consumers.map(\.display).filter(\.visible).map(\.size) }
         return FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, displays: displays)
     }
 
@@ -208,7 +208,7 @@ public final class StreamSession: @unchecked Sendable {
             if mailbox.put(frame) { currentStats.droppedFrames += 1 }
             currentStats.convertedFrames += 1
             currentStats.outputSize = PixelSize(width: frame.width, height: frame.height)
-            return mailbox.wakeUps(for: consumers.filter(\.visible))
+            return mailbox.wakeUps(for: consumers.filter(\.display.visible))
         }
         for consumer in targets {
             consumer.executor.execute { [self] in
