@@ -9,13 +9,13 @@ import CGtk
 public final class AllocationWatch {
     /// The layer to add over the watched area (`gtk_overlay_add_overlay`).
     public var widget: UnsafeMutablePointer<GtkWidget> { area.pointer }
-    /// The size last reported, in device pixels.
-    public private(set) var size: (width: Int, height: Int)?
     /// Called with each new size in device pixels.
     public var onChange: ((_ width: Int, _ height: Int) -> Void)?
 
     private let area = GObjectRef(adopting: gtk_drawing_area_new()!)
     private var logicalSize: (width: Int32, height: Int32)?
+    /// The size last reported, in device pixels.
+    private var size: (width: Int, height: Int)?
 
     public init() {
         gtk_widget_set_can_target(widget, false.gboolean)

@@ -2,9 +2,9 @@ import CGtk
 
 /// Drives one WidgetRepresentable through its lifecycle for one stable identity: make on creation,
 /// update whenever told the state changed, dismantle exactly once when its owner takes the view
-/// down. Dismantling is deterministic, never left to deinit. The host owns a
-/// strong reference to the widget from make until dismantle, so embedding or removing the widget
-/// elsewhere never destroys it behind the representable's back.
+/// down. Dismantling is deterministic, never left to deinit. The host owns a strong reference to
+/// the widget from make until dismantle, so embedding or removing the widget elsewhere never
+/// destroys it behind the representable's back.
 @MainActor
 public final class RepresentableHost<ID: Hashable, Representable: WidgetRepresentable> {
     /// The identity this host was made for; state for another identity needs another host.
