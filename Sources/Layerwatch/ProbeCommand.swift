@@ -12,7 +12,13 @@ struct ProbeCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp(tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.")))
-    var url: String
+    var url: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name or id), its access code taken from the keyring.")))
+    var printer: String?
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Read the access code or password from standard input (typed without echo at a terminal), so it stays off the command line.")))
+    var codeFromStdin = false
 
     @Option(name: .long, help: ArgumentHelp(tr("Frames to decode before reporting success.")))
     var frames: Int = 30
@@ -23,16 +29,33 @@ struct ProbeCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Print the report as JSON.")))
     var json = false
 
+    func validate() throws {
+        guard (url == nil) != (printer == nil) else {
+            throw ValidationError(tr("Give either a camera URL or --printer NAME."))
+        }
+        if codeFromStdin && url == nil { throw ValidationError(tr("--code-from-stdin needs a camera URL.")) }
+    }
+
     func run() throws {
         let source: StreamSource
         do {
-            source = try StreamSource.parse(url)
+            source = try resolvedSource()
         } catch {
-            FileHandle.standardError.write(Data((String(format: tr("error: %@"), error.description) + "\n").utf8))
+            FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
             throw ExitCode(2)
         }
         let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout)
         print(json ? ProbeReportFormatter.json(report) : ProbeReportFormatter.text(report))
         if let error = report.error { throw ExitCode(ProbeReportFormatter.exitCode(forKind: error.kind)) }
+    }
+
+    private func resolvedSource() throws -> StreamSource {
+        if let printer { return try ProbeTarget.savedPrinter(printer) }
+        let url = url ?? ""
+        guard codeFromStdin else { return try StreamSource.parse(url) }
+        guard let code = SecretInput.readLine(prompt: tr("Access code or password: ")), !code.isEmpty else {
+            throw ProbeTarget.Failure(description: tr("no access code came on standard input"))
+        }
+        return try ProbeTarget.url(url, withCode: code)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import StreamKit
 
-/// Renders a probe report for a terminal or as JSON, and maps its error kind to an exit code.
+/// Renders a probe report for a terminal or as JSON, and maps its error kind to an exit code. Both
+/// forms are terminal-safe: what a camera sent (a reason phrase, a codec name) cannot act on the
+/// terminal (`TerminalText`).
 enum ProbeReportFormatter {
     static func text(_ report: StreamProbe.Report) -> String {
         var rows: [(label: String, value: String)] = []
@@ -31,14 +33,14 @@ enum ProbeReportFormatter {
             lines.append(String(format: "  %7.3f s  %@%@", transition.seconds, transition.state, detail))
         }
         lines += rows.map { $0.label.padding(toLength: column, withPad: " ", startingAt: 0) + $0.value }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.safe).joined(separator: "\n")
     }
 
     static func json(_ report: StreamProbe.Report) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(report) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        return TerminalText.safeJSON(String(decoding: data, as: UTF8.self))
     }
 
     static func exitCode(forKind kind: String) -> Int32 {

@@ -21,7 +21,7 @@ struct ViewCommand: ParsableCommand {
             do {
                 _ = try StreamSource.parse(url)
             } catch {
-                FileHandle.standardError.write(Data((String(format: tr("error: %@"), error.description) + "\n").utf8))
+                FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe(error.description)) + "\n").utf8))
                 throw ExitCode(2)
             }
         }

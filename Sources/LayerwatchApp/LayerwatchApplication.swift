@@ -131,8 +131,22 @@ public final class LayerwatchApplication {
         connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
 
         let saved = library.config
-        gtk_window_set_default_size(gcast(window.window), Int32(saved.window.width), Int32(saved.window.height))
+        gtk_window_set_default_size(gcast(window.window), Int32(clamping: AppConfig.clampedSize(saved.window.width)),
+                                    Int32(clamping: AppConfig.clampedSize(saved.window.height)))
         if saved.window.maximized { gtk_window_maximize(gcast(window.window)) }
+        // A keyring still looking up codes shows the window at once; the tabs follow its answer.
+        if !library.secretsLoaded { window.present() }
+        library.whenSecretsLoaded { [weak self, weak window] in
+            guard let self, let window, self.window === window else { return }
+            restoreTabs(in: window)
+        }
+    }
+
+    /// Opens a tab per saved printer (plus the command line's cameras, or the demo), the selection,
+    /// the banner and the mini windows, from the config with its codes.
+    private func restoreTabs(in window: MainWindow) {
+        let saved = library.config
+        let tabs = window.tabs
         var unopenable: [String] = []
         for printer in saved.printers {
             do { addTab(try Camera(printer: printer), select: false) } catch { unopenable.append("“\(printer.name)”: \(error)") }
@@ -150,7 +164,8 @@ public final class LayerwatchApplication {
         window.present()
         for mini in saved.miniWindows {
             guard let page = tabs.page(id: mini.printerID) else { continue }
-            togglePopOut(page.camera, size: (Int32(mini.width), Int32(mini.height)))
+            togglePopOut(page.camera, size: (Int32(clamping: AppConfig.clampedSize(mini.width)),
+                                             Int32(clamping: AppConfig.clampedSize(mini.height))))
         }
     }
 

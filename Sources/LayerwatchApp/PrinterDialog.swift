@@ -20,14 +20,14 @@ final class PrinterDialog {
                          hint: tr("On the printer: Settings → Network (WLAN)."))
     let accessCode: FormField
     let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000")
-    let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream")
+    let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream",
+                        hint: tr("An https:// camera must have a certificate this computer trusts."))
     private let kindDropDown: UnsafeMutablePointer<GtkWidget>
     private let kind: FormField
     private let testButton: UnsafeMutablePointer<GtkWidget>
     private let testResult: UnsafeMutablePointer<GtkWidget>
-    private let discoveredList: UnsafeMutablePointer<GtkWidget>
-    private let discoveredGroup: UnsafeMutablePointer<GtkWidget>
-    private var discovered: [DiscoveredPrinter] = []
+    /// The printers discovery hears ("On your network"); picking one prefills the form.
+    let discovered = DiscoveredPrinterList()
     private var model: BambuModel?
     private let id: UUID
     private var attemptedSave = false
@@ -60,16 +60,13 @@ final class PrinterDialog {
         testButton = gtk_button_new_with_label(tr("Test Connection"))
         testResult = makeLabel(wraps: true, leading: true)
         gtk_label_set_selectable(gcast(testResult), true.gboolean)
-        discoveredList = gtk_list_box_new()
-        gtk_widget_add_css_class(discoveredList, "boxed-list")
-        gtk_list_box_set_selection_mode(gcast(discoveredList), GTK_SELECTION_NONE)
-        discoveredGroup = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)
 
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 14)!
         gtk_widget_add_css_class(form, "printer-form")
         if printer == nil {
+            let discoveredGroup = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
             gtk_box_append(gcast(discoveredGroup), makeLabel(tr("On your network"), classes: ["heading"], leading: true))
-            gtk_box_append(gcast(discoveredGroup), discoveredList)
+            gtk_box_append(gcast(discoveredGroup), discovered.widget)
             gtk_box_append(gcast(form), discoveredGroup)
         }
         for field in [kind, name, host, accessCode, serial, url] { gtk_box_append(gcast(form), field.widget) }
@@ -89,8 +86,8 @@ final class PrinterDialog {
         adw_window_set_content(gcast(window), content)
 
         if let printer { fill(with: printer) }
-        showDiscovered([])
         kindChanged()
+        discovered.onPick = { [weak self] found in self?.prefill(from: found) }
 
         connectSignal(cancel, "clicked") { [window] in gtk_window_destroy(gcast(window)) }
         connectSignal(save, "clicked") { [weak self] in self?.save() }
@@ -109,29 +106,9 @@ final class PrinterDialog {
         gtk_window_present(gcast(window))
     }
 
-    /// The printers discovery currently hears; picking one prefills the form.
+    /// The printers discovery currently hears.
     func showDiscovered(_ printers: [DiscoveredPrinter]) {
-        discovered = printers
-        while let row = gtk_widget_get_first_child(discoveredList) {
-            gtk_list_box_remove(gcast(discoveredList), row)
-        }
-        guard !printers.isEmpty else {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(gcast(row), tr("Looking for Bambu printers…"))
-            adw_action_row_set_subtitle(gcast(row), tr("Printers in LAN mode announce themselves every few seconds."))
-            gtk_list_box_append(gcast(discoveredList), row)
-            return
-        }
-        for printer in printers {
-            let row = adw_action_row_new()!
-            adw_preferences_row_set_title(gcast(row), printer.displayName)
-            let details = [printer.modelName, printer.address, printer.connection.map { $0 == .lan ? tr("LAN mode") : tr("cloud mode") }]
-            adw_action_row_set_subtitle(gcast(row), details.compactMap { $0 }.joined(separator: " · "))
-            gtk_list_box_row_set_activatable(gcast(row), true.gboolean)
-            adw_action_row_add_suffix(gcast(row), gtk_image_new_from_icon_name("go-next-symbolic"))
-            connectSignal(row, "activated") { [weak self] in self?.prefill(from: printer) }
-            gtk_list_box_append(gcast(discoveredList), row)
-        }
+        discovered.show(printers)
     }
 
     /// Fills the form from a printer found on the network (the user still types the access code).
@@ -153,7 +130,7 @@ final class PrinterDialog {
     var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
 
     /// The printers the "On your network" list shows.
-    var discoveredPrinters: [DiscoveredPrinter] { discovered }
+    var discoveredPrinters: [DiscoveredPrinter] { discovered.printers }
 
     /// Validates; saves and closes when every field is right, else shows each field's message.
     func save() {

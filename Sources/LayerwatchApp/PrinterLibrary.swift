@@ -6,6 +6,8 @@ import StreamKit
 /// The app's saved state (printers in tab order, selection, window size, open mini windows) and the
 /// one place that writes it: every change is saved at once, atomically, through the ConfigStore —
 /// off the main loop (the keyring and fsync can take a while), newest state first, one at a time.
+/// The file is read at once; codes kept in the keyring arrive later, off the main loop too
+/// (`whenSecretsLoaded`), so a keyring that stalls never freezes the window.
 @MainActor
 final class PrinterLibrary {
     let store: ConfigStore
@@ -14,15 +16,48 @@ final class PrinterLibrary {
     /// The newest state waiting to be written; nil while nothing is waiting.
     private let pending = PendingConfig()
     /// A problem found while loading, for the window's banner.
-    let loadProblem: String?
+    private(set) var loadProblem: String?
     /// Called with a sentence when a save failed (the file on disk is unchanged).
     var onSaveError: @MainActor (String) -> Void = { _ in }
+    /// True once the keyring's codes are in `config` (at once for a store without a keyring).
+    private(set) var secretsLoaded = false
+    private var waitingForSecrets: [@MainActor () -> Void] = []
 
     init(store: ConfigStore) {
         self.store = store
-        let loaded = store.load()
-        config = loaded.config
-        loadProblem = loaded.problem
+        let file = store.loadFile()
+        config = file.config
+        loadProblem = file.problem
+        guard store.hasKeyring, file.problem == nil else {
+            secretsLoaded = true
+            return
+        }
+        let fromFile = file.config
+        saver.async {
+            let filled = store.fillSecrets(fromFile)
+            MainLoopExecutor.main.runOnMainActor { [weak self] in self?.secretsArrived(filled, fromFile: fromFile) }
+        }
+    }
+
+    /// Runs `body` once the keyring's codes are in `config`: now, or when they arrive.
+    func whenSecretsLoaded(_ body: @escaping @MainActor () -> Void) {
+        if secretsLoaded { body() } else { waitingForSecrets.append(body) }
+    }
+
+    /// Takes the keyring's codes for printers unchanged since the file was read, and moves secrets
+    /// the file still holds into the keyring.
+    private func secretsArrived(_ filled: ConfigStore.Loaded, fromFile: AppConfig) {
+        for printer in filled.config.printers {
+            guard let index = config.printers.firstIndex(where: { $0.id == printer.id }),
+                  config.printers[index] == fromFile.printers.first(where: { $0.id == printer.id }) else { continue }
+            config.printers[index] = printer
+        }
+        loadProblem = filled.problem
+        secretsLoaded = true
+        let waiting = waitingForSecrets
+        waitingForSecrets = []
+        waiting.forEach { $0() }
+        if filled.secretsToMove { save() }
     }
 
     func printer(id: UUID) -> Printer? {
@@ -81,9 +116,17 @@ final class PrinterLibrary {
         save()
     }
 
-    /// Waits until every change so far is on disk (before the app quits).
-    func flush() {
-        saver.sync {}
+    /// Waits until every change so far is on disk (before the app quits), at most `limit` seconds
+    /// for the keyring: then its calls are cancelled and the codes go to the owner-only file, which
+    /// gets another `limit`.
+    func flush(within limit: TimeInterval = 2) {
+        let done = DispatchSemaphore(value: 0)
+        saver.async { done.signal() }
+        guard done.wait(timeout: .now() + limit) == .timedOut else { return }
+        GLibLog.warning(String(format: tr("The keyring did not answer within %ld s; access codes are kept in %@ for now."),
+                               Int(limit), store.fileURL.path))
+        store.abandonKeyring()
+        _ = done.wait(timeout: .now() + limit)
     }
 
     /// Queues a write of the current state; bursts of changes become one write of the newest.

@@ -139,7 +139,8 @@ final class PrinterTabs {
         adw_tab_page_set_loading(tab, loading.gboolean)
         let indicator = icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
         adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0.pointer) })
-        adw_tab_page_set_indicator_tooltip(tab, tooltip)
-        adw_tab_page_set_tooltip(tab, tooltip)
+        // Both tooltips are markup; a failure's text can quote what the camera sent.
+        adw_tab_page_set_indicator_tooltip(tab, markupEscaped(tooltip))
+        adw_tab_page_set_tooltip(tab, markupEscaped(tooltip))
     }
 }

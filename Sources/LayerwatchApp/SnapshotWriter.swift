@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GtkKit
+import PrinterKit
 import StreamKit
 
 /// Saves a frame as a PNG in the user's Pictures folder (XDG), under Layerwatch/, named after the
@@ -22,21 +23,31 @@ enum SnapshotWriter {
         }
     }
 
-    /// `$XDG_PICTURES_DIR/Layerwatch` (or ~/Pictures/Layerwatch when XDG names no Pictures folder).
-    static func directory() -> URL {
-        let pictures = g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent("Pictures")
-        return URL(fileURLWithPath: pictures, isDirectory: true).appendingPathComponent("Layerwatch", isDirectory: true)
+    /// `$XDG_PICTURES_DIR/Layerwatch`, or `$HOME/Pictures/Layerwatch` when XDG names no Pictures
+    /// folder: the home the config follows too (`UserHome`), not the password database's.
+    static func directory(pictures: String? = g_get_user_special_dir(G_USER_DIRECTORY_PICTURES).map { String(cString: $0) },
+                          environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let folder = pictures ?? (UserHome.path(environment: environment) as NSString).appendingPathComponent("Pictures")
+        return URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("Layerwatch", isDirectory: true)
     }
 
     /// "Printer name 2026-11-22 16.30.05.png", with characters that don't belong in a file name replaced.
+    /// The printer's part is cut to `maximumNameBytes`, so a long name still gives a file name the
+    /// file system takes (255 bytes), with room for the time and a " (2)".
     static func fileName(printer: String, at date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH.mm.ss"
-        let safe = printer.map { "/\\:*?\"<>|".contains($0) || $0.isNewline ? "-" : $0 }
-        return "\(String(safe).trimmingCharacters(in: .whitespaces)) \(formatter.string(from: date)).png"
+        let unsafe = { (character: Character) in
+            "/\\:*?\"<>|".contains(character) || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
+        var safe = String(printer.map { unsafe($0) ? "-" : $0 })
+            .trimmingCharacters(in: .whitespaces)
+        while safe.utf8.count > maximumNameBytes { safe.removeLast() }
+        return "\(safe) \(formatter.string(from: date)).png"
     }
+
+    static let maximumNameBytes = 160
 
     /// Writes `frame` for `printer`; `completion` runs on the main loop with the file written.
     static func save(_ frame: VideoFrame, printer: String, into folder: URL = directory(), at date: Date = Date(),

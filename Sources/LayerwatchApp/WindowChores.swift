@@ -4,9 +4,10 @@ import GtkKit
 /// The two chores the main and mini windows share: a toast in their overlay, and their size.
 @MainActor
 enum WindowChores {
-    /// Shows `text` in an AdwToastOverlay for `seconds`.
+    /// Shows `text` (plain text: a toast's title is markup, so it is escaped) in an AdwToastOverlay
+    /// for `seconds`.
     static func toast(_ text: String, in overlay: UnsafeMutablePointer<GtkWidget>, seconds: guint) {
-        let toast = adw_toast_new(text)
+        let toast = adw_toast_new(markupEscaped(text))
         adw_toast_set_timeout(toast, seconds)
         adw_toast_overlay_add_toast(gcast(overlay), toast)
     }

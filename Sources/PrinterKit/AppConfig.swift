@@ -6,6 +6,10 @@ public struct AppConfig: Hashable, Sendable {
     /// The `formatVersion` this build writes; a file with a higher one is not read (see `NewerFormat`).
     public static let formatVersion = 1
 
+    /// The sizes a saved window may have: a hand-edited or damaged file can hold any number, and
+    /// GTK takes 32-bit sizes; anything outside is brought to the nearest end.
+    public static let windowSizes = 100...8192
+
     /// The main window's size as the user left it.
     public struct Window: Codable, Hashable, Sendable {
         public var width: Int
@@ -18,6 +22,14 @@ public struct AppConfig: Hashable, Sendable {
             self.width = width
             self.height = height
             self.maximized = maximized
+        }
+
+        /// Reads the size brought into `windowSizes`.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(width: AppConfig.clampedSize(try container.decode(Int.self, forKey: .width)),
+                      height: AppConfig.clampedSize(try container.decode(Int.self, forKey: .height)),
+                      maximized: try container.decode(Bool.self, forKey: .maximized))
         }
     }
 
@@ -32,6 +44,19 @@ public struct AppConfig: Hashable, Sendable {
             self.width = width
             self.height = height
         }
+
+        /// Reads the size brought into `windowSizes`.
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(printerID: try container.decode(UUID.self, forKey: .printerID),
+                      width: AppConfig.clampedSize(try container.decode(Int.self, forKey: .width)),
+                      height: AppConfig.clampedSize(try container.decode(Int.self, forKey: .height)))
+        }
+    }
+
+    /// `size` brought into `windowSizes`.
+    public static func clampedSize(_ size: Int) -> Int {
+        min(max(size, windowSizes.lowerBound), windowSizes.upperBound)
     }
 
     /// Why a file was not read: a newer Layerwatch wrote it, and reading it here would lose what it added.

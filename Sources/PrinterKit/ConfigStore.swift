@@ -12,6 +12,8 @@ public final class ConfigStore: @unchecked Sendable {
     public struct Loaded: Sendable {
         public let config: AppConfig
         public let problem: String?
+        /// True when the file holds secrets the keyring should keep instead: saving at once moves them.
+        public var secretsToMove = false
     }
 
     /// Why a save did not happen; the file on disk is as it was.
@@ -21,9 +23,12 @@ public final class ConfigStore: @unchecked Sendable {
 
     public let directory: URL
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
-    /// Where access codes go; the dialog tells the user (see `secretsNotice`).
-    public let secretsLocation: SecretsLocation
-    private let secrets: (any SecretStore)?
+    /// Where access codes go; the dialog tells the user (see `secretsNotice`). The standard store
+    /// asks the Secret Service first (at most two seconds), once; a load has usually done so.
+    public var secretsLocation: SecretsLocation { keyring.available == nil ? .configFile : .keyring }
+    /// True when access codes may go to a keyring, so loading their codes can wait on it.
+    public var hasKeyring: Bool { keyring.exists }
+    private let keyring: KeyringAccess
 
     /// Guards the state below and keeps loads and saves one at a time.
     private let lock = NSLock()
@@ -33,25 +38,32 @@ public final class ConfigStore: @unchecked Sendable {
     private var knownPrinterIDs: Set<UUID> = []
     /// Set when an unreadable file could not be moved aside: saving would destroy it, so it refuses.
     private var keptUnreadableFile: String?
-    /// Set once the keyring refused a code: later saves keep codes in the file instead of waiting
-    /// on a keyring that is stuck or locked every time.
-    private var keyringRefused = false
-
     /// - Parameters:
     ///   - directory: where `printers.json` lives (tests pass a temporary one).
     ///   - secrets: where access codes go; nil keeps them in the file.
     public init(directory: URL, secrets: (any SecretStore)?) {
         self.directory = directory
-        self.secrets = secrets
-        secretsLocation = secrets == nil ? .configFile : .keyring
+        keyring = KeyringAccess(store: secrets)
+    }
+
+    private init(directory: URL, keyring: KeyringAccess) {
+        self.directory = directory
+        self.keyring = keyring
     }
 
     /// The app's store: the XDG config directory, and the keyring if a Secret Service answers
-    /// within two seconds (so a desktop without one starts quickly).
+    /// within two seconds (so a desktop without one starts quickly). Making it asks nothing: the
+    /// first load, save or `secretsLocation` does.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ConfigStore {
-        let keyring = KeyringSecretStore()
+        let secrets = KeyringSecretStore()
         return ConfigStore(directory: defaultDirectory(environment: environment),
-                           secrets: keyring.isAvailable() ? keyring : nil)
+                           keyring: KeyringAccess(store: secrets, check: { secrets.isAvailable() }))
+    }
+
+    /// Cancels the keyring calls in progress and keeps codes in the owner-only file from now on:
+    /// for quitting while the keyring hangs (an unlock prompt nobody answers).
+    public func abandonKeyring() {
+        keyring.abandon()
     }
 
     /// `$XDG_CONFIG_HOME/layerwatch`, or `~/.config/layerwatch` when that is unset or not absolute.
@@ -59,9 +71,7 @@ public final class ConfigStore: @unchecked Sendable {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             return URL(fileURLWithPath: config).appendingPathComponent("layerwatch")
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? FileManager.default.homeDirectoryForCurrentUser.path
-        return URL(fileURLWithPath: home).appendingPathComponent(".config/layerwatch")
+        return URL(fileURLWithPath: UserHome.path(environment: environment)).appendingPathComponent(".config/layerwatch")
     }
 
     /// One sentence for the printer dialog saying where the access code will be kept.
@@ -78,6 +88,13 @@ public final class ConfigStore: @unchecked Sendable {
     /// The saved config with access codes filled in, or an empty one when there is no file or it
     /// cannot be read; in the latter case the file is renamed `printers.json.broken-<time>` first.
     public func load() -> Loaded {
+        let file = loadFile()
+        guard file.problem == nil else { return file }
+        return fillSecrets(file.config)
+    }
+
+    /// `load` without the keyring: the file as it is, quickly, codes kept in the keyring missing.
+    public func loadFile() -> Loaded {
         lock.lock()
         defer { lock.unlock() }
         codesInKeyring = [:]
@@ -95,8 +112,18 @@ public final class ConfigStore: @unchecked Sendable {
             return Loaded(config: AppConfig(), problem: setAside(reason: Self.reason(for: error)))
         }
         knownPrinterIDs = Set(config.printers.map(\.id))
-        let problem = fillAccessCodes(&config)
-        return Loaded(config: config, problem: problem)
+        return Loaded(config: config, problem: nil)
+    }
+
+    /// `config` (from `loadFile`) with the codes and camera passwords the keyring keeps filled in;
+    /// may wait on the keyring, up to its time limit.
+    public func fillSecrets(_ config: AppConfig) -> Loaded {
+        lock.lock()
+        defer { lock.unlock() }
+        var filled = config
+        let secretsInFile = config.printers.contains { $0.keyringSecret != nil }
+        let problem = fillAccessCodes(&filled)
+        return Loaded(config: filled, problem: problem, secretsToMove: secretsInFile && keyring.available != nil)
     }
 
     /// Writes `config` atomically, its access codes to the keyring when there is one (to the file
@@ -108,26 +135,28 @@ public final class ConfigStore: @unchecked Sendable {
         defer { lock.unlock() }
         if let keptUnreadableFile { throw SaveError(description: keptUnreadableFile) }
         var written = config
-        var location = secretsLocation
+        let secrets = keyring.available
+        var location: SecretsLocation = secrets == nil ? .configFile : .keyring
         if let secrets {
-            for index in written.printers.indices where !written.printers[index].accessCode.isEmpty {
+            for index in written.printers.indices {
                 let printer = written.printers[index]
-                if codesInKeyring[printer.id] != printer.accessCode {
-                    guard !keyringRefused else {
+                guard let secret = printer.keyringSecret else { continue }
+                if codesInKeyring[printer.id] != secret {
+                    guard !keyring.isRefused else {
                         location = .configFile
                         continue
                     }
                     do {
-                        try secrets.store(accessCode: printer.accessCode, for: printer.id,
-                                          label: String(format: tr("Layerwatch access code for %@"), printer.name))
-                        codesInKeyring[printer.id] = printer.accessCode
+                        let label = printer.kind.isBambu ? tr("Layerwatch access code for %@") : tr("Layerwatch camera password for %@")
+                        try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))
+                        codesInKeyring[printer.id] = secret
                     } catch {
-                        keyringRefused = true
+                        keyring.refuse()
                         location = .configFile
                         continue
                     }
                 }
-                written.printers[index].accessCode = ""
+                written.printers[index] = printer.withoutKeyringSecret
             }
         }
         let encoder = JSONEncoder()
@@ -142,27 +171,29 @@ public final class ConfigStore: @unchecked Sendable {
         let current = Set(config.printers.map(\.id))
         for removed in knownPrinterIDs.subtracting(current) {
             // A code left behind by a failed removal is only stale, and the file is already saved.
-            try? secrets?.removeAccessCode(for: removed)
+            if !keyring.isRefused { try? secrets?.removeAccessCode(for: removed) }
             codesInKeyring[removed] = nil
         }
         knownPrinterIDs = current
         return location
     }
 
-    /// Fills in codes kept in the keyring; a message naming the Bambu printers left without one.
+    /// Fills in codes and camera passwords kept in the keyring; a message naming the printers left
+    /// without one.
     private func fillAccessCodes(_ config: inout AppConfig) -> String? {
+        guard config.printers.contains(where: \.lacksKeyringSecret) else { return nil }
+        let secrets = keyring.available
         var missing: [String] = []
         var failure: String?
         for index in config.printers.indices {
             let printer = config.printers[index]
-            guard printer.kind.isBambu, printer.accessCode.isEmpty else { continue }
+            guard printer.lacksKeyringSecret else { continue }
             guard let secrets, failure == nil else {
                 missing.append(Self.quoted(printer.name))
                 continue
             }
             do {
-                if let code = try secrets.accessCode(for: printer.id) {
-                    config.printers[index].accessCode = code
+                if let code = try secrets.accessCode(for: printer.id), config.printers[index].restoreKeyringSecret(code) {
                     codesInKeyring[printer.id] = code
                 } else {
                     missing.append(Self.quoted(printer.name))

@@ -10,7 +10,7 @@ public struct DiscoveredPrinter: Hashable, Sendable {
 
     /// The serial number (`USN`); it identifies the printer across address changes.
     public var serial: String
-    /// The IPv4 address (`Location`, or the datagram's sender when that is missing or not an address).
+    /// The IPv4 address the announcement came from (never its `Location` header, which any host can fill in).
     public var address: String
     /// The model code as announced (`DevModel`), kept even when `BambuModel` doesn't know it.
     public var modelCode: String?

@@ -19,19 +19,25 @@ extension PrinterDiscovery {
         ]
     }
 
-    /// Where to listen and how long a silent printer stays listed. Tests bind 127.0.0.1 port 0
-    /// with no multicast group and a short expiry.
+    /// Where to listen, how long a silent printer stays listed and how long it keeps its address.
+    /// Tests bind 127.0.0.1 port 0 with no multicast group and short times.
     public struct Configuration: Equatable, Sendable {
         /// The local IPv4 address to bind; broadcasts and multicasts only arrive on 0.0.0.0.
         public var bindAddress: String
         public var endpoints: [Endpoint]
         /// How long after its last announcement a printer is forgotten.
         public var expiry: TimeInterval
+        /// How long a printer keeps the address it announces from: announcements of its serial
+        /// from another host are ignored until the first host has been silent this long (a printer
+        /// that really moved is followed then; printers announce every few seconds).
+        public var addressHold: TimeInterval
 
-        public init(bindAddress: String = "0.0.0.0", endpoints: [Endpoint] = Endpoint.bambu, expiry: TimeInterval = 300) {
+        public init(bindAddress: String = "0.0.0.0", endpoints: [Endpoint] = Endpoint.bambu, expiry: TimeInterval = 300,
+                    addressHold: TimeInterval = 30) {
             self.bindAddress = bindAddress
             self.endpoints = endpoints
             self.expiry = expiry
+            self.addressHold = addressHold
         }
     }
 

@@ -9,8 +9,9 @@ public enum DiscoveryParser {
 
     static let deviceType = "urn:bambulab-com:device:3dprinter:1"
 
-    /// The printer a datagram announces. `sender` is the datagram's source address, used when the
-    /// `Location` header is missing or not an IPv4 address.
+    /// The printer a datagram announces, at `sender`, the datagram's source address. The `Location`
+    /// header is not used: any host can name any address in it, and the sender is where the
+    /// announcement really came from (a real printer sends from the address it names).
     public static func parse(_ datagram: [UInt8], sender: String) -> DiscoveredPrinter? {
         guard datagram.count <= maximumDatagramSize,
               String(validating: datagram, as: UTF8.self) != nil else { return nil }
@@ -26,12 +27,11 @@ public enum DiscoveryParser {
         default: return nil
         }
         guard target?.lowercased() == deviceType, headers["nts"]?.lowercased() != "ssdp:byebye",
-              let serial = headers["usn"], isSerial(serial),
-              let address = [headers["location"], sender].compactMap({ $0 }).first(where: isIPv4Address)
+              let serial = headers["usn"], isSerial(serial), isIPv4Address(sender)
         else { return nil }
         return DiscoveredPrinter(
             serial: serial,
-            address: address,
+            address: sender,
             modelCode: headers["devmodel.bambu.com"],
             name: headers["devname.bambu.com"],
             connection: headers["devconnect.bambu.com"].flatMap { DiscoveredPrinter.Connection(rawValue: $0.lowercased()) },

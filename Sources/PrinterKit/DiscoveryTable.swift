@@ -1,25 +1,34 @@
 import Foundation
 
-/// The printers heard recently, keyed by serial: a printer that moves to another address or is
-/// renamed stays one entry, and one that falls silent for `expiry` is forgotten. Time is passed in
-/// (monotonic seconds), so the rules are tested without waiting.
+/// The printers heard recently, keyed by serial: a printer that is renamed stays one entry, and one
+/// that falls silent for `expiry` is forgotten. A serial keeps the address it was first heard from:
+/// another host announcing the same serial is ignored until the first has been silent for
+/// `addressHold` (then the printer is taken to have moved). Time is passed in (monotonic seconds),
+/// so the rules are tested without waiting.
 struct DiscoveryTable {
-    let expiry: TimeInterval
-    private var entries: [String: (printer: DiscoveredPrinter, lastHeard: TimeInterval)] = [:]
-
-    init(expiry: TimeInterval) {
-        self.expiry = expiry
-    }
-
-    /// Records an announcement heard at `time`; true when the list changed (a new printer or new details).
     /// At most this many printers are remembered: announcements from a misbehaving host can't grow
-    /// the table without bound (the one heard from longest ago makes way).
+    /// the table without bound.
     static let capacity = 64
 
+    let expiry: TimeInterval
+    let addressHold: TimeInterval
+    private var entries: [String: (printer: DiscoveredPrinter, lastHeard: TimeInterval)] = [:]
+
+    init(expiry: TimeInterval, addressHold: TimeInterval) {
+        self.expiry = expiry
+        self.addressHold = addressHold
+    }
+
+    /// Records an announcement heard at `time`; true when the list changed (a new printer or new
+    /// details). When the table is full, a new serial makes the host holding the most entries give
+    /// up the one it announced longest ago, so a host flooding fake serials only displaces its own.
     mutating func record(_ printer: DiscoveredPrinter, at time: TimeInterval) -> Bool {
-        if entries[printer.serial] == nil, entries.count >= Self.capacity,
-           let oldest = entries.min(by: { $0.value.lastHeard < $1.value.lastHeard })?.key {
-            entries[oldest] = nil
+        if let known = entries[printer.serial], known.printer.address != printer.address,
+           time - known.lastHeard < addressHold {
+            return false
+        }
+        if entries[printer.serial] == nil, entries.count >= Self.capacity, let victim = evictionCandidate() {
+            entries[victim] = nil
         }
         let previous = entries.updateValue((printer, time), forKey: printer.serial)
         return previous?.printer != printer
@@ -46,5 +55,12 @@ struct DiscoveryTable {
             case .orderedSame: return a.serial < b.serial
             }
         }
+    }
+
+    /// The serial the host with the most entries heard longest ago.
+    private func evictionCandidate() -> String? {
+        let byAddress = Dictionary(grouping: entries, by: { $0.value.printer.address })
+        return byAddress.values.max { $0.count < $1.count }?
+            .min { $0.value.lastHeard < $1.value.lastHeard }?.key
     }
 }

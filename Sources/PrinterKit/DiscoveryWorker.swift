@@ -1,25 +1,32 @@
 import Foundation
 
 /// The listening thread behind `PrinterDiscovery`: polls the sockets and the wake-up pipe, parses
-/// what arrives, keeps the table and forgets silent printers on time. `stop()` joins the thread,
-/// so none outlives the listener; the sockets close when the worker is released.
+/// what arrives, keeps the table, forgets silent printers on time and publishes the list at most
+/// `publishInterval` apart, so a flood of announcements costs this thread and not the UI.
+/// `stop()` joins the thread, so none outlives the listener; the sockets close when the worker is
+/// released.
 final class DiscoveryWorker: @unchecked Sendable {
     /// Datagrams read from one socket before the thread looks at the wake-up pipe again, so a
     /// flood can't hold off `stop()`.
     private static let batch = 64
+    /// The shortest time between two published lists: a change right after a publish waits for
+    /// the rest of it, and the changes meanwhile go out as one list.
+    static let publishInterval: TimeInterval = 0.25
 
     private let sockets: [DiscoverySocket]
     private let wakeup: DiscoveryWakeup
-    private let expiry: TimeInterval
+    /// The (empty) table the thread starts with: its expiry and address-hold rules.
+    private let initialTable: DiscoveryTable
     private let publish: @Sendable ([DiscoveredPrinter]) -> Void
     private var thread = pthread_t()
 
-    /// `publish` is called on the thread with the sorted list whenever it changes.
-    init(sockets: [DiscoverySocket], wakeup: DiscoveryWakeup, expiry: TimeInterval,
+    /// `publish` is called on the thread with the sorted list when it has changed, at most once
+    /// every `publishInterval`.
+    init(sockets: [DiscoverySocket], wakeup: DiscoveryWakeup, table: DiscoveryTable,
          publish: @escaping @Sendable ([DiscoveredPrinter]) -> Void) {
         self.sockets = sockets
         self.wakeup = wakeup
-        self.expiry = expiry
+        self.initialTable = table
         self.publish = publish
     }
 
@@ -47,26 +54,34 @@ final class DiscoveryWorker: @unchecked Sendable {
 
     private func run() {
         Thread.current.name = "lw-discovery"
-        var table = DiscoveryTable(expiry: expiry)
+        var table = initialTable
         var buffer = [UInt8](repeating: 0, count: DiscoveryParser.maximumDatagramSize + 1)
         var descriptors = (sockets.map(\.descriptor) + [wakeup.readDescriptor]).map {
             pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
         }
+        var lastPublished = -TimeInterval.infinity
+        var unpublished = false
         while true {
-            let timeout = table.nextExpiry.map(Self.milliseconds(until:)) ?? -1
+            let nextPublish = unpublished ? lastPublished + Self.publishInterval : nil
+            let deadline = [table.nextExpiry, nextPublish].compactMap { $0 }.min()
+            let timeout = deadline.map(Self.milliseconds(until:)) ?? -1
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { return }
             if descriptors[sockets.count].revents != 0 { return }
-            var changed = false
             for (index, socket) in sockets.enumerated() where descriptors[index].revents != 0 {
                 for _ in 0..<Self.batch {
                     guard let (count, sender) = socket.receive(into: &buffer) else { break }
                     if let printer = DiscoveryParser.parse(Array(buffer[..<count]), sender: sender) {
-                        changed = table.record(printer, at: Self.now()) || changed
+                        unpublished = table.record(printer, at: Self.now()) || unpublished
                     }
                 }
             }
-            changed = table.expire(at: Self.now()) || changed
-            if changed { publish(table.printers) }
+            let now = Self.now()
+            unpublished = table.expire(at: now) || unpublished
+            if unpublished, now >= lastPublished + Self.publishInterval {
+                publish(table.printers)
+                lastPublished = now
+                unpublished = false
+            }
         }
     }
 

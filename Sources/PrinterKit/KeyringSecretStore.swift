@@ -17,6 +17,10 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
     /// Immutable after init and only read by libsecret, hence the unchecked Sendable.
     private let schema: UnsafeMutablePointer<SecretSchema>
     private let timeout: TimeInterval
+    /// Guards the two below: the calls in progress, and whether `abandon` was called.
+    private let callsLock = NSLock()
+    private var inProgress: [ObjectIdentifier: CancelTimer] = [:]
+    private var abandoned = false
 
     /// - Parameter timeout: how long one store, lookup or removal may take; an unlock prompt may
     ///   need the user, so it is longer than `isAvailable`'s.
@@ -67,6 +71,14 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
         }
     }
 
+    public func abandon() {
+        let calls = callsLock.withLock {
+            abandoned = true
+            return Array(inProgress.values)
+        }
+        calls.forEach { $0.fire() }
+    }
+
     private static func attributes(_ printerID: UUID) -> StringTable {
         let table = StringTable()
         table.insert("printer-id", printerID.uuidString)
@@ -80,12 +92,19 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
         let cancellable = g_cancellable_new()!
         defer { g_object_unref(cancellable) }
         let timer = CancelTimer(cancellable)
+        let wasAbandoned = callsLock.withLock {
+            if !abandoned { inProgress[ObjectIdentifier(timer)] = timer }
+            return abandoned
+        }
+        guard !wasAbandoned else { throw Failure(description: tr("Layerwatch stopped waiting for the keyring")) }
+        defer { _ = callsLock.withLock { inProgress.removeValue(forKey: ObjectIdentifier(timer)) } }
         DispatchQueue.global().asyncAfter(deadline: .now() + limit) { timer.fire() }
         var error: UnsafeMutablePointer<GError>?
         let result = body(cancellable, &error)
         guard let error else { return result }
         defer { g_error_free(error) }
         if error.pointee.domain == g_io_error_quark(), error.pointee.code == G_IO_ERROR_CANCELLED.rawValue {
+            if callsLock.withLock({ abandoned }) { throw Failure(description: tr("Layerwatch stopped waiting for the keyring")) }
             throw Failure(description: String(format: tr("the keyring did not answer within %ld s"), Int(limit.rounded(.up))))
         }
         throw Failure(description: String(cString: error.pointee.message))

@@ -4,7 +4,9 @@ import StreamKit
 /// Finds Bambu printers on the LAN by listening for the SSDP announcements they broadcast, so the
 /// user can pick a printer instead of typing its address. Strictly passive: it binds, listens and
 /// never sends a packet (printers don't answer M-SEARCH anyway). Updates — the whole list, sorted by
-/// name — arrive on the caller's executor whenever a printer appears, changes or is forgotten.
+/// name — arrive on the caller's executor when a printer appears, changes or is forgotten: at most
+/// four a second, and never more than one waiting on the executor (it carries the latest list), so
+/// a flood of announcements can't queue work on the UI's main loop.
 public final class PrinterDiscovery: @unchecked Sendable {
     public let configuration: Configuration
     private let executor: EventExecutor
@@ -15,6 +17,8 @@ public final class PrinterDiscovery: @unchecked Sendable {
     private var generation = 0
     private var currentState: State = .stopped
     private var latest: [DiscoveredPrinter] = []
+    /// An update is queued on the executor and will deliver `latest` when it runs.
+    private var deliveryPending = false
 
     public init(configuration: Configuration = Configuration(), executor: EventExecutor,
                 onUpdate: @escaping @Sendable ([DiscoveredPrinter]) -> Void) {
@@ -54,7 +58,8 @@ public final class PrinterDiscovery: @unchecked Sendable {
             let generation = self.generation
             var code: Int32 = 0
             if let wakeup = DiscoveryWakeup() {
-                let worker = DiscoveryWorker(sockets: sockets, wakeup: wakeup, expiry: configuration.expiry) { [weak self] printers in
+                let table = DiscoveryTable(expiry: configuration.expiry, addressHold: configuration.addressHold)
+                let worker = DiscoveryWorker(sockets: sockets, wakeup: wakeup, table: table) { [weak self] printers in
                     self?.publish(printers, generation: generation)
                 }
                 code = worker.start()
@@ -87,15 +92,21 @@ public final class PrinterDiscovery: @unchecked Sendable {
     }
 
     private func publish(_ printers: [DiscoveredPrinter], generation: Int) {
-        let current = lock.withLock { () -> Bool in
+        let queue = lock.withLock { () -> Bool in
             guard generation == self.generation else { return false }
             latest = printers
-            return true
+            defer { deliveryPending = true }
+            return !deliveryPending
         }
-        guard current else { return }
+        guard queue else { return }
         executor.execute { [weak self] in
-            guard let self, self.lock.withLock({ generation == self.generation }) else { return }
-            self.onUpdate(printers)
+            guard let self else { return }
+            // Whatever is latest when this runs; nothing once stopped.
+            let current = lock.withLock { () -> [DiscoveredPrinter]? in
+                self.deliveryPending = false
+                return self.worker == nil ? nil : self.latest
+            }
+            if let current { onUpdate(current) }
         }
     }
 }

@@ -49,12 +49,14 @@ enum SafeFile {
         return lstat(url.path, &status) != 0 && errno == ENOENT
     }
 
-    /// The whole content of the regular file at `url`.
     /// A printer list is a few KiB; a larger file is not one (and is never read into memory).
     static let maximumSize = 1 << 20
 
+    /// The whole content of the regular file at `url`. Opened without blocking, so a FIFO or device
+    /// in its place is refused at once instead of waiting for a writer; a regular file readable by
+    /// others is made owner-only (it may hold codes).
     static func read(_ url: URL) throws -> Data {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw Unreadable.fromErrno() }
         defer { close(fd) }
         var status = stat()
@@ -64,6 +66,8 @@ enum SafeFile {
         case S_IFDIR: throw Unreadable(description: tr("it is a folder, not a file"))
         default: throw Unreadable(description: tr("it is not a regular file"))
         }
+        // Another owner's file cannot be changed; reading it is still allowed.
+        if status.st_mode & 0o077 != 0, status.st_uid == geteuid() { fchmod(fd, status.st_mode & 0o700) }
         guard status.st_size <= maximumSize else {
             throw Unreadable(description: String(format: tr("it is %ld MiB, far more than a printer list"),
                                                  Int(status.st_size / 1_048_576)))
@@ -112,8 +116,19 @@ enum SafeFile {
             }
             guard errno == ENOENT else { throw Failure("inspect", candidate.path) }
             guard rename(url.path, candidate.path) == 0 else { throw Failure("rename", url.path) }
+            makeOwnerOnly(candidate.path)
             return candidate
         }
+    }
+
+    /// Takes group and others' permissions off a file or folder kept aside (it may hold codes); a
+    /// symbolic link is left alone, so nothing it points to changes.
+    private static func makeOwnerOnly(_ path: String) {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_uid == geteuid() else { return }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFDIR, status.st_mode & 0o077 != 0 else { return }
+        chmod(path, status.st_mode & 0o700)
     }
 
     private static func writeAll(_ data: Data, to fd: Int32, path: String) throws {

@@ -9,6 +9,13 @@ public protocol SecretStore: Sendable {
     func accessCode(for printerID: UUID) throws -> String?
     /// Forgets the printer's code; no error when there was none.
     func removeAccessCode(for printerID: UUID) throws
+    /// Cancels the calls in progress and fails every later one at once (the app is quitting).
+    func abandon()
+}
+
+extension SecretStore {
+    /// A store whose calls never wait has nothing to cancel.
+    public func abandon() {}
 }
 
 /// Where access codes are kept, so the printer dialog can tell the user.

@@ -7,11 +7,17 @@ public struct Backoff: Sendable, Equatable {
     public var maximum: TimeInterval = 30
     /// Fraction of the delay by which it may be shortened or lengthened at random.
     public var jitter: Double = 0.2
+    /// How long a connection must stay live before its failure starts the delays over from
+    /// `initial`: a camera that sends one good frame and then garbage on every connection is backed
+    /// off like one that sends nothing.
+    public var healthyAfter: TimeInterval = 10
 
-    public init(initial: TimeInterval = 1, maximum: TimeInterval = 30, jitter: Double = 0.2) {
+    public init(initial: TimeInterval = 1, maximum: TimeInterval = 30, jitter: Double = 0.2,
+                healthyAfter: TimeInterval = 10) {
         self.initial = initial
         self.maximum = maximum
         self.jitter = jitter
+        self.healthyAfter = healthyAfter
     }
 
     /// Delay before reconnect `attempt` (1-based). `unit` is a random number in 0..<1.

@@ -12,7 +12,7 @@ enum BambuJPEGWire {
     static let headerSize = 16
     /// The largest frame accepted. Real frames are 1280×720 JPEGs of tens of KiB; a header announcing
     /// more is garbage or hostile and is rejected before anything is allocated for it.
-    static let maximumPayload = 8 * 1024 * 1024
+    static let maximumPayload = FrameLimits.maximumBytes
     /// A JPEG has at least its start and end markers.
     static let minimumPayload = 4
 

@@ -15,6 +15,9 @@ struct FFmpegError: Error {
     let stage: Stage
     /// What FFmpeg's code alone doesn't say (the codec that has no decoder, what a peer got wrong).
     var detail: String? = nil
+    /// The failure itself, when the code that threw already knows it better than any rule could
+    /// (a frame over the size limit, a refused redirect, an undecodable picture).
+    var failure: StreamFailure? = nil
 
     /// FFmpeg's own text for the code.
     var text: String {

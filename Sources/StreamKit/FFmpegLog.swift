@@ -8,6 +8,9 @@ enum FFmpegLog {
     /// Lines logged on the calling thread since `begin()`; only warnings and errors are kept.
     final class Capture {
         fileprivate(set) var lines: [String] = []
+        /// How many lines were ever appended (`lines` keeps only the newest), to find those logged
+        /// during one call.
+        fileprivate(set) var appended = 0
         fileprivate let redactor: Redactor
         init(redactor: Redactor) {
             self.redactor = redactor
@@ -25,7 +28,13 @@ enum FFmpegLog {
             let clean = redactor.redact(line)
             if lines.count == 32 { lines.removeFirst() }
             lines.append(clean)
+            appended += 1
             StreamLog.log(.debug, "FFmpeg: \(clean)")
+        }
+
+        /// The lines appended after `appended` was `mark` (at most the 32 kept).
+        func lines(since mark: Int) -> ArraySlice<String> {
+            lines.suffix(min(lines.count, max(0, appended - mark)))
         }
 
         func clear() {
@@ -51,6 +60,11 @@ enum FFmpegLog {
     /// Starts capturing this thread's FFmpeg messages into `capture` (retained until `end()`).
     static func begin(_ capture: Capture) {
         pthread_setspecific(key, Unmanaged.passRetained(capture).toOpaque())
+    }
+
+    /// The capture of the calling thread, if it began one.
+    static var current: Capture? {
+        pthread_getspecific(key).map { Unmanaged<Capture>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Stops capturing on this thread.

@@ -8,8 +8,10 @@ struct FailureClassifier {
     let redactor: Redactor
 
     func classify(_ error: FFmpegError, log: FFmpegLog.Capture, deadlineExpired: Bool, sawPacket: Bool) -> StreamFailure {
+        if let failure = error.failure { return failure }
         let code = error.code
         if deadlineExpired { return .timeout }
+        if let untrusted = certificateProblem(log) { return .untrustedCertificate(untrusted) }
         if code == lw_averror_http_unauthorized() || code == lw_averror_http_forbidden()
             || log.mentions("401 Unauthorized") || log.mentions("403 Forbidden") {
             return .authRejected
@@ -40,7 +42,20 @@ struct FailureClassifier {
         }
         if code == lw_averror_eof() && sawPacket { return .endOfStream }
         if code == lw_averror_stream_not_found() { return .protocolError(tr("the source has no video stream")) }
-        let detail = error.detail ?? log.last.map { "\(error.text): \($0)" } ?? error.text
+        let said = log.lines.last { !FFmpegHints.isHint($0) }
+        let detail = error.detail ?? said.map { "\(error.text): \($0)" } ?? error.text
         return .protocolError(redactor.redact(detail))
+    }
+
+    /// What FFmpeg's TLS layer (GnuTLS) logs when it rejects a certificate; only https:// sources
+    /// ask it to verify.
+    private func certificateProblem(_ log: FFmpegLog.Capture) -> String? {
+        if log.mentions("does not match hostname") {
+            return String(format: tr("it was issued for another name than %@"), source.hostName ?? "?")
+        }
+        if log.mentions("Peer certificate failed verification") || log.mentions("Unable to verify peer certificate") {
+            return tr("no certificate authority this computer trusts signed it")
+        }
+        return nil
     }
 }

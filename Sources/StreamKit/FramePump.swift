@@ -44,8 +44,15 @@ struct FramePump {
     let stallTimeout: TimeInterval
     /// When this attempt began (monotonic ns); time to first frame counts from here.
     let connectStarted: UInt64
-    /// Whether this attempt has shown a frame (the reconnect backoff starts over after one that did).
-    private(set) var wentLive = false
+    /// Whether this attempt has shown a frame.
+    var wentLive: Bool { liveSince != nil }
+    /// When this attempt showed its first frame (monotonic ns).
+    private(set) var liveSince: UInt64?
+
+    /// Seconds since the attempt's first frame; 0 before it.
+    var livedFor: TimeInterval {
+        liveSince.map { Double(DispatchTime.now().uptimeNanoseconds - $0) / 1e9 } ?? 0
+    }
 
     private unowned let host: any FramePumpHost
     private var firstFrameOfInput = true
@@ -144,7 +151,7 @@ struct FramePump {
                 $0.sourceSize = size
                 if first { $0.timeToFirstFrame = elapsed }
             }
-            wentLive = true
+            if liveSince == nil { liveSince = DispatchTime.now().uptimeNanoseconds }
             host.report(.live)
             host.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil)
         }

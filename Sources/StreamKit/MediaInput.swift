@@ -1,27 +1,46 @@
 import CFFmpeg
 import Foundation
 
-/// An opened demuxer for one source and its video stream, tuned for live latency: no input
-/// buffering, TCP for RTSP, a tiny probe, and no `avformat_find_stream_info` when the RTSP SDP
-/// already names the codec with its parameter sets.
+/// An opened demuxer for an RTSP camera or a local file and its video stream, tuned for live
+/// latency: no input buffering, TCP for RTSP, a tiny probe, and no `avformat_find_stream_info` when
+/// the RTSP SDP already names the codec with its parameter sets. RTSP is always read by the RTSP
+/// demuxer over TCP/TLS only, its redirects watched by a `RedirectGuard`; files never reach the
+/// network. (HTTP cameras are `HTTPInput`.)
 final class MediaInput: PacketSource {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let videoStreamIndex: Int32
     let probedStreamInfo: Bool
+    /// Watches an RTSP client's redirects for as long as the context lives (nil for files).
+    private let redirectGuard: RedirectGuard?
 
     /// Opens `source`; throws the raw FFmpeg error code for the classifier.
     init(source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
         guard var context = avformat_alloc_context() else { throw FFmpegError(code: lw_averror(ENOMEM), stage: .open) }
-        context.pointee.interrupt_callback = gate.callback
+        var format: UnsafePointer<AVInputFormat>?
+        if case .rtsp = source {
+            let watcher = RedirectGuard(source: source, gate: gate)
+            watcher.watch(context)
+            context.pointee.interrupt_callback = watcher.callback
+            redirectGuard = watcher
+            // Never a guess from what the server sends: an RTSP URL is read by the RTSP demuxer.
+            format = av_find_input_format("rtsp")
+        } else {
+            context.pointee.interrupt_callback = gate.callback
+            redirectGuard = nil
+        }
         var dictionary: OpaquePointer?
         defer { av_dict_free(&dictionary) }
         for (key, value) in Self.demuxerOptions(for: source, options: options) {
             av_dict_set(&dictionary, key, value, 0)
         }
         var contextPointer: UnsafeMutablePointer<AVFormatContext>? = context
-        let opened = avformat_open_input(&contextPointer, source.ffmpegURL, nil, &dictionary)
+        let opened = avformat_open_input(&contextPointer, source.ffmpegURL, format, &dictionary)
         guard opened >= 0, let openedContext = contextPointer else {
             // avformat_open_input frees the context on failure.
+            redirectGuard?.watch(nil)
+            if let refusal = redirectGuard?.refusal {
+                throw FFmpegError(code: opened, stage: .open, detail: refusal, failure: .protocolError(refusal))
+            }
             throw FFmpegError(code: opened, stage: .open)
         }
         context = openedContext
@@ -30,7 +49,7 @@ final class MediaInput: PacketSource {
         if !Self.codecParametersKnown(context) {
             probed = true
             // With `nobuffer` the packets read while probing would be thrown away, and with them the
-            // first keyframe (or a snapshot's only picture): keep them when probing is needed.
+            // first keyframe (or a still image's only picture): keep them when probing is needed.
             context.pointee.flags &= ~AVFMT_FLAG_NOBUFFER
             let found = avformat_find_stream_info(context, nil)
             if found < 0 {
@@ -60,7 +79,7 @@ final class MediaInput: PacketSource {
 
     var stream: UnsafeMutablePointer<AVStream> { context.pointee.streams[Int(videoStreamIndex)]! }
 
-    /// The demuxer's short name ("rtsp", "mpjpeg", "jpeg_pipe", …).
+    /// The demuxer's short name ("rtsp", "mov,mp4,m4a,3gp,3g2,mj2", "jpeg_pipe", …).
     var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
     var isStillImage: Bool { formatName.hasSuffix("_pipe") || formatName == "image2" }
@@ -86,11 +105,11 @@ final class MediaInput: PacketSource {
         if result < 0 { throw FFmpegError(code: result, stage: .read) }
     }
 
-    /// Whether the SDP (RTSP) or the container told the codec and its parameter sets, so decoding can
-    /// start without reading ahead to probe.
+    /// Whether the RTSP SDP told the codec and its parameter sets, so decoding can start without
+    /// reading ahead to probe.
     private static func codecParametersKnown(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
         let name = String(cString: context.pointee.iformat.pointee.name)
-        guard name == "rtsp" || name == "mpjpeg" else { return false }
+        guard name == "rtsp" else { return false }
         for i in 0..<Int(context.pointee.nb_streams) {
             guard let parameters = context.pointee.streams[i]?.pointee.codecpar?.pointee,
                   parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.codec_id != AV_CODEC_ID_NONE else { continue }
@@ -111,13 +130,15 @@ final class MediaInput: PacketSource {
         let ioTimeout = options.socketTimeoutMicroseconds(for: source)
         switch source {
         case .rtsp:
+            // RTSP needs only its control connection (TCP, TLS for rtsps): RTP comes interleaved on
+            // it, so no UDP socket is ever opened, whatever the server's SDP or SETUP answer says.
             return [("rtsp_transport", "tcp"), ("fflags", "nobuffer"), ("probesize", "32768"),
                     ("analyzeduration", "0"), ("timeout", ioTimeout), ("max_delay", "0"),
-                    ("reorder_queue_size", "0")]
-        case .http:
-            return [("fflags", "nobuffer"), ("probesize", "32768"), ("analyzeduration", "0"),
-                    ("timeout", ioTimeout), ("reconnect", "0")]
-        case .file, .bambuJPEG:
+                    ("reorder_queue_size", "0"), ("format_whitelist", "rtsp"), ("protocol_whitelist", "tcp,tls")]
+        case .file:
+            // A local file never reaches the network, even one that is a playlist or an SDP.
+            return [("protocol_whitelist", "file")]
+        case .http, .bambuJPEG:
             return []
         }
     }

@@ -1,8 +1,9 @@
 import CFFmpeg
 
-/// Where an open connection's compressed video comes from: FFmpeg's demuxer (`MediaInput`) or the
-/// Bambu P1/A1 JPEG transport (`BambuJPEGInput`). It exists so that one `FramePump` does the rest for
-/// both — decode, convert, publish, stats, first-frame and deadline handling.
+/// Where an open connection's compressed video comes from: FFmpeg's demuxer (`MediaInput`), an HTTP
+/// camera's MJPEG or snapshot (`HTTPInput`) or the Bambu P1/A1 JPEG transport (`BambuJPEGInput`). It
+/// exists so that one `FramePump` does the rest for all — decode, convert, publish, stats,
+/// first-frame and deadline handling.
 protocol PacketSource: AnyObject {
     /// Reads the next video packet into `packet`; throws `AVERROR_EOF` at the end of the input.
     func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError)
@@ -25,7 +26,9 @@ func openPacketSource(_ source: StreamSource, gate: InterruptGate, options: Sess
     case .bambuJPEG(_, _, let accessCode):
         return try BambuJPEGInput(address: source.ffmpegURL, accessCode: accessCode, gate: gate,
                                   socketTimeout: options.socketTimeoutMicroseconds(for: source))
-    case .rtsp, .http, .file:
+    case .http:
+        return try HTTPInput(source: source, gate: gate, options: options)
+    case .rtsp, .file:
         return try MediaInput(source: source, gate: gate, options: options)
     }
 }

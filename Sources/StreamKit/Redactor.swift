@@ -22,10 +22,22 @@ public struct Redactor: Sendable {
         return Self.scrubQueryCodes(Self.scrubUserInfo(result))
     }
 
-    /// Masks the value of every `code=` query parameter (how bambu-jpeg:// URLs carry the code).
+    /// The query parameters cameras and restreamers carry credentials in (`code=` is how
+    /// bambu-jpeg:// URLs carry the access code), matched whatever their case.
+    public static let secretQueryNames = [
+        "code", "password", "passwd", "pass", "pwd", "pw", "psw", "secret", "client_secret",
+        "token", "access_token", "auth", "auth_token", "authtoken", "key", "apikey", "api_key", "api-key",
+        "sig", "signature", "credentials",
+    ]
+
+    private static let secretQuery: NSRegularExpression? = {
+        let names = secretQueryNames.map(NSRegularExpression.escapedPattern(for:)).joined(separator: "|")
+        return try? NSRegularExpression(pattern: "([?&;](?:\(names))=)[^&;#\\s]*", options: [.caseInsensitive])
+    }()
+
+    /// Masks the value of every credential-carrying query parameter (`secretQueryNames`).
     public static func scrubQueryCodes(_ text: String) -> String {
-        guard text.contains("code=") else { return text }
-        guard let regex = try? NSRegularExpression(pattern: #"([?&]code=)[^&#\s]*"#) else { return text }
+        guard text.contains("="), let regex = secretQuery else { return text }
         let range = NSRange(text.startIndex..., in: text)
         return regex.stringByReplacingMatches(in: text, range: range, withTemplate: "$1\(mask)")
     }

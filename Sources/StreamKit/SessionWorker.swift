@@ -58,8 +58,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
         while !gate.isCancelled {
             report(.connecting)
             let outcome = connectAndStream()
-            guard case .failed(let failure, let wentLive) = outcome, !gate.isCancelled else { return }
-            if wentLive { attempt = 0 }
+            guard case .failed(let failure, let livedFor) = outcome, !gate.isCancelled else { return }
+            if livedFor >= options.backoff.healthyAfter { attempt = 0 }
             guard failure.isRetryable, source.isNetwork else {
                 report(.failed(failure))
                 return
@@ -74,7 +74,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     /// How one connection attempt ended, for the reconnect loop.
     private enum Outcome {
         case cancelled
-        case failed(StreamFailure, wentLive: Bool)
+        /// `livedFor`: seconds from the attempt's first frame to its failure (0 if it had none).
+        case failed(StreamFailure, livedFor: TimeInterval)
     }
 
     /// One connection: open, then read and decode until it fails or the session stops. HTTP snapshot
@@ -91,7 +92,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
                 input = try openPacketSource(source, gate: gate, options: options)
                 decoder = try input.makeDecoder(threads: options.decoderThreads)
             } catch {
-                return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), wentLive: pump.wentLive)
+                return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), livedFor: pump.livedFor)
             }
             let opened = Double(DispatchTime.now().uptimeNanoseconds - pump.connectStarted) / 1e9
             let firstOpen = !pump.wentLive
@@ -107,9 +108,9 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
                 continue
             }
             if case .failed(let error, let sawPacket) = result {
-                return .failed(classify(error, sawPacket: sawPacket), wentLive: pump.wentLive)
+                return .failed(classify(error, sawPacket: sawPacket), livedFor: pump.livedFor)
             }
-            return .failed(.endOfStream, wentLive: pump.wentLive)
+            return .failed(.endOfStream, livedFor: pump.livedFor)
         }
     }
 

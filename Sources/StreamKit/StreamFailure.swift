@@ -17,6 +17,10 @@ public enum StreamFailure: Error, Equatable, Sendable {
     case endOfStream
     /// Anything else: the server spoke but what it said made no sense. Detail is already redacted.
     case protocolError(String)
+    /// Pictures arrived but none could be decoded (corrupt, or larger than Layerwatch decodes).
+    case undecodablePicture(String)
+    /// An https:// camera's certificate failed verification (unknown authority, another name).
+    case untrustedCertificate(String)
 
     /// A sentence for the user that says what went wrong and what to try.
     public var userMessage: String {
@@ -35,6 +39,10 @@ public enum StreamFailure: Error, Equatable, Sendable {
             return tr("The stream ended.")
         case .protocolError(let detail):
             return String(format: tr("The camera sent something Layerwatch could not understand (%@)."), detail)
+        case .undecodablePicture(let detail):
+            return String(format: tr("The camera sends a picture Layerwatch cannot decode: %@."), detail)
+        case .untrustedCertificate(let detail):
+            return String(format: tr("The camera's certificate is not trusted: %@. Layerwatch did not send it your password."), detail)
         }
     }
 
@@ -48,15 +56,19 @@ public enum StreamFailure: Error, Equatable, Sendable {
         case .unsupportedCodec: return "unsupportedCodec"
         case .endOfStream: return "endOfStream"
         case .protocolError: return "protocol"
+        case .undecodablePicture: return "undecodable"
+        case .untrustedCertificate: return "untrustedCertificate"
         }
     }
 
     /// Whether reconnecting on its own can help. A wrong code never heals by retrying, and hammering a
-    /// printer with bad credentials is what we must not do; a missing path or codec won't appear either.
+    /// printer with bad credentials is what we must not do; a missing path or codec won't appear either,
+    /// nor a trusted certificate. Undecodable pictures back off like protocol errors (a camera may
+    /// be reconfigured).
     public var isRetryable: Bool {
         switch self {
-        case .refused, .timeout, .endOfStream, .protocolError: return true
-        case .authRejected, .notFound, .unsupportedCodec: return false
+        case .refused, .timeout, .endOfStream, .protocolError, .undecodablePicture: return true
+        case .authRejected, .notFound, .unsupportedCodec, .untrustedCertificate: return false
         }
     }
 }

@@ -23,7 +23,7 @@ public final class StreamSession: @unchecked Sendable {
     public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
         self.source = source
         self.options = options
-        self.redactor = Redactor(secrets: [source.secret].compactMap { $0 })
+        self.redactor = Redactor(secrets: source.secrets)
     }
 
     public var state: SessionState { lock.withLock { currentState } }

@@ -23,15 +23,30 @@ public enum StreamSource: Hashable, Sendable {
         }
     }
 
-    /// The access code or password this source carries, if any, so it can be scrubbed from text.
-    public var secret: String? {
+    /// The access code or passwords this source carries (the URL's password, and the values of
+    /// query parameters named like secrets: `pwd=`, `token=` …), so they can be scrubbed from text.
+    public var secrets: [String] {
         switch self {
         case .rtsp(let url), .http(let url):
-            guard let password = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPassword,
-                  !password.isEmpty else { return nil }
-            return password.removingPercentEncoding ?? password
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
+            let password = components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
+            let names = Set(Redactor.secretQueryNames.map { $0.lowercased() })
+            let query = (components.queryItems ?? []).filter { names.contains($0.name.lowercased()) }.map(\.value)
+            return ([password] + query).compactMap { $0 }.filter { !$0.isEmpty }
+        case .file: return []
+        case .bambuJPEG(_, _, let accessCode): return [accessCode]
+        }
+    }
+
+    /// The host the user typed (no IPv6 brackets), for messages; nil for files.
+    var hostName: String? {
+        switch self {
+        case .rtsp(let url), .http(let url):
+            return URLComponents(url: url, resolvingAgainstBaseURL: false)?.host.map { host in
+                host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            }
         case .file: return nil
-        case .bambuJPEG(_, _, let accessCode): return accessCode
+        case .bambuJPEG(let host, _, _): return host
         }
     }
 
@@ -63,6 +78,6 @@ extension StreamSource: CustomStringConvertible {
         case .bambuJPEG(let host, let port, let accessCode): typed = "bambu-jpeg://\(Self.bracketed(host)):\(port)?code=\(accessCode)"
         case .rtsp, .http, .file: typed = ffmpegURL
         }
-        return Redactor(secrets: [secret].compactMap { $0 }).redact(typed)
+        return Redactor(secrets: secrets).redact(typed)
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     let codecName: String
+    private var rejections = PictureRejections()
 
     /// A decoder for a demuxed stream.
     convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
@@ -37,7 +38,7 @@ final class VideoDecoder {
             context.pointee.thread_count = Int32(max(1, threads))
             context.pointee.thread_type = FF_THREAD_SLICE
             // 8K at most: a corrupt or hostile stream cannot make every frame allocate gigabytes.
-            context.pointee.max_pixels = 7680 * 4320
+            context.pointee.max_pixels = Int64(FrameLimits.maximumPixels)
             context.pointee.pkt_timebase = timeBase
             result = avcodec_open2(context, codec, nil)
         }
@@ -67,10 +68,15 @@ final class VideoDecoder {
         avcodec_free_context(&doomed)
     }
 
-    /// Feeds one packet (nil drains the decoder at the end of input). Broken packets are skipped (a live stream resumes at the next keyframe);
-    /// only errors that make the decoder unusable are thrown.
+    /// Feeds one packet (nil drains the decoder at the end of input). Broken packets are skipped (a live
+    /// stream resumes at the next keyframe); only errors that make the decoder unusable are thrown,
+    /// and pictures that cannot be decoded at all (`PictureRejections`).
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(FFmpegError) {
+        if let packet { try rejections.sending(keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0) }
+        let log = FFmpegLog.current
+        let mark = log?.appended ?? 0
         let result = avcodec_send_packet(context, packet)
+        try rejections.decoded(result: result, log: log?.lines(since: mark) ?? [])
         if result < 0 && result != lw_averror_invaliddata() && result != lw_averror_eagain() {
             throw FFmpegError(code: result, stage: .decode)
         }
@@ -78,11 +84,19 @@ final class VideoDecoder {
 
     /// The next decoded frame into `frame`, or false when the decoder needs more input.
     func receive(into frame: UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> Bool {
+        let log = FFmpegLog.current
+        let mark = log?.appended ?? 0
         let result = avcodec_receive_frame(context, frame)
         if result == lw_averror_eagain() || result == lw_averror_eof() { return false }
+        try rejections.decoded(result: result, log: log?.lines(since: mark) ?? [])
         if result < 0 { throw FFmpegError(code: result, stage: .decode) }
+        rejections.pictureDecoded()
         return true
     }
+
+    /// Why the last keyframe gave no picture, for an input that ends there (a snapshot that cannot
+    /// be decoded); nil when it gave one.
+    var undecodable: FFmpegError? { rejections.failure }
 
     /// Drops buffered state, after a seek.
     func flush() {

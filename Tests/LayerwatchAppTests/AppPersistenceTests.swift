@@ -10,10 +10,16 @@ import XCTest
 /// app gets a GApplication id of its own: ids are exported on the session bus.
 @MainActor
 func startApp(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
+    try startApp(store: ConfigStore(directory: directory, secrets: nil))
+}
+
+/// Starts the app on `store` (a keyring of the test's choosing) and opens its main window.
+@MainActor
+func startApp(store: ConfigStore) throws -> (LayerwatchApplication, MainWindow) {
     let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
     // Discovery listens on loopback only: tests never join a multicast group or touch port 2021.
     let loopback = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
-    let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) }, id: id, discovery: loopback)
+    let app = LayerwatchApplication(store: { store }, id: id, discovery: loopback)
     app.registerWithoutRunning()
     app.activate()
     return (app, try XCTUnwrap(app.window))

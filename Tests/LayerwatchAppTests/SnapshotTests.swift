@@ -50,6 +50,15 @@ final class SnapshotTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { saved != nil })
             XCTAssertEqual(try? saved?.get().lastPathComponent, name.replacingOccurrences(of: ".png", with: " (2).png"))
             XCTAssertEqual(try? Data(contentsOf: folder.appendingPathComponent(name)), Data([1]), "the old file is untouched")
+
+            // A 500-character name (two bytes each) still gives a file the file system takes.
+            let long = String(repeating: "é", count: 500)
+            saved = nil
+            SnapshotWriter.save(frame, printer: long, into: folder, at: date) { saved = $0 }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { saved != nil })
+            let written = try? saved?.get().lastPathComponent
+            XCTAssertTrue(written?.hasPrefix(String(repeating: "é", count: 80)) ?? false, String(describing: saved))
+            XCTAssertLessThanOrEqual(written?.utf8.count ?? 999, 255)
         }
     }
 }

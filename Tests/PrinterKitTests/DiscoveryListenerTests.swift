@@ -51,9 +51,9 @@ final class DiscoveryListenerTests: XCTestCase {
 
         let both = try XCTUnwrap(recorder.wait { $0.count == 2 })
         XCTAssertEqual(both.map(\.serial), ["0300AA2A1500123", "01P00A451601106"], "sorted by name")
-        XCTAssertEqual(both[0].address, "127.0.0.1", "no Location: the sender's address")
+        XCTAssertEqual(both[0].address, "127.0.0.1", "the sender's address")
         XCTAssertEqual(both[0].modelName, "A1 mini")
-        XCTAssertEqual(both[1], DiscoveredPrinter(serial: "01P00A451601106", address: "192.0.2.21", modelCode: "C12",
+        XCTAssertEqual(both[1], DiscoveredPrinter(serial: "01P00A451601106", address: "127.0.0.1", modelCode: "C12",
                                                   name: "Shelf P1S", connection: .lan, bindState: "free",
                                                   firmwareVersion: "01.07.00.00", signal: "-51"))
         XCTAssertEqual(discovery.printers, both)
@@ -64,15 +64,15 @@ final class DiscoveryListenerTests: XCTestCase {
         XCTAssertEqual(recorder.wait { $0.count == 3 }?.first?.model, .x1c, "still listening after more garbage")
     }
 
-    func testFollowsAPrinterThatMovesAndIsRenamed() throws {
+    func testFollowsARenamedPrinterButNotItsLocationHeader() throws {
         let (_, port) = try startListener()
         sender.send(announcement(serial: "01P00A451601106", name: "Old name", location: "192.0.2.21"), to: port)
         XCTAssertNotNil(recorder.wait { $0.first?.name == "Old name" })
         let before = recorder.all.count
         sender.send(announcement(serial: "01P00A451601106", name: "Old name", location: "192.0.2.21"), to: port)
         sender.send(announcement(serial: "01P00A451601106", name: "New name", location: "192.0.2.22"), to: port)
-        let moved = try XCTUnwrap(recorder.wait { $0.first?.name == "New name" })
-        XCTAssertEqual(moved.map(\.address), ["192.0.2.22"])
+        let renamed = try XCTUnwrap(recorder.wait { $0.first?.name == "New name" })
+        XCTAssertEqual(renamed.map(\.address), ["127.0.0.1"], "the sender, not the Location it names")
         XCTAssertEqual(recorder.all.count, before + 1, "a repeated announcement is not an update")
     }
 

@@ -27,7 +27,7 @@ final class DiscoveryParserTests: XCTestCase {
 
     func testReadsEveryFieldOfAnX1CAnnouncement() throws {
         let printer = try XCTUnwrap(parse(announcement()))
-        XCTAssertEqual(printer, DiscoveredPrinter(serial: "00M09A350100321", address: "192.0.2.21", modelCode: "BL-P001",
+        XCTAssertEqual(printer, DiscoveredPrinter(serial: "00M09A350100321", address: "192.0.2.200", modelCode: "BL-P001",
                                                   name: "Workshop X1C", connection: .lan, bindState: "free",
                                                   firmwareVersion: "01.08.02.00", signal: "-44"))
         XCTAssertEqual(printer.model, .x1c)
@@ -64,18 +64,20 @@ final class DiscoveryParserTests: XCTestCase {
 
         """.utf8)
         let printer = try XCTUnwrap(parse(shouting))
-        XCTAssertEqual(printer.address, "192.0.2.30")
+        XCTAssertEqual(printer.address, "192.0.2.200")
         XCTAssertEqual(printer.name, "Garage")
         XCTAssertEqual(printer.model, .p1p)
         XCTAssertNil(printer.connection)
         XCTAssertNil(printer.signal)
     }
 
-    func testFallsBackToTheSenderWithoutAUsableLocation() {
+    func testTheAddressIsTheSendersWhateverTheLocationSays() {
+        XCTAssertEqual(parse(announcement(location: "192.0.2.21"))?.address, "192.0.2.200", "Location names another host")
         XCTAssertEqual(parse(announcement(location: nil))?.address, "192.0.2.200")
         XCTAssertEqual(parse(announcement(location: "http://192.0.2.21:80/desc.xml"))?.address, "192.0.2.200")
         XCTAssertEqual(parse(announcement(location: "300.1.2.3"))?.address, "192.0.2.200")
-        XCTAssertNil(parse(announcement(location: nil), sender: "not an address"))
+        XCTAssertNil(parse(announcement(), sender: "not an address"))
+        XCTAssertNil(parse(announcement(), sender: ""))
     }
 
     func testKeepsAnUnknownModelCode() throws {

@@ -117,6 +117,11 @@ class Connection:
             while time.monotonic() < end and not self.stopping.is_set():
                 self.send(os.urandom(4096))
                 time.sleep(0.01)
+        elif mode == "bad-jpeg":
+            while not self.stopping.is_set():
+                self.frame(b"\xff\xd8" + os.urandom(len(self.jpeg)) + b"\xff\xd9")
+                due += interval
+                time.sleep(max(0.0, due - time.monotonic()))
         elif mode == "truncate":
             self.send(HEADER.pack(len(self.jpeg), 0, 1, 0) + self.jpeg[:len(self.jpeg) // 2])
 
@@ -157,7 +162,7 @@ def main():
     p.add_argument("--width", type=int, default=1280)
     p.add_argument("--height", type=int, default=720)
     p.add_argument("--fragment", type=int, default=4096, help="send in random chunks of 1..N bytes")
-    p.add_argument("--mode", choices=["normal", "oversize", "garbage", "truncate"], default="normal")
+    p.add_argument("--mode", choices=["normal", "oversize", "garbage", "truncate", "bad-jpeg"], default="normal")
     p.add_argument("--frames", type=int, default=0,
                    help="normal: close after N frames (0 = never); other modes: good frames sent before "
                         "misbehaving (default 0)")

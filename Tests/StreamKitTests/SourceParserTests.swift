@@ -69,9 +69,9 @@ final class SourceParserTests: XCTestCase {
 
     func testSecretAndRedactedDescription() throws {
         let source = try StreamSource.parse("rtsps://bblp:AbC12345@10.0.0.7:322/streaming/live/1")
-        XCTAssertEqual(source.secret, "AbC12345")
+        XCTAssertEqual(source.secrets, ["AbC12345"])
         XCTAssertEqual(source.description, "rtsps://bblp:***@10.0.0.7:322/streaming/live/1")
-        XCTAssertNil(try StreamSource.parse("rtsp://10.0.0.7/live").secret)
+        XCTAssertEqual(try StreamSource.parse("rtsp://10.0.0.7/live").secrets, [])
     }
 
     func testBambuAddressesOfOnePrinterShareOneSession() throws {

@@ -60,6 +60,11 @@ public final class SessionRecorder: @unchecked Sendable {
     public func detach() {
         queue.sync { consumer.detach() }
     }
+
+    /// The attempt numbers of the reconnects recorded so far, in order.
+    public var reconnectAttempts: [Int] {
+        states.compactMap { if case .reconnecting(let attempt, _, _) = $0 { attempt } else { nil } }
+    }
 }
 
 extension SessionState {

@@ -1,0 +1,43 @@
+import Foundation
+import PrinterKit
+import StreamKit
+
+/// What `layerwatch probe` connects to: a URL as typed, the same with its access code read from
+/// standard input, or a saved printer's camera with its code from the keyring — the last two keep
+/// the code off the command line.
+enum ProbeTarget {
+    /// Why no source could be had, in a sentence for standard error.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The source of the saved printer named `name` (or with that id).
+    static func savedPrinter(_ name: String, store: ConfigStore = .standard()) throws -> StreamSource {
+        let loaded = store.load()
+        guard let printer = loaded.config.printers.first(where: { $0.name == name || $0.id.uuidString == name.uppercased() }) else {
+            let names = loaded.config.printers.map { String(format: tr("“%@”"), $0.name) }.joined(separator: ", ")
+            throw Failure(description: names.isEmpty ? String(format: tr("no saved printer is called “%@”; there are none"), name)
+                                                     : String(format: tr("no saved printer is called “%@”; there are %@"), name, names))
+        }
+        do {
+            return try printer.source()
+        } catch {
+            throw Failure(description: [loaded.problem, "\(error)"].compactMap { $0 }.joined(separator: " "))
+        }
+    }
+
+    /// `url` with `code` put in as its password (user `bblp` when it names none, as Bambu printers
+    /// want) or, for bambu-jpeg://, as its `code` parameter.
+    static func url(_ url: String, withCode code: String) throws -> StreamSource {
+        guard var components = URLComponents(string: url), let scheme = components.scheme?.lowercased() else {
+            return try StreamSource.parse(url)
+        }
+        if scheme == "bambu-jpeg" {
+            components.queryItems = (components.queryItems ?? []).filter { $0.name != "code" } + [URLQueryItem(name: "code", value: code)]
+        } else {
+            if components.user?.isEmpty ?? true { components.user = "bblp" }
+            components.password = code
+        }
+        return try StreamSource.parse(components.string ?? url)
+    }
+}

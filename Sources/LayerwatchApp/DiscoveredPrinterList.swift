@@ -1,0 +1,103 @@
+import CGtk
+import GtkKit
+import PrinterKit
+import StreamKit
+
+/// The Add Printer dialog's "On your network" list. Discovery hands it the whole list several times
+/// a second while printers (or a flood of fakes) announce themselves, so an update only touches the
+/// rows whose printer appeared, changed, moved or left. What a printer announces is shown as plain
+/// text on one line each (title and details), never as markup, however long or odd it is.
+@MainActor
+final class DiscoveredPrinterList {
+    /// The list box (owned here too: an Edit Printer dialog never shows it).
+    var widget: UnsafeMutablePointer<GtkWidget> { listBox.pointer }
+    /// The user picked a printer from the list.
+    var onPick: @MainActor (DiscoveredPrinter) -> Void = { _ in }
+    /// The printers shown, in their order.
+    private(set) var printers: [DiscoveredPrinter] = []
+    /// Each shown printer's row by serial; the reference keeps a row alive while it is moved.
+    private var rows: [String: GObjectRef<UnsafeMutablePointer<GtkWidget>>] = [:]
+    /// "Looking for Bambu printers…", in the list while it has no printer.
+    private let searching: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+    private let listBox = GObjectRef(adopting: gtk_list_box_new()!)
+
+    init() {
+        searching = GObjectRef(adopting: Self.makeRow())
+        gtk_widget_add_css_class(widget, "boxed-list")
+        gtk_list_box_set_selection_mode(gcast(widget), GTK_SELECTION_NONE)
+        Self.describe(searching.pointer, title: tr("Looking for Bambu printers…"),
+                      subtitle: tr("Printers in LAN mode announce themselves every few seconds."))
+        gtk_list_box_append(gcast(widget), searching.pointer)
+    }
+
+    /// Shows `printers` in this order, reusing the row of every printer already shown.
+    func show(_ printers: [DiscoveredPrinter]) {
+        let shown = Dictionary(self.printers.map { ($0.serial, $0) }) { first, _ in first }
+        self.printers = printers
+        let wanted = Set(printers.map(\.serial))
+        for (serial, row) in rows where !wanted.contains(serial) {
+            gtk_list_box_remove(gcast(widget), row.pointer)
+            rows[serial] = nil
+        }
+        let searchingShown = gtk_widget_get_parent(searching.pointer) != nil
+        if printers.isEmpty != searchingShown {
+            if printers.isEmpty {
+                gtk_list_box_append(gcast(widget), searching.pointer)
+            } else {
+                gtk_list_box_remove(gcast(widget), searching.pointer)
+            }
+        }
+        for (index, printer) in printers.enumerated() {
+            place(printer, at: Int32(index), changed: shown[printer.serial] != printer)
+        }
+    }
+
+    /// The row showing the printer with `serial`, if it is listed.
+    func row(serial: String) -> UnsafeMutablePointer<GtkWidget>? {
+        rows[serial]?.pointer
+    }
+
+    /// Makes `printer`'s row the one at `index`: a new row, or the shown one moved there and its
+    /// text replaced only when the printer `changed`.
+    private func place(_ printer: DiscoveredPrinter, at index: Int32, changed: Bool) {
+        if let row = rows[printer.serial] {
+            if gtk_list_box_row_get_index(gcast(row.pointer)) != index {
+                gtk_list_box_remove(gcast(widget), row.pointer)
+                gtk_list_box_insert(gcast(widget), row.pointer, index)
+            }
+            if changed { describe(row.pointer, as: printer) }
+            return
+        }
+        let row = GObjectRef(adopting: Self.makeRow())
+        gtk_list_box_row_set_activatable(gcast(row.pointer), true.gboolean)
+        adw_action_row_add_suffix(gcast(row.pointer), gtk_image_new_from_icon_name("go-next-symbolic"))
+        let serial = printer.serial
+        connectSignal(row.pointer, "activated") { [weak self] in
+            guard let self, let picked = printers.first(where: { $0.serial == serial }) else { return }
+            onPick(picked)
+        }
+        rows[serial] = row
+        describe(row.pointer, as: printer)
+        gtk_list_box_insert(gcast(widget), row.pointer, index)
+    }
+
+    private func describe(_ row: UnsafeMutablePointer<GtkWidget>, as printer: DiscoveredPrinter) {
+        let connection = printer.connection.map { $0 == .lan ? tr("LAN mode") : tr("cloud mode") }
+        Self.describe(row, title: printer.displayName,
+                      subtitle: [printer.modelName, printer.address, connection].compactMap { $0 }.joined(separator: " · "))
+    }
+
+    /// An action row whose title and subtitle are plain text, each on one line, ellipsized.
+    private static func makeRow() -> UnsafeMutablePointer<GtkWidget> {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
+        adw_action_row_set_title_lines(gcast(row), 1)
+        adw_action_row_set_subtitle_lines(gcast(row), 1)
+        return row
+    }
+
+    private static func describe(_ row: UnsafeMutablePointer<GtkWidget>, title: String, subtitle: String) {
+        adw_preferences_row_set_title(gcast(row), title)
+        adw_action_row_set_subtitle(gcast(row), subtitle)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The keyring as `ConfigStore` uses it: checked for a Secret Service once, at first use (off the
+/// main loop in the app, so a stalled one never freezes the window), and given up on for good once
+/// it refused a code or the app quits while a call hangs, so codes go to the owner-only file instead.
+final class KeyringAccess: @unchecked Sendable {
+    private let store: (any SecretStore)?
+    /// Guards `check`, which runs once; held only while it runs (bounded by its own time limit).
+    private let checkLock = NSLock()
+    private var check: (() -> Bool)?
+    private var answered = true
+    /// Guards `refused`; never held during a keyring call, so quitting can set it while one hangs.
+    private let stateLock = NSLock()
+    private var refused = false
+
+    /// - Parameters:
+    ///   - store: the keyring, nil for none.
+    ///   - check: whether the keyring answers at all, asked at first use; nil when known to.
+    init(store: (any SecretStore)?, check: (() -> Bool)? = nil) {
+        self.store = store
+        self.check = check
+    }
+
+    /// True when there is a keyring to try, before knowing whether it answers.
+    var exists: Bool { store != nil }
+
+    /// The keyring when it answers (checking that first, once), nil without one.
+    var available: (any SecretStore)? {
+        checkLock.withLock {
+            if let pending = check {
+                check = nil
+                answered = pending()
+            }
+            return answered ? store : nil
+        }
+    }
+
+    var isRefused: Bool { stateLock.withLock { refused } }
+
+    /// Keeps codes out of the keyring from now on, after it refused one.
+    func refuse() {
+        stateLock.withLock { refused = true }
+    }
+
+    /// Refuses from now on and cancels the calls in progress: the app is quitting.
+    func abandon() {
+        refuse()
+        store?.abandon()
+    }
+}

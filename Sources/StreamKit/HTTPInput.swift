@@ -1,0 +1,140 @@
+import CFFmpeg
+import Foundation
+
+/// An HTTP(S) camera as a packet source: an MJPEG stream (`multipart/x-mixed-replace`) read part by
+/// part, or a JPEG snapshot. Layerwatch reads these two formats itself instead of letting FFmpeg
+/// guess a demuxer from whatever the server sends, so a "camera" answering with an HLS playlist or
+/// an SDP body is refused instead of making Layerwatch fetch from another host or open UDP ports,
+/// and no part or body is buffered beyond `FrameLimits.maximumBytes`. FFmpeg's http protocol still
+/// does the HTTP (auth, redirects, chunked bodies) through AVIO, bound to the interrupt gate, and
+/// may only use http, https, tcp and tls; https certificates are verified.
+final class HTTPInput: PacketSource {
+    /// Packets carry their arrival time in microseconds: HTTP cameras send no timestamps.
+    let timeBase = AVRational(num: 1, den: 1_000_000)
+    /// There is nothing to probe: the content type says what comes.
+    let probedStreamInfo = false
+    var isStillImage: Bool { parts == nil }
+    private let io: UnsafeMutablePointer<AVIOContext>
+    /// The stream's parts; nil for a JPEG snapshot.
+    private var parts: MultipartReader?
+    private var snapshotRead = false
+    /// The decoder this input made, asked at the end of a snapshot whether its picture decoded.
+    private weak var decoder: VideoDecoder?
+
+    /// Connects, sends the request and reads the response's headers.
+    init(source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
+        var callback = gate.callback
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in Self.protocolOptions(for: source, options: options) {
+            av_dict_set(&dictionary, key, value, 0)
+        }
+        var opened: UnsafeMutablePointer<AVIOContext>?
+        let result = avio_open2(&opened, source.ffmpegURL, AVIO_FLAG_READ, &callback, &dictionary)
+        guard result >= 0, let context = opened else { throw FFmpegError(code: result, stage: .open) }
+        let type = Self.contentType(context)
+        switch Self.body(contentType: type) {
+        case .multipart(let boundary):
+            parts = MultipartReader(io: context, boundary: boundary)
+        case .jpeg:
+            parts = nil
+        case nil:
+            var doomed: UnsafeMutablePointer<AVIOContext>? = context
+            avio_closep(&doomed)
+            let detail = type.isEmpty
+                ? tr("the camera's answer does not say what it is; an MJPEG stream or a JPEG picture was expected")
+                : String(format: tr("the camera answered with %@, which is neither an MJPEG stream nor a JPEG picture"),
+                         String(type.prefix(80)))
+            throw FFmpegError(code: lw_averror_invaliddata(), stage: .open, detail: detail, failure: .protocolError(detail))
+        }
+        io = context
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVIOContext>? = io
+        avio_closep(&doomed)
+    }
+
+    func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {
+        let made = try VideoDecoder.mjpeg(timeBase: timeBase, threads: threads)
+        decoder = made
+        return made
+    }
+
+    /// Reads the next JPEG into `packet`. A snapshot gives one; its end is an undecodable picture
+    /// rather than a plain end when that picture gave nothing.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        if parts != nil {
+            try parts!.next(into: packet)
+        } else {
+            if snapshotRead { throw decoder?.undecodable ?? FFmpegError(code: lw_averror_eof(), stage: .read) }
+            try readSnapshot(into: packet)
+            snapshotRead = true
+        }
+        packet.pointee.pts = Int64(DispatchTime.now().uptimeNanoseconds / 1000)
+        packet.pointee.dts = packet.pointee.pts
+        packet.pointee.flags |= AV_PKT_FLAG_KEY
+    }
+
+    func rewind() throws(FFmpegError) {
+        throw FFmpegError(code: lw_averror(ESPIPE), stage: .read)
+    }
+
+    /// The whole body of a snapshot response, refused as soon as it (or its Content-Length) passes
+    /// the limit.
+    private func readSnapshot(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        if avio_size(io) > Int64(FrameLimits.maximumBytes) { throw MultipartReader.frameTooLarge }
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let result = chunk.withUnsafeMutableBufferPointer { avio_read_partial(io, $0.baseAddress!, Int32($0.count)) }
+            if result == lw_averror_eof() || result == 0 { break }
+            if result < 0 { throw FFmpegError(code: result, stage: .read) }
+            body += chunk[0..<Int(result)]
+            if body.count > FrameLimits.maximumBytes { throw MultipartReader.frameTooLarge }
+        }
+        guard !body.isEmpty else { throw FFmpegError(code: lw_averror_eof(), stage: .read) }
+        guard av_new_packet(packet, Int32(body.count)) >= 0, let data = packet.pointee.data else {
+            throw FFmpegError(code: lw_averror(ENOMEM), stage: .read)
+        }
+        body.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: body.count) }
+    }
+
+    /// What a response's Content-Type makes of its body.
+    private enum Body {
+        case multipart(boundary: String?)
+        case jpeg
+    }
+
+    private static func body(contentType: String) -> Body? {
+        let fields = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let type = fields.first?.lowercased() else { return nil }
+        if type.hasPrefix("multipart/") {
+            let boundary = fields.dropFirst().first { $0.lowercased().hasPrefix("boundary=") }
+                .map { $0.dropFirst("boundary=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            return .multipart(boundary: boundary?.isEmpty == false ? boundary : nil)
+        }
+        return ["image/jpeg", "image/jpg", "image/pjpeg"].contains(type) ? .jpeg : nil
+    }
+
+    /// The response's Content-Type, as FFmpeg's http protocol exports it ("" when there is none).
+    private static func contentType(_ io: UnsafeMutablePointer<AVIOContext>) -> String {
+        var value: UnsafeMutablePointer<UInt8>?
+        guard av_opt_get(io, "mime_type", AV_OPT_SEARCH_CHILDREN, &value) >= 0, let value else { return "" }
+        defer { av_free(value) }
+        return String(cString: value)
+    }
+
+    private static func protocolOptions(for source: StreamSource, options: SessionOptions) -> [(String, String)] {
+        // The timeout is a backstop behind the interrupt gate's deadlines (see MediaInput).
+        var list = [("timeout", options.socketTimeoutMicroseconds(for: source)), ("reconnect", "0"),
+                    ("seekable", "0"), ("protocol_whitelist", "http,https,tcp,tls")]
+        if source.ffmpegURL.lowercased().hasPrefix("https:") {
+            // As a browser does: the certificate must chain to a trusted authority and name the host
+            // (FFmpeg's GnuTLS backend checks both when tls_verify is set).
+            list += [("tls_verify", "1"),
+                     ("ca_file", options.trustedCertificateAuthorities ?? SessionOptions.systemCertificateAuthorities)]
+        }
+        return list
+    }
+}

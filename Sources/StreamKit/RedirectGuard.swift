@@ -1,0 +1,85 @@
+import CFFmpeg
+import Foundation
+
+/// Stands between FFmpeg's RTSP client and the interrupt gate to stop redirects FFmpeg would follow
+/// on its own: it follows 301/302 without limit and sends the credentials the user typed to the new
+/// address. FFmpeg sets the new address as the context's URL before it connects there, and consults
+/// the interrupt callback before any byte goes out; this callback ends the open at that point when
+/// the address differs in scheme, host or port from the typed one (and credentials would go with
+/// it), or after `maximumRedirects`.
+final class RedirectGuard {
+    static let maximumRedirects = 3
+
+    private let gate: AVIOInterruptCB
+    private let typed: Origin?
+    private let carriesCredentials: Bool
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// The URL the context had when last looked at (a C copy, compared without allocating).
+    private var lastURL: UnsafeMutablePointer<CChar>?
+    private var redirects = 0
+    /// Why the guard stopped FFmpeg, for the user; nil while it has not.
+    private(set) var refusal: String?
+
+    init(source: StreamSource, gate: InterruptGate) {
+        self.gate = gate.callback
+        typed = Origin(source.ffmpegURL)
+        let components = URLComponents(string: source.ffmpegURL)
+        carriesCredentials = components?.percentEncodedUser != nil || components?.percentEncodedPassword != nil
+        lastURL = strdup(source.ffmpegURL)
+    }
+
+    deinit {
+        free(lastURL)
+    }
+
+    /// The context whose URL is watched; set before `avformat_open_input`, cleared when it returns.
+    func watch(_ context: UnsafeMutablePointer<AVFormatContext>?) {
+        self.context = context
+    }
+
+    /// The callback for `AVFormatContext.interrupt_callback`; the guard must outlive the context.
+    var callback: AVIOInterruptCB {
+        AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<RedirectGuard>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+            },
+            opaque: Unmanaged.passUnretained(self).toOpaque()
+        )
+    }
+
+    private func shouldInterrupt() -> Bool {
+        if let check = gate.callback, check(gate.opaque) != 0 { return true }
+        if refusal != nil { return true }
+        guard let url = context?.pointee.url, let lastURL, strcmp(url, lastURL) != 0 else { return false }
+        free(lastURL)
+        self.lastURL = strdup(url)
+        redirects += 1
+        let target = Origin(String(cString: url))
+        if carriesCredentials && (target == nil || target != typed) {
+            refusal = String(format: tr("the camera redirected Layerwatch to another address (%@), which would have received your password: type that address if you trust it"),
+                             target?.displayName ?? tr("an invalid address"))
+        } else if redirects > Self.maximumRedirects {
+            refusal = String(format: tr("the camera redirected Layerwatch more than %ld times"), Self.maximumRedirects)
+        }
+        return refusal != nil
+    }
+
+    /// Scheme, host and port of an RTSP URL, the part a redirect must keep for credentials to follow.
+    private struct Origin: Equatable {
+        let scheme: String
+        let host: String
+        let port: Int
+
+        init?(_ text: String) {
+            guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+                  let host = components.host?.lowercased() else { return nil }
+            self.scheme = scheme
+            self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            port = components.port ?? (scheme == "rtsps" ? 322 : 554)
+        }
+
+        /// `scheme://host:port`, never any user information a hostile Location may carry.
+        var displayName: String { "\(scheme)://\(StreamSource.bracketed(host)):\(port)" }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `layerwatch probe` without the access code on its command line (where /proc/PID/cmdline shows
+/// it to every local user): read from standard input, or a saved printer's.
+final class ProbeCodeOffCommandLineTests: XCTestCase {
+    func testTheCodeCanComeFromStandardInput() throws {
+        let server = try TestServer(script: "rtsp_server.py",
+                                    arguments: ["--tls", "--user", "bblp", "--password", "Zx81Qq09", "--width", "320", "--height", "240"])
+        let run = try runProbe(["--code-from-stdin", "rtsps://127.0.0.1:\(server.port)/streaming/live/1", "--frames", "3"],
+                               input: "Zx81Qq09\n")
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("rtsps://bblp:***@127.0.0.1:\(server.port)/streaming/live/1"), run.output)
+        XCTAssertFalse(run.output.contains("Zx81Qq09"), run.output)
+    }
+
+    func testASavedPrintersCodeIsUsed() throws {
+        let server = try TestServer(script: "rtsp_server.py",
+                                    arguments: ["--user", "admin", "--password", "S3cr3tPw", "--width", "320", "--height", "240"])
+        let config = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+        {"formatVersion": 1, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Door cam", "kind": "generic",
+          "url": "rtsp://admin:S3cr3tPw@127.0.0.1:\(server.port)/streaming/live/1"}]}
+        """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        // No session bus: no keyring, so the code is the file's.
+        let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+        let run = try runProbe(["--printer", "Door cam", "--frames", "3"], environment: environment)
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertFalse(run.output.contains("S3cr3tPw"), run.output)
+
+        let unknown = try runProbe(["--printer", "Attic"], environment: environment)
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.output.contains("no saved printer is called “Attic”; there are “Door cam”"), unknown.output)
+    }
+
+    /// Runs `layerwatch probe` with `input` on its standard input (a pipe, not a terminal).
+    private func runProbe(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
+        -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        process.arguments = ["probe"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let stdin = Pipe(), output = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
