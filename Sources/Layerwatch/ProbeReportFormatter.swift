@@ -51,6 +51,7 @@ enum ProbeReportFormatter {
         case "notFound": return 6
         case "unsupportedCodec": return 7
         case "endOfStream": return 8
+        case "untrustedCertificate": return 10
         default: return 9
         }
     }

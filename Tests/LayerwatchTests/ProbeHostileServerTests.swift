@@ -34,6 +34,15 @@ final class ProbeHostileServerTests: XCTestCase {
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)), json.stdout)
     }
 
+    func testAnHTTPSCameraWithASelfSignedCertificateExitsAsUntrusted() throws {
+        let server = try TestServer(script: "hostile_http_server.py", arguments: ["--tls", "self-signed"])
+        let run = try CommandRun.product("layerwatch", ["probe", "https://admin:Pa55word@127.0.0.1:\(server.port)/stream"])
+        XCTAssertEqual(run.status, 10, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("certificate is not trusted"), run.stdout)
+        XCTAssertNil(server.waitFor("request", timeout: 1), "no request, so no password, reached the camera")
+        XCTAssertFalse((run.stdout + run.stderr).contains("Pa55word"))
+    }
+
     /// No ESC, BEL, C1 control or bidirectional override in anything printed, and no password.
     private func assertTerminalSafe(_ run: CommandRun, file: StaticString = #filePath, line: UInt = #line) {
         let output = run.stdout + run.stderr
