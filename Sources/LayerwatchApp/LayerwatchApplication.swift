@@ -131,8 +131,7 @@ public final class LayerwatchApplication {
         connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
 
         let saved = library.config
-        gtk_window_set_default_size(gcast(window.window), Int32(clamping: AppConfig.clampedSize(saved.window.width)),
-                                    Int32(clamping: AppConfig.clampedSize(saved.window.height)))
+        gtk_window_set_default_size(gcast(window.window), Int32(saved.window.width), Int32(saved.window.height))
         if saved.window.maximized { gtk_window_maximize(gcast(window.window)) }
         // A keyring still looking up codes shows the window at once; the tabs follow its answer.
         if !library.secretsLoaded { window.present() }
@@ -164,8 +163,7 @@ public final class LayerwatchApplication {
         window.present()
         for mini in saved.miniWindows {
             guard let page = tabs.page(id: mini.printerID) else { continue }
-            togglePopOut(page.camera, size: (Int32(clamping: AppConfig.clampedSize(mini.width)),
-                                             Int32(clamping: AppConfig.clampedSize(mini.height))))
+            togglePopOut(page.camera, size: (Int32(mini.width), Int32(mini.height)))
         }
     }
 

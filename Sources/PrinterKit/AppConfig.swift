@@ -12,8 +12,8 @@ public struct AppConfig: Hashable, Sendable {
 
     /// The main window's size as the user left it.
     public struct Window: Codable, Hashable, Sendable {
-        public var width: Int
-        public var height: Int
+        @WindowDimension public var width: Int
+        @WindowDimension public var height: Int
         public var maximized: Bool
 
         public static let standard = Window(width: 960, height: 680, maximized: false)
@@ -23,41 +23,21 @@ public struct AppConfig: Hashable, Sendable {
             self.height = height
             self.maximized = maximized
         }
-
-        /// Reads the size brought into `windowSizes`.
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(width: AppConfig.clampedSize(try container.decode(Int.self, forKey: .width)),
-                      height: AppConfig.clampedSize(try container.decode(Int.self, forKey: .height)),
-                      maximized: try container.decode(Bool.self, forKey: .maximized))
-        }
     }
 
     /// A printer's camera detached into its own small window.
     public struct MiniWindow: Codable, Hashable, Sendable {
         public var printerID: UUID
-        public var width: Int
-        public var height: Int
+        @WindowDimension public var width: Int
+        @WindowDimension public var height: Int
 
         public init(printerID: UUID, width: Int, height: Int) {
             self.printerID = printerID
             self.width = width
             self.height = height
         }
-
-        /// Reads the size brought into `windowSizes`.
-        public init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.init(printerID: try container.decode(UUID.self, forKey: .printerID),
-                      width: AppConfig.clampedSize(try container.decode(Int.self, forKey: .width)),
-                      height: AppConfig.clampedSize(try container.decode(Int.self, forKey: .height)))
-        }
     }
 
-    /// `size` brought into `windowSizes`.
-    public static func clampedSize(_ size: Int) -> Int {
-        min(max(size, windowSizes.lowerBound), windowSizes.upperBound)
-    }
 
     /// Why a file was not read: a newer Layerwatch wrote it, and reading it here would lose what it added.
     public struct NewerFormat: Error, Equatable {

@@ -5,7 +5,7 @@ import Foundation
 /// `StreamSession.stop()` and a deadline (connect or stall). FFmpeg polls it about every 100 ms, which
 /// is what lets `stop()` return within about one poll period and a silent host fail on time. The session thread's
 /// waits (backoff, snapshot interval) sleep on it too, so a stop wakes them at once.
-final class InterruptGate: @unchecked Sendable {
+final class InterruptGate: Interrupting, @unchecked Sendable {
     private let condition = NSCondition()
     private var cancelled = false
     private var deadline: UInt64 = .max
@@ -54,24 +54,12 @@ final class InterruptGate: @unchecked Sendable {
     }
 
     /// Called by FFmpeg: true aborts the blocking operation.
-    private func shouldInterrupt() -> Bool {
+    func shouldInterrupt() -> Bool {
         let now = DispatchTime.now().uptimeNanoseconds
         return condition.withLock {
             if cancelled { return true }
             if now >= deadline { expired = true }
             return expired
         }
-    }
-
-    /// The callback struct for `AVFormatContext.interrupt_callback`, set before opening.
-    /// The gate must outlive the format context.
-    var callback: AVIOInterruptCB {
-        AVIOInterruptCB(
-            callback: { opaque in
-                guard let opaque else { return 0 }
-                return Unmanaged<InterruptGate>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
-            },
-            opaque: Unmanaged.passUnretained(self).toOpaque()
-        )
     }
 }

@@ -7,10 +7,10 @@ import Foundation
 /// the interrupt callback before any byte goes out; this callback ends the open at that point when
 /// the address differs in scheme, host or port from the typed one (and credentials would go with
 /// it), or after `maximumRedirects`.
-final class RedirectGuard {
+final class RedirectGuard: Interrupting {
     static let maximumRedirects = 3
 
-    private let gate: AVIOInterruptCB
+    private let gate: InterruptGate
     private let typed: Origin?
     private let carriesCredentials: Bool
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -21,7 +21,7 @@ final class RedirectGuard {
     private(set) var refusal: String?
 
     init(source: StreamSource, gate: InterruptGate) {
-        self.gate = gate.callback
+        self.gate = gate
         typed = Origin(source.ffmpegURL)
         let components = URLComponents(string: source.ffmpegURL)
         carriesCredentials = components?.percentEncodedUser != nil || components?.percentEncodedPassword != nil
@@ -37,19 +37,8 @@ final class RedirectGuard {
         self.context = context
     }
 
-    /// The callback for `AVFormatContext.interrupt_callback`; the guard must outlive the context.
-    var callback: AVIOInterruptCB {
-        AVIOInterruptCB(
-            callback: { opaque in
-                guard let opaque else { return 0 }
-                return Unmanaged<RedirectGuard>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
-            },
-            opaque: Unmanaged.passUnretained(self).toOpaque()
-        )
-    }
-
-    private func shouldInterrupt() -> Bool {
-        if let check = gate.callback, check(gate.opaque) != 0 { return true }
+    func shouldInterrupt() -> Bool {
+        if gate.shouldInterrupt() { return true }
         if refusal != nil { return true }
         guard let url = context?.pointee.url, let lastURL, strcmp(url, lastURL) != 0 else { return false }
         free(lastURL)
