@@ -13,7 +13,8 @@ enum ProbeTarget {
 
     /// The source of the saved printer named `name` (or with that id).
     static func savedPrinter(_ name: String, store: ConfigStore = .standard()) throws -> StreamSource {
-        let loaded = store.load()
+        let loaded = store.load(settingAside: false)
+        if loaded.config.printers.isEmpty, let problem = loaded.problem { throw Failure(description: problem) }
         guard let printer = loaded.config.printers.first(where: { $0.name == name || $0.id.uuidString == name.uppercased() }) else {
             let names = loaded.config.printers.map { String(format: tr("“%@”"), $0.name) }.joined(separator: ", ")
             throw Failure(description: names.isEmpty ? String(format: tr("no saved printer is called “%@”; there are none"), name)

@@ -10,6 +10,7 @@ final class FormField {
     /// The entry (or other control) the user edits.
     let entry: UnsafeMutablePointer<GtkWidget>
     private let error: UnsafeMutablePointer<GtkWidget>
+    private var note: UnsafeMutablePointer<GtkWidget>?
 
     /// A text field: a plain entry, or a masked one with a reveal icon when `secret`.
     convenience init(title: String, placeholder: String = "", secret: Bool = false, hint: String? = nil) {
@@ -35,7 +36,9 @@ final class FormField {
         gtk_widget_set_visible(error, false.gboolean)
         for child in [label, control, error] { gtk_box_append(gcast(widget), child) }
         if let hint {
-            gtk_box_append(gcast(widget), makeLabel(hint, classes: ["dim-label", "caption"], wraps: true, leading: true))
+            let note = makeLabel(hint, classes: ["dim-label", "caption"], wraps: true, leading: true)
+            gtk_box_append(gcast(widget), note)
+            self.note = note
         }
     }
 
@@ -43,6 +46,11 @@ final class FormField {
     var text: String {
         get { String(cString: gtk_editable_get_text(gcast(entry))) }
         set { gtk_editable_set_text(gcast(entry), newValue) }
+    }
+
+    /// The hint under the field, if it has one.
+    var hintText: String? {
+        note.map { String(cString: gtk_label_get_text(gcast($0))) }
     }
 
     var errorText: String? {

@@ -147,7 +147,8 @@ public final class LayerwatchApplication {
         let saved = library.config
         let tabs = window.tabs
         var unopenable: [String] = []
-        for printer in saved.printers {
+        // A printer added while the keyring was still answering has its tab already.
+        for printer in saved.printers where tabs.page(id: printer.id) == nil {
             do { addTab(try Camera(printer: printer), select: false) } catch { unopenable.append("“\(printer.name)”: \(error)") }
         }
         for camera in commandLineCameras { addTab(camera, select: true) }

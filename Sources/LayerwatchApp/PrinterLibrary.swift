@@ -28,6 +28,8 @@ final class PrinterLibrary {
         let file = store.loadFile()
         config = file.config
         loadProblem = file.problem
+        // Whether a keyring answers is asked here, off the main loop, so the dialog knows it later.
+        if store.hasKeyring { saver.async { _ = store.secretsLocation } }
         guard store.hasKeyring, file.problem == nil else {
             secretsLoaded = true
             return

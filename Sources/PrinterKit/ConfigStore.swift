@@ -74,27 +74,34 @@ public final class ConfigStore: @unchecked Sendable {
         return URL(fileURLWithPath: UserHome.path(environment: environment)).appendingPathComponent(".config/layerwatch")
     }
 
-    /// One sentence for the printer dialog saying where the access code will be kept.
+    /// One sentence for the printer dialog saying where the access code will be kept. It never
+    /// waits for the keyring (the dialog opens on the main loop): while nobody knows yet whether
+    /// one answers, it says both.
     public var secretsNotice: String {
-        switch secretsLocation {
-        case .keyring:
+        switch keyring.isKnownAvailable {
+        case true?:
             return String(format: tr("The access code is kept in your keyring (Secret Service), not in %@."), Self.fileName)
-        case .configFile:
+        case false?:
             return String(format: tr("No keyring (Secret Service) is running, so the access code is kept in %@, which only you can read."),
+                          fileURL.path)
+        case nil:
+            return String(format: tr("The access code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
                           fileURL.path)
         }
     }
 
     /// The saved config with access codes filled in, or an empty one when there is no file or it
     /// cannot be read; in the latter case the file is renamed `printers.json.broken-<time>` first.
-    public func load() -> Loaded {
-        let file = loadFile()
+    /// `settingAside: false` only reports an unreadable file (for one-off readers such as
+    /// `layerwatch probe --printer`, which must not change the app's files).
+    public func load(settingAside: Bool = true) -> Loaded {
+        let file = loadFile(settingAside: settingAside)
         guard file.problem == nil else { return file }
         return fillSecrets(file.config)
     }
 
     /// `load` without the keyring: the file as it is, quickly, codes kept in the keyring missing.
-    public func loadFile() -> Loaded {
+    public func loadFile(settingAside: Bool = true) -> Loaded {
         lock.lock()
         defer { lock.unlock() }
         codesInKeyring = [:]
@@ -109,7 +116,9 @@ public final class ConfigStore: @unchecked Sendable {
             guard !data.isEmpty else { throw SafeFile.Unreadable(description: tr("it is empty")) }
             config = try JSONDecoder().decode(AppConfig.self, from: data)
         } catch {
-            return Loaded(config: AppConfig(), problem: setAside(reason: Self.reason(for: error)))
+            let reason = Self.reason(for: error)
+            return Loaded(config: AppConfig(), problem: settingAside ? setAside(reason: reason)
+                          : String(format: tr("Layerwatch could not read its printer list %@ (%@)."), fileURL.path, reason))
         }
         knownPrinterIDs = Set(config.printers.map(\.id))
         return Loaded(config: config, problem: nil)

@@ -35,6 +35,14 @@ final class KeyringAccess: @unchecked Sendable {
         }
     }
 
+    /// Whether the keyring answers, without waiting: nil while nobody has asked yet or another
+    /// thread is asking now.
+    var isKnownAvailable: Bool? {
+        guard checkLock.try() else { return nil }
+        defer { checkLock.unlock() }
+        return check == nil ? answered && store != nil : nil
+    }
+
     var isRefused: Bool { stateLock.withLock { refused } }
 
     /// Keeps codes out of the keyring from now on, after it refused one.

@@ -38,7 +38,7 @@ final class HostileNameTests: XCTestCase {
                          "01P00A000000004": Self.hugeName]
             let sender = LoopbackSender()
             for (serial, name) in names {
-                sender.send(announcement(serial: serial, name: name), to: port)
+                sender.send(SSDPAnnouncement.bytes(serial: serial, name: name), to: port)
             }
             XCTAssertTrue(iterateMainContext(timeout: 5) {
                 dialog.discoveredPrinters.count == names.count
@@ -46,7 +46,7 @@ final class HostileNameTests: XCTestCase {
             }, "the printers are listed and laid out")
             // A changed announcement rebuilds the odd rows' text.
             for (serial, name) in names where serial != "01P00A000000001" {
-                sender.send(announcement(serial: serial, name: name, model: "N2S"), to: port)
+                sender.send(SSDPAnnouncement.bytes(serial: serial, name: name, model: "N2S"), to: port)
             }
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.allSatisfy { $0.modelCode == "N2S" || $0.name == "Garage P1S" } })
             _ = iterateMainContext(timeout: 1) { false } // let it lay out and draw
@@ -118,12 +118,6 @@ final class HostileNameTests: XCTestCase {
         }
     }
 
-    private func announcement(serial: String, name: String, model: String = "C12") -> [UInt8] {
-        let notify = "NOTIFY * HTTP/1.1\r\nHost: 239.255.255.250:1990\r\nNT: urn:bambulab-com:device:3dprinter:1\r\n"
-            + "NTS: ssdp:alive\r\nUSN: \(serial)\r\nDevModel.bambu.com: \(model)\r\nDevName.bambu.com: \(name)\r\n"
-            + "DevConnect.bambu.com: lan\r\n\r\n"
-        return Array(notify.utf8)
-    }
 }
 
 /// The height `widget` asks for at its allocated width.

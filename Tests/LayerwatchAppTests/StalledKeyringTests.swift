@@ -28,6 +28,14 @@ final class StalledKeyringTests: XCTestCase {
             try assertResponsive(for: 1)
             XCTAssertFalse(app.library.secretsLoaded, "the keyring has not answered")
 
+            // The Add Printer dialog says where codes go without waiting for the keyring's answer.
+            let opened = Date()
+            app.showDialog(editing: nil)
+            XCTAssertLessThan(Date().timeIntervalSince(opened), 0.5, "the dialog opened without waiting on the keyring")
+            let dialog = try XCTUnwrap(app.openDialog)
+            XCTAssertTrue(dialog.accessCode.hintText?.contains("keyring (Secret Service)") ?? false, String(describing: dialog.accessCode.hintText))
+            gtk_window_destroy(gcast(dialog.window))
+
             try assertClosingReturnsInTime(window)
             let saved = ConfigStore(directory: directory, secrets: nil).load().config
             XCTAssertEqual(saved.printers.map(\.name), ["X1C"], "the printer survives")
@@ -47,10 +55,32 @@ final class StalledKeyringTests: XCTestCase {
             XCTAssertNotNil(keyring.waitFor("stalled", timeout: 10), "the app tried to store the code")
             try assertResponsive(for: 1)
 
+            // Only the save at quit writes this size: the file below is that save's, not the first one's.
+            gtk_window_set_default_size(gcast(window.window), 777, 555)
             try assertClosingReturnsInTime(window)
             let file = directory.appendingPathComponent("printers.json")
-            XCTAssertTrue(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains(#""accessCode" : "12345678""#))
+            let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            XCTAssertTrue(text.contains(#""width" : 777"#), text)
+            XCTAssertTrue(text.contains(#""accessCode" : "12345678""#), text)
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int, 0o600)
+        }
+    }
+
+    func testAPrinterAddedWhileTheKeyringIsAnsweringGetsOneTab() throws {
+        let directory = try makeTemporaryDirectory()
+        let saved = Printer(name: "Saved X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1")
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [saved]))
+        let keyring = GatedSecretStore()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: keyring))
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertFalse(app.library.secretsLoaded, "the keyring is still answering")
+            let added = Printer(name: "Added meanwhile", kind: .generic, url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")
+            app.save(added)
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Added meanwhile"])
+            keyring.open()
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.library.secretsLoaded })
+            XCTAssertEqual(window.tabs.all.map(\.name).sorted(), ["Added meanwhile", "Saved X1C"], "one tab each")
         }
     }
 
@@ -72,4 +102,24 @@ final class StalledKeyringTests: XCTestCase {
         let elapsed = Date().timeIntervalSince(started)
         XCTAssertLessThan(elapsed, 5, "closing waited \(elapsed) s", file: file, line: line)
     }
+}
+
+/// A keyring whose lookups wait until the test opens it, as one waiting for the user to unlock it;
+/// then every printer's code is 12345678.
+private final class GatedSecretStore: SecretStore, @unchecked Sendable {
+    private let gate = DispatchSemaphore(value: 0)
+
+    func open() {
+        gate.signal()
+    }
+
+    func store(accessCode: String, for printerID: UUID, label: String) throws {}
+
+    func accessCode(for printerID: UUID) throws -> String? {
+        gate.wait()
+        gate.signal()
+        return "12345678"
+    }
+
+    func removeAccessCode(for printerID: UUID) throws {}
 }

@@ -33,6 +33,15 @@ final class ProbeCodeOffCommandLineTests: XCTestCase {
         let unknown = try runProbe(["--printer", "Attic"], environment: environment)
         XCTAssertEqual(unknown.status, 2)
         XCTAssertTrue(unknown.output.contains("no saved printer is called “Attic”; there are “Door cam”"), unknown.output)
+
+        // A list the app can't read is reported, and left where it is for the app to deal with.
+        let list = config.appendingPathComponent("layerwatch/printers.json")
+        try Data("{ not json".utf8).write(to: list)
+        let broken = try runProbe(["--printer", "Door cam"], environment: environment)
+        XCTAssertEqual(broken.status, 2)
+        XCTAssertTrue(broken.output.contains("could not read its printer list"), broken.output)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: list.deletingLastPathComponent().path), ["printers.json"],
+                       "nothing was renamed")
     }
 
     /// Runs `layerwatch probe` with `input` on its standard input (a pipe, not a terminal).

@@ -46,6 +46,13 @@ final class ConfigSecretsTests: XCTestCase {
         XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config, Fixtures.config)
     }
 
+    func testTheNoticeNeverWaitsForTheKeyring() throws {
+        let store = ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path])
+        XCTAssertTrue(store.secretsNotice.contains("if one answers"), "nobody asked yet: \(store.secretsNotice)")
+        _ = store.secretsLocation // Asks the Secret Service (the app does this off the main loop).
+        XCTAssertFalse(store.secretsNotice.contains("if one answers"), "known now: \(store.secretsNotice)")
+    }
+
     func testARefusingKeyringLeavesTheCodeInTheFile() throws {
         let keyring = MemorySecretStore()
         keyring.refuse()

@@ -8,10 +8,10 @@ import XCTest
 /// sockets bound to other loopback addresses (all of 127.0.0.0/8 is loopback on Linux).
 final class DiscoveryHostileSenderTests: XCTestCase {
     private let queue = DispatchQueue(label: "discovery-hostile-tests")
-    private var updates: UpdateLog!
+    private var updates: DiscoveryUpdateLog!
 
     override func setUp() {
-        updates = UpdateLog()
+        updates = DiscoveryUpdateLog()
     }
 
     private func startListener(addressHold: TimeInterval = 30) throws -> UInt16 {
@@ -26,25 +26,20 @@ final class DiscoveryHostileSenderTests: XCTestCase {
         return port
     }
 
-    private func announcement(serial: String, name: String, location: String) -> [UInt8] {
-        let lines = ["NOTIFY * HTTP/1.1", "Host: 239.255.255.250:1990", "Location: \(location)",
-                     "NT: urn:bambulab-com:device:3dprinter:1", "NTS: ssdp:alive", "USN: \(serial)",
-                     "DevModel.bambu.com: C12", "DevName.bambu.com: \(name)", "DevConnect.bambu.com: lan"]
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
-    }
-
     func testAnotherHostCannotMoveAKnownPrinterUntilThePrinterFallsSilent() throws {
         let port = try startListener(addressHold: 1)
         let printer = try AliasedLoopbackSender(source: "127.0.0.1")
         let impostor = try AliasedLoopbackSender(source: "127.0.0.2")
-        printer.send(announcement(serial: "01P00A451601106", name: "Shelf P1S", location: "127.0.0.1"), to: port)
+        printer.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Shelf P1S", location: "127.0.0.1"), to: port)
         XCTAssertNotNil(updates.wait { $0.map(\.address) == ["127.0.0.1"] })
 
         // The impostor re-announces the serial pointing at itself, then the printer is heard again
         // (and a second printer from the same host, to know both datagrams were read).
-        impostor.send(announcement(serial: "01P00A451601106", name: "Impostor", location: "127.0.0.2"), to: port)
-        printer.send(announcement(serial: "01P00A451601106", name: "Shelf P1S", location: "127.0.0.1"), to: port)
-        printer.send(announcement(serial: "0300AA2A1500123", name: "Marker", location: "127.0.0.1"), to: port)
+        impostor.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Impostor", location: "127.0.0.2"), to: port)
+        // Longer than the listener's publish interval (0.25 s): an update the impostor caused would be out.
+        Thread.sleep(forTimeInterval: 0.6)
+        printer.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Shelf P1S", location: "127.0.0.1"), to: port)
+        printer.send(SSDPAnnouncement.bytes(serial: "0300AA2A1500123", name: "Marker", location: "127.0.0.1"), to: port)
         let held = try XCTUnwrap(updates.wait { $0.count == 2 })
         let shelf = try XCTUnwrap(held.first { $0.serial == "01P00A451601106" })
         XCTAssertEqual(shelf.address, "127.0.0.1", "the first sender keeps the printer")
@@ -54,7 +49,7 @@ final class DiscoveryHostileSenderTests: XCTestCase {
         // The printer falls silent for longer than the hold: announcements from the new host win.
         let silentSince = Date()
         while Date().timeIntervalSince(silentSince) < 3, updates.latest?.first(where: { $0.serial == "01P00A451601106" })?.address != "127.0.0.2" {
-            impostor.send(announcement(serial: "01P00A451601106", name: "Moved", location: "192.0.2.99"), to: port)
+            impostor.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Moved", location: "192.0.2.99"), to: port)
             Thread.sleep(forTimeInterval: 0.1)
         }
         let moved = try XCTUnwrap(updates.latest?.first { $0.serial == "01P00A451601106" })
@@ -66,10 +61,10 @@ final class DiscoveryHostileSenderTests: XCTestCase {
     func testTheLocationHeaderNeverMovesAPrinter() throws {
         let port = try startListener()
         let printer = try AliasedLoopbackSender(source: "127.0.0.3")
-        printer.send(announcement(serial: "00M09A350100321", name: "Attic X1C", location: "192.0.2.21"), to: port)
+        printer.send(SSDPAnnouncement.bytes(serial: "00M09A350100321", name: "Attic X1C", location: "192.0.2.21"), to: port)
         XCTAssertEqual(updates.wait { $0.count == 1 }?.first?.address, "127.0.0.3", "the sender, not the Location")
-        printer.send(announcement(serial: "00M09A350100321", name: "Attic X1C", location: "192.0.2.22"), to: port)
-        printer.send(announcement(serial: "00M09A350100321", name: "Attic X1C renamed", location: "192.0.2.22"), to: port)
+        printer.send(SSDPAnnouncement.bytes(serial: "00M09A350100321", name: "Attic X1C", location: "192.0.2.22"), to: port)
+        printer.send(SSDPAnnouncement.bytes(serial: "00M09A350100321", name: "Attic X1C renamed", location: "192.0.2.22"), to: port)
         XCTAssertEqual(updates.wait { $0.first?.name == "Attic X1C renamed" }?.first?.address, "127.0.0.3")
     }
 
@@ -77,12 +72,12 @@ final class DiscoveryHostileSenderTests: XCTestCase {
         let port = try startListener()
         let printer = try AliasedLoopbackSender(source: "127.0.0.2")
         let flooder = try AliasedLoopbackSender(source: "127.0.0.1")
-        printer.send(announcement(serial: "01P00A451601106", name: "Real printer", location: "127.0.0.2"), to: port)
+        printer.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Real printer", location: "127.0.0.2"), to: port)
         XCTAssertNotNil(updates.wait { $0.count == 1 })
 
         let count = 3_000, started = Date()
         for index in 0..<count {
-            flooder.send(announcement(serial: String(format: "FAKE%06d", index), name: "Fake \(index)", location: "127.0.0.1"), to: port)
+            flooder.send(SSDPAnnouncement.bytes(serial: String(format: "FAKE%06d", index), name: "Fake \(index)", location: "127.0.0.1"), to: port)
             if index % 20 == 19 { Thread.sleep(forTimeInterval: 0.01) } // about 2,000 a second
         }
         let flooded = Date().timeIntervalSince(started)
@@ -136,32 +131,5 @@ private final class AliasedLoopbackSender {
             }
         }
         XCTAssertEqual(sent, datagram.count, "sendto 127.0.0.1:\(port)")
-    }
-}
-
-/// The lists the listener delivers, for a test to await one that matches.
-private final class UpdateLog: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var updates: [[DiscoveredPrinter]] = []
-
-    var all: [[DiscoveredPrinter]] { condition.withLock { updates } }
-    var latest: [DiscoveredPrinter]? { condition.withLock { updates.last } }
-
-    func append(_ printers: [DiscoveredPrinter]) {
-        condition.withLock {
-            updates.append(printers)
-            condition.broadcast()
-        }
-    }
-
-    /// The latest update once it matches, or nil after `timeout`.
-    func wait(timeout: TimeInterval = 5, until matches: ([DiscoveredPrinter]) -> Bool) -> [DiscoveredPrinter]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        return condition.withLock {
-            while true {
-                if let latest = updates.last, matches(latest) { return latest }
-                guard condition.wait(until: deadline) else { return nil }
-            }
-        }
     }
 }

@@ -7,11 +7,11 @@ import XCTest
 /// broadcast or multicast address), no multicast join.
 final class DiscoveryListenerTests: XCTestCase {
     private let queue = DispatchQueue(label: "discovery-tests")
-    private var recorder: Recorder!
+    private var recorder: DiscoveryUpdateLog!
     private var sender: LoopbackSender!
 
     override func setUp() {
-        recorder = Recorder()
+        recorder = DiscoveryUpdateLog()
         sender = LoopbackSender()
     }
 
@@ -26,28 +26,19 @@ final class DiscoveryListenerTests: XCTestCase {
         return (discovery, ports[0])
     }
 
-    private func announcement(serial: String, name: String, location: String? = nil, model: String = "C12") -> [UInt8] {
-        var lines = ["NOTIFY * HTTP/1.1", "Host: 239.255.255.250:1990"]
-        if let location { lines.append("Location: \(location)") }
-        lines += ["NT: urn:bambulab-com:device:3dprinter:1", "NTS: ssdp:alive", "USN: \(serial)",
-                  "DevModel.bambu.com: \(model)", "DevName.bambu.com: \(name)", "DevConnect.bambu.com: lan",
-                  "DevBind.bambu.com: free", "DevVersion.bambu.com: 01.07.00.00", "DevSignal.bambu.com: -51"]
-        return Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
-    }
-
     func testDeliversAnnouncedPrintersAndIgnoresGarbageBetweenThem() throws {
         let (discovery, port) = try startListener()
         let garbage: [[UInt8]] = [
             Array("hello".utf8), [0xFF, 0xFE, 0x00, 0x41],
             Array("M-SEARCH * HTTP/1.1\r\nST: urn:bambulab-com:device:3dprinter:1\r\n\r\n".utf8),
             Array("NOTIFY * HTTP/1.1\r\nNT: upnp:rootdevice\r\nUSN: uuid:1234\r\n\r\n".utf8),
-            announcement(serial: "HUGE0000000001", name: "Huge") + [UInt8](repeating: 0x61, count: 9000),
+            SSDPAnnouncement.bytes(serial: "HUGE0000000001", name: "Huge") + [UInt8](repeating: 0x61, count: 9000),
         ]
         sender.send(garbage[0], to: port)
         sender.send(garbage[1], to: port)
-        sender.send(announcement(serial: "01P00A451601106", name: "Shelf P1S", location: "192.0.2.21"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Shelf P1S", location: "192.0.2.21"), to: port)
         for datagram in garbage.dropFirst(2) { sender.send(datagram, to: port) }
-        sender.send(announcement(serial: "0300AA2A1500123", name: "Desk A1 mini", model: "N1"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "0300AA2A1500123", name: "Desk A1 mini", model: "N1"), to: port)
 
         let both = try XCTUnwrap(recorder.wait { $0.count == 2 })
         XCTAssertEqual(both.map(\.serial), ["0300AA2A1500123", "01P00A451601106"], "sorted by name")
@@ -60,17 +51,17 @@ final class DiscoveryListenerTests: XCTestCase {
         XCTAssertEqual(Set(recorder.all.joined().map(\.serial)), ["0300AA2A1500123", "01P00A451601106"])
 
         for datagram in garbage { sender.send(datagram, to: port) }
-        sender.send(announcement(serial: "00M09A350100321", name: "Attic X1C", model: "BL-P001"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "00M09A350100321", name: "Attic X1C", model: "BL-P001"), to: port)
         XCTAssertEqual(recorder.wait { $0.count == 3 }?.first?.model, .x1c, "still listening after more garbage")
     }
 
     func testFollowsARenamedPrinterButNotItsLocationHeader() throws {
         let (_, port) = try startListener()
-        sender.send(announcement(serial: "01P00A451601106", name: "Old name", location: "192.0.2.21"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Old name", location: "192.0.2.21"), to: port)
         XCTAssertNotNil(recorder.wait { $0.first?.name == "Old name" })
         let before = recorder.all.count
-        sender.send(announcement(serial: "01P00A451601106", name: "Old name", location: "192.0.2.21"), to: port)
-        sender.send(announcement(serial: "01P00A451601106", name: "New name", location: "192.0.2.22"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Old name", location: "192.0.2.21"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "New name", location: "192.0.2.22"), to: port)
         let renamed = try XCTUnwrap(recorder.wait { $0.first?.name == "New name" })
         XCTAssertEqual(renamed.map(\.address), ["127.0.0.1"], "the sender, not the Location it names")
         XCTAssertEqual(recorder.all.count, before + 1, "a repeated announcement is not an update")
@@ -79,7 +70,7 @@ final class DiscoveryListenerTests: XCTestCase {
     func testForgetsAPrinterThatFallsSilent() throws {
         let (discovery, port) = try startListener(expiry: 0.3)
         let heard = Date()
-        sender.send(announcement(serial: "01P00A451601106", name: "Shelf P1S"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Shelf P1S"), to: port)
         XCTAssertNotNil(recorder.wait { $0.count == 1 })
         XCTAssertNotNil(recorder.wait { $0.isEmpty })
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(heard), 0.3)
@@ -92,7 +83,7 @@ final class DiscoveryListenerTests: XCTestCase {
         let (discovery, port) = try startListener()
         XCTAssertTrue(waitUntil { self.liveListenerThreads() == 1 }, "the thread names itself once running")
         XCTAssertFalse(LoopbackSender.canBindExclusively(port), "the listener holds the port")
-        sender.send(announcement(serial: "01P00A451601106", name: "Shelf P1S"), to: port)
+        sender.send(SSDPAnnouncement.bytes(serial: "01P00A451601106", name: "Shelf P1S"), to: port)
         XCTAssertNotNil(recorder.wait { $0.count == 1 })
 
         let started = Date()
@@ -148,30 +139,4 @@ final class DiscoveryListenerTests: XCTestCase {
 
 private struct Failure: Error, CustomStringConvertible {
     let description: String
-}
-
-/// Collects the lists the listener delivers and lets a test await one that matches.
-private final class Recorder: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var updates: [[DiscoveredPrinter]] = []
-
-    var all: [[DiscoveredPrinter]] { condition.withLock { updates } }
-
-    func append(_ printers: [DiscoveredPrinter]) {
-        condition.withLock {
-            updates.append(printers)
-            condition.broadcast()
-        }
-    }
-
-    /// The latest update once it matches, or nil after `timeout`.
-    func wait(timeout: TimeInterval = 5, until matches: ([DiscoveredPrinter]) -> Bool) -> [DiscoveredPrinter]? {
-        let deadline = Date().addingTimeInterval(timeout)
-        return condition.withLock {
-            while true {
-                if let latest = updates.last, matches(latest) { return latest }
-                guard condition.wait(until: deadline) else { return nil }
-            }
-        }
-    }
 }
