@@ -161,15 +161,8 @@ final class AppPersistenceTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
-            guard case .listening(let ports, _)? = app.discovery?.state, let port = ports.first else {
-                return XCTFail("discovery is not listening: \(String(describing: app.discovery?.state))")
-            }
-            let notify = "NOTIFY * HTTP/1.1\r\nHost: 239.255.255.250:1990\r\nLocation: 192.168.1.44\r\n"
-                + "NT: urn:bambulab-com:device:3dprinter:1\r\nUSN: 01P00A123456789\r\nDevModel.bambu.com: C12\r\n"
-                + "DevName.bambu.com: Garage P1S\r\nDevConnect.bambu.com: lan\r\n\r\n"
-            LoopbackSender().send(Array(notify.utf8), to: port)
+            let (dialog, port) = try openAddPrinterDialog(in: app)
+            LoopbackSender().send(SSDPAnnouncement.bytes(serial: "01P00A123456789", name: "Garage P1S", location: "192.168.1.44"), to: port)
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
             gtk_window_destroy(gcast(dialog.window))
             XCTAssertNil(app.discovery, "discovery stops with the dialog")

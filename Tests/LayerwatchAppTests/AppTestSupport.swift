@@ -85,3 +85,16 @@ extension XCTestCase {
         return session
     }
 }
+
+/// The Add Printer dialog opened as the user opens it, and the loopback port its discovery listens
+/// on (the tests' app listens on 127.0.0.1 only).
+@MainActor
+func openAddPrinterDialog(in app: LayerwatchApplication) throws -> (dialog: PrinterDialog, port: UInt16) {
+    app.showDialog(editing: nil)
+    let dialog = try XCTUnwrap(app.openDialog)
+    guard case .listening(let ports, _)? = app.discovery?.state, let port = ports.first else {
+        gtk_window_destroy(gcast(dialog.window))
+        throw XCTSkip("discovery is not listening: \(String(describing: app.discovery?.state))")
+    }
+    return (dialog, port)
+}

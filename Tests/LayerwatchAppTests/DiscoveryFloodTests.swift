@@ -19,12 +19,8 @@ final class DiscoveryFloodTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let (dialog, port) = try openAddPrinterDialog(in: app)
             defer { gtk_window_destroy(gcast(dialog.window)) }
-            guard case .listening(let ports, _)? = app.discovery?.state, let port = ports.first else {
-                return XCTFail("discovery is not listening: \(String(describing: app.discovery?.state))")
-            }
             XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(dialog.window)) })
             let memoryBefore = ProcessMemory.residentBytes ?? 0
 

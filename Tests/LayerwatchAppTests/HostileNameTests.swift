@@ -27,12 +27,8 @@ final class HostileNameTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let (dialog, port) = try openAddPrinterDialog(in: app)
             defer { gtk_window_destroy(gcast(dialog.window)) }
-            guard case .listening(let ports, _)? = app.discovery?.state, let port = ports.first else {
-                return XCTFail("discovery is not listening: \(String(describing: app.discovery?.state))")
-            }
             let mark = GLibWarningLog.mark
             let names = ["01P00A000000001": "Garage P1S", "01P00A000000002": Self.markupName, "01P00A000000003": Self.longName,
                          "01P00A000000004": Self.hugeName]
