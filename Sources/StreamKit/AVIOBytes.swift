@@ -1,15 +1,32 @@
 import CFFmpeg
 
-/// Byte-level reading of an AVIOContext for the parsers that read one themselves: a byte, a line of
-/// bounded length, or an exact count, each throwing FFmpeg's code (end of input, interruption) when
-/// the input ends first.
-struct AVIOBytes {
+/// An opened AVIOContext, closed when the last holder lets go, read by the inputs that parse a byte
+/// stream themselves (HTTP's MJPEG and snapshots, Bambu P1/A1 frames): a byte, a line of bounded
+/// length or a count of bytes, with FFmpeg's reason (end of input, interruption) when it ends first.
+final class AVIOBytes {
     let io: UnsafeMutablePointer<AVIOContext>
+
+    /// Takes over `io`: it is closed with this object.
+    init(io: UnsafeMutablePointer<AVIOContext>) {
+        self.io = io
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVIOContext>? = io
+        avio_closep(&doomed)
+    }
 
     /// Why the input ended: FFmpeg's error (an interruption, a socket error) or the end of input.
     var ending: FFmpegError {
         let error = io.pointee.error
         return FFmpegError(code: error < 0 ? error : lw_averror_eof(), stage: .read)
+    }
+
+    /// `ending`, told as a protocol violation saying `detail` when the peer closed the connection
+    /// (an interruption stays one, for the classifier to read against its deadlines).
+    func ending(inside detail: @autoclosure () -> String) -> FFmpegError {
+        let ending = ending
+        return ending.code == lw_averror_eof() ? .protocolViolation(detail()) : ending
     }
 
     func byte() throws(FFmpegError) -> UInt8 {
@@ -31,14 +48,18 @@ struct AVIOBytes {
         return line
     }
 
-    /// Reads exactly `count` bytes into `destination`.
-    func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) throws(FFmpegError) {
+    /// Reads `count` bytes into `destination`, gathered from however many reads they arrive in, and
+    /// returns how many came: fewer only when the input ended first (`ending` says why).
+    func receive(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         var done = 0
         while done < count {
             let chunk = Int32(min(count - done, 1 << 20))
             let result = avio_read(io, destination + done, chunk)
-            if result <= 0 { throw result < 0 && result != lw_averror_eof() ? FFmpegError(code: result, stage: .read) : ending }
-            done += Int(result)
+            if result > 0 { done += Int(result) }
+            // avio_read returns less than asked only at the end; asked again, a TLS peer that hung
+            // up answers with an error that would hide that end.
+            if result < chunk { break }
         }
+        return done
     }
 }

@@ -5,13 +5,9 @@ import Foundation
 /// protocol and AVIO, so the session's interrupt gate governs every blocking call — stop within its
 /// poll period, connect and stall deadlines — exactly as it does for the demuxer path. After the auth
 /// packet each 16-byte header announces one JPEG, which becomes one packet for the MJPEG decoder.
-final class BambuJPEGInput: PacketSource {
-    /// Packets carry their arrival time in microseconds: the printer sends no timestamps.
-    let timeBase = AVRational(num: 1, den: 1_000_000)
+final class BambuJPEGInput: ArrivalTimedSource {
     let isStillImage = false
-    /// The codec is always MJPEG: there is nothing to probe.
-    let probedStreamInfo = false
-    private let io: UnsafeMutablePointer<AVIOContext>
+    private let bytes: AVIOBytes
     /// Whether a byte arrived since the auth packet went out: a printer rejects a wrong access code by
     /// closing the connection before the first one.
     private var heardBack = false
@@ -31,21 +27,12 @@ final class BambuJPEGInput: PacketSource {
         // reads; in direct mode reads and writes both go straight to the tls protocol.
         let opened = avio_open2(&context, address, AVIO_FLAG_READ_WRITE | AVIO_FLAG_DIRECT, &callback, &options)
         guard opened >= 0, let context else { throw FFmpegError(code: opened, stage: .connect) }
+        bytes = AVIOBytes(io: context)
         let auth = BambuJPEGWire.authPacket(accessCode: accessCode)
         avio_write(context, auth, Int32(auth.count))
         avio_flush(context)
         let written = context.pointee.error
-        guard written >= 0 else {
-            var doomed: UnsafeMutablePointer<AVIOContext>? = context
-            avio_closep(&doomed)
-            throw FFmpegError(code: written, stage: .connect)
-        }
-        io = context
-    }
-
-    deinit {
-        var doomed: UnsafeMutablePointer<AVIOContext>? = io
-        avio_closep(&doomed)
+        guard written >= 0 else { throw FFmpegError(code: written, stage: .connect) }
     }
 
     func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {
@@ -56,37 +43,29 @@ final class BambuJPEGInput: PacketSource {
     /// many reads it arrives in.
     func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
         let size = try readHeader()
-        guard av_new_packet(packet, Int32(size)) >= 0, let data = packet.pointee.data else {
-            throw FFmpegError(code: lw_averror(ENOMEM), stage: .read)
-        }
+        let data = try packet.allocateData(count: size)
         do {
             try readPayload(into: data, size: size)
         } catch {
             av_packet_unref(packet)
             throw error
         }
-        packet.pointee.pts = Int64(DispatchTime.now().uptimeNanoseconds / 1000)
-        packet.pointee.dts = packet.pointee.pts
-        packet.pointee.flags |= AV_PKT_FLAG_KEY
-    }
-
-    func rewind() throws(FFmpegError) {
-        throw FFmpegError(code: lw_averror(ESPIPE), stage: .read)
+        stampArrival(packet)
     }
 
     /// The payload size the next header announces, checked before anything is allocated for it.
     private func readHeader() throws(FFmpegError) -> Int {
         var header = [UInt8](repeating: 0, count: BambuJPEGWire.headerSize)
-        let (received, ending) = header.withUnsafeMutableBufferPointer { receive(into: $0.baseAddress!, count: $0.count) }
+        let received = header.withUnsafeMutableBufferPointer { bytes.receive(into: $0.baseAddress!, count: $0.count) }
         if received == 0 && !heardBack {
             throw FFmpegError(code: lw_averror_eof(), stage: .open,
                               detail: "the printer closed the connection right after the access code was sent")
         }
         heardBack = true
-        if received == 0 { throw FFmpegError(code: ending, stage: .read) }
+        if received == 0 { throw bytes.ending }
         guard received == header.count else {
-            throw BambuJPEGWire.violation(String(format: tr("the connection ended inside a frame header (%ld of %ld bytes)"),
-                                                 received, header.count))
+            throw bytes.ending(inside: String(format: tr("the connection ended inside a frame header (%ld of %ld bytes)"),
+                                              received, header.count))
         }
         return try BambuJPEGWire.payloadSize(header: header)
     }
@@ -94,27 +73,16 @@ final class BambuJPEGInput: PacketSource {
     /// Reads a whole JPEG of `size` bytes into `data`. Its first two bytes are checked as soon as they
     /// arrive, so garbage whose first word happens to be a plausible size is caught at once.
     private func readPayload(into data: UnsafeMutablePointer<UInt8>, size: Int) throws(FFmpegError) {
-        var received = receive(into: data, count: 2).count
+        var received = bytes.receive(into: data, count: 2)
         guard received < 2 || BambuJPEGWire.startsLikeJPEG(UnsafeRawBufferPointer(start: data, count: 2)) else {
-            throw BambuJPEGWire.violation(tr("a frame does not start like a JPEG"))
+            throw FFmpegError.protocolViolation(tr("a frame does not start like a JPEG"))
         }
-        if received == 2 { received += receive(into: data + 2, count: size - 2).count }
+        if received == 2 { received += bytes.receive(into: data + 2, count: size - 2) }
         guard received == size else {
-            throw BambuJPEGWire.violation(String(format: tr("the connection ended after %ld of %ld bytes of a frame"), received, size))
+            throw bytes.ending(inside: String(format: tr("the connection ended after %ld of %ld bytes of a frame"), received, size))
         }
         guard BambuJPEGWire.endsLikeJPEG(UnsafeRawBufferPointer(start: data, count: size)) else {
-            throw BambuJPEGWire.violation(tr("a frame does not end like a JPEG"))
+            throw FFmpegError.protocolViolation(tr("a frame does not end like a JPEG"))
         }
-    }
-
-    /// Reads exactly `count` bytes into `destination`: `avio_read` gathers them from however many TLS
-    /// records and socket reads they arrive in. Fewer arrive only when the connection ended, and
-    /// `ending` then holds FFmpeg's code for why.
-    private func receive(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> (count: Int, ending: Int32) {
-        let result = avio_read(io, destination, Int32(count))
-        if result < 0 { return (0, result) }
-        if Int(result) == count { return (count, 0) }
-        let error = io.pointee.error
-        return (Int(result), error < 0 ? error : lw_averror_eof())
     }
 }

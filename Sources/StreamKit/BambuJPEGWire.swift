@@ -37,11 +37,11 @@ enum BambuJPEGWire {
         precondition(header.count == headerSize)
         let size = header[0..<4].reversed().reduce(0) { $0 << 8 | Int($1) }
         guard size <= maximumPayload else {
-            throw violation(String(format: tr("a frame header announced %ld bytes, more than the %ld MiB limit"),
+            throw FFmpegError.protocolViolation(String(format: tr("a frame header announced %ld bytes, more than the %ld MiB limit"),
                                    size, maximumPayload >> 20))
         }
         guard size >= minimumPayload else {
-            throw violation(String(format: tr("a frame header announced %ld bytes, too few for a JPEG"), size))
+            throw FFmpegError.protocolViolation(String(format: tr("a frame header announced %ld bytes, too few for a JPEG"), size))
         }
         return size
     }
@@ -54,10 +54,5 @@ enum BambuJPEGWire {
     /// Whether a payload ends with the JPEG end-of-image marker `FF D9`.
     static func endsLikeJPEG(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 2 && bytes[bytes.count - 2] == 0xFF && bytes[bytes.count - 1] == 0xD9
-    }
-
-    /// The error for a peer that broke the protocol: the classifier turns it into `protocolError(detail)`.
-    static func violation(_ detail: String) -> FFmpegError {
-        FFmpegError(code: lw_averror_invaliddata(), stage: .read, detail: detail)
     }
 }

@@ -26,3 +26,11 @@ struct FFmpegError: Error {
         return String(cString: buffer)
     }
 }
+
+extension FFmpegError {
+    /// The error for a peer that broke its protocol (a malformed MJPEG part, a P1 frame header no
+    /// JPEG can follow, an answer that is not a camera's): a protocol error saying how.
+    static func protocolViolation(_ detail: String, stage: Stage = .read) -> FFmpegError {
+        FFmpegError(code: lw_averror_invaliddata(), stage: stage, detail: detail, failure: .protocolError(detail))
+    }
+}

@@ -16,9 +16,6 @@ enum FFmpegLog {
             self.redactor = redactor
         }
 
-        /// The newest line, for error details.
-        var last: String? { lines.last }
-
         /// Whether any captured line contains `text` (case-insensitive).
         func mentions(_ text: String) -> Bool {
             lines.contains { $0.range(of: text, options: .caseInsensitive) != nil }

@@ -42,7 +42,7 @@ struct FailureClassifier {
         }
         if code == lw_averror_eof() && sawPacket { return .endOfStream }
         if code == lw_averror_stream_not_found() { return .protocolError(tr("the source has no video stream")) }
-        let said = log.lines.last { !FFmpegHints.isHint($0) }
+        let said = FFmpegHints.lastDiagnosis(log.lines)
         let detail = error.detail ?? said.map { "\(error.text): \($0)" } ?? error.text
         return .protocolError(redactor.redact(detail))
     }

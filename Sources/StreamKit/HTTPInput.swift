@@ -8,13 +8,9 @@ import Foundation
 /// and no part or body is buffered beyond `FrameLimits.maximumBytes`. FFmpeg's http protocol still
 /// does the HTTP (auth, redirects, chunked bodies) through AVIO, bound to the interrupt gate, and
 /// may only use http, https, tcp and tls; https certificates are verified.
-final class HTTPInput: PacketSource {
-    /// Packets carry their arrival time in microseconds: HTTP cameras send no timestamps.
-    let timeBase = AVRational(num: 1, den: 1_000_000)
-    /// There is nothing to probe: the content type says what comes.
-    let probedStreamInfo = false
+final class HTTPInput: ArrivalTimedSource {
     var isStillImage: Bool { parts == nil }
-    private let io: UnsafeMutablePointer<AVIOContext>
+    private let bytes: AVIOBytes
     /// The stream's parts; nil for a JPEG snapshot.
     private var parts: MultipartReader?
     private var snapshotRead = false
@@ -32,27 +28,20 @@ final class HTTPInput: PacketSource {
         var opened: UnsafeMutablePointer<AVIOContext>?
         let result = avio_open2(&opened, source.ffmpegURL, AVIO_FLAG_READ, &callback, &dictionary)
         guard result >= 0, let context = opened else { throw FFmpegError(code: result, stage: .open) }
+        bytes = AVIOBytes(io: context)
         let type = Self.contentType(context)
         switch Self.body(contentType: type) {
         case .multipart(let boundary):
-            parts = MultipartReader(io: context, boundary: boundary)
+            parts = MultipartReader(bytes: bytes, boundary: boundary)
         case .jpeg:
             parts = nil
         case nil:
-            var doomed: UnsafeMutablePointer<AVIOContext>? = context
-            avio_closep(&doomed)
             let detail = type.isEmpty
                 ? tr("the camera's answer does not say what it is; an MJPEG stream or a JPEG picture was expected")
                 : String(format: tr("the camera answered with %@, which is neither an MJPEG stream nor a JPEG picture"),
                          String(type.prefix(80)))
-            throw FFmpegError(code: lw_averror_invaliddata(), stage: .open, detail: detail, failure: .protocolError(detail))
+            throw FFmpegError.protocolViolation(detail, stage: .open)
         }
-        io = context
-    }
-
-    deinit {
-        var doomed: UnsafeMutablePointer<AVIOContext>? = io
-        avio_closep(&doomed)
     }
 
     func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {
@@ -71,18 +60,13 @@ final class HTTPInput: PacketSource {
             try readSnapshot(into: packet)
             snapshotRead = true
         }
-        packet.pointee.pts = Int64(DispatchTime.now().uptimeNanoseconds / 1000)
-        packet.pointee.dts = packet.pointee.pts
-        packet.pointee.flags |= AV_PKT_FLAG_KEY
-    }
-
-    func rewind() throws(FFmpegError) {
-        throw FFmpegError(code: lw_averror(ESPIPE), stage: .read)
+        stampArrival(packet)
     }
 
     /// The whole body of a snapshot response, refused as soon as it (or its Content-Length) passes
     /// the limit.
     private func readSnapshot(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        let io = bytes.io
         if avio_size(io) > Int64(FrameLimits.maximumBytes) { throw MultipartReader.frameTooLarge }
         var body: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -94,10 +78,7 @@ final class HTTPInput: PacketSource {
             if body.count > FrameLimits.maximumBytes { throw MultipartReader.frameTooLarge }
         }
         guard !body.isEmpty else { throw FFmpegError(code: lw_averror_eof(), stage: .read) }
-        guard av_new_packet(packet, Int32(body.count)) >= 0, let data = packet.pointee.data else {
-            throw FFmpegError(code: lw_averror(ENOMEM), stage: .read)
-        }
-        body.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: body.count) }
+        try packet.copyData(from: body)
     }
 
     /// What a response's Content-Type makes of its body.
@@ -131,9 +112,10 @@ final class HTTPInput: PacketSource {
                     ("seekable", "0"), ("protocol_whitelist", "http,https,tcp,tls")]
         if source.ffmpegURL.lowercased().hasPrefix("https:") {
             // As a browser does: the certificate must chain to a trusted authority and name the host
-            // (FFmpeg's GnuTLS backend checks both when tls_verify is set).
-            list += [("tls_verify", "1"),
-                     ("ca_file", options.trustedCertificateAuthorities ?? SessionOptions.systemCertificateAuthorities)]
+            // (FFmpeg's GnuTLS backend checks both when tls_verify is set). Without a ca_file it
+            // trusts the system's store.
+            list.append(("tls_verify", "1"))
+            if let authorities = options.trustedCertificateAuthorities { list.append(("ca_file", authorities)) }
         }
         return list
     }

@@ -4,7 +4,8 @@ import Foundation
 /// Reads the parts of an MJPEG stream (`multipart/x-mixed-replace`) from an HTTP body, one JPEG
 /// a packet, with every size bounded: a header line, a part's headers, the bytes between parts and
 /// the part itself (`FrameLimits.maximumBytes`), announced or not. A part over the limit is refused
-/// before it is buffered, so no camera can make Layerwatch hold more than one frame's worth.
+/// before it is buffered, so no camera can make Layerwatch hold more than one frame's worth. An
+/// empty part is skipped: it has no picture, and the decoder refuses an empty packet.
 struct MultipartReader {
     static let maximumLine = 1024
     static let maximumHeaders = 64
@@ -19,8 +20,8 @@ struct MultipartReader {
     private var atHeaders = false
 
     /// `boundary` is the Content-Type's parameter; without one any line starting `--` is a boundary.
-    init(io: UnsafeMutablePointer<AVIOContext>, boundary: String?) {
-        bytes = AVIOBytes(io: io)
+    init(bytes: AVIOBytes, boundary: String?) {
+        self.bytes = bytes
         let name = boundary ?? ""
         delimiter = Array((name.hasPrefix("--") ? name : "--" + name).utf8)
     }
@@ -28,26 +29,21 @@ struct MultipartReader {
     /// Reads the next part into `packet`; throws `AVERROR_EOF` at the closing boundary or when the
     /// server ends the stream between parts.
     mutating func next(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
-        if !atHeaders { try skipToBoundary() }
-        atHeaders = false
-        let length = try headers()
-        if let length {
-            guard length <= FrameLimits.maximumBytes else { throw Self.frameTooLarge }
-            guard av_new_packet(packet, Int32(length)) >= 0, let data = packet.pointee.data else {
-                throw FFmpegError(code: lw_averror(ENOMEM), stage: .read)
+        while true {
+            if !atHeaders { try skipToBoundary() }
+            atHeaders = false
+            if let length = try headers() {
+                guard length <= FrameLimits.maximumBytes else { throw Self.frameTooLarge }
+                guard length > 0 else { continue }
+                let data = try packet.allocateData(count: length)
+                guard bytes.receive(into: data, count: length) == length else {
+                    av_packet_unref(packet)
+                    throw bytes.ending(inside: tr("the connection ended inside a frame"))
+                }
+                return
             }
-            do {
-                try bytes.read(into: data, count: length)
-            } catch {
-                av_packet_unref(packet)
-                throw error.code == lw_averror_eof() ? Self.violation(tr("the connection ended inside a frame")) : error
-            }
-        } else {
             let body = try bodyUntilBoundary()
-            guard av_new_packet(packet, Int32(body.count)) >= 0, let data = packet.pointee.data else {
-                throw FFmpegError(code: lw_averror(ENOMEM), stage: .read)
-            }
-            body.withUnsafeBufferPointer { data.update(from: $0.baseAddress!, count: body.count) }
+            if !body.isEmpty { return try packet.copyData(from: body) }
         }
     }
 
@@ -55,7 +51,7 @@ struct MultipartReader {
     private func skipToBoundary() throws(FFmpegError) {
         var skipped = 0
         while true {
-            let line = try bytes.line(limit: Self.maximumGap, tooLong: Self.violation(tr("no part boundary came")))
+            let line = try bytes.line(limit: Self.maximumGap, tooLong: FFmpegError.protocolViolation(tr("no part boundary came")))
             if line.starts(with: delimiter) {
                 if line.count >= delimiter.count + 2, line[delimiter.count...].starts(with: "--".utf8) {
                     throw FFmpegError(code: lw_averror_eof(), stage: .read)
@@ -63,7 +59,7 @@ struct MultipartReader {
                 return
             }
             skipped += line.count + 1
-            guard skipped <= Self.maximumGap else { throw Self.violation(tr("no part boundary came")) }
+            guard skipped <= Self.maximumGap else { throw FFmpegError.protocolViolation(tr("no part boundary came")) }
         }
     }
 
@@ -71,37 +67,39 @@ struct MultipartReader {
     private func headers() throws(FFmpegError) -> Int? {
         var length: Int?
         for _ in 0..<Self.maximumHeaders {
-            let line = try bytes.line(limit: Self.maximumLine, tooLong: Self.violation(tr("a part header is too long")))
+            let line = try bytes.line(limit: Self.maximumLine, tooLong: FFmpegError.protocolViolation(tr("a part header is too long")))
             if line.isEmpty { return length }
             let text = String(decoding: line, as: UTF8.self)
             guard let colon = text.firstIndex(of: ":"),
                   text[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-length" else { continue }
             let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard value.count <= 20, value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber) else {
-                throw Self.violation(tr("a part has an invalid Content-Length"))
+                throw FFmpegError.protocolViolation(tr("a part has an invalid Content-Length"))
             }
             // More digits than an Int holds is still a number, and far over the limit.
             length = Int(value) ?? Int.max
         }
-        throw Self.violation(tr("a part has too many header lines"))
+        throw FFmpegError.protocolViolation(tr("a part has too many header lines"))
     }
 
     /// A part without a Content-Length: its bytes up to the line break before the next boundary line,
-    /// which is consumed too.
+    /// which is consumed too. The line break that ended the headers counts as one, so a boundary
+    /// right after them ends an empty part.
     private mutating func bodyUntilBoundary() throws(FFmpegError) -> [UInt8] {
         let needle = [UInt8(ascii: "\n")] + delimiter
-        var body: [UInt8] = []
+        var body = [UInt8(ascii: "\n")]
         while true {
             let value = try bytes.byte()
             body.append(value)
             if value == needle.last, body.count >= needle.count, body.suffix(needle.count).elementsEqual(needle) {
                 break
             }
-            guard body.count <= FrameLimits.maximumBytes + needle.count else { throw Self.frameTooLarge }
+            guard body.count <= 1 + FrameLimits.maximumBytes + needle.count else { throw Self.frameTooLarge }
         }
         body.removeLast(needle.count)
         if body.last == UInt8(ascii: "\r") { body.removeLast() }
-        let rest = try bytes.line(limit: Self.maximumLine, tooLong: Self.violation(tr("a part boundary is too long")))
+        body = Array(body.dropFirst())
+        let rest = try bytes.line(limit: Self.maximumLine, tooLong: FFmpegError.protocolViolation(tr("a part boundary is too long")))
         if rest.starts(with: "--".utf8) {
             // The closing boundary: this part is the last.
             atHeaders = false
@@ -112,11 +110,6 @@ struct MultipartReader {
     }
 
     static var frameTooLarge: FFmpegError {
-        violation(String(format: tr("the camera sent a frame larger than %ld MiB"), FrameLimits.maximumBytes >> 20))
-    }
-
-    /// The error for a stream that broke the multipart format: a protocol error saying how.
-    static func violation(_ detail: String) -> FFmpegError {
-        FFmpegError(code: lw_averror_invaliddata(), stage: .read, detail: detail, failure: .protocolError(detail))
+        .protocolViolation(String(format: tr("the camera sent a frame larger than %ld MiB"), FrameLimits.maximumBytes >> 20))
     }
 }

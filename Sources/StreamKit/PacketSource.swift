@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// Where an open connection's compressed video comes from: FFmpeg's demuxer (`MediaInput`), an HTTP
 /// camera's MJPEG or snapshot (`HTTPInput`) or the Bambu P1/A1 JPEG transport (`BambuJPEGInput`). It
@@ -17,6 +18,44 @@ protocol PacketSource: AnyObject {
     var probedStreamInfo: Bool { get }
     /// Goes back to the start, for looping files.
     func rewind() throws(FFmpegError)
+}
+
+/// The packet sources of cameras that send bare JPEGs without timestamps (HTTP, Bambu P1/A1): each
+/// packet is a keyframe stamped with its arrival time, and there is nothing to probe or rewind.
+protocol ArrivalTimedSource: PacketSource {}
+
+extension ArrivalTimedSource {
+    /// Microseconds, as `stampArrival` writes them.
+    var timeBase: AVRational { AVRational(num: 1, den: 1_000_000) }
+    /// The codec is always MJPEG.
+    var probedStreamInfo: Bool { false }
+
+    func rewind() throws(FFmpegError) {
+        throw FFmpegError(code: lw_averror(ESPIPE), stage: .read)
+    }
+
+    /// Marks `packet`, just read, as a keyframe that arrived now.
+    func stampArrival(_ packet: UnsafeMutablePointer<AVPacket>) {
+        packet.pointee.pts = Int64(DispatchTime.now().uptimeNanoseconds / 1000)
+        packet.pointee.dts = packet.pointee.pts
+        packet.pointee.flags |= AV_PKT_FLAG_KEY
+    }
+}
+
+extension UnsafeMutablePointer<AVPacket> {
+    /// Gives the packet a new buffer of `count` bytes (and FFmpeg's zeroed padding); returns its start.
+    func allocateData(count: Int) throws(FFmpegError) -> UnsafeMutablePointer<UInt8> {
+        guard av_new_packet(self, Int32(count)) >= 0, let data = pointee.data else {
+            throw FFmpegError(code: lw_averror(ENOMEM), stage: .read)
+        }
+        return data
+    }
+
+    /// Gives the packet a copy of `bytes`.
+    func copyData(from bytes: [UInt8]) throws(FFmpegError) {
+        let data = try allocateData(count: bytes.count)
+        bytes.withUnsafeBufferPointer { if let start = $0.baseAddress { data.update(from: start, count: $0.count) } }
+    }
 }
 
 /// Opens the packet source that speaks `source`'s protocol. Every blocking call it makes is bound to

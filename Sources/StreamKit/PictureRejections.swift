@@ -31,14 +31,17 @@ struct PictureRejections {
     }
 
     /// Notes what FFmpeg reported while a packet was decoded: its error code (0 for none) and its
-    /// log lines. Throws at once when they say the picture is larger than Layerwatch decodes.
+    /// log lines. Throws at once when they say the picture's size was refused: larger than
+    /// Layerwatch decodes, or no size a picture can have (0×480 from a corrupt header).
     mutating func decoded(result: Int32, log: ArraySlice<String>) throws(FFmpegError) {
-        if let size = log.lazy.compactMap(Self.oversizedPicture).first {
-            reason = String(format: tr("it is %ld×%ld pixels, more than the %ld×%ld Layerwatch decodes"),
-                            size.width, size.height, FrameLimits.maximumWidth, FrameLimits.maximumHeight)
+        if let size = log.lazy.compactMap(Self.refusedPictureSize).first {
+            reason = size.width > FrameLimits.maximumWidth || size.height > FrameLimits.maximumHeight
+                ? String(format: tr("it is %ld×%ld pixels, more than the %ld×%ld Layerwatch decodes"),
+                         size.width, size.height, FrameLimits.maximumWidth, FrameLimits.maximumHeight)
+                : String(format: tr("its picture size, %ld×%ld, is invalid"), size.width, size.height)
             throw undecodable
         }
-        let meaningful = log.last { !FFmpegHints.isHint($0) }
+        let meaningful = FFmpegHints.lastDiagnosis(log)
         if result < 0 {
             reason = meaningful ?? FFmpegError(code: result, stage: .decode).text
         } else if let meaningful {
@@ -59,7 +62,7 @@ struct PictureRejections {
     }
 
     /// The size in FFmpeg's "Picture size WxH exceeds…" / "Picture size WxH is invalid" lines.
-    private static func oversizedPicture(_ line: String) -> PixelSize? {
+    private static func refusedPictureSize(_ line: String) -> PixelSize? {
         guard let range = line.range(of: #"Picture size \d+x\d+"#, options: .regularExpression) else { return nil }
         let numbers = line[range].dropFirst("Picture size ".count).split(separator: "x").compactMap { Int($0) }
         guard numbers.count == 2 else { return nil }

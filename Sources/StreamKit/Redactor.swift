@@ -4,13 +4,17 @@ import Foundation
 /// output. Printers' LAN access codes are passwords: they must never be shown.
 public struct Redactor: Sendable {
     public static let mask = "***"
+    /// Shorter secrets are masked only where a URL carries them (its password, a query parameter):
+    /// masked as free text, the `1` of `auth=1` would turn every 1 in a message into `***`.
+    public static let minimumFreeTextSecret = 4
     private let secrets: [String]
 
     public init(secrets: [String]) {
-        self.secrets = secrets.filter { !$0.isEmpty }
+        self.secrets = secrets.filter { $0.count >= Self.minimumFreeTextSecret }
     }
 
-    /// Replaces every known secret (plain or percent-encoded) and any URL password with `***`.
+    /// Replaces every known secret of at least `minimumFreeTextSecret` characters (plain or
+    /// percent-encoded), any URL password and any credential query parameter with `***`.
     public func redact(_ text: String) -> String {
         var result = text
         for secret in secrets {

@@ -18,17 +18,15 @@ public struct SessionOptions: Sendable {
     /// off to measure what it saves.
     public var skipsDeblockingForSmallViews = true
     /// PEM file of the certificate authorities an https:// camera's certificate must chain to. Nil
-    /// means the system's store; tests set a test authority of their own. (Bambu printers'
-    /// self-signed certificates are never verified: there is nothing to verify them against.)
+    /// means the system's trust store, as GnuTLS finds it (`gnutls_certificate_set_x509_system_trust`);
+    /// tests set a test authority of their own. (Bambu printers' self-signed certificates are never
+    /// verified: there is nothing to verify them against.)
     public var trustedCertificateAuthorities: String? = nil
 
     public init() {}
 }
 
 extension SessionOptions {
-    /// The system's certificate authorities (Debian's ca-certificates bundle).
-    static let systemCertificateAuthorities = "/etc/ssl/certs/ca-certificates.crt"
-
     /// How long `source` may take from the start of a connection to its first packet.
     func connectDeadline(for source: StreamSource) -> TimeInterval {
         max(connectTimeout, source.minimumDeadline)

@@ -30,6 +30,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     /// Starts the thread; it waits for `previous` to finish first (one client per printer).
     func start(after previous: SessionWorker?) {
         let thread = Thread { [self] in
+            FrameLimits.applyFFmpegAllocationLimit
             previous?.waitUntilFinished()
             FFmpegLog.begin(capture)
             run()

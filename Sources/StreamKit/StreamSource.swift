@@ -24,7 +24,8 @@ public enum StreamSource: Hashable, Sendable {
     }
 
     /// The access code or passwords this source carries (the URL's password, and the values of
-    /// query parameters named like secrets: `pwd=`, `token=` …), so they can be scrubbed from text.
+    /// query parameters named like secrets: `pwd=`, `token=` …), so they can be scrubbed from text
+    /// (short ones, `auth=1`, only where a URL carries them: see `Redactor.minimumFreeTextSecret`).
     public var secrets: [String] {
         switch self {
         case .rtsp(let url), .http(let url):
@@ -73,11 +74,10 @@ public enum StreamSource: Hashable, Sendable {
 extension StreamSource: CustomStringConvertible {
     /// The source as a user may see it: the access code replaced by `***`.
     public var description: String {
-        let typed: String
         switch self {
-        case .bambuJPEG(let host, let port, let accessCode): typed = "bambu-jpeg://\(Self.bracketed(host)):\(port)?code=\(accessCode)"
-        case .rtsp, .http, .file: typed = ffmpegURL
+        // The code as typed may hold anything (a space ends a query value for `Redactor`): it is left out.
+        case .bambuJPEG(let host, let port, _): return "bambu-jpeg://\(Self.bracketed(host)):\(port)?code=\(Redactor.mask)"
+        case .rtsp, .http, .file: return Redactor(secrets: secrets).redact(ffmpegURL)
         }
-        return Redactor(secrets: secrets).redact(typed)
     }
 }

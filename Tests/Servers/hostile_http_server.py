@@ -18,6 +18,9 @@ Paths (one server serves every case; HTTP/1.0, the connection closes after each 
   /giant-snapshot      image/jpeg: a JPEG whose frame header says 60000x60000
   /giant-stream        MJPEG stream of that JPEG at --fps
   /bad-jpeg-stream     MJPEG stream of parts FF D8, random bytes, FF D9 at --fps
+  /empty-parts         MJPEG stream at --fps whose good parts (with and without Content-Length) have
+                       empty ones between them: Content-Length: 0, no Content-Length and only the
+                       line break before the boundary, and the boundary right after the headers
   anything else        404
 --tls self-signed|ca-signed|wrong-name serves HTTPS: a self-signed certificate for 127.0.0.1, one
 signed by a test CA for 127.0.0.1, or one signed by that CA for camera.invalid; --ca-out PATH
@@ -85,6 +88,7 @@ class Handler(BaseHTTPRequestHandler):
             "/giant-snapshot": lambda: self.body("image/jpeg", giant(self.server.jpeg)),
             "/giant-stream": lambda: self.stream(lambda n: giant(self.server.jpeg)),
             "/bad-jpeg-stream": lambda: self.stream(lambda n: b"\xff\xd8" + os.urandom(6000) + b"\xff\xd9"),
+            "/empty-parts": self.empty_parts,
         }
         try:
             if self.path in routes:
@@ -113,18 +117,36 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
 
+    @staticmethod
+    def part_bytes(jpeg):
+        return (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
+                + jpeg + b"\r\n")
+
     def part(self, jpeg):
-        self.write(f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(jpeg)}\r\n\r\n".encode()
-                   + jpeg + b"\r\n")
+        self.write(self.part_bytes(jpeg))
 
     def stream(self, picture):
+        self.stream_parts(lambda n: self.part_bytes(picture(n)))
+
+    def stream_parts(self, part):
+        """A multipart response of part(0), part(1)… at --fps."""
         self.start_multipart()
         interval, n, due = 1.0 / self.server.cfg.fps, 0, time.monotonic()
         while not self.server.stopping:
-            self.part(picture(n))
+            self.write(part(n))
             n += 1
             due += interval
             time.sleep(max(0.0, due - time.monotonic()))
+
+    def empty_parts(self):
+        head = f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n".encode()
+        jpeg = self.server.jpeg
+        parts = [self.part_bytes(jpeg),
+                 head + b"Content-Length: 0\r\n\r\n\r\n",
+                 head + b"\r\n" + jpeg + b"\r\n",
+                 head + b"\r\n\r\n",
+                 head + b"\r\n"]
+        self.stream_parts(lambda n: parts[n % len(parts)])
 
     def flood(self):
         end = time.monotonic() + MISBEHAVE_SECONDS

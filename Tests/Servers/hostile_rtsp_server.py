@@ -12,6 +12,10 @@ Modes (--mode):
   redirect-loop  302 to a new path on this same server for every request (credentials as above)
   huge-sps       a working session (H.264 over interleaved TCP) whose SPS, in the SDP and before
                  each IDR slice, declares --width x --height
+  huge-describe  DESCRIBE is answered with Content-Length: 2147483000, then data as fast as the
+                 client reads it (20 s at most)
+  endless-frame  a working session that sends SPS and PPS, then one IDR slice in FU-A fragments
+                 that never ends (no end fragment, no new timestamp), as fast as the client reads
 stdout: {"event":"ready","port":N}
         {"event":"client","total":T}
         {"event":"request","method":M,"url":U,"authorized":true|false}
@@ -31,6 +35,9 @@ import time
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from servercommon import add_common_args, emit, listen, log, wait_for_stop  # noqa: E402
+
+
+MISBEHAVE_SECONDS = 20
 
 
 class Counters:
@@ -180,6 +187,11 @@ class Session:
                 self.reply(cseq, "302 Found", [("Location", f"{scheme}://127.0.0.1:{self.port}/loop/{n}")])
             elif method == "OPTIONS":
                 self.reply(cseq, "200 OK", [("Public", "OPTIONS, DESCRIBE, SETUP, PLAY, TEARDOWN")])
+            elif method == "DESCRIBE" and self.cfg.mode == "huge-describe":
+                self.sock.sendall(f"RTSP/1.0 200 OK\r\nCSeq: {cseq}\r\nContent-Type: application/sdp\r\n"
+                                  "Content-Length: 2147483000\r\n\r\n".encode())
+                self.flood(b"v=0\r\n" * 10000)
+                return
             elif method == "DESCRIBE":
                 self.reply(cseq, "200 OK", [("Content-Type", "application/sdp"), ("Content-Base", url + "/")],
                            self.sdp())
@@ -188,7 +200,7 @@ class Session:
                                             ("Session", "12345678;timeout=60")])
             elif method == "PLAY":
                 self.reply(cseq, "200 OK", [("Session", "12345678")])
-                self.play()
+                self.endless_frame() if self.cfg.mode == "endless-frame" else self.play()
                 return
             else:
                 self.reply(cseq, "200 OK", [("Session", "12345678")])
@@ -211,6 +223,30 @@ class Session:
                 self.sock.sendall(b"$\x00" + struct.pack(">H", len(rtp)) + rtp)
                 seq += 1
             time.sleep(0.2)
+
+
+    def flood(self, block):
+        end = time.monotonic() + MISBEHAVE_SECONDS
+        while time.monotonic() < end and not self.stopping.is_set():
+            self.sock.sendall(block)
+
+    def endless_frame(self):
+        seq = 0
+
+        def rtp(payload, marker=0):
+            nonlocal seq
+            packet = struct.pack(">BBHII", 0x80, marker | 96, seq & 0xFFFF, 0, 0x1234) + payload
+            seq += 1
+            return b"$\x00" + struct.pack(">H", len(packet)) + packet
+
+        self.sock.sendall(rtp(sps(self.cfg.width, self.cfg.height)) + rtp(pps()))
+        slice_ = idr_slice()
+        fu_indicator = bytes([(slice_[0] & 0xE0) | 28])
+        # FU-A: S bit on the first fragment only; the rest never contain a start code (no zero bytes).
+        first = rtp(fu_indicator + bytes([0x80 | (slice_[0] & 0x1F)]) + slice_[1:])
+        middle = rtp(fu_indicator + bytes([slice_[0] & 0x1F]) + b"\xaa" * 60000)
+        self.sock.sendall(first)
+        self.flood(middle * 16)
 
 
 def serve(listener, context, cfg, stopping):
@@ -236,7 +272,8 @@ def handle(raw, context, cfg, port, stopping):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(p)
-    p.add_argument("--mode", choices=["redirect", "redirect-loop", "huge-sps"], required=True)
+    p.add_argument("--mode", choices=["redirect", "redirect-loop", "huge-sps", "huge-describe", "endless-frame"],
+                   required=True)
     p.add_argument("--location", default="rtsp://127.0.0.1:9/elsewhere", help="redirect: the 302 target")
     p.add_argument("--user")
     p.add_argument("--password", default="")

@@ -73,6 +73,17 @@ final class HostileHTTPCameraTests: XCTestCase {
                        "the delays grow although every connection went live for a moment")
     }
 
+    func testEmptyPartsAreSkippedAndTheStreamStaysLive() throws {
+        let server = try TestServer(script: "hostile_http_server.py", arguments: ["--fps", "25"])
+        let (session, recorder) = start("/empty-parts", server: server)
+        defer { session.stop() }
+        // Two good parts in every five, at 25 parts a second: 12 frames take about 1.2 s.
+        XCTAssertNotNil(recorder.waitForFrames(12, timeout: 10), "states: \(recorder.states)")
+        XCTAssertEqual(recorder.states.last, .live)
+        XCTAssertFalse(recorder.states.contains { $0.failure != nil }, "states: \(recorder.states)")
+        XCTAssertEqual(server.events(named: "request").count, 1, "one connection: no reconnect")
+    }
+
     func testHLSPlaylistIsRefusedAndItsSegmentHostNeverContacted() throws {
         let other = try TestServer(script: "sink_server.py")
         let server = try TestServer(script: "hostile_http_server.py", arguments: ["--other-port", "\(other.port)"])

@@ -68,10 +68,8 @@ final class RTSPRedirectTests: XCTestCase {
         // Backoff 1 s, then 2 s: at most two more attempts of four connections in the next 2.5 s.
         Thread.sleep(forTimeInterval: 2.5)
         XCTAssertLessThanOrEqual(server.events(named: "request").count, 12, "no redirect storm")
-        let attempts = recorder.states.compactMap { state -> Int? in
-            if case .reconnecting(let attempt, _, _) = state { return attempt }
-            return nil
-        }
-        XCTAssertEqual(attempts, Array(1...attempts.count), "a failing attempt never resets the backoff")
+        let attempts = recorder.reconnectAttempts
+        XCTAssertFalse(attempts.isEmpty, "the failed attempt is followed by a reconnect: \(recorder.states)")
+        XCTAssertEqual(attempts, attempts.indices.map { $0 + 1 }, "a failing attempt never resets the backoff")
     }
 }

@@ -53,3 +53,16 @@ final class QuerySecretRedactionTests: XCTestCase {
         XCTAssertEqual(redactor.redact("auth failed for user admin with Hunter22"), "auth failed for user admin with ***")
     }
 }
+
+final class ShortQuerySecretTests: XCTestCase {
+    func testShortQueryValuesAreMaskedOnlyInTheirURL() throws {
+        let source = try StreamSource.parse("http://192.168.1.40/mjpg?auth=1&key=0&pwd=Hunter22")
+        XCTAssertEqual(source.description, "http://192.168.1.40/mjpg?auth=***&key=***&pwd=***")
+        let redactor = Redactor(secrets: source.secrets)
+        XCTAssertEqual(redactor.redact("frame 1 of 10 at 100 ms, 0 lost; pwd Hunter22"),
+                       "frame 1 of 10 at 100 ms, 0 lost; pwd ***", "1 and 0 stay; the long secret goes")
+        XCTAssertEqual(redactor.redact("GET http://192.168.1.40/mjpg?auth=1&key=0 failed"),
+                       "GET http://192.168.1.40/mjpg?auth=***&key=*** failed")
+        XCTAssertEqual(Redactor(secrets: ["abc", "abcd"]).redact("abc abcd"), "abc ***", "four characters are masked")
+    }
+}
