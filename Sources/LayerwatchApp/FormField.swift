@@ -53,6 +53,11 @@ final class FormField {
         note.map { String(cString: gtk_label_get_text(gcast($0))) }
     }
 
+    /// Replaces the hint of a field made with one.
+    func setHint(_ hint: String) {
+        if let note { gtk_label_set_text(gcast(note), hint) }
+    }
+
     var errorText: String? {
         Bool(gboolean: gtk_widget_get_visible(error)) ? String(cString: gtk_label_get_text(gcast(error))) : nil
     }

@@ -9,6 +9,7 @@ import StreamKit
 extension LayerwatchApplication {
     func showDialog(editing printer: Printer?) {
         let dialog = PrinterDialog(parent: window?.window, editing: printer, secretsNote: library.store.secretsNotice)
+        library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in self?.save(saved) }
         if printer == nil { startDiscovery(for: dialog) }

@@ -40,7 +40,7 @@ final class PrinterDialog {
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
         id = printer?.id ?? UUID()
         accessCode = FormField(title: tr("Access code"), placeholder: tr("8 characters"), secret: true,
-                               hint: tr("On the printer: Settings → LAN Only → Access Code.") + " " + secretsNote)
+                               hint: Self.accessCodeHint(secretsNote: secretsNote))
         kindDropDown = Self.dropDown(Self.kindTitles)
         kind = FormField(title: tr("Camera"), control: kindDropDown)
         window = adw_window_new()
@@ -104,6 +104,15 @@ final class PrinterDialog {
 
     func present() {
         gtk_window_present(gcast(window))
+    }
+
+    /// Says where the access code will be kept, once the keyring has answered.
+    func setSecretsNote(_ note: String) {
+        accessCode.setHint(Self.accessCodeHint(secretsNote: note))
+    }
+
+    private static func accessCodeHint(secretsNote: String) -> String {
+        tr("On the printer: Settings → LAN Only → Access Code.") + " " + secretsNote
     }
 
     /// The printers discovery currently hears.

@@ -28,8 +28,6 @@ final class PrinterLibrary {
         let file = store.loadFile()
         config = file.config
         loadProblem = file.problem
-        // Whether a keyring answers is asked here, off the main loop, so the dialog knows it later.
-        if store.hasKeyring { saver.async { _ = store.secretsLocation } }
         guard store.hasKeyring, file.problem == nil else {
             secretsLoaded = true
             return
@@ -38,6 +36,18 @@ final class PrinterLibrary {
         saver.async {
             let filled = store.fillSecrets(fromFile)
             MainLoopExecutor.main.runOnMainActor { [weak self] in self?.secretsArrived(filled, fromFile: fromFile) }
+        }
+    }
+
+    /// Asks, on the save queue, whether a keyring answers, and hands `answer` the dialog's sentence
+    /// on where access codes go once it is known (never on the main loop: a keyring can stall).
+    func askWhereSecretsGo(_ answer: @escaping @MainActor (String) -> Void) {
+        guard store.hasKeyring else { return }
+        let store = store
+        saver.async {
+            _ = store.secretsLocation
+            let notice = store.secretsNotice
+            MainLoopExecutor.main.runOnMainActor { answer(notice) }
         }
     }
 

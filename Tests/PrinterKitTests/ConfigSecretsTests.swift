@@ -47,10 +47,9 @@ final class ConfigSecretsTests: XCTestCase {
     }
 
     func testTheNoticeNeverWaitsForTheKeyring() throws {
+        // (Asking would D-Bus-activate a keyring on the test bus: the tests with a keyring start their own.)
         let store = ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path])
         XCTAssertTrue(store.secretsNotice.contains("if one answers"), "nobody asked yet: \(store.secretsNotice)")
-        _ = store.secretsLocation // Asks the Secret Service (the app does this off the main loop).
-        XCTAssertFalse(store.secretsNotice.contains("if one answers"), "known now: \(store.secretsNotice)")
     }
 
     func testARefusingKeyringLeavesTheCodeInTheFile() throws {
