@@ -6,29 +6,15 @@ import XCTest
 /// loopback peer: parts and bodies over the frame limit, an HLS playlist, an SDP body. Each must
 /// end quickly in a clear error, with memory bounded and nothing reaching another host.
 final class HostileHTTPCameraTests: XCTestCase {
-    private func start(_ path: String, server: TestServer) -> (StreamSession, SessionRecorder) {
+    private func makeSession(_ path: String, server: TestServer) -> StreamSession {
         var options = SessionOptions()
         options.backoff = Backoff(initial: 5, maximum: 5, jitter: 0)
-        let session = StreamSession(source: try! StreamSource.parse("http://127.0.0.1:\(server.port)\(path)"), options: options)
-        return (session, SessionRecorder(session: session))
+        return StreamSession(source: try! StreamSource.parse("http://127.0.0.1:\(server.port)\(path)"), options: options)
     }
 
-    /// Waits for the first failure and returns it with how long it took and how much the process grew.
-    private func firstFailure(_ path: String, server: TestServer, timeout: TimeInterval = 10)
-        -> (failure: StreamFailure?, seconds: TimeInterval, grewBy: Int, recorder: SessionRecorder) {
-        let before = ProcessMemory.residentBytes ?? 0
-        var peak = before
-        let started = Date()
-        let (session, recorder) = start(path, server: server)
-        defer { session.stop() }
-        var failure: StreamFailure?
-        while Date().timeIntervalSince(started) < timeout {
-            peak = max(peak, ProcessMemory.residentBytes ?? 0)
-            failure = recorder.states.lazy.compactMap(\.failure).first
-            if failure != nil { break }
-            usleep(20_000)
-        }
-        return (failure, Date().timeIntervalSince(started), peak - before, recorder)
+    /// The first failure of a session on `path` of `server`.
+    private func firstFailure(_ path: String, server: TestServer) -> FirstFailure {
+        FirstFailure { makeSession(path, server: server) }
     }
 
     private func assertFrameTooLarge(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
@@ -75,7 +61,8 @@ final class HostileHTTPCameraTests: XCTestCase {
 
     func testEmptyPartsAreSkippedAndTheStreamStaysLive() throws {
         let server = try TestServer(script: "hostile_http_server.py", arguments: ["--fps", "25"])
-        let (session, recorder) = start("/empty-parts", server: server)
+        let session = makeSession("/empty-parts", server: server)
+        let recorder = SessionRecorder(session: session)
         defer { session.stop() }
         // Two good parts in every five, at 25 parts a second: 12 frames take about 1.2 s.
         XCTAssertNotNil(recorder.waitForFrames(12, timeout: 10), "states: \(recorder.states)")
@@ -103,7 +90,8 @@ final class HostileHTTPCameraTests: XCTestCase {
         XCTAssertFalse(UDPSockets.isBound(port: udpPort))
         let server = try TestServer(script: "hostile_http_server.py", arguments: ["--udp-port", "\(udpPort)"])
         let started = Date()
-        let (session, recorder) = start("/sdp", server: server)
+        let session = makeSession("/sdp", server: server)
+        let recorder = SessionRecorder(session: session)
         defer { session.stop() }
         var sawSocket = false
         // FFmpeg's SDP demuxer would bind the SDP's port on 0.0.0.0 and wait there for RTP.

@@ -6,24 +6,14 @@ import XCTest
 /// against a real loopback peer: a DESCRIBE reply announcing 2 GB, and one frame that never ends.
 /// FFmpeg 5.1 has no option for either; the process-wide allocation limit stops both.
 final class HostileRTSPMemoryTests: XCTestCase {
-    /// The first failure of a session on `mode`, how long it took and how much the process grew.
-    private func firstFailure(mode: String) throws -> (failure: StreamFailure?, seconds: TimeInterval, grewBy: Int) {
+    /// The first failure of a session against the server in `mode`.
+    private func firstFailure(mode: String) throws -> FirstFailure {
         let server = try TestServer(script: "hostile_rtsp_server.py", arguments: ["--mode", mode])
         var options = SessionOptions()
         options.backoff = Backoff(initial: 5, maximum: 5, jitter: 0)
-        let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/live"), options: options)
-        let before = ProcessMemory.residentBytes ?? 0
-        var peak = before
-        let started = Date()
-        let recorder = SessionRecorder(session: session)
-        defer { session.stop() }
-        var failure: StreamFailure?
-        while failure == nil, Date().timeIntervalSince(started) < 10 {
-            peak = max(peak, ProcessMemory.residentBytes ?? 0)
-            failure = recorder.states.lazy.compactMap(\.failure).first
-            usleep(20_000)
+        return try FirstFailure {
+            StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/live"), options: options)
         }
-        return (failure, Date().timeIntervalSince(started), peak - before)
     }
 
     func testADescribeReplyAnnouncingTwoGigabytesIsRefusedAtOnce() throws {
