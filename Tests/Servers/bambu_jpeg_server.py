@@ -30,7 +30,7 @@ import time
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import add_common_args, emit, listen, log, make_certificate, make_jpeg, wait_for_stop  # noqa: E402
+from servercommon import add_common_args, announce_and_wait, emit, listen, log, make_certificate, make_jpeg  # noqa: E402
 
 SERIAL = "01P00TESTSERIAL"
 AUTH = struct.Struct("<IIII32s32s")  # 80 bytes
@@ -178,9 +178,7 @@ def main():
     stopping = threading.Event()
     listener = listen(cfg.bind, cfg.port)
     threading.Thread(target=serve, args=(listener, context, cfg, jpeg, stopping), daemon=True).start()
-    emit(event="ready", port=listener.getsockname()[1])
-    wait_for_stop("bambu_jpeg_server")
-    stopping.set()
+    announce_and_wait("bambu_jpeg_server", listener.getsockname()[1], stopping.set)
     return 0
 
 

@@ -34,7 +34,6 @@ import os
 import shutil
 import socket
 import ssl
-import subprocess
 import sys
 import tempfile
 import threading
@@ -43,7 +42,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import add_common_args, emit, log, make_jpeg, wait_for_stop  # noqa: E402
+from servercommon import add_common_args, announce_and_wait, emit, log, make_certificate, make_jpeg, openssl, stop_http_server  # noqa: E402
 
 BOUNDARY = "frame"
 MISBEHAVE_SECONDS = 20
@@ -181,18 +180,11 @@ class Handler(BaseHTTPRequestHandler):
         self.body("application/sdp", sdp.encode())
 
 
-def openssl(*args):
-    subprocess.run(["openssl", *args], check=True, stdin=subprocess.DEVNULL,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
 def make_tls(directory, mode, ca_out):
     """A server certificate for `mode`; returns (cert, key) paths and writes the CA to ca_out."""
     key, csr, crt = (os.path.join(directory, n) for n in ("key.pem", "req.pem", "cert.pem"))
     if mode == "self-signed":
-        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", crt)
-        return crt, key
+        return make_certificate(directory, "127.0.0.1", alt_name="IP:127.0.0.1")
     ca_key, ca_crt, ext = (os.path.join(directory, n) for n in ("ca-key.pem", "ca.pem", "ext.cnf"))
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Layerwatch Test CA",
             "-keyout", ca_key, "-out", ca_crt)
@@ -238,11 +230,7 @@ def main():
     server = Server((cfg.bind, cfg.port), Handler)
     server.cfg, server.jpeg, server.stopping = cfg, jpeg, False
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
-    emit(event="ready", port=server.server_address[1])
-    wait_for_stop("hostile_http_server")
-    server.stopping = True
-    server.shutdown()
-    server.server_close()
+    announce_and_wait("hostile_http_server", server.server_address[1], lambda: stop_http_server(server))
     return 0
 
 

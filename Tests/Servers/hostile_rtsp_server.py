@@ -23,10 +23,8 @@ stdout: {"event":"ready","port":N}
 import argparse
 import base64
 import os
-import socket
 import ssl
 import struct
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,7 +32,7 @@ import time
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import add_common_args, emit, listen, log, wait_for_stop  # noqa: E402
+from servercommon import add_common_args, announce_and_wait, emit, listen, log, make_certificate  # noqa: E402
 
 
 MISBEHAVE_SECONDS = 20
@@ -285,19 +283,13 @@ def main():
     context = None
     if cfg.tls:
         with tempfile.TemporaryDirectory(prefix="layerwatch-hostile-rtsp-") as tmp:
-            key, crt = os.path.join(tmp, "key.pem"), os.path.join(tmp, "cert.pem")
-            subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                            "-subj", "/CN=01S00TESTSERIAL", "-keyout", key, "-out", crt], check=True,
-                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-            context.load_cert_chain(crt, key)
+            context.load_cert_chain(*make_certificate(tmp, "01S00TESTSERIAL"))
 
     stopping = threading.Event()
     listener = listen(cfg.bind, cfg.port)
     threading.Thread(target=serve, args=(listener, context, cfg, stopping), daemon=True).start()
-    emit(event="ready", port=listener.getsockname()[1])
-    wait_for_stop("hostile_rtsp_server")
-    stopping.set()
+    announce_and_wait("hostile_rtsp_server", listener.getsockname()[1], stopping.set)
     return 0
 
 

@@ -31,7 +31,7 @@ from urllib.parse import parse_qs, urlsplit
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import add_common_args, emit, log, make_jpeg, wait_for_stop  # noqa: E402
+from servercommon import add_common_args, announce_and_wait, emit, log, make_jpeg, stop_http_server  # noqa: E402
 
 BOUNDARY = "frame"
 GARBAGE_SECONDS = 10
@@ -164,11 +164,7 @@ def main():
     server = Server((cfg.bind, cfg.port), Handler)
     server.cfg, server.frames, server.stopping = cfg, frames, False
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
-    emit(event="ready", port=server.server_address[1])
-    wait_for_stop("mjpeg_server")
-    server.stopping = True
-    server.shutdown()
-    server.server_close()
+    announce_and_wait("mjpeg_server", server.server_address[1], lambda: stop_http_server(server))
     return 0
 
 

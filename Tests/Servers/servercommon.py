@@ -107,10 +107,51 @@ def make_jpeg(path, width, height, source="smptebars", vf=None):
     return data
 
 
-def make_certificate(directory, common_name):
-    """Self-signed certificate like a printer's (CN = serial number). Returns (cert, key) paths."""
+def openssl(*args):
+    """Runs the openssl CLI quietly; raises when it fails."""
+    subprocess.run(["openssl", *args], check=True, stdin=subprocess.DEVNULL,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def make_certificate(directory, common_name, alt_name=None):
+    """Self-signed certificate like a printer's (CN = serial number), with `alt_name` as its
+    subjectAltName when given ("IP:127.0.0.1"). Returns (cert, key) paths."""
     key, crt = os.path.join(directory, "key.pem"), os.path.join(directory, "cert.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                    "-subj", f"/CN={common_name}", "-keyout", key, "-out", crt],
-                   check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    extension = ["-addext", f"subjectAltName={alt_name}"] if alt_name else []
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", f"/CN={common_name}",
+            *extension, "-keyout", key, "-out", crt)
     return crt, key
+
+
+def announce_and_wait(name, port, on_stop):
+    """Prints the ready event for `port`, blocks until the test stops the server (see
+    wait_for_stop), then runs `on_stop`."""
+    emit(event="ready", port=port)
+    wait_for_stop(name)
+    on_stop()
+
+
+def stop_http_server(server):
+    """Ends an http.server started with serve_forever; its handlers watch `server.stopping`."""
+    server.stopping = True
+    server.shutdown()
+    server.server_close()
+
+
+def serve_dbus_name(glib, gio, bus_name, path, interface_xml, on_call, on_property=None, name=None):
+    """For the D-Bus peers (session manager, secret service): exports `interface_xml` at `path` on
+    the session bus, owns `bus_name`, prints {"event":"ready"} once it is owned, and runs until the
+    test stops it. gi's GLib and Gio are handed in so this module stays stdlib-only."""
+    name = name or bus_name
+    loop = glib.MainLoop()
+    bus = gio.bus_get_sync(gio.BusType.SESSION, None)
+    node = gio.DBusNodeInfo.new_for_xml(interface_xml)
+    bus.register_object(path, node.interfaces[0], on_call, on_property, None)
+
+    def on_lost(*_):
+        log(name, f"cannot own {bus_name}")
+        loop.quit()
+
+    gio.bus_own_name_on_connection(bus, bus_name, gio.BusNameOwnerFlags.NONE, lambda *_: emit(event="ready"), on_lost)
+    quit_glib_loop_on_stop(glib, loop, name)
+    loop.run()

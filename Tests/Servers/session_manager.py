@@ -23,7 +23,7 @@ from gi.repository import Gio, GLib  # noqa: E402
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import emit, log, quit_glib_loop_on_stop  # noqa: E402
+from servercommon import emit, serve_dbus_name  # noqa: E402
 
 INTERFACE = """
 <node>
@@ -56,8 +56,6 @@ INTERFACE = """
 
 
 def main():
-    loop = GLib.MainLoop()
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     inhibitors = {}  # cookie -> flags
     next_cookie = [1]
 
@@ -85,21 +83,8 @@ def main():
             held = any(f & flags for f in inhibitors.values())
             invocation.return_value(GLib.Variant("(b)", (held,)))
 
-    node = Gio.DBusNodeInfo.new_for_xml(INTERFACE)
-    bus.register_object("/org/gnome/SessionManager", node.interfaces[0], on_call, None, None)
-
-    def on_acquired(*_):
-        emit(event="ready")
-
-    def on_lost(*_):
-        log("session_manager", "cannot own org.gnome.SessionManager")
-        loop.quit()
-
-    Gio.bus_own_name_on_connection(bus, "org.gnome.SessionManager", Gio.BusNameOwnerFlags.NONE,
-                                   on_acquired, on_lost)
-
-    quit_glib_loop_on_stop(GLib, loop, "session_manager")
-    loop.run()
+    serve_dbus_name(GLib, Gio, "org.gnome.SessionManager", "/org/gnome/SessionManager", INTERFACE, on_call,
+                    name="session_manager")
     return 0
 
 

@@ -24,7 +24,7 @@ from gi.repository import Gio, GLib  # noqa: E402
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import emit, log, quit_glib_loop_on_stop  # noqa: E402
+from servercommon import emit, serve_dbus_name  # noqa: E402
 
 INTERFACE = """
 <node>
@@ -71,8 +71,6 @@ INTERFACE = """
 
 
 def main():
-    loop = GLib.MainLoop()
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     held = []  # invocations never answered (kept so GDBus does not reply on its own)
 
     def on_call(_connection, _sender, _path, _interface, method, parameters, invocation):
@@ -89,20 +87,8 @@ def main():
     def on_property(_connection, _sender, _path, _interface, _name):
         return GLib.Variant("ao", [])
 
-    node = Gio.DBusNodeInfo.new_for_xml(INTERFACE)
-    bus.register_object("/org/freedesktop/secrets", node.interfaces[0], on_call, on_property, None)
-
-    def on_acquired(*_):
-        emit(event="ready")
-
-    def on_lost(*_):
-        log("stalled_secret_service", "cannot own org.freedesktop.secrets")
-        loop.quit()
-
-    Gio.bus_own_name_on_connection(bus, "org.freedesktop.secrets", Gio.BusNameOwnerFlags.NONE, on_acquired, on_lost)
-
-    quit_glib_loop_on_stop(GLib, loop, "stalled_secret_service")
-    loop.run()
+    serve_dbus_name(GLib, Gio, "org.freedesktop.secrets", "/org/freedesktop/secrets", INTERFACE, on_call, on_property,
+                    name="stalled_secret_service")
     return 0
 
 
