@@ -69,17 +69,17 @@ final class VideoDecoder {
     }
 
     /// Feeds one packet (nil drains the decoder at the end of input). Broken packets are skipped (a live
-    /// stream resumes at the next keyframe); only errors that make the decoder unusable are thrown,
-    /// and pictures that cannot be decoded at all (`PictureRejections`).
+    /// stream resumes at the next keyframe); only running out of memory is thrown, and pictures that
+    /// cannot be decoded at all (`PictureRejections`).
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(FFmpegError) {
         if let packet { try rejections.sending(keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0) }
         let log = FFmpegLog.current
         let mark = log?.appended ?? 0
         let result = avcodec_send_packet(context, packet)
         try rejections.decoded(result: result, log: log?.lines(since: mark) ?? [])
-        if result < 0 && result != lw_averror_invaliddata() && result != lw_averror_eagain() {
-            throw FFmpegError(code: result, stage: .decode)
-        }
+        // Any other error is the packet's (decoders report broken data with several codes, even a
+        // bare -1): it is skipped, and `rejections` counts the keyframes that gave no picture.
+        if result == lw_averror(ENOMEM) { throw FFmpegError(code: result, stage: .decode) }
     }
 
     /// The next decoded frame into `frame`, or false when the decoder needs more input.
