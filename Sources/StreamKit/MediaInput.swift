@@ -3,13 +3,17 @@ import Foundation
 
 /// An opened demuxer for an RTSP camera or a local file and its video stream, tuned for live
 /// latency: no input buffering, TCP for RTSP, a tiny probe, and no `avformat_find_stream_info` when
-/// the RTSP SDP already names the codec with its parameter sets. RTSP is always read by the RTSP
-/// demuxer over TCP/TLS only, its redirects watched by a `RedirectGuard`; files never reach the
-/// network. (HTTP cameras are `HTTPInput`.)
+/// the RTSP SDP already names the codec with its parameter sets. RTSP H.264 is not parsed at all:
+/// FFmpeg's H.264 parser can close a picture only when the next one begins, a frame late, so its
+/// NAL units go to the decoder as they arrive (`H264NALUnits`) and a picture is decoded as soon as
+/// its last slice is in. RTSP is always read by the RTSP demuxer over TCP/TLS only, its redirects
+/// watched by a `RedirectGuard`; files never reach the network. (HTTP cameras are `HTTPInput`.)
 final class MediaInput: PacketSource {
     let context: UnsafeMutablePointer<AVFormatContext>
     private let videoStreamIndex: Int32
     let probedStreamInfo: Bool
+    /// Joins the RTP depacketiser's fragments into NAL units, when packets are not parsed into pictures.
+    private let nalAssembler: H264NALAssembler?
     /// Watches an RTSP client's redirects for as long as the context lives (nil for files).
     private let redirectGuard: RedirectGuard?
 
@@ -45,8 +49,11 @@ final class MediaInput: PacketSource {
         }
         context = openedContext
 
+        // No packet has been read yet, so no parser exists: with NOPARSE none ever will.
+        let unparsed = Self.isRTSPH264(context)
+        if unparsed { context.pointee.flags |= AVFMT_FLAG_NOPARSE }
         var probed = false
-        if !Self.codecParametersKnown(context) {
+        if !unparsed && !Self.codecParametersKnown(context) {
             probed = true
             // With `nobuffer` the packets read while probing would be thrown away, and with them the
             // first keyframe (or a still image's only picture): keep them when probing is needed.
@@ -70,6 +77,7 @@ final class MediaInput: PacketSource {
         self.context = context
         self.videoStreamIndex = index
         self.probedStreamInfo = probed
+        self.nalAssembler = unparsed ? H264NALAssembler() : nil
     }
 
     deinit {
@@ -86,23 +94,37 @@ final class MediaInput: PacketSource {
 
     var timeBase: AVRational { stream.pointee.time_base }
 
-    /// Reads the next packet of the video stream into `packet`, skipping any other stream's.
+    /// Reads the next packet of the video stream into `packet` (for unparsed H.264, the next complete
+    /// NAL unit), skipping any other stream's.
     func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
         while true {
+            if let nalAssembler, nalAssembler.take(into: packet) { return }
             let result = av_read_frame(context, packet)
             if result < 0 { throw FFmpegError(code: result, stage: .read) }
-            if packet.pointee.stream_index == videoStreamIndex { return }
-            av_packet_unref(packet)
+            guard packet.pointee.stream_index == videoStreamIndex else {
+                av_packet_unref(packet)
+                continue
+            }
+            guard let nalAssembler else { return }
+            try nalAssembler.add(packet)
         }
     }
 
     func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {
-        try VideoDecoder(stream: stream, threads: threads)
+        try VideoDecoder(stream: stream, threads: threads, picturesInChunks: nalAssembler != nil)
     }
 
     func rewind() throws(FFmpegError) {
         let result = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD)
         if result < 0 { throw FFmpegError(code: result, stage: .read) }
+    }
+
+    /// Whether the input is RTSP carrying H.264, whose decoder takes NAL units one by one (in
+    /// "chunks" mode) and finds parameter sets missing from the SDP in the stream: no probing.
+    private static func isRTSPH264(_ context: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard String(cString: context.pointee.iformat.pointee.name) == "rtsp" else { return false }
+        let index = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        return index >= 0 && context.pointee.streams[Int(index)]!.pointee.codecpar.pointee.codec_id == AV_CODEC_ID_H264
     }
 
     /// Whether the RTSP SDP told the codec and its parameter sets, so decoding can start without

@@ -7,10 +7,16 @@ final class VideoDecoder {
     private let context: UnsafeMutablePointer<AVCodecContext>
     let codecName: String
     private var rejections = PictureRejections()
+    /// For H.264 decoded in chunks: the timestamp of the picture whose first slice was sent.
+    private var chunkedPicture: Int64?
+    private let picturesInChunks: Bool
 
-    /// A decoder for a demuxed stream.
-    convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int) throws(FFmpegError) {
-        try self.init(parameters: stream.pointee.codecpar!, timeBase: stream.pointee.time_base, threads: threads)
+    /// A decoder for a demuxed stream. `picturesInChunks`: packets are parts of pictures (H.264 NAL
+    /// units), and a picture comes out when its last macroblock row has been decoded
+    /// (`AV_CODEC_FLAG2_CHUNKS`).
+    convenience init(stream: UnsafeMutablePointer<AVStream>, threads: Int, picturesInChunks: Bool = false) throws(FFmpegError) {
+        try self.init(parameters: stream.pointee.codecpar!, timeBase: stream.pointee.time_base, threads: threads,
+                      picturesInChunks: picturesInChunks)
     }
 
     /// A decoder for bare JPEG pictures that arrive without a demuxer (Bambu P1/A1 cameras).
@@ -23,7 +29,8 @@ final class VideoDecoder {
         return try VideoDecoder(parameters: parameters, timeBase: timeBase, threads: threads)
     }
 
-    private init(parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, threads: Int) throws(FFmpegError) {
+    private init(parameters: UnsafeMutablePointer<AVCodecParameters>, timeBase: AVRational, threads: Int,
+                 picturesInChunks: Bool = false) throws(FFmpegError) {
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             throw FFmpegError(code: lw_averror_decoder_not_found(), stage: .open,
                               detail: String(cString: avcodec_get_name(parameters.pointee.codec_id)))
@@ -35,6 +42,7 @@ final class VideoDecoder {
         if result >= 0 {
             context.pointee.flags |= AV_CODEC_FLAG_LOW_DELAY
             context.pointee.flags2 |= AV_CODEC_FLAG2_FAST
+            if picturesInChunks { context.pointee.flags2 |= AV_CODEC_FLAG2_CHUNKS }
             context.pointee.thread_count = Int32(max(1, threads))
             context.pointee.thread_type = FF_THREAD_SLICE
             // 8K at most: a corrupt or hostile stream cannot make every frame allocate gigabytes.
@@ -49,6 +57,7 @@ final class VideoDecoder {
         }
         self.context = context
         self.codecName = String(cString: codec.pointee.name)
+        self.picturesInChunks = picturesInChunks
     }
 
     /// Decodes keyframes only (`skip_frame = AVDISCARD_NONKEY`): enough to keep a stream nobody
@@ -72,7 +81,15 @@ final class VideoDecoder {
     /// stream resumes at the next keyframe); only running out of memory is thrown, and pictures that
     /// cannot be decoded at all (`PictureRejections`).
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(FFmpegError) {
-        if let packet { try rejections.sending(keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0) }
+        if let packet {
+            if picturesInChunks {
+                let slice = H264NALUnits.firstSlice(packet.pointee.data, count: Int(packet.pointee.size))
+                guard admitsChunk(slice, timestamp: packet.pointee.pts) else { return }
+                try rejections.sending(keyframe: slice?.startsPicture == true && slice?.isIDR == true)
+            } else {
+                try rejections.sending(keyframe: packet.pointee.flags & AV_PKT_FLAG_KEY != 0)
+            }
+        }
         let log = FFmpegLog.current
         let mark = log?.appended ?? 0
         let result = avcodec_send_packet(context, packet)
@@ -80,6 +97,37 @@ final class VideoDecoder {
         // Any other error is the packet's (decoders report broken data with several codes, even a
         // bare -1): it is skipped, and `rejections` counts the keyframes that gave no picture.
         if result == lw_averror(ENOMEM) { throw FFmpegError(code: result, stage: .decode) }
+    }
+
+    /// Keeps a picture that lost slices on the way from showing or from holding the decoder. A
+    /// picture's first slice first ends the picture before it: one whose last slice never came would
+    /// otherwise stay open, and the decoder refuses every slice after it until an IDR. A slice of a
+    /// picture whose first slice never came is not decoded: the picture would come out with its top
+    /// filled in from the picture before.
+    private func admitsChunk(_ slice: H264NALUnits.Slice?, timestamp: Int64) -> Bool {
+        guard let slice else { return true }
+        guard slice.startsPicture else { return timestamp == chunkedPicture }
+        chunkedPicture = timestamp
+        endUnfinishedPicture()
+        return true
+    }
+
+    /// What the decoder does at the start of every packet when packets are whole pictures: forgets a
+    /// picture still open (undecoded slices are concealed only in a picture that is finished). A
+    /// finished picture is already closed, so this changes nothing then. The packet is an access unit
+    /// delimiter, decoded out of chunks mode with non-reference pictures skipped, so the decoder
+    /// returns at once with no picture and nothing to report.
+    private func endUnfinishedPicture() {
+        guard let delimiter = av_packet_alloc() else { return }
+        var doomed: UnsafeMutablePointer<AVPacket>? = delimiter
+        defer { av_packet_free(&doomed) }
+        do { try delimiter.copyData(from: [0, 0, 0, 1, 9, 0xF0]) } catch { return }
+        let flags2 = context.pointee.flags2, skip = context.pointee.skip_frame
+        context.pointee.flags2 &= ~AV_CODEC_FLAG2_CHUNKS
+        context.pointee.skip_frame = AVDISCARD_NONREF
+        _ = avcodec_send_packet(context, delimiter)
+        context.pointee.flags2 = flags2
+        context.pointee.skip_frame = skip
     }
 
     /// The next decoded frame into `frame`, or false when the decoder needs more input.

@@ -49,6 +49,9 @@ def parse_args():
     p.add_argument("--bind", default="127.0.0.1")
     p.add_argument("--port", type=int, default=0, help="0 = pick a free port")
     p.add_argument("--path", default="/streaming/live/1")
+    p.add_argument("--paths", type=int, default=1, metavar="N",
+                   help="serve the one shared stream (one encoder) at N paths: --path, then --path/2 ... --path/N, "
+                        "so one client can open it as N different cameras")
     p.add_argument("--width", type=int, default=640)
     p.add_argument("--height", type=int, default=480)
     p.add_argument("--fps", type=int, default=15)
@@ -58,6 +61,10 @@ def parse_args():
     p.add_argument("--codec", choices=["h264", "mjpeg"], default="h264")
     p.add_argument("--clock-blocks", action="store_true",
                    help="paint the wall clock (ms, 32 bits) as black/white blocks in the bottom strip")
+    p.add_argument("--screen-marks", action="store_true",
+                   help="--clock-blocks: paint solid squares of width W/64 at the picture's corners, orange "
+                        "(255,128,0) top-left and chartreuse (128,255,0) bottom-right, for finding the picture "
+                        "on a screen (colours the SMPTE picture does not hold)")
     p.add_argument("--preset", default="ultrafast",
                    help="x264 speed preset: ultrafast (no deblocking, CAVLC: cheapest to decode) or e.g. "
                         "superfast (CABAC and deblocking, as camera encoders produce)")
@@ -68,6 +75,15 @@ def parse_args():
     p.add_argument("--keyframe-on-play", action="store_true",
                    help="encode an IDR as soon as a client starts playing, as many IP cameras do "
                         "(otherwise a client joins the shared stream mid-GOP and waits for the next IDR)")
+    p.add_argument("--slices", type=int, default=1, help="H.264 slices per picture (x264 slices=N)")
+    p.add_argument("--bframes", type=int, default=0, help="H.264 B-frames between references")
+    p.add_argument("--no-sprop", action="store_true",
+                   help="leave sprop-parameter-sets out of the SDP: SPS and PPS arrive only in the stream")
+    p.add_argument("--drop-nal-percent", type=float, default=0,
+                   help="drop this share of NAL units (slices, SPS, PPS) before they are sent: packet loss")
+    p.add_argument("--top-clock", action="store_true",
+                   help="--clock-blocks: paint the same clock in a top strip too, so a picture whose top and "
+                        "bottom come from different frames shows two values")
     return p.parse_args()
 
 
@@ -92,7 +108,15 @@ def launch_line(a):
         enc = "videoconvert ! video/x-raw,format=I420 ! jpegenc quality=85 ! rtpjpegpay name=pay0 pt=26"
     else:
         enc = (f"videoconvert ! x264enc name=enc tune=zerolatency speed-preset={a.preset} key-int-max={a.fps * a.gop} "
-               "bframes=0 ! rtph264pay name=pay0 pt=96 config-interval=1")
+               f"bframes={a.bframes} option-string=slices={a.slices} ! ")
+        if a.drop_nal_percent:  # one buffer per NAL unit, some never reach the payloader
+            enc += f"h264parse ! video/x-h264,alignment=nal ! identity drop-probability={a.drop_nal_percent / 100} ! "
+        pay = "rtph264pay pt=96 config-interval=1"
+        if a.no_sprop:  # the SDP is made from the last element's caps: give it caps without the parameter sets
+            enc += (f"{pay} ! capssetter name=pay0 replace=true caps=\"application/x-rtp,media=(string)video,"
+                    "clock-rate=(int)90000,encoding-name=(string)H264,payload=(int)96\"")
+        else:
+            enc += f"{pay} name=pay0"
     return f"( {src} ! {enc} )"
 
 
@@ -104,11 +128,16 @@ class ClockBlocks:
 
     NOISY_VARIANTS = 15  # noisy copies of the picture, shown in turn (half a second at 30 fps)
 
-    def __init__(self, width, height, fps, noise):
+    # --screen-marks: (Y, Cb, Cr) in BT.601 limited range, chosen to survive a BT.709 decode too.
+    ORANGE, CHARTREUSE = (146, 53, 193), (177, 35, 90)
+
+    def __init__(self, width, height, fps, noise, top_clock, marks):
         if width % 64 or height % 2:
             raise SystemExit("--clock-blocks needs width % 64 == 0 and an even height")
         self.w, self.h, self.interval = width, height, 1.0 / fps
         self.top = height - 2 * (height // 16)
+        # --top-clock: rows [0, strip) carry the clock too (sampled at y = H/16)
+        self.strip = 2 * (height // 16) if top_clock else 0
         pipe = Gst.parse_launch(f"videotestsrc num-buffers=1 pattern=smpte ! "
                                 f"video/x-raw,format=I420,width={width},height={height} ! appsink name=sink")
         pipe.set_state(Gst.State.PLAYING)
@@ -119,8 +148,25 @@ class ClockBlocks:
         cw, ch = width // 2, height // 2  # neutral chroma under the strip: blocks are pure grey levels
         for plane in (width * height, width * height + cw * ch):
             self.base[plane + (self.top // 2) * cw:plane + ch * cw] = b"\x80" * ((ch - self.top // 2) * cw)
+            self.base[plane:plane + (self.strip // 2) * cw] = b"\x80" * ((self.strip // 2) * cw)
+        self.mark = width // 64
+        self.marks = [(0, 0, self.ORANGE), (width - self.mark, height - self.mark, self.CHARTREUSE)] if marks else []
+        for plane in (1, 2):
+            for start, end, level in self.mark_spans(plane):
+                self.base[start:end] = bytes([level]) * (end - start)
         self.pictures = [self.base] if noise == 0 else [self.noisy(noise) for _ in range(self.NOISY_VARIANTS)]
         self.shown = 0
+
+    def mark_spans(self, plane):
+        """(start, end, level) of each row of the --screen-marks squares in plane 0 (Y), 1 (Cb) or 2 (Cr).
+        The side and corners are even, so the squares cover whole 4:2:0 chroma samples."""
+        sub = 1 if plane == 0 else 2
+        offset = (0, self.w * self.h, self.w * self.h * 5 // 4)[plane]
+        side = self.mark // sub
+        for x, y, colour in self.marks:
+            for row in range(y // sub, y // sub + side):
+                start = offset + row * (self.w // sub) + x // sub
+                yield start, start + side, colour[plane]
 
     def noisy(self, amplitude):
         """The picture plus random 0..amplitude on every byte.  The picture's levels are at most 240,
@@ -137,6 +183,9 @@ class ClockBlocks:
         data = self.pictures[self.shown % len(self.pictures)][:]
         self.shown += 1
         data[self.top * self.w:self.h * self.w] = row * (self.h - self.top)
+        data[0:self.strip * self.w] = row * self.strip
+        for start, end, level in self.mark_spans(0):  # luma after the strips: a mark may lie in one
+            data[start:end] = bytes([level]) * (end - start)
         return Gst.Buffer.new_wrapped(bytes(data))
 
     def attach(self, media):
@@ -162,6 +211,14 @@ class ClockBlocks:
         media.connect("unprepared", stop)
 
 
+class OneMediaFactory(GstRtspServer.RTSPMediaFactory):
+    """--paths: every path shares one media (the default key is the path, which would start an
+    encoder per path)."""
+
+    def do_gen_key(self, _url):
+        return "shared"
+
+
 def main():
     a = parse_args()
     Gst.init(None)
@@ -171,14 +228,14 @@ def main():
     server.set_address(a.bind)
     server.set_service(str(a.port))
 
-    factory = GstRtspServer.RTSPMediaFactory()
+    factory = OneMediaFactory() if a.paths > 1 else GstRtspServer.RTSPMediaFactory()
     factory.set_launch(launch_line(a))
     factory.set_shared(True)
     # No multicast: never send anywhere but the requesting loopback client.
     factory.set_protocols(GstRtsp.RTSPLowerTrans.UDP | GstRtsp.RTSPLowerTrans.TCP)
 
     if a.clock_blocks:
-        blocks = ClockBlocks(a.width, a.height, a.fps, a.noise)
+        blocks = ClockBlocks(a.width, a.height, a.fps, a.noise, a.top_clock, a.screen_marks)
         factory.connect("media-configure", lambda _f, media: blocks.attach(media))
 
     if a.user is not None or a.tls:
@@ -200,7 +257,8 @@ def main():
             auth.set_tls_authentication_mode(Gio.TlsAuthenticationMode.NONE)
         server.set_auth(auth)
 
-    server.get_mount_points().add_factory(a.path, factory)
+    for path in [a.path] + [f"{a.path}/{n}" for n in range(2, a.paths + 1)]:
+        server.get_mount_points().add_factory(path, factory)
 
     medias = []  # the shared media while prepared (--keyframe-on-play)
     if a.keyframe_on_play:
