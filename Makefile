@@ -24,9 +24,12 @@ build: check-swift deps-build
 run: build
 	.build/debug/layerwatch
 
+# Every test (GTK picks GL on Xvfb's Mesa), then the draw path again under the other renderers.
 test: check-swift deps-test
 	swift build --build-tests
 	dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing
+	GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing --filter RendererPathTests
+	GSK_RENDERER=gl GDK_DEBUG=gl-gles xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing --filter RendererPathTests
 
 screenshots: check-swift
 	@scripts/install-deps.sh screenshots

@@ -3,6 +3,10 @@
 struct _LwFramePaintable {
     GObject parent_instance;
     GdkTexture *texture;
+    cairo_surface_t *surface;
+    /* The surfaces shown before, kept until GTK has surely dropped the render nodes that recorded
+     * them: a surface destroyed while a recording of it lives is first copied (copy-on-write). */
+    cairo_surface_t *retired[2];
     int stream_width;
     int stream_height;
 };
@@ -15,12 +19,21 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(LwFramePaintable, lw_frame_paintable, G_TYPE_OBJEC
 static void lw_frame_paintable_snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double width, double height) {
     LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
     graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
-    if (self->texture == NULL) {
+    if (self->texture != NULL) {
+        gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
+    } else if (self->surface != NULL) {
+        /* Frames are converted to the size they are shown at, so this is a copy unless the view
+         * is being resized: cairo draws an unscaled surface at a whole-pixel offset unfiltered. */
+        cairo_t *cr = gtk_snapshot_append_cairo(GTK_SNAPSHOT(snapshot), &bounds);
+        cairo_scale(cr, width / cairo_image_surface_get_width(self->surface),
+                    height / cairo_image_surface_get_height(self->surface));
+        cairo_set_source_surface(cr, self->surface, 0, 0);
+        cairo_paint(cr);
+        cairo_destroy(cr);
+    } else {
         GdkRGBA black = {0, 0, 0, 1};
         gtk_snapshot_append_color(GTK_SNAPSHOT(snapshot), &black, &bounds);
-        return;
     }
-    gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
 }
 
 static int lw_frame_paintable_get_intrinsic_width(GdkPaintable *paintable) {
@@ -44,9 +57,20 @@ static void lw_frame_paintable_paintable_init(GdkPaintableInterface *iface) {
     iface->get_intrinsic_aspect_ratio = lw_frame_paintable_get_intrinsic_aspect_ratio;
 }
 
+/* Moves the shown surface (if any) into the retired ones, destroying the oldest. */
+static void lw_frame_paintable_retire_surface(LwFramePaintable *self) {
+    if (self->retired[1] != NULL) cairo_surface_destroy(self->retired[1]);
+    self->retired[1] = self->retired[0];
+    self->retired[0] = self->surface;
+    self->surface = NULL;
+}
+
 static void lw_frame_paintable_dispose(GObject *object) {
     LwFramePaintable *self = LW_FRAME_PAINTABLE(object);
     g_clear_object(&self->texture);
+    lw_frame_paintable_retire_surface(self);
+    lw_frame_paintable_retire_surface(self);
+    lw_frame_paintable_retire_surface(self);
     G_OBJECT_CLASS(lw_frame_paintable_parent_class)->dispose(object);
 }
 
@@ -62,12 +86,25 @@ LwFramePaintable *lw_frame_paintable_new(void) {
     return g_object_new(LW_TYPE_FRAME_PAINTABLE, NULL);
 }
 
-void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, int stream_width, int stream_height) {
-    g_return_if_fail(LW_IS_FRAME_PAINTABLE(self));
+static void lw_frame_paintable_show(LwFramePaintable *self, int stream_width, int stream_height) {
     gboolean resized = stream_width != self->stream_width || stream_height != self->stream_height;
-    g_set_object(&self->texture, texture);
     self->stream_width = stream_width;
     self->stream_height = stream_height;
     if (resized) gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
     gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
+}
+
+void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, int stream_width, int stream_height) {
+    g_return_if_fail(LW_IS_FRAME_PAINTABLE(self));
+    g_set_object(&self->texture, texture);
+    lw_frame_paintable_retire_surface(self);
+    lw_frame_paintable_show(self, stream_width, stream_height);
+}
+
+void lw_frame_paintable_set_surface(LwFramePaintable *self, cairo_surface_t *surface, int stream_width, int stream_height) {
+    g_return_if_fail(LW_IS_FRAME_PAINTABLE(self));
+    lw_frame_paintable_retire_surface(self);
+    self->surface = surface != NULL ? cairo_surface_reference(surface) : NULL;
+    g_clear_object(&self->texture);
+    lw_frame_paintable_show(self, stream_width, stream_height);
 }

@@ -23,13 +23,13 @@ static inline int high(int a, int b) { return (a * b) >> 16; }
 static inline uint8_t clamp(int value) { return (uint8_t)(value < 0 ? 0 : value > 255 ? 255 : value); }
 
 /* One pixel, with exactly the vector code's arithmetic (the ends of rows that aren't 32 wide). */
-static inline void pixel(uint8_t y, uint8_t u, uint8_t v, uint8_t *out, const LwYuvMatrix *m) {
+static inline void pixel(uint8_t y, uint8_t u, uint8_t v, uint8_t *out, const LwYuvMatrix *m, int rgba) {
     int luma = (int)(((unsigned)(y << 8) * (uint16_t)m->y_scale) >> 16) - m->y_offset;
     int cu = (u - 128) * 256, cv = (v - 128) * 256;
     int16_t green = (int16_t)(high(cu, m->u_to_g) + high(cv, m->v_to_g));
-    out[0] = clamp((int16_t)(luma + high(cu, m->u_to_b)) >> 5);
+    out[rgba ? 2 : 0] = clamp((int16_t)(luma + high(cu, m->u_to_b)) >> 5);
     out[1] = clamp((int16_t)(luma - green) >> 5);
-    out[2] = clamp((int16_t)(luma + high(cv, m->v_to_r)) >> 5);
+    out[rgba ? 0 : 2] = clamp((int16_t)(luma + high(cv, m->v_to_r)) >> 5);
     out[3] = 255;
 }
 
@@ -37,7 +37,8 @@ static inline void pixel(uint8_t y, uint8_t u, uint8_t v, uint8_t *out, const Lw
  * low lane carries pixels 0–7 and 16–23, the high lane 8–15 and 24–31 until the final stores. */
 __attribute__((target("avx2"))) static void
 convert_avx2(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride, const uint8_t *v,
-             ptrdiff_t v_stride, uint8_t *out, ptrdiff_t out_stride, int width, int height, const LwYuvMatrix *m) {
+             ptrdiff_t v_stride, uint8_t *out, ptrdiff_t out_stride, int width, int height, const LwYuvMatrix *m,
+             int rgba) {
     const __m256i zero = _mm256_setzero_si256(), middle = _mm256_set1_epi16(128), alpha = _mm256_set1_epi8((char)255);
     const __m256i y_scale = _mm256_set1_epi16(m->y_scale), y_offset = _mm256_set1_epi16(m->y_offset);
     const __m256i v_to_r = _mm256_set1_epi16(m->v_to_r), u_to_b = _mm256_set1_epi16(m->u_to_b);
@@ -64,8 +65,9 @@ convert_avx2(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u
                                             _mm256_srai_epi16(_mm256_sub_epi16(luma_high, green_high), 5));
             __m256i b = _mm256_packus_epi16(_mm256_srai_epi16(_mm256_add_epi16(luma_low, blue_low), 5),
                                             _mm256_srai_epi16(_mm256_add_epi16(luma_high, blue_high), 5));
-            __m256i bg_low = _mm256_unpacklo_epi8(b, g), bg_high = _mm256_unpackhi_epi8(b, g);
-            __m256i ra_low = _mm256_unpacklo_epi8(r, alpha), ra_high = _mm256_unpackhi_epi8(r, alpha);
+            __m256i first = rgba ? r : b, third = rgba ? b : r;
+            __m256i bg_low = _mm256_unpacklo_epi8(first, g), bg_high = _mm256_unpackhi_epi8(first, g);
+            __m256i ra_low = _mm256_unpacklo_epi8(third, alpha), ra_high = _mm256_unpackhi_epi8(third, alpha);
             __m256i p0 = _mm256_unpacklo_epi16(bg_low, ra_low), p1 = _mm256_unpackhi_epi16(bg_low, ra_low);
             __m256i p2 = _mm256_unpacklo_epi16(bg_high, ra_high), p3 = _mm256_unpackhi_epi16(bg_high, ra_high);
             _mm256_storeu_si256((__m256i *)(o + 4 * x), _mm256_permute2x128_si256(p0, p1, 0x20));
@@ -73,23 +75,23 @@ convert_avx2(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u
             _mm256_storeu_si256((__m256i *)(o + 4 * x + 64), _mm256_permute2x128_si256(p0, p1, 0x31));
             _mm256_storeu_si256((__m256i *)(o + 4 * x + 96), _mm256_permute2x128_si256(p2, p3, 0x31));
         }
-        for (; x < width; x++) pixel(ys[x], us[x / 2], vs[x / 2], o + 4 * x, m);
+        for (; x < width; x++) pixel(ys[x], us[x / 2], vs[x / 2], o + 4 * x, m, rgba);
     }
 }
 
 int lw_yuv420_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                       const uint8_t *v, ptrdiff_t v_stride, uint8_t *out, ptrdiff_t out_stride,
-                      int width, int height, const LwYuvMatrix *matrix) {
+                      int width, int height, const LwYuvMatrix *matrix, int rgba) {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || width < 1 || height < 1) return -1;
-    convert_avx2(y, y_stride, u, u_stride, v, v_stride, out, out_stride, width, height, matrix);
+    convert_avx2(y, y_stride, u, u_stride, v, v_stride, out, out_stride, width, height, matrix, rgba);
     return 0;
 }
 #else
 int lw_yuv420_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                       const uint8_t *v, ptrdiff_t v_stride, uint8_t *out, ptrdiff_t out_stride,
-                      int width, int height, const LwYuvMatrix *matrix) {
-    (void)y; (void)y_stride; (void)u; (void)u_stride; (void)v; (void)v_stride;
+                      int width, int height, const LwYuvMatrix *matrix, int rgba) {
+    (void)rgba; (void)y; (void)y_stride; (void)u; (void)u_stride; (void)v; (void)v_stride;
     (void)out; (void)out_stride; (void)width; (void)height; (void)matrix;
     return -1;
 }

@@ -37,6 +37,8 @@ final class CameraSurface {
     var picture: UnsafeMutablePointer<GtkWidget>? { cameraHost.widget }
     /// The frame on screen now.
     var shownFrame: VideoFrame? { cameraHost.coordinator?.shownFrame }
+    /// How frames reach this surface's renderer.
+    var framePath: FramePath? { cameraHost.coordinator?.path }
     /// How often the picture's wrapper was updated and dismantled (it is made once, with the surface).
     var lifecycle: (updates: Int, dismantles: Int) { (cameraHost.updateCount, cameraHost.dismantleCount) }
 

@@ -75,8 +75,13 @@ final class CameraCoordinator {
     private var displaySize = PixelSize.full
     private var visible = false
     private var onState: @MainActor (SessionState) -> Void = { _ in }
-    /// The texture on screen now; shared with the session's other views.
-    private var texture: GObjectRef<OpaquePointer>?
+    /// The texture or surface on screen now; shared with the session's other views.
+    private var presentation: AnyObject?
+    /// How frames reach this view's renderer, checked with every frame (a window's renderer is
+    /// known only once it is realized, and OpenGL ES only once it has drawn).
+    private(set) var path = FramePath.texture(.bgra)
+    /// The picture this coordinator feeds, from `attach` to `detach`.
+    private var picture: UnsafeMutablePointer<GtkWidget>?
     /// The frame on screen now, for the picture's age and tests.
     private(set) var shownFrame: VideoFrame?
 
@@ -86,6 +91,7 @@ final class CameraCoordinator {
 
     func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize) {
         self.displaySize = displaySize
+        self.picture = picture
         visible = Bool(gboolean: gtk_widget_get_mapped(picture))
         connectSignal(picture, "map") { [weak self] in self?.setVisible(true) }
         connectSignal(picture, "unmap") { [weak self] in self?.setVisible(false) }
@@ -102,27 +108,44 @@ final class CameraCoordinator {
         onState = view.onState
         guard view.displaySize != displaySize else { return }
         displaySize = view.displaySize
-        consumer?.update(displaySize: displaySize, visible: visible)
+        updateConsumer()
     }
 
     func detach() {
         consumer?.detach()
         consumer = nil
+        picture = nil
         lw_frame_paintable_set_frame(paintable.pointer, nil, 0, 0)
-        texture = nil
+        presentation = nil
         shownFrame = nil
     }
 
     private func setVisible(_ isVisible: Bool) {
         guard isVisible != visible else { return }
         visible = isVisible
-        consumer?.update(displaySize: displaySize, visible: visible)
+        updateConsumer()
+    }
+
+    private func updateConsumer() {
+        consumer?.update(displaySize: displaySize, visible: visible, order: path.order)
     }
 
     private func show(_ frame: VideoFrame) {
-        let shared = FrameTextures.shared(for: frame)
-        lw_frame_paintable_set_frame(paintable.pointer, shared.pointer, Int32(frame.sourceWidth), Int32(frame.sourceHeight))
-        texture = shared
+        if let picture, case let current = FramePath.of(picture), current != path {
+            path = current
+            updateConsumer()  // the next frames come in the order this renderer takes
+        }
+        let width = Int32(frame.sourceWidth), height = Int32(frame.sourceHeight)
+        switch path {
+        case .cairoSurface where frame.order == .bgra:
+            let surface = FrameSurface.shared(for: frame)
+            lw_frame_paintable_set_surface(paintable.pointer, surface.surface, width, height)
+            presentation = surface
+        case .cairoSurface, .texture:
+            let texture = FrameTextures.shared(for: frame)
+            lw_frame_paintable_set_frame(paintable.pointer, texture.pointer, width, height)
+            presentation = texture
+        }
         shownFrame = frame
     }
 }

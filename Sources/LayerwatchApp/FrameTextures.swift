@@ -13,7 +13,7 @@ public enum FrameTextures {
         frame.sharedPresentation { GObjectRef(adopting: wrap(frame)) }
     }
 
-    /// A new GdkMemoryTexture over the frame's own pixels (BGRA, premultiplied, alpha 255), owned
+    /// A new GdkMemoryTexture over the frame's own pixels (BGRA or RGBA, alpha 255), owned
     /// by the caller. Creating a texture is thread-safe, so the snapshot writer calls this off the
     /// main loop, and the benchmark measures the same call.
     public static func wrap(_ frame: VideoFrame) -> OpaquePointer {
@@ -29,6 +29,7 @@ public enum FrameTextures {
     /// wraps copies of frames, to measure what not copying saves).
     public static func texture(over bytes: OpaquePointer, shapedLike frame: VideoFrame) -> OpaquePointer {
         gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
-                               GDK_MEMORY_B8G8R8A8_PREMULTIPLIED, bytes, gsize(frame.stride))
+                               frame.order == .rgba ? GDK_MEMORY_R8G8B8A8_PREMULTIPLIED : GDK_MEMORY_B8G8R8A8_PREMULTIPLIED,
+                               bytes, gsize(frame.stride))
     }
 }

@@ -62,16 +62,17 @@ final class FrameScaler {
         return width * 2 <= sourceWidth ? SWS_FAST_BILINEAR : SWS_BILINEAR
     }
 
-    /// Converts `frame` to BGRA at `size`, with the frame's colour matrix and range.
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize, sequence: UInt64) throws(FFmpegError) -> VideoFrame {
+    /// Converts `frame` to BGRA (or `order`) at `size`, with the frame's colour matrix and range.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize, order: PixelOrder = .bgra,
+                 sequence: UInt64) throws(FFmpegError) -> VideoFrame {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
         let input = try shrunk(frame, to: size)
         let colours = ColourDetails(of: frame)
         let buffer = pool.obtain(width: size.width, height: size.height)
-        if !colourConvert(input, with: colours, into: buffer) {
+        if !colourConvert(input, with: colours, order: order, into: buffer) {
             context = sws_getCachedContext(context, input.pointee.width, input.pointee.height,
                                            AVPixelFormat(input.pointee.format), Int32(size.width), Int32(size.height),
-                                           AV_PIX_FMT_BGRA, Self.flags(from: Int(input.pointee.width), to: size.width), nil, nil, nil)
+                                           order == .rgba ? AV_PIX_FMT_RGBA : AV_PIX_FMT_BGRA, Self.flags(from: Int(input.pointee.width), to: size.width), nil, nil, nil)
             guard let context else { throw FFmpegError(code: lw_averror(EINVAL), stage: .convert) }
             colours.apply(to: context)
             var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.bytes.assumingMemoryBound(to: UInt8.self), nil, nil, nil]
@@ -79,7 +80,7 @@ final class FrameScaler {
             let rows = Self.scale(input, with: context, into: &destination, strides: &destinationStrides)
             guard rows == Int32(size.height) else { throw FFmpegError(code: rows < 0 ? rows : lw_averror(EINVAL), stage: .convert) }
         }
-        return VideoFrame(buffer: buffer, width: size.width, height: size.height,
+        return VideoFrame(buffer: buffer, width: size.width, height: size.height, order: order,
                           sourceWidth: sourceWidth, sourceHeight: sourceHeight,
                           sequence: sequence, decodedAt: DispatchTime.now().uptimeNanoseconds)
     }
@@ -91,13 +92,14 @@ final class FrameScaler {
 
     /// Converts 4:2:0 `input`, already at the buffer's size, with `lw_yuv420_to_bgra` (AVX2); false
     /// for another format or CPU, for swscale to.
-    private func colourConvert(_ input: UnsafeMutablePointer<AVFrame>, with colours: ColourDetails, into buffer: PixelBuffer) -> Bool {
+    private func colourConvert(_ input: UnsafeMutablePointer<AVFrame>, with colours: ColourDetails, order: PixelOrder,
+                               into buffer: PixelBuffer) -> Bool {
         guard Self.isPlanar420(input) else { return false }
         var fixed = colours.fixedPointMatrix
         let frame = input.pointee
         return lw_yuv420_to_bgra(frame.data.0, Int(frame.linesize.0), frame.data.1, Int(frame.linesize.1),
                                  frame.data.2, Int(frame.linesize.2), buffer.bytes.assumingMemoryBound(to: UInt8.self),
-                                 buffer.stride, frame.width, frame.height, &fixed) == 0
+                                 buffer.stride, frame.width, frame.height, &fixed, order == .rgba ? 1 : 0) == 0
     }
 
     /// `frame` brought down to `size` in 4:2:0 (video or full range), when it is a larger 4:2:0 frame:

@@ -164,7 +164,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
         guard let target else { return }
         let begin = DispatchTime.now().uptimeNanoseconds
         sequence += 1
-        let converted = try scaler.convert(frame, to: target, sequence: sequence)
+        let converted = try scaler.convert(frame, to: target, order: session.conversionOrder, sequence: sequence)
         meter.converted(nanos: DispatchTime.now().uptimeNanoseconds - begin)
         session.publish(converted, generation: generation)
     }

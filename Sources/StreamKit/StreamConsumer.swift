@@ -11,10 +11,12 @@ public final class StreamConsumer: @unchecked Sendable {
     var display: Display
     var attached = true
 
-    /// What a view shows now: the pixel size it covers, and whether it is on screen at all.
+    /// What a view shows now: the pixel size it covers, whether it is on screen at all, and the
+    /// pixel order its renderer takes.
     struct Display {
         var size: PixelSize
         var visible: Bool
+        var order: PixelOrder
     }
 
     init(session: StreamSession, executor: EventExecutor, display: Display,
@@ -26,10 +28,10 @@ public final class StreamConsumer: @unchecked Sendable {
         self.onFrame = onFrame
     }
 
-    /// Tells the session the pixel size this view shows and whether it is on screen. Cheap; call it
-    /// on every allocation or visibility change.
-    public func update(displaySize: PixelSize, visible: Bool) {
-        session.update(self, displaySize: displaySize, visible: visible)
+    /// Tells the session the pixel size this view shows, whether it is on screen and the pixel order
+    /// it wants. Cheap; call it on every allocation, visibility or renderer change.
+    public func update(displaySize: PixelSize, visible: Bool, order: PixelOrder = .bgra) {
+        session.update(self, displaySize: displaySize, visible: visible, order: order)
     }
 
     /// Leaves the session; the last consumer to leave stops it. No handler runs after this returns

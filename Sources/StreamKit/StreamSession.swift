@@ -38,7 +38,7 @@ public final class StreamSession: @unchecked Sendable {
                        onState: @escaping (SessionState) -> Void,
                        onFrame: @escaping (VideoFrame) -> Void) -> StreamConsumer {
         let consumer = StreamConsumer(session: self, executor: executor,
-                                      display: .init(size: displaySize, visible: visible),
+                                      display: .init(size: displaySize, visible: visible, order: .bgra),
                                       onState: onState, onFrame: onFrame)
         let state: SessionState = lock.withLock {
             consumers.append(consumer)
@@ -86,9 +86,9 @@ public final class StreamSession: @unchecked Sendable {
 
     // MARK: Consumers
 
-    func update(_ consumer: StreamConsumer, displaySize: PixelSize, visible: Bool) {
+    func update(_ consumer: StreamConsumer, displaySize: PixelSize, visible: Bool, order: PixelOrder) {
         lock.withLock {
-            consumer.display = .init(size: displaySize, visible: visible)
+            consumer.display = .init(size: displaySize, visible: visible, order: order)
         }
     }
 
@@ -198,6 +198,12 @@ public final class StreamSession: @unchecked Sendable {
     func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> PixelSize? {
         let displays = lock.withLock { consumers.map(\.display).filter(\.visible).map(\.size) }
         return FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, displays: displays)
+    }
+
+    /// The pixel order to convert to: the first visible consumer's (all views of one process share a
+    /// renderer, so they agree).
+    var conversionOrder: PixelOrder {
+        lock.withLock { consumers.first(where: \.display.visible)?.display.order ?? .bgra }
     }
 
     /// Puts `frame` in the mailbox and wakes each visible consumer that has no wake-up pending; each

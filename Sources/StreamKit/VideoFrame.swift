@@ -6,6 +6,8 @@ import Foundation
 public final class VideoFrame: @unchecked Sendable {
     public let width: Int
     public let height: Int
+    /// The byte order of each pixel.
+    public let order: PixelOrder
     /// Bytes from the start of one row to the next.
     public let stride: Int
     /// The stream's own resolution; `width`×`height` may be smaller (scaled to the largest view).
@@ -20,11 +22,12 @@ public final class VideoFrame: @unchecked Sendable {
     /// See `sharedPresentation`: weak, so it keeps neither itself nor the frame alive.
     private weak var presentation: AnyObject?
 
-    init(buffer: PixelBuffer, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int,
+    init(buffer: PixelBuffer, width: Int, height: Int, order: PixelOrder, sourceWidth: Int, sourceHeight: Int,
          sequence: UInt64, decodedAt: UInt64) {
         self.buffer = buffer
         self.width = width
         self.height = height
+        self.order = order
         self.stride = buffer.stride
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
@@ -57,6 +60,6 @@ public final class VideoFrame: @unchecked Sendable {
     public func rgb(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel outside the frame")
         let p = pixels.advanced(by: y * stride + x * 4).assumingMemoryBound(to: UInt8.self)
-        return (p[2], p[1], p[0])
+        return order == .bgra ? (p[2], p[1], p[0]) : (p[0], p[1], p[2])
     }
 }

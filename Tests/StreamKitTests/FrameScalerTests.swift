@@ -72,7 +72,7 @@ final class FrameScalerTests: XCTestCase {
         // Rows of 32 pixels a step and the odd ends; BT.601, BT.709, BT.2020; video and full range.
         for (width, height) in [(70, 9), (37, 21), (32, 2)] {
             for (kr, kb) in [(0.299, 0.114), (0.2126, 0.0722), (0.2627, 0.0593)] {
-                for full in [false, true] {
+                for full in [false, true] { for rgba in [false, true] {
                     let chromaWidth = (width + 1) / 2, chromaHeight = (height + 1) / 2
                     let y = (0..<(width * height)).map { _ in random.next() }
                     let u = (0..<(chromaWidth * chromaHeight)).map { _ in random.next() }
@@ -81,7 +81,7 @@ final class FrameScalerTests: XCTestCase {
                     var matrix = LwYuvMatrix()
                     lw_yuv_matrix_init(&matrix, kr, kb, full ? 1 : 0)
                     XCTAssertEqual(lw_yuv420_to_bgra(y, width, u, chromaWidth, v, chromaWidth, &output, width * 4,
-                                                     Int32(width), Int32(height), &matrix), 0)
+                                                     Int32(width), Int32(height), &matrix, rgba ? 1 : 0), 0)
                     var worst = 0
                     for row in 0..<height {
                         for column in 0..<width {
@@ -90,16 +90,17 @@ final class FrameScalerTests: XCTestCase {
                             let scale = full ? 1 : 255.0 / 224
                             let cb = (Double(u[chroma]) - 128) * scale, cr = (Double(v[chroma]) - 128) * scale
                             let kg = 1 - kr - kb
-                            let exact = [luma + 2 * (1 - kb) * cb, luma - 2 * kb * (1 - kb) / kg * cb - 2 * kr * (1 - kr) / kg * cr,
-                                         luma + 2 * (1 - kr) * cr, 255]
+                            let blue = luma + 2 * (1 - kb) * cb, red = luma + 2 * (1 - kr) * cr
+                            let green = luma - 2 * kb * (1 - kb) / kg * cb - 2 * kr * (1 - kr) / kg * cr
+                            let exact = rgba ? [red, green, blue, 255] : [blue, green, red, 255]
                             for channel in 0..<4 {
                                 let expected = Int(min(255, max(0, exact[channel])).rounded())
                                 worst = max(worst, abs(expected - Int(output[(row * width + column) * 4 + channel])))
                             }
                         }
                     }
-                    XCTAssertLessThanOrEqual(worst, 1, "\(width)×\(height), Kr \(kr), full range \(full)")
-                }
+                    XCTAssertLessThanOrEqual(worst, 1, "\(width)×\(height), Kr \(kr), full range \(full), RGBA \(rgba)")
+                } }
             }
         }
     }

@@ -18,6 +18,11 @@ LwFramePaintable *lw_frame_paintable_new(void);
  * `stream_width`/`stream_height` are the stream's own size; a change invalidates the size. */
 void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, int stream_width, int stream_height);
 
+/* The same with a cairo image surface (ARGB32) instead of a texture, for the cairo renderer: it is
+ * painted through a cairo node, so GTK 4.8 does not convert every pixel of a memory texture to
+ * float and back to draw it. */
+void lw_frame_paintable_set_surface(LwFramePaintable *self, cairo_surface_t *surface, int stream_width, int stream_height);
+
 G_END_DECLS
 
 #endif

@@ -14,11 +14,11 @@ typedef struct {
  * range (Y 16–235, C 16–240) or full range (0–255). */
 void lw_yuv_matrix_init(LwYuvMatrix *matrix, double kr, double kb, int full_range);
 
-/* Converts a 4:2:0 picture to BGRA (alpha 255) with AVX2. Returns 0, or -1 and writes nothing on a
- * CPU without AVX2, for the caller to use swscale. Each output is within two levels of the exact
- * conversion. */
+/* Converts a 4:2:0 picture to BGRA (alpha 255), or RGBA when `rgba` is set, with AVX2. Returns 0, or
+ * -1 and writes nothing on a CPU without AVX2, for the caller to use swscale. Each output is within
+ * two levels of the exact conversion. */
 int lw_yuv420_to_bgra(const uint8_t *y, ptrdiff_t y_stride, const uint8_t *u, ptrdiff_t u_stride,
                       const uint8_t *v, ptrdiff_t v_stride, uint8_t *out, ptrdiff_t out_stride,
-                      int width, int height, const LwYuvMatrix *matrix);
+                      int width, int height, const LwYuvMatrix *matrix, int rgba);
 
 #endif
