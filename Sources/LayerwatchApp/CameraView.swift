@@ -147,5 +147,6 @@ final class CameraCoordinator {
             presentation = texture
         }
         shownFrame = frame
+        LaunchClock.reached("first picture")
     }
 }

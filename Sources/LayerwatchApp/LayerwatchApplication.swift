@@ -19,9 +19,11 @@ public final class LayerwatchApplication {
     let application: OpaquePointer
     /// The screensaver inhibition held while a camera is fullscreen.
     private var inhibitCookie: guint = 0
-    /// Made in `startup`, so a launch that only hands URLs to the running instance never touches the
-    /// config or the keyring.
+    /// Made before GTK starts (`connectEarly`) or in `startup`, so a launch that only hands URLs to
+    /// the running instance never touches the config or the keyring.
     private(set) var library: PrinterLibrary!
+    /// Hidden views that start the cameras' connections while GTK starts, until the tabs attach.
+    private var earlyConsumers: [StreamConsumer] = []
     private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
     let sessions = SessionRegistry()
@@ -53,16 +55,54 @@ public final class LayerwatchApplication {
     /// Launched while Layerwatch already runs, it hands them to the running instance (which opens
     /// them and comes to the front) and returns at once. Returns the exit status.
     public func run(urls: [String]) -> Int32 {
-        withCStringArray(["layerwatch"] + urls) { argv in
+        if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))) {
+            connectEarly(cameras: Self.cameras(from: urls))
+        }
+        return withCStringArray(["layerwatch"] + urls) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: urls.count + 2) {
                 g_application_run(gcast(application), Int32(urls.count + 1), $0)
             }
         }
     }
 
+    /// Reads the config and starts the connection of every camera the window will show, before GTK
+    /// starts: opening the stream and the camera's wait for a keyframe then overlap GTK's start-up
+    /// and the window's construction instead of following them. Not when another instance runs: that
+    /// one shows the cameras, and a printer takes one camera client.
+    func connectEarly(cameras commandLine: [Camera]) {
+        library = PrinterLibrary(store: makeStore())
+        func connect(_ cameras: [Camera]) {
+            earlyConsumers += cameras.map {
+                sessions.session(for: $0.source).attach(executor: MainLoopExecutor.main, visible: false,
+                                                        onState: { _ in }, onFrame: { _ in })
+            }
+        }
+        connect(commandLine)  // needs no code from the keyring
+        library.whenSecretsLoaded { [self] in
+            guard window?.tabs.all.isEmpty ?? true else { return }  // the tabs are up already
+            connect(camerasToOpen(commandLine: commandLine).cameras.filter { camera in !commandLine.contains { $0.id == camera.id } })
+        }
+    }
+
+    private static func cameras(from urls: [String]) -> [Camera] {
+        urls.compactMap { try? StreamSource.parse($0) }.map { Camera(name: Camera.defaultName(for: $0), source: $0) }
+    }
+
+    /// The cameras a new window opens: the saved printers (and those that can't be opened, with why),
+    /// the command line's cameras, or the demo when there are neither.
+    private func camerasToOpen(commandLine: [Camera]) -> (cameras: [Camera], unopenable: [String]) {
+        var cameras: [Camera] = [], unopenable: [String] = []
+        for printer in library.config.printers {
+            do { cameras.append(try Camera(printer: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+        }
+        cameras += commandLine
+        if cameras.isEmpty && unopenable.isEmpty, let demo = Camera.demo() { cameras.append(demo) }
+        return (cameras, unopenable)
+    }
+
     /// Opens `urls` as extra tabs: at start, or when another launch passed them on.
     func open(urls: [String]) {
-        let cameras = urls.compactMap { try? StreamSource.parse($0) }.map { Camera(name: Camera.defaultName(for: $0), source: $0) }
+        let cameras = Self.cameras(from: urls)
         guard let window else {
             commandLineCameras = cameras
             activate()
@@ -100,7 +140,7 @@ public final class LayerwatchApplication {
 
     private func startup() {
         GLibLog.install()
-        library = PrinterLibrary(store: makeStore())
+        if library == nil { library = PrinterLibrary(store: makeStore()) }
         AppStyle.install()
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
@@ -129,6 +169,7 @@ public final class LayerwatchApplication {
             return false
         }
         connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
+        connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
         let saved = library.config
         gtk_window_set_default_size(gcast(window.window), Int32(saved.window.width), Int32(saved.window.height))
@@ -146,13 +187,13 @@ public final class LayerwatchApplication {
     private func restoreTabs(in window: MainWindow) {
         let saved = library.config
         let tabs = window.tabs
-        var unopenable: [String] = []
+        let (cameras, unopenable) = camerasToOpen(commandLine: commandLineCameras)
         // A printer added while the keyring was still answering has its tab already.
-        for printer in saved.printers where tabs.page(id: printer.id) == nil {
-            do { addTab(try Camera(printer: printer), select: false) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+        for camera in cameras where tabs.page(id: camera.id) == nil {
+            addTab(camera, select: library.printer(id: camera.id) == nil)
         }
-        for camera in commandLineCameras { addTab(camera, select: true) }
-        if saved.printers.isEmpty && commandLineCameras.isEmpty, let demo = Camera.demo() { addTab(demo, select: true) }
+        earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
+        earlyConsumers = []
         if commandLineCameras.isEmpty, let id = saved.selectedPrinterID, let page = tabs.page(id: id) { tabs.select(page) }
         tabs.onSelectionChange = { [weak self, weak window] page in
             window?.selectionChanged(page)

@@ -39,5 +39,7 @@ final class SingleInstanceTests: XCTestCase {
         XCTAssertNotNil(server.waitFor("request", timeout: 10), "the running instance opened the camera")
         XCTAssertTrue(waitUntil(timeout: 10) { firstLog().contains("passed on by another launch") }, firstLog())
         XCTAssertTrue(first.isRunning, "the first instance keeps running")
+        XCTAssertEqual(server.events(named: "request").count, 1,
+                       "only the running instance connects: the launch that hands over starts no connection of its own")
     }
 }
