@@ -5,8 +5,8 @@ import Foundation
 /// latency: no input buffering, TCP for RTSP, a tiny probe, and no `avformat_find_stream_info` when
 /// the RTSP SDP already names the codec with its parameter sets. RTSP H.264 is not parsed at all:
 /// FFmpeg's H.264 parser can close a picture only when the next one begins, a frame late, so its
-/// NAL units go to the decoder as they arrive (`H264NALUnits`) and a picture is decoded as soon as
-/// its last slice is in. RTSP is always read by the RTSP demuxer over TCP/TLS only, its redirects
+/// NAL units go to the decoder as soon as each is complete (`H264NALAssembler`) and a picture is
+/// decoded as soon as its last slice is in. RTSP is always read by the RTSP demuxer over TCP/TLS only, its redirects
 /// watched by a `RedirectGuard`; files never reach the network. (HTTP cameras are `HTTPInput`.)
 final class MediaInput: PacketSource {
     let context: UnsafeMutablePointer<AVFormatContext>
