@@ -55,6 +55,7 @@ public final class LayerwatchApplication {
     /// Launched while Layerwatch already runs, it hands them to the running instance (which opens
     /// them and comes to the front) and returns at once. Returns the exit status.
     public func run(urls: [String]) -> Int32 {
+        SoftwareGL.chooseRenderer()
         if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))) {
             connectEarly(cameras: Self.cameras(from: urls))
         }
