@@ -42,7 +42,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "GtkKit", "CGtk"]),
+        // The screen bench's reads of the X server's framebuffer (XGetImage, MIT-SHM for whole
+        // screens), Xlib kept out of Swift.
+        .target(name: "CXImage", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
+        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "GtkKit", "CGtk", "PrinterKit", "CXImage"]),
         .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "CFFmpeg", "CPixels", "TestSupport"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport"]),

@@ -3,6 +3,8 @@
 #   scripts/install-deps.sh build   — to build and run the app
 #   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb)
 #   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick)
+#   scripts/install-deps.sh screen  — also the peers bench/screen.sh runs (mpv, gst-launch-1.0 with its
+#                                     X sink and libav decoder) and Mesa's software GL
 #   scripts/install-deps.sh desktop — what `make install` needs (meson, validators)
 set -eu
 
@@ -17,8 +19,9 @@ case "${1:-build}" in
     build) wanted=$build ;;
     test) wanted=$test ;;
     screenshots) wanted="$test xdotool imagemagick" ;;
+    screen) wanted="$test libxext-dev mpv gstreamer1.0-tools gstreamer1.0-x gstreamer1.0-libav libgl1-mesa-dri" ;;
     desktop) wanted=$desktop ;;
-    *) echo "usage: $0 build|test|screenshots|desktop" >&2; exit 2 ;;
+    *) echo "usage: $0 build|test|screenshots|screen|desktop" >&2; exit 2 ;;
 esac
 
 missing=""

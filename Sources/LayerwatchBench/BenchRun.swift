@@ -133,7 +133,7 @@ enum BenchRun {
         return try JSONDecoder().decode(Measurement.self, from: Data(line)).on(server)
     }
 
-    private static func progress(_ text: String) {
+    static func progress(_ text: String) {
         FileHandle.standardError.write(Data("· \(text)\n".utf8))
     }
 }

@@ -11,13 +11,14 @@ final class BenchServer {
     private let process = Process()
     private let stdin = Pipe()
 
-    init(script: String, profile: StreamProfile) throws {
+    /// `extra`: more `rtsp_server.py` flags (the screen bench's `--screen-marks`, `--paths`).
+    init(script: String, profile: StreamProfile, extra: [String] = []) throws {
         self.profile = profile
         let stdout = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [script, "--tls", "--user", "bblp", "--password", "12345678", "--clock-blocks",
                              "--width", "\(Self.width)", "--height", "\(Self.height)", "--fps", "\(Self.fps)"]
-            + profile.serverArguments
+            + profile.serverArguments + extra
         process.standardInput = stdin
         process.standardOutput = stdout
         try process.run()

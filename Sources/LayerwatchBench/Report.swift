@@ -154,6 +154,6 @@ private func zip2(_ a: Double?, _ b: Double?) -> (Double, Double)? {
     return (a, b)
 }
 
-private func fmt(_ value: Double?, _ digits: Int) -> String {
+func fmt(_ value: Double?, _ digits: Int) -> String {
     value.map { String(format: "%.\(digits)f", $0) } ?? "–"
 }

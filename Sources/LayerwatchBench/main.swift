@@ -2,10 +2,11 @@ import Foundation
 
 // `layerwatch-bench [--quick] [--results PATH]` runs the whole benchmark (server, ffmpeg baselines,
 // Layerwatch scenarios) and writes the results; `layerwatch-bench scenario …` is the child process
-// that measures one Layerwatch scenario in isolation and prints one JSON line.
+// that measures one Layerwatch scenario in isolation and prints one JSON line; `layerwatch-bench
+// screen …` measures what reaches the screen, against GStreamer and mpv (bench/screen.sh).
 let benchArguments = Array(CommandLine.arguments.dropFirst())
-if benchArguments.first == "scenario" {
-    ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
-} else {
-    BenchRun.run(arguments: benchArguments)
+switch benchArguments.first {
+case "scenario": ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
+case "screen": ScreenBench.run(arguments: Array(benchArguments.dropFirst()))
+default: BenchRun.run(arguments: benchArguments)
 }

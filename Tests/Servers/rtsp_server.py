@@ -63,8 +63,8 @@ def parse_args():
                    help="paint the wall clock (ms, 32 bits) as black/white blocks in the bottom strip")
     p.add_argument("--screen-marks", action="store_true",
                    help="--clock-blocks: paint solid squares of width W/64 at the picture's corners, orange "
-                        "(255,128,0) top-left and chartreuse (128,255,0) bottom-right, for finding the picture "
-                        "on a screen (colours the SMPTE picture does not hold)")
+                        "(255,128,0) top-right and chartreuse (128,255,0) bottom-left, for finding the picture "
+                        "on a screen (colours the SMPTE picture does not hold; corners a player's badges leave free)")
     p.add_argument("--preset", default="ultrafast",
                    help="x264 speed preset: ultrafast (no deblocking, CAVLC: cheapest to decode) or e.g. "
                         "superfast (CABAC and deblocking, as camera encoders produce)")
@@ -150,7 +150,7 @@ class ClockBlocks:
             self.base[plane + (self.top // 2) * cw:plane + ch * cw] = b"\x80" * ((ch - self.top // 2) * cw)
             self.base[plane:plane + (self.strip // 2) * cw] = b"\x80" * ((self.strip // 2) * cw)
         self.mark = width // 64
-        self.marks = [(0, 0, self.ORANGE), (width - self.mark, height - self.mark, self.CHARTREUSE)] if marks else []
+        self.marks = [(width - self.mark, 0, self.ORANGE), (0, height - self.mark, self.CHARTREUSE)] if marks else []
         for plane in (1, 2):
             for start, end, level in self.mark_spans(plane):
                 self.base[start:end] = bytes([level]) * (end - start)

@@ -1,0 +1,32 @@
+import Foundation
+import PrinterKit
+
+/// A throwaway HOME and XDG_CONFIG_HOME for the Layerwatch under test, so it starts from the
+/// bench's own `printers.json` (window size, printers, mini windows), never the user's. It lives for
+/// the whole bench, so caches the app makes (Mesa's shaders) stay warm from run to run.
+struct LayerwatchHome {
+    /// Main window sizes that give a 1443×812 picture on the bench's screen (header bar, tab bar and
+    /// control bar around it); the bench measures the picture it really gets.
+    static let window = (width: 1454, height: 960)
+    static let miniWindow = (width: 400, height: 225)
+
+    let directory: URL
+
+    var environment: [String: String] {
+        ["HOME": directory.path, "XDG_CONFIG_HOME": directory.appendingPathComponent("config").path]
+    }
+
+    /// Saves the app's config: `cameras` as printers in tabs, the first one's tab shown, and the
+    /// second one popped out into a mini window when `mini` is set. No cameras: only the window size
+    /// (the camera then comes from the command line).
+    func write(cameras: [String] = [], mini: Bool = false) throws {
+        let printers = cameras.enumerated().map { index, url in Printer(name: "Camera \(index + 1)", kind: .generic, url: url) }
+        let minis = mini && printers.count > 1
+            ? [AppConfig.MiniWindow(printerID: printers[1].id, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []
+        let config = AppConfig(printers: printers, selectedPrinterID: printers.first?.id,
+                               window: .init(width: Self.window.width, height: Self.window.height, maximized: false),
+                               miniWindows: minis)
+        let store = ConfigStore(directory: ConfigStore.defaultDirectory(environment: environment), secrets: nil)
+        try store.save(config)
+    }
+}
