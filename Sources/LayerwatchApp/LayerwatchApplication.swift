@@ -145,7 +145,7 @@ public final class LayerwatchApplication {
         AppStyle.install()
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
-            if feature.scope == .application { feature.install(on: application, for: self) }
+            if feature.scope == .application { _ = feature.install(on: application, for: self) }
         }
     }
 

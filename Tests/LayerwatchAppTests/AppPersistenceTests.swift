@@ -139,7 +139,7 @@ final class AppPersistenceTests: XCTestCase {
     }
 
     func testDiscoveredPrinterPrefillsTheDialog() throws {
-        try MainActor.assumeIsolated {
+        MainActor.assumeIsolated {
             let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
             defer { gtk_window_destroy(gcast(dialog.window)) }
             let found = DiscoveredPrinter(serial: "01P00A123456789", address: "192.168.1.44", modelCode: "C12",

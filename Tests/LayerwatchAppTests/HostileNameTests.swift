@@ -100,7 +100,7 @@ final class HostileNameTests: XCTestCase {
     }
 
     func testAToastShowsAnyTextAsWritten() throws {
-        try MainActor.assumeIsolated {
+        MainActor.assumeIsolated {
             let window = gtk_window_new()!
             defer { gtk_window_destroy(gcast(window)) }
             let overlay = adw_toast_overlay_new()!

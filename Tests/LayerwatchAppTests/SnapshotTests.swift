@@ -38,7 +38,7 @@ final class SnapshotTests: XCTestCase {
         let folder = try makeTemporaryDirectory()
         let date = Date(timeIntervalSince1970: 1_800_000_000)
         let name = SnapshotWriter.fileName(printer: "A1", at: date)
-        FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data([1]))
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data([1])))
         let clip = try TestClips.smpteBars(width: 64, height: 48, fps: 5, seconds: 1)
         let session = StreamSession(source: .file(path: clip.path, loop: true))
         let recorder = SessionRecorder(session: session)

@@ -13,7 +13,7 @@ final class SingleInstanceTests: XCTestCase {
         let server = try TestServer(script: "mjpeg_server.py")
         let config = try TestPaths.temporaryDirectory()
         let log = config.appendingPathComponent("first.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
         let childEnvironment = ["XDG_CONFIG_HOME": config.path, "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
 
         let first = Process()
