@@ -68,9 +68,8 @@ static void lw_frame_paintable_retire_surface(LwFramePaintable *self) {
 static void lw_frame_paintable_dispose(GObject *object) {
     LwFramePaintable *self = LW_FRAME_PAINTABLE(object);
     g_clear_object(&self->texture);
-    lw_frame_paintable_retire_surface(self);
-    lw_frame_paintable_retire_surface(self);
-    lw_frame_paintable_retire_surface(self);
+    g_clear_pointer(&self->surface, cairo_surface_destroy);
+    for (int i = 0; i < 2; i++) g_clear_pointer(&self->retired[i], cairo_surface_destroy);
     G_OBJECT_CLASS(lw_frame_paintable_parent_class)->dispose(object);
 }
 
