@@ -131,6 +131,7 @@ final class CameraCoordinator {
     }
 
     private func show(_ frame: VideoFrame) {
+        if shownFrame == nil { LaunchClock.reached("first picture") }
         if let picture, case let current = FramePath.of(picture), current != path {
             path = current
             updateConsumer()  // the next frames come in the order this renderer takes
@@ -147,6 +148,5 @@ final class CameraCoordinator {
             presentation = texture
         }
         shownFrame = frame
-        LaunchClock.reached("first picture")
     }
 }

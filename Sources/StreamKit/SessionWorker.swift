@@ -160,11 +160,11 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
             session.completeCaptures(with: try? captureScaler.convert(frame, to: sourceSize, sequence: sequence))
         }
         let target = session.conversionTarget(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
-        lastFrameOnlySmallViews = target.map { SmallViewDeblocking.isSmall(viewWidth: $0.width, sourceWidth: sourceSize.width) } ?? false
+        lastFrameOnlySmallViews = target.map { SmallViewDeblocking.isSmall(viewWidth: $0.size.width, sourceWidth: sourceSize.width) } ?? false
         guard let target else { return }
         let begin = DispatchTime.now().uptimeNanoseconds
         sequence += 1
-        let converted = try scaler.convert(frame, to: target, order: session.conversionOrder, sequence: sequence)
+        let converted = try scaler.convert(frame, to: target.size, order: target.order, sequence: sequence)
         meter.converted(nanos: DispatchTime.now().uptimeNanoseconds - begin)
         session.publish(converted, generation: generation)
     }

@@ -194,16 +194,13 @@ public final class StreamSession: @unchecked Sendable {
     /// Whether a visible consumer or a waiting capture wants pixels now.
     var wantsPixels: Bool { lock.withLock { consumers.contains(where: \.display.visible) || !captureRequests.isEmpty } }
 
-    /// The size to convert to, or nil when no visible consumer wants pixels.
-    func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> PixelSize? {
-        let displays = lock.withLock { consumers.map(\.display).filter(\.visible).map(\.size) }
-        return FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight, displays: displays)
-    }
-
-    /// The pixel order to convert to: the first visible consumer's (all views of one process share a
-    /// renderer, so they agree).
-    var conversionOrder: PixelOrder {
-        lock.withLock { consumers.first(where: \.display.visible)?.display.order ?? .bgra }
+    /// The size and pixel order to convert to, or nil when no visible consumer wants pixels. The order
+    /// is the first visible consumer's (all views of one process share a renderer, so they agree).
+    func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> (size: PixelSize, order: PixelOrder)? {
+        let displays = lock.withLock { consumers.map(\.display).filter(\.visible) }
+        guard let size = FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                                                displays: displays.map(\.size)) else { return nil }
+        return (size, displays.first?.order ?? .bgra)
     }
 
     /// Puts `frame` in the mailbox and wakes each visible consumer that has no wake-up pending; each

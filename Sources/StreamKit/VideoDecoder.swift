@@ -10,6 +10,8 @@ final class VideoDecoder {
     /// For H.264 decoded in chunks: the timestamp of the picture whose first slice was sent.
     private var chunkedPicture: Int64?
     private let picturesInChunks: Bool
+    /// An access unit delimiter for `endUnfinishedPicture`, made once when decoding in chunks.
+    private var delimiter: UnsafeMutablePointer<AVPacket>?
 
     /// A decoder for a demuxed stream. `picturesInChunks`: packets are parts of pictures (H.264 NAL
     /// units), and a picture comes out when its last macroblock row has been decoded
@@ -58,6 +60,10 @@ final class VideoDecoder {
         self.context = context
         self.codecName = String(cString: codec.pointee.name)
         self.picturesInChunks = picturesInChunks
+        if picturesInChunks, let packet = av_packet_alloc() {
+            delimiter = packet
+            if (try? packet.copyData(from: [0, 0, 0, 1, 9, 0xF0])) == nil { av_packet_free(&delimiter) }
+        }
     }
 
     /// Decodes keyframes only (`skip_frame = AVDISCARD_NONKEY`): enough to keep a stream nobody
@@ -75,6 +81,7 @@ final class VideoDecoder {
     deinit {
         var doomed: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&doomed)
+        av_packet_free(&delimiter)
     }
 
     /// Feeds one packet (nil drains the decoder at the end of input). Broken packets are skipped (a live
@@ -118,10 +125,7 @@ final class VideoDecoder {
     /// delimiter, decoded out of chunks mode with non-reference pictures skipped, so the decoder
     /// returns at once with no picture and nothing to report.
     private func endUnfinishedPicture() {
-        guard let delimiter = av_packet_alloc() else { return }
-        var doomed: UnsafeMutablePointer<AVPacket>? = delimiter
-        defer { av_packet_free(&doomed) }
-        do { try delimiter.copyData(from: [0, 0, 0, 1, 9, 0xF0]) } catch { return }
+        guard let delimiter else { return }
         let flags2 = context.pointee.flags2, skip = context.pointee.skip_frame
         context.pointee.flags2 &= ~AV_CODEC_FLAG2_CHUNKS
         context.pointee.skip_frame = AVDISCARD_NONREF
