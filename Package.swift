@@ -26,6 +26,11 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // Layerwatch's C over GTK: GObject subclasses (a paintable, a layout host), X11 requests GTK 4
         // has no API for, and wrappers for the variadic calls and macros Swift cannot import.
         .target(name: "CLayerwatch", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
@@ -33,12 +38,14 @@ let package = Package(
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
-        .target(name: "PrinterKit", dependencies: ["StreamKit", "CSecret"]),
-        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "CLayerwatch"]),
+        // Printers' live status (Bambu MQTT, Moonraker, OctoPrint): GTK-free, one client per printer.
+        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto"]),
+        .target(name: "PrinterKit", dependencies: ["StreamKit", "StatusKit", "CSecret"]),
+        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "StatusKit", "CLayerwatch"]),
         .executableTarget(
             name: "Layerwatch",
             dependencies: [
-                "LayerwatchApp", "StreamKit", "PrinterKit",
+                "LayerwatchApp", "StreamKit", "PrinterKit", "StatusKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -50,6 +57,7 @@ let package = Package(
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "CFFmpeg", "CPixels", "TestSupport"]),
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit", "TestSupport"]),
+        .testTarget(name: "StatusKitTests", dependencies: ["StatusKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],

@@ -168,7 +168,7 @@ final class PrinterDialog {
         switch kind {
         case .bambuRTSPS: index = 0
         case .bambuJPEG: index = 1
-        case .generic: index = 2
+        case .generic, .klipper, .octoprint: index = 2
         }
         gtk_drop_down_set_selected(gcast(kindDropDown), index)
     }

@@ -4,7 +4,9 @@ import Foundation
 /// main window's size and the mini windows that were open. `ConfigStore` keeps it in `printers.json`.
 public struct AppConfig: Hashable, Sendable {
     /// The `formatVersion` this build writes; a file with a higher one is not read (see `NewerFormat`).
-    public static let formatVersion = 1
+    /// Version 2 added Klipper and OctoPrint printers, camera mounting and per-printer
+    /// notifications; version-1 files load as they are (every new field has its default).
+    public static let formatVersion = 2
 
     /// The sizes a saved window may have: a hand-edited or damaged file can hold any number, and
     /// GTK takes 32-bit sizes; anything outside is brought to the nearest end.

@@ -156,7 +156,8 @@ public final class ConfigStore: @unchecked Sendable {
                         continue
                     }
                     do {
-                        let label = printer.kind.isBambu ? tr("Layerwatch access code for %@") : tr("Layerwatch camera password for %@")
+                        let label = printer.kind.isBambu ? tr("Layerwatch access code for %@")
+                            : printer.kind.hasStatusAPI ? tr("Layerwatch API key for %@") : tr("Layerwatch camera password for %@")
                         try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))
                         codesInKeyring[printer.id] = secret
                     } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import StatusKit
 import StreamKit
 
 /// A camera the user added: what a tab shows and what `printers.json` remembers. It keeps what the
@@ -12,6 +13,10 @@ public struct Printer: Hashable, Identifiable, Sendable {
         case bambuJPEG(BambuModel?)
         /// Any other camera, by URL: RTSP(S), HTTP MJPEG or a JPEG snapshot.
         case generic
+        /// A Klipper printer: its camera by URL, its status from Moonraker on `host`.
+        case klipper
+        /// An OctoPrint printer: its camera by URL, its status from OctoPrint on `host`.
+        case octoprint
 
         /// The kind a Bambu model's camera needs (for discovery, which knows the model).
         public static func bambu(_ model: BambuModel) -> Kind {
@@ -24,33 +29,75 @@ public struct Printer: Hashable, Identifiable, Sendable {
         public var model: BambuModel? {
             switch self {
             case .bambuRTSPS(let model), .bambuJPEG(let model): return model
-            case .generic: return nil
+            case .generic, .klipper, .octoprint: return nil
             }
         }
 
-        public var isBambu: Bool { self != .generic }
+        public var isBambu: Bool {
+            switch self {
+            case .bambuRTSPS, .bambuJPEG: return true
+            case .generic, .klipper, .octoprint: return false
+            }
+        }
+
+        /// True for printers whose status comes from an HTTP API (Moonraker, OctoPrint).
+        public var hasStatusAPI: Bool { self == .klipper || self == .octoprint }
     }
 
     public let id: UUID
     public var name: String
     public var kind: Kind
-    /// IP address or host name of a Bambu printer; empty for a generic camera.
+    /// IP address or host name of a Bambu printer, or of a Klipper or OctoPrint host's API; empty for
+    /// a generic camera.
     public var host: String
+    /// The Moonraker or OctoPrint API's port when not the usual one (7125, 80).
+    public var apiPort: Int?
     public var serial: String?
-    /// The camera URL of a generic camera; nil for Bambu printers.
+    /// The camera URL of a generic, Klipper or OctoPrint camera; nil for Bambu printers.
     public var url: String?
-    /// The Bambu LAN access code; empty for a generic camera or when the keyring could not give it.
+    /// The Bambu LAN access code, or the Moonraker or OctoPrint API key; empty when there is none or
+    /// the keyring could not give it.
     public var accessCode: String
+    /// How the camera is mounted, as Moonraker or OctoPrint said (clockwise degrees) — applied in step 10.
+    public var rotation: Int
+    public var flipHorizontal: Bool
+    public var flipVertical: Bool
+    /// Whether a finished, failed or paused print on this printer raises a desktop notification.
+    public var notifies: Bool
 
-    public init(id: UUID = UUID(), name: String, kind: Kind, host: String = "", serial: String? = nil,
-                url: String? = nil, accessCode: String = "") {
+    public init(id: UUID = UUID(), name: String, kind: Kind, host: String = "", apiPort: Int? = nil,
+                serial: String? = nil, url: String? = nil, accessCode: String = "", rotation: Int = 0,
+                flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true) {
         self.id = id
         self.name = name
         self.kind = kind
         self.host = host
+        self.apiPort = apiPort
         self.serial = serial
         self.url = url
         self.accessCode = accessCode
+        self.rotation = rotation
+        self.flipHorizontal = flipHorizontal
+        self.flipVertical = flipVertical
+        self.notifies = notifies
+    }
+
+    /// Where this printer's print status comes from; nil for a plain camera, or a Bambu printer
+    /// whose access code is missing.
+    public var statusEndpoint: StatusEndpoint? {
+        switch kind {
+        case .bambuRTSPS, .bambuJPEG:
+            guard !host.isEmpty, !accessCode.isEmpty else { return nil }
+            return .bambu(host: host, port: StatusEndpoint.bambuPort, accessCode: accessCode, serial: serial)
+        case .klipper:
+            guard !host.isEmpty else { return nil }
+            return .moonraker(host: host, port: apiPort ?? StatusEndpoint.moonrakerPort, apiKey: accessCode.isEmpty ? nil : accessCode)
+        case .octoprint:
+            guard !host.isEmpty else { return nil }
+            return .octoprint(host: host, port: apiPort ?? StatusEndpoint.octoprintPort, apiKey: accessCode)
+        case .generic:
+            return nil
+        }
     }
 
     /// The stream to open for this printer; throws `BambuCamera.InputError` or `SourceError`,
@@ -59,7 +106,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
         switch kind {
         case .bambuRTSPS: return try BambuCamera.rtspsSource(host: host, accessCode: accessCode)
         case .bambuJPEG: return try BambuCamera.jpegSource(host: host, accessCode: accessCode)
-        case .generic: return try StreamSource.parse(url ?? "")
+        case .generic, .klipper, .octoprint: return try StreamSource.parse(url ?? "")
         }
     }
 }

@@ -1,28 +1,38 @@
 import Foundation
 import StreamKit
 
-/// What of a printer the keyring keeps instead of `printers.json`: a Bambu printer's access code,
-/// or a generic camera's whole URL when it holds a password (in its user part or its query); the
-/// file then keeps that URL with the password masked (`***`), which also tells a later load to ask
-/// the keyring for it.
+/// What of a printer the keyring keeps instead of `printers.json`: a Bambu printer's access code;
+/// a generic camera's whole URL when it holds a password (in its user part or its query), the file
+/// then keeping that URL with the password masked (`***`), which also tells a later load to ask the
+/// keyring for it; for Klipper and OctoPrint printers both, the API key and such a URL, as one small
+/// JSON object.
 extension Printer {
     /// The secret to keep in the keyring, nil when the printer has none.
     var keyringSecret: String? {
         if kind.isBambu { return accessCode.isEmpty ? nil : accessCode }
-        guard let url, Self.masked(url) != url else { return nil }
-        return url
+        let secretURL = url.flatMap { Self.masked($0) != $0 ? $0 : nil }
+        guard kind.hasStatusAPI else { return secretURL }
+        guard !accessCode.isEmpty || secretURL != nil else { return nil }
+        var parts: [String: String] = [:]
+        parts[Self.keyPart] = accessCode.isEmpty ? nil : accessCode
+        parts[Self.urlPart] = secretURL
+        return (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The printer as the file keeps it when the keyring holds its secret.
     var withoutKeyringSecret: Printer {
         var printer = self
-        if kind.isBambu { printer.accessCode = "" } else { printer.url = url.map(Self.masked) }
+        if kind.isBambu || kind.hasStatusAPI { printer.accessCode = "" }
+        if !kind.isBambu { printer.url = url.map(Self.masked) }
         return printer
     }
 
-    /// True when the file's copy lacks a secret the keyring should give.
+    /// True when the file's copy lacks a secret the keyring should give. (A Klipper printer without
+    /// an API key asks too, and finds none: harmless.)
     var lacksKeyringSecret: Bool {
-        kind.isBambu ? accessCode.isEmpty : url?.contains(Redactor.mask) ?? false
+        if kind.isBambu { return accessCode.isEmpty }
+        let maskedURL = url?.contains(Redactor.mask) ?? false
+        return kind.hasStatusAPI ? accessCode.isEmpty || maskedURL : maskedURL
     }
 
     /// Puts back the keyring's secret; false when it does not belong to this printer (a camera URL
@@ -32,10 +42,21 @@ extension Printer {
             accessCode = secret
             return true
         }
+        guard kind.hasStatusAPI else { return restoreURL(secret) }
+        guard let parts = (try? JSONSerialization.jsonObject(with: Data(secret.utf8))) as? [String: String] else { return false }
+        if let key = parts[Self.keyPart] { accessCode = key }
+        if let secretURL = parts[Self.urlPart] { return restoreURL(secretURL) }
+        return true
+    }
+
+    private mutating func restoreURL(_ secret: String) -> Bool {
         guard Self.masked(secret) == url else { return false }
         url = secret
         return true
     }
+
+    private static let keyPart = "apiKey"
+    private static let urlPart = "cameraURL"
 
     /// `url` with every password in it replaced by `***`.
     private static func masked(_ url: String) -> String {

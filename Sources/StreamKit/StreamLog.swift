@@ -12,7 +12,7 @@ public enum StreamLog {
     /// Set once at start-up, before any session runs.
     nonisolated(unsafe) public static var handler: (@Sendable (Level, String) -> Void)?
 
-    static func log(_ level: Level, _ message: @autoclosure () -> String) {
+    public static func log(_ level: Level, _ message: @autoclosure () -> String) {
         handler?(level, message())
     }
 }

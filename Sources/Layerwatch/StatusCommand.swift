@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import StatusKit
+import StreamKit
+
+/// `layerwatch status URL`: the headless twin of the status strip, as `probe` is of the camera.
+/// Prints the printer's state once (or every change with `--watch`); on failure the classified
+/// error and probe's exit codes.
+struct StatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: tr("Show a printer's print status: state, job, progress, layer, time left, temperatures, light."),
+        discussion: tr("Exit codes: 0 ok, 2 invalid URL or missing serial, 3 access code or API key rejected, 4 refused,\n5 timeout or unreachable, 6 no printer API there, 9 protocol error.\nCodes and keys are replaced by *** in everything printed.")
+    )
+
+    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
+    var url: String
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Print the status as JSON (one object per line with --watch).")))
+    var json = false
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Keep printing the status whenever it changes, reconnecting as the app does, until interrupted.")))
+    var watch = false
+
+    @Option(name: .long, help: ArgumentHelp(tr("Give up after this many seconds without a status (without --watch).")))
+    var timeout: Double = 20
+
+    func run() throws {
+        let endpoint = try StatusTarget.endpoint(url)
+        let updates = UpdateQueue()
+        let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.status")) { updates.push($0) }
+        monitor.start()
+        defer { monitor.stop() }
+        var printed: PrinterStatus?
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            guard let update = updates.pop(timeout: watch ? .infinity : deadline.timeIntervalSinceNow) else {
+                print(format(StatusFailure.timeout, endpoint))
+                throw ExitCode(ProbeReportFormatter.exitCode(forKind: StatusFailure.timeout.kind))
+            }
+            switch update.connection {
+            case .failed(let failure, let retryIn):
+                print(format(failure, endpoint))
+                if !watch || retryIn == nil { throw ExitCode(Self.exitCode(failure)) }
+            case .live:
+                guard let status = update.status, status != printed else { continue }
+                printed = status
+                print(json ? StatusReportFormatter.json(status, endpoint: endpoint) : StatusReportFormatter.text(status, endpoint: endpoint) + (watch ? "\n" : ""))
+                fflush(stdout)
+                if !watch { return }
+            case .connecting:
+                continue
+            }
+        }
+    }
+
+    private func format(_ failure: StatusFailure, _ endpoint: StatusEndpoint) -> String {
+        json ? StatusReportFormatter.json(failure, endpoint: endpoint) : StatusReportFormatter.text(failure, endpoint: endpoint)
+    }
+
+    static func exitCode(_ failure: StatusFailure) -> Int32 {
+        failure == .missingSerial ? 2 : ProbeReportFormatter.exitCode(forKind: failure.kind)
+    }
+}
+
+/// `layerwatch cameras moonraker://…|octoprint://…`: the cameras an import would add.
+struct CamerasCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cameras",
+        abstract: tr("List the cameras a Klipper (Moonraker) or OctoPrint host knows, as Layerwatch would import them."),
+        discussion: tr("Exit codes as for status.")
+    )
+
+    @Argument(help: ArgumentHelp(tr("moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
+    var url: String
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Print the list as JSON.")))
+    var json = false
+
+    func run() throws {
+        let endpoint = try StatusTarget.endpoint(url)
+        if case .bambu = endpoint {
+            throw ValidationError(tr("a Bambu printer has one camera: add it with its access code"))
+        }
+        do {
+            let cameras = try CameraImport.cameras(at: endpoint)
+            print(json ? StatusReportFormatter.json(cameras, endpoint: endpoint) : StatusReportFormatter.text(cameras, endpoint: endpoint))
+        } catch {
+            print(json ? StatusReportFormatter.json(error, endpoint: endpoint) : StatusReportFormatter.text(error, endpoint: endpoint))
+            throw ExitCode(StatusCommand.exitCode(error))
+        }
+    }
+}
+
+/// A status URL from the command line, or exit code 2 with the reason (never the URL's secrets).
+enum StatusTarget {
+    static func endpoint(_ url: String) throws -> StatusEndpoint {
+        do {
+            return try StatusEndpoint.parse(url)
+        } catch {
+            FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe(error.description)) + "\n").utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+/// The monitor's updates, handed from its executor to the command's main thread.
+final class UpdateQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var updates: [StatusMonitor.Update] = []
+
+    func push(_ update: StatusMonitor.Update) {
+        condition.withLock {
+            updates.append(update)
+            condition.signal()
+        }
+    }
+
+    func pop(timeout: TimeInterval) -> StatusMonitor.Update? {
+        let deadline = timeout.isFinite ? Date().addingTimeInterval(timeout) : Date.distantFuture
+        return condition.withLock {
+            while updates.isEmpty {
+                guard condition.wait(until: deadline) else { return nil }
+            }
+            return updates.removeFirst()
+        }
+    }
+}

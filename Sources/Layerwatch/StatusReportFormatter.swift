@@ -1,0 +1,96 @@
+import Foundation
+import StatusKit
+import StreamKit
+
+/// Renders a printer's status (or why there is none) for a terminal or as JSON, for
+/// `layerwatch status`; everything the printer sent is made terminal-safe.
+enum StatusReportFormatter {
+    static func text(_ status: PrinterStatus, endpoint: StatusEndpoint) -> String {
+        var rows: [(String, String)] = [(tr("state"), StatusText.state(status.state))]
+        // TRANSLATORS: the status report's row labels (`layerwatch status`); keep them short.
+        if let job = status.job { rows.append((tr("job"), job)) }
+        if let progress = status.progress {
+            let layers = StatusText.layers(status).map { " (\($0))" } ?? ""
+            rows.append((tr("progress"), String(format: "%.0f %%", progress) + layers))
+        }
+        if let left = status.timeLeft, status.hasActiveJob {
+            rows.append((tr("time left"), String(format: tr("%@ (ends %@)"), StatusText.duration(left), StatusText.finishTime(after: left))))
+        }
+        for (index, nozzle) in status.nozzles.enumerated() {
+            rows.append((status.nozzles.count > 1 ? String(format: tr("nozzle %d"), index + 1) : tr("nozzle"), StatusText.temperature(nozzle)))
+        }
+        if let bed = status.bed { rows.append((tr("bed"), StatusText.temperature(bed))) }
+        if let chamber = status.chamber { rows.append((tr("chamber"), StatusText.temperature(chamber))) }
+        if let light = status.chamberLight { rows.append((tr("light"), light ? tr("on") : tr("off"))) }
+        if let error = status.errorText { rows.append((tr("error"), error)) }
+        if !status.alerts.isEmpty { rows.append((tr("alerts"), status.alerts.joined(separator: ", "))) }
+        return table(title: String(format: tr("Status of %@"), endpoint.description), rows: rows)
+    }
+
+    static func text(_ failure: StatusFailure, endpoint: StatusEndpoint) -> String {
+        table(title: String(format: tr("Status of %@"), endpoint.description),
+              rows: [(tr("error"), "\(failure.kind): \(failure.userMessage)")])
+    }
+
+    private static func table(title: String, rows: [(String, String)]) -> String {
+        let column = max(11, (rows.map(\.0.count).max() ?? 0) + 2)
+        let lines = [title] + rows.map { $0.0.padding(toLength: column, withPad: " ", startingAt: 0) + $0.1 }
+        return lines.map(TerminalText.safe).joined(separator: "\n")
+    }
+
+    /// One JSON object on one line (so `--watch --json` prints JSON lines).
+    static func json(_ status: PrinterStatus, endpoint: StatusEndpoint) -> String {
+        var object: [String: Any] = ["endpoint": endpoint.description, "state": status.state.rawValue,
+                                     "nozzles": status.nozzles.map(temperature), "alerts": status.alerts]
+        object["job"] = status.job
+        object["progress"] = status.progress
+        object["layer"] = status.layer
+        object["totalLayers"] = status.totalLayers
+        object["timeLeftSeconds"] = status.timeLeft.map { Int($0.rounded()) }
+        object["bed"] = status.bed.map(temperature)
+        object["chamber"] = status.chamber.map(temperature)
+        object["chamberLight"] = status.chamberLight
+        object["error"] = status.errorText
+        return encode(object)
+    }
+
+    static func json(_ failure: StatusFailure, endpoint: StatusEndpoint) -> String {
+        encode(["endpoint": endpoint.description, "failure": ["kind": failure.kind, "message": failure.userMessage]])
+    }
+
+    static func json(_ cameras: [ImportedCamera], endpoint: StatusEndpoint) -> String {
+        encode(["endpoint": endpoint.description, "cameras": cameras.map { camera -> [String: Any] in
+            var entry: [String: Any] = ["name": camera.name, "service": camera.service, "rotation": camera.rotation,
+                                        "flipHorizontal": camera.flipHorizontal, "flipVertical": camera.flipVertical,
+                                        "webrtcOnly": camera.isWebRTCOnly]
+            entry["url"] = camera.url
+            return entry
+        }])
+    }
+
+    static func text(_ cameras: [ImportedCamera], endpoint: StatusEndpoint) -> String {
+        var lines = [String(format: tr("Cameras of %@"), endpoint.description)]
+        if cameras.isEmpty { lines.append("  " + tr("none")) }
+        for camera in cameras {
+            var details = ["\(camera.service)"]
+            if camera.rotation != 0 { details.append(String(format: tr("rotated %d°"), camera.rotation)) }
+            if camera.flipHorizontal { details.append(tr("flipped horizontally")) }
+            if camera.flipVertical { details.append(tr("flipped vertically")) }
+            let url = camera.url ?? tr("WebRTC only — Layerwatch cannot play it yet")
+            lines.append("  \(camera.name): \(url) (\(details.joined(separator: ", ")))")
+        }
+        return lines.map(TerminalText.safe).joined(separator: "\n")
+    }
+
+    private static func temperature(_ value: PrinterStatus.Temperature) -> [String: Any] {
+        var object: [String: Any] = ["current": value.current]
+        object["target"] = value.target
+        return object
+    }
+
+    private static func encode(_ object: [String: Any]) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return "{}" }
+        return TerminalText.safeJSON(String(decoding: data, as: UTF8.self))
+    }
+}

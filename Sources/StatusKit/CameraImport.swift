@@ -1,0 +1,130 @@
+import Foundation
+import StreamKit
+
+/// A camera a Klipper or OctoPrint host knows of, as Layerwatch would add it: the URL to play (nil
+/// for a WebRTC-only camera Layerwatch cannot play yet), and how it is mounted.
+public struct ImportedCamera: Equatable, Sendable {
+    public var name: String
+    /// What the host calls the stream (Moonraker's `service`, `mjpeg` for OctoPrint).
+    public var service: String
+    public var url: String?
+    /// Clockwise degrees: 0, 90, 180 or 270.
+    public var rotation: Int
+    public var flipHorizontal: Bool
+    public var flipVertical: Bool
+
+    public init(name: String, service: String, url: String?, rotation: Int = 0,
+                flipHorizontal: Bool = false, flipVertical: Bool = false) {
+        self.name = name
+        self.service = service
+        self.url = url
+        self.rotation = rotation
+        self.flipHorizontal = flipHorizontal
+        self.flipVertical = flipVertical
+    }
+
+    /// True for a camera only reachable over WebRTC, which Layerwatch does not play yet.
+    public var isWebRTCOnly: Bool { url == nil }
+}
+
+/// Asks a Moonraker or OctoPrint host which cameras it has (`/server/webcams/list`,
+/// `/api/settings`), for the add dialog and `layerwatch cameras`.
+public enum CameraImport {
+    /// The cameras `endpoint` lists; Bambu printers have exactly their own and are not asked.
+    public static func cameras(at endpoint: StatusEndpoint, stop: StopSignal? = nil) throws(StatusFailure) -> [ImportedCamera] {
+        switch endpoint {
+        case .bambu:
+            return []
+        case .moonraker(let host, _, let key):
+            let answer = try object(HTTPStatusAPI(baseURL: endpoint.baseURL!, key: key.map { ("X-Api-Key", $0) }),
+                                    "/server/webcams/list", stop: stop)
+            let list = (answer["result"] as? [String: Any])?["webcams"] as? [[String: Any]]
+            guard let list else { throw .protocolError(tr("Moonraker's answer has no camera list")) }
+            // Relative URLs are relative to the web interface (Mainsail or Fluidd on port 80).
+            let web = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host)/")!
+            return list.prefix(64).compactMap { moonrakerCamera($0, web: web) }
+        case .octoprint(_, _, let key):
+            let base = endpoint.baseURL!
+            let answer = try object(HTTPStatusAPI(baseURL: base, key: ("X-Api-Key", key)), "/api/settings", stop: stop)
+            guard let webcam = answer["webcam"] as? [String: Any] else {
+                throw .protocolError(tr("OctoPrint's settings have no webcam block — the API key may lack the webcam permission"))
+            }
+            return octoprintCameras(webcam, base: base)
+        }
+    }
+
+    private static func object(_ api: HTTPStatusAPI, _ path: String, stop: StopSignal?) throws(StatusFailure) -> [String: Any] {
+        do {
+            return try api.object(path, stop: stop)
+        } catch {
+            throw StatusFailure(error.failure)
+        }
+    }
+
+    /// One entry of Moonraker's webcam list. WebRTC services are mapped to the same server's plain
+    /// stream where it has one (camera-streamer's MJPEG, go2rtc's MJPEG, MediaMTX's RTSP).
+    static func moonrakerCamera(_ entry: [String: Any], web: URL) -> ImportedCamera? {
+        guard JSONValue.bool(entry["enabled"]) ?? true else { return nil }
+        let service = JSONValue.string(entry["service"]) ?? "mjpegstreamer"
+        let stream = JSONValue.string(entry["stream_url"]).flatMap { URL(string: $0, relativeTo: web)?.absoluteURL }
+        let rotation = JSONValue.int(entry["rotation"]).map { (($0 % 360) + 360) % 360 / 90 * 90 } ?? 0
+        return ImportedCamera(name: JSONValue.string(entry["name"]) ?? tr("Camera"), service: service,
+                              url: stream.flatMap { playableURL(service: service, stream: $0) },
+                              rotation: rotation,
+                              flipHorizontal: JSONValue.bool(entry["flip_horizontal"]) ?? false,
+                              flipVertical: JSONValue.bool(entry["flip_vertical"]) ?? false)
+    }
+
+    /// The URL Layerwatch plays for a Moonraker camera service; nil when the service is WebRTC (or
+    /// another browser-only kind) with no plain endpoint on the same server.
+    static func playableURL(service: String, stream: URL) -> String? {
+        guard var components = URLComponents(url: stream, resolvingAgainstBaseURL: true) else { return nil }
+        let path = components.path
+        switch service {
+        case "webrtc-camerastreamer":
+            // camera-streamer serves MJPEG beside its WebRTC page: /webcam/webrtc → /webcam/?action=stream.
+            let folder = path.hasSuffix("/webrtc") ? String(path.dropLast("webrtc".count)) : (path.hasSuffix("/") ? path : path + "/")
+            components.path = folder
+            components.query = "action=stream"
+            return components.url?.absoluteString
+        case "webrtc-go2rtc":
+            // go2rtc's page is …/webrtc.html?src=NAME (or stream.html); its MJPEG is …/api/stream.mjpeg?src=NAME.
+            guard let source = components.queryItems?.first(where: { $0.name == "src" })?.value else { return nil }
+            let folder = path.range(of: "/", options: .backwards).map { String(path[..<$0.upperBound]) } ?? "/"
+            components.path = folder + "api/stream.mjpeg"
+            components.queryItems = [URLQueryItem(name: "src", value: source)]
+            return components.url?.absoluteString
+        case "webrtc-mediamtx":
+            // MediaMTX serves WebRTC on :8889/NAME and the same path as RTSP on :8554.
+            let name = path.split(separator: "/").first(where: { $0 != "webrtc" }).map(String.init)
+            guard let host = components.host, let name else { return nil }
+            return "rtsp://\(host.contains(":") ? "[\(host)]" : host):8554/\(name)"
+        case "webrtc-janus", "hlsstream", "jmuxer-stream", "iframe":
+            return nil
+        default:
+            return stream.absoluteString
+        }
+    }
+
+    /// OctoPrint's `webcams[]` (1.9 and later) or, from older versions, the classic webcam block.
+    /// OctoPrint's `rotate90` turns the picture a quarter counter-clockwise: 270° clockwise.
+    static func octoprintCameras(_ webcam: [String: Any], base: URL) -> [ImportedCamera] {
+        func camera(name: String, stream: String?, settings: [String: Any]) -> ImportedCamera? {
+            guard let stream, !stream.isEmpty, let url = URL(string: stream, relativeTo: base)?.absoluteURL else { return nil }
+            return ImportedCamera(name: name, service: "mjpeg", url: url.absoluteString,
+                                  rotation: JSONValue.bool(settings["rotate90"]) == true ? 270 : 0,
+                                  flipHorizontal: JSONValue.bool(settings["flipH"]) ?? false,
+                                  flipVertical: JSONValue.bool(settings["flipV"]) ?? false)
+        }
+        if let list = webcam["webcams"] as? [[String: Any]], !list.isEmpty {
+            return list.prefix(64).compactMap { entry in
+                let extras = entry["extras"] as? [String: Any] ?? [:]
+                let name = JSONValue.string(entry["displayName"]) ?? JSONValue.string(entry["name"]) ?? tr("Camera")
+                return camera(name: name, stream: JSONValue.string(extras["streamUrl"]) ?? JSONValue.string(webcam["streamUrl"]),
+                              settings: entry)
+            }
+        }
+        guard JSONValue.bool(webcam["webcamEnabled"]) ?? true else { return [] }
+        return camera(name: tr("Camera"), stream: JSONValue.string(webcam["streamUrl"]), settings: webcam).map { [$0] } ?? []
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import StreamKit
+
+/// Klipper's status through Moonraker's HTTP API: one query of the objects the status strip needs
+/// every `HTTPStatusAPI.pollInterval` (the documented `printer/objects/query`; polling at 2 s is what
+/// Mainsail's own fallback does, and far from the 1 s floor the printer's host deserves).
+final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
+    static let queryPath = "/printer/objects/query?print_stats&display_status&virtual_sdcard&heater_bed&extruder"
+    private let api: HTTPStatusAPI
+    private let log: StatusLog
+
+    init(baseURL: URL, apiKey: String?, log: StatusLog) {
+        api = HTTPStatusAPI(baseURL: baseURL, key: apiKey.map { ("X-Api-Key", $0) })
+        self.log = log
+    }
+
+    func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
+        var isLive = false
+        while !stop.isStopped {
+            let answer: [String: Any]
+            do {
+                answer = try api.object(Self.queryPath, stop: stop)
+            } catch {
+                if stop.isStopped { return }
+                throw StatusFailure(error.failure)
+            }
+            guard let status = ((answer["result"] as? [String: Any])?["status"] as? [String: Any]) else {
+                throw .protocolError(tr("Moonraker's answer has no printer status"))
+            }
+            if !isLive {
+                isLive = true
+                live()
+            }
+            report(Self.status(from: status))
+            stop.wait(seconds: HTTPStatusAPI.pollInterval)
+        }
+    }
+
+    /// Klipper has no chamber light Layerwatch knows how to switch.
+    func setChamberLight(_ on: Bool) {}
+
+    /// The status in Moonraker's `result.status` object.
+    static func status(from objects: [String: Any]) -> PrinterStatus {
+        let stats = objects["print_stats"] as? [String: Any] ?? [:]
+        let display = objects["display_status"] as? [String: Any] ?? [:]
+        let card = objects["virtual_sdcard"] as? [String: Any] ?? [:]
+        var status = PrinterStatus(state: state(JSONValue.string(stats["state"])))
+        status.job = JSONValue.string(stats["filename"]).flatMap { $0.isEmpty ? nil : $0 }
+        let fraction = JSONValue.double(display["progress"]) ?? JSONValue.double(card["progress"])
+        if status.job != nil, let fraction { status.progress = min(100, max(0, fraction * 100)) }
+        let info = stats["info"] as? [String: Any]
+        status.layer = JSONValue.int(info?["current_layer"])
+        status.totalLayers = JSONValue.int(info?["total_layer"]).flatMap { $0 > 0 ? $0 : nil }
+        // Mainsail's "file" estimate: the time printed so far, scaled by what is left.
+        if status.state == .printing || status.state == .paused,
+           let printed = JSONValue.double(stats["print_duration"]), let fraction, fraction > 0.001, printed > 0 {
+            status.timeLeft = max(0, printed / min(fraction, 1) - printed)
+        }
+        status.nozzles = heater(objects["extruder"]).map { [$0] } ?? []
+        status.bed = heater(objects["heater_bed"])
+        if let message = JSONValue.string(stats["message"]), !message.isEmpty,
+           [.failed, .paused].contains(status.state) {
+            status.errorText = message
+        } else if JSONValue.string(stats["state"]) == "cancelled" {
+            status.errorText = tr("Cancelled")
+        }
+        return status
+    }
+
+    /// Klipper's `print_stats.state`. A cancelled print counts as failed, as Bambu printers report it.
+    private static func state(_ text: String?) -> PrinterStatus.State {
+        switch text {
+        case "printing": return .printing
+        case "paused": return .paused
+        case "complete": return .finished
+        case "error", "cancelled": return .failed
+        default: return .idle
+        }
+    }
+
+    private static func heater(_ value: Any?) -> PrinterStatus.Temperature? {
+        guard let object = value as? [String: Any], let current = JSONValue.double(object["temperature"]) else { return nil }
+        return .init(current: current, target: JSONValue.double(object["target"]))
+    }
+}

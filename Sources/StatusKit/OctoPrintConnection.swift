@@ -1,0 +1,81 @@
+import Foundation
+import StreamKit
+
+/// OctoPrint's status through its REST API: `/api/job` and `/api/printer` every
+/// `HTTPStatusAPI.pollInterval`, with the API key. `/api/printer` answers 409 while no printer is
+/// connected: the job's state still stands, without temperatures.
+final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
+    private let api: HTTPStatusAPI
+    private let log: StatusLog
+
+    init(baseURL: URL, apiKey: String, log: StatusLog) {
+        api = HTTPStatusAPI(baseURL: baseURL, key: ("X-Api-Key", apiKey))
+        self.log = log
+    }
+
+    func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
+        var isLive = false
+        while !stop.isStopped {
+            let job: [String: Any]
+            var printer: [String: Any]?
+            do {
+                job = try api.object("/api/job", stop: stop)
+                do {
+                    printer = try api.object("/api/printer", stop: stop)
+                } catch where error.otherClientError {
+                    printer = nil
+                }
+            } catch {
+                if stop.isStopped { return }
+                throw StatusFailure(error.failure)
+            }
+            if !isLive {
+                isLive = true
+                live()
+            }
+            report(Self.status(job: job, printer: printer))
+            stop.wait(seconds: HTTPStatusAPI.pollInterval)
+        }
+    }
+
+    /// OctoPrint has no chamber light Layerwatch knows how to switch.
+    func setChamberLight(_ on: Bool) {}
+
+    /// The status in `/api/job`'s and (when a printer is connected) `/api/printer`'s answers.
+    static func status(job: [String: Any], printer: [String: Any]?) -> PrinterStatus {
+        let progress = job["progress"] as? [String: Any] ?? [:]
+        let file = (job["job"] as? [String: Any])?["file"] as? [String: Any]
+        let completion = JSONValue.double(progress["completion"])
+        var status = PrinterStatus(state: state(JSONValue.string(job["state"]) ?? "", completion: completion))
+        status.job = (JSONValue.string(file?["display"]) ?? JSONValue.string(file?["name"])).flatMap { $0.isEmpty ? nil : $0 }
+        status.progress = completion.map { min(100, max(0, $0)) }
+        if status.hasActiveJob { status.timeLeft = JSONValue.double(progress["printTimeLeft"]).map { max(0, $0) } }
+        if let error = JSONValue.string(job["error"]), !error.isEmpty { status.errorText = error }
+        let temperatures = printer?["temperature"] as? [String: Any] ?? [:]
+        status.nozzles = temperatures.keys.filter { $0.hasPrefix("tool") }.sorted()
+            .compactMap { heater(temperatures[$0]) }
+        status.bed = heater(temperatures["bed"])
+        status.chamber = heater(temperatures["chamber"])
+        return status
+    }
+
+    /// OctoPrint's state text (`Printing`, `Paused`, `Operational`, `Offline after error: …`). A job
+    /// at 100 % on an operational printer has finished.
+    private static func state(_ text: String, completion: Double?) -> PrinterStatus.State {
+        let lower = text.lowercased()
+        if lower.hasPrefix("printing") || lower.hasPrefix("finishing") || lower.hasPrefix("cancelling") { return .printing }
+        if lower.hasPrefix("paus") || lower.hasPrefix("resuming") { return .paused }
+        if lower.hasPrefix("starting") { return .preparing }
+        if lower.contains("error") { return .failed }
+        if lower.hasPrefix("offline") || lower.hasPrefix("closed") || lower.isEmpty { return .offline }
+        if lower.hasPrefix("operational") || lower.hasPrefix("ready") {
+            return (completion ?? 0) >= 100 ? .finished : .idle
+        }
+        return .idle
+    }
+
+    private static func heater(_ value: Any?) -> PrinterStatus.Temperature? {
+        guard let object = value as? [String: Any], let current = JSONValue.double(object["actual"]) else { return nil }
+        return .init(current: current, target: JSONValue.double(object["target"]))
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import StreamKit
+
+/// One connection to a printer's status API, for as long as it lasts: the part of a status client
+/// that speaks the protocol. `StatusMonitor` runs it on its own thread and reconnects it.
+protocol StatusConnection: AnyObject, Sendable {
+    /// Connects, then reports the printer's status whenever it may have changed, until the
+    /// connection fails (thrown) or `stop` is signalled (returns). `live` is called once the printer
+    /// accepted the connection and the credentials.
+    func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure)
+
+    /// Asks the printer to switch its chamber light (from any thread); the new state comes back in a
+    /// later report, never assumed. Printers without a light Layerwatch can switch ignore it.
+    func setChamberLight(_ on: Bool)
+}
+
+extension StatusEndpoint {
+    /// A new connection of the kind this endpoint speaks.
+    func makeConnection(log: StatusLog) -> StatusConnection {
+        switch self {
+        case .bambu(let host, let port, let code, let serial):
+            return BambuConnection(host: host, port: port, accessCode: code, serial: serial, log: log)
+        case .moonraker(let host, let port, let key):
+            return MoonrakerConnection(baseURL: baseURL!, apiKey: key, log: log)
+        case .octoprint(_, _, let key):
+            return OctoPrintConnection(baseURL: baseURL!, apiKey: key, log: log)
+        }
+    }
+
+    /// Whether Layerwatch can switch this printer's chamber light.
+    public var hasSwitchableLight: Bool {
+        if case .bambu = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import StreamKit
+
+/// Where a printer's status comes from and the credentials it needs: parsed once from a
+/// `bambu://`, `moonraker://` or `octoprint://` URL (the command line) or built from a saved printer.
+public enum StatusEndpoint: Hashable, Sendable {
+    /// A Bambu printer's LAN MQTT broker (TLS, user `bblp`, password = access code).
+    case bambu(host: String, port: Int, accessCode: String, serial: String?)
+    /// Klipper's Moonraker API; the key is optional (trusted clients need none).
+    case moonraker(host: String, port: Int, apiKey: String?)
+    /// OctoPrint's REST API, which always wants a key.
+    case octoprint(host: String, port: Int, apiKey: String)
+
+    public static let bambuPort = 8883
+    public static let moonrakerPort = 7125
+    public static let octoprintPort = 80
+
+    /// Why a status URL was not understood; never holds the URL's secrets.
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// Parses `bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL`, `moonraker://HOST[:PORT][?key=KEY]` or
+    /// `octoprint://HOST[:PORT]?key=KEY`.
+    public static func parse(_ text: String) throws(ParseError) -> StatusEndpoint {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
+              let rawHost = components.host, !rawHost.isEmpty else {
+            throw ParseError(description: tr("not a status URL: use bambu://bblp:CODE@HOST?serial=SERIAL, moonraker://HOST or octoprint://HOST?key=KEY"))
+        }
+        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
+        let query = Dictionary((components.queryItems ?? []).map { ($0.name.lowercased(), $0.value ?? "") },
+                               uniquingKeysWith: { first, _ in first })
+        let key = query["key"].flatMap { $0.isEmpty ? nil : $0 }
+        switch scheme {
+        case "bambu":
+            guard let code = components.password?.removingPercentEncoding ?? components.password, !code.isEmpty else {
+                throw ParseError(description: tr("a bambu:// URL needs the access code: bambu://bblp:CODE@HOST?serial=SERIAL"))
+            }
+            let serial = query["serial"].flatMap { $0.isEmpty ? nil : $0 }
+            return .bambu(host: host, port: components.port ?? bambuPort, accessCode: code, serial: serial)
+        case "moonraker", "klipper":
+            return .moonraker(host: host, port: components.port ?? moonrakerPort, apiKey: key)
+        case "octoprint":
+            guard let key else {
+                throw ParseError(description: tr("an octoprint:// URL needs the API key: octoprint://HOST?key=KEY"))
+            }
+            return .octoprint(host: host, port: components.port ?? octoprintPort, apiKey: key)
+        default:
+            throw ParseError(description: String(format: tr("unknown status URL scheme %@: use bambu://, moonraker:// or octoprint://"),
+                                                 TerminalText.safe(scheme)))
+        }
+    }
+
+    /// The access code or API key, to scrub from any text.
+    public var secrets: [String] {
+        switch self {
+        case .bambu(_, _, let code, _): return [code]
+        case .moonraker(_, _, let key): return key.map { [$0] } ?? []
+        case .octoprint(_, _, let key): return [key]
+        }
+    }
+
+    public var host: String {
+        switch self {
+        case .bambu(let host, _, _, _), .moonraker(let host, _, _), .octoprint(let host, _, _): return host
+        }
+    }
+
+    /// `http://HOST:PORT` for the HTTP APIs (IPv6 hosts bracketed); nil for Bambu.
+    public var baseURL: URL? {
+        switch self {
+        case .bambu: return nil
+        case .moonraker(let host, let port, _), .octoprint(let host, let port, _):
+            let bracketed = host.contains(":") ? "[\(host)]" : host
+            return URL(string: "http://\(bracketed):\(port)")
+        }
+    }
+}
+
+extension StatusEndpoint: CustomStringConvertible {
+    /// The endpoint for logs and messages, its code or key masked.
+    public var description: String {
+        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        switch self {
+        case .bambu(_, let port, _, let serial):
+            return "bambu://bblp:\(Redactor.mask)@\(host):\(port)" + (serial.map { "?serial=\($0)" } ?? "")
+        case .moonraker(_, let port, let key):
+            return "moonraker://\(host):\(port)" + (key == nil ? "" : "?key=\(Redactor.mask)")
+        case .octoprint(_, let port, _):
+            return "octoprint://\(host):\(port)?key=\(Redactor.mask)"
+        }
+    }
+}

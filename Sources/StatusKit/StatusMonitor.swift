@@ -1,0 +1,130 @@
+import Foundation
+import StreamKit
+
+/// One printer's status client: a thread of its own that keeps a connection to the printer's API,
+/// reconnects with the camera's backoff, and hands every change to the caller on the caller's
+/// executor (the GLib main loop in the app, a queue in tests and the command line). A refused code
+/// or key is not retried until `retry()`.
+public final class StatusMonitor: @unchecked Sendable {
+    /// How the connection stands.
+    public enum Connection: Equatable, Sendable {
+        case connecting
+        case live
+        /// `retryIn` is nil when no retry will come on its own (a refused code, a missing serial).
+        case failed(StatusFailure, retryIn: TimeInterval?)
+    }
+
+    /// What the caller is told: the connection, and the printer's status as last reported (its
+    /// state `.offline` while the connection is down).
+    public struct Update: Equatable, Sendable {
+        public let connection: Connection
+        public let status: PrinterStatus?
+    }
+
+    public let endpoint: StatusEndpoint
+    private let executor: EventExecutor
+    private let backoff: Backoff
+    private let handler: @Sendable (Update) -> Void
+    private let log: StatusLog
+    private let lock = NSLock()
+    private var stopSignal = StopSignal()
+    private var connection: StatusConnection?
+    private var thread: Thread?
+    private var wake = StopSignal()
+
+    public init(endpoint: StatusEndpoint, executor: EventExecutor, backoff: Backoff = Backoff(),
+                handler: @escaping @Sendable (Update) -> Void) {
+        self.endpoint = endpoint
+        self.executor = executor
+        self.backoff = backoff
+        self.handler = handler
+        self.log = StatusLog(endpoint: endpoint)
+    }
+
+    deinit {
+        stopSignal.stop()
+    }
+
+    /// Starts the client's thread; a second call does nothing.
+    public func start() {
+        lock.withLock {
+            guard thread == nil else { return }
+            let stop = stopSignal
+            let made = Thread { [weak self] in self?.runLoop(stop: stop) }
+            made.name = "Layerwatch status"
+            thread = made
+            made.start()
+        }
+    }
+
+    /// Ends the connection and the thread; nothing is delivered after the current delivery.
+    public func stop() {
+        lock.withLock { stopSignal }.stop()
+    }
+
+    /// Tries again now: after a refused code was fixed, or when the user asks.
+    public func retry() {
+        lock.withLock { wake }.stop()
+    }
+
+    /// Asks the printer to switch its chamber light; the new state arrives as an update.
+    public func setChamberLight(_ on: Bool) {
+        lock.withLock { connection }?.setChamberLight(on)
+    }
+
+    private func runLoop(stop: StopSignal) {
+        var attempt = 0
+        var last: PrinterStatus?
+        while !stop.isStopped {
+            deliver(.connecting, last, stop: stop)
+            let current = endpoint.makeConnection(log: log)
+            lock.withLock { connection = current }
+            var wentLive: Date?
+            do {
+                try current.run(stop: stop, live: {
+                    wentLive = Date()
+                    deliver(.live, last, stop: stop)
+                }, report: { status in
+                    guard status != last else { return }
+                    last = status
+                    deliver(.live, status, stop: stop)
+                })
+                lock.withLock { connection = nil }
+                return
+            } catch {
+                lock.withLock { connection = nil }
+                guard !stop.isStopped else { return }
+                if let wentLive, Date().timeIntervalSince(wentLive) >= backoff.healthyAfter { attempt = 0 }
+                attempt += 1
+                last?.state = .offline
+                let delay = error.isRetryable ? backoff.delay(attempt: attempt) : nil
+                log.info("\(error.kind): \(error.userMessage)" + (delay.map { String(format: "; retrying in %.1f s", $0) } ?? "; not retrying"))
+                deliver(.failed(error, retryIn: delay), last, stop: stop)
+                let wake = lock.withLock { () -> StopSignal in
+                    self.wake = StopSignal()
+                    return self.wake
+                }
+                if !sleep(delay ?? .infinity, stop: stop, wake: wake) { return }
+                if delay == nil { attempt = 0 }
+            }
+        }
+    }
+
+    /// Sleeps until `seconds` pass or `retry()` wakes it; false when stopped.
+    private func sleep(_ seconds: TimeInterval, stop: StopSignal, wake: StopSignal) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while !stop.isStopped && !wake.isStopped && Date() < end {
+            stop.wait(seconds: min(0.25, end.timeIntervalSinceNow))
+        }
+        return !stop.isStopped
+    }
+
+    private func deliver(_ connection: Connection, _ status: PrinterStatus?, stop: StopSignal) {
+        let update = Update(connection: connection, status: status)
+        let handler = handler
+        executor.execute {
+            guard !stop.isStopped else { return }
+            handler(update)
+        }
+    }
+}

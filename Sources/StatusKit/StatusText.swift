@@ -1,0 +1,53 @@
+import Foundation
+import StreamKit
+
+/// How a status reads, the same in the status strip, notifications and `layerwatch status`:
+/// states, durations, finish times and temperatures as translated text.
+public enum StatusText {
+    public static func state(_ state: PrinterStatus.State) -> String {
+        switch state {
+        case .idle: return tr("Idle")
+        case .preparing: return tr("Preparing")
+        case .printing: return tr("Printing")
+        case .paused: return tr("Paused")
+        case .finished: return tr("Finished")
+        case .failed: return tr("Failed")
+        case .offline: return tr("Offline")
+        }
+    }
+
+    /// `2 h 05 min`, `12 min`, `< 1 min`.
+    public static func duration(_ seconds: TimeInterval) -> String {
+        let minutes = Int((max(0, seconds) / 60).rounded())
+        if minutes < 1 { return tr("< 1 min") }
+        if minutes < 60 { return String(format: tr("%d min"), minutes) }
+        return String(format: tr("%d h %02d min"), minutes / 60, minutes % 60)
+    }
+
+    /// The clock time a job `seconds` from `now` ends, in the user's locale (`15:42`), with the
+    /// weekday when it is not today.
+    public static func finishTime(after seconds: TimeInterval, from now: Date = Date()) -> String {
+        let end = now.addingTimeInterval(max(0, seconds))
+        let formatter = DateFormatter()
+        formatter.locale = Locale.current
+        let sameDay = Calendar.current.isDate(end, inSameDayAs: now)
+        formatter.setLocalizedDateFormatFromTemplate(sameDay ? "jmm" : "EEEjmm")
+        return formatter.string(from: end)
+    }
+
+    /// `215 / 220 °C` while heating, `24 °C` when the heater is off or its target unknown.
+    public static func temperature(_ temperature: PrinterStatus.Temperature) -> String {
+        let current = Int(temperature.current.rounded())
+        if let target = temperature.target, target > 0 {
+            return String(format: tr("%d / %d °C"), current, Int(target.rounded()))
+        }
+        return String(format: tr("%d °C"), current)
+    }
+
+    /// `layer 17 of 120`, or `layer 17` when the total is unknown; nil without a layer.
+    public static func layers(_ status: PrinterStatus) -> String? {
+        guard let layer = status.layer, status.hasActiveJob || status.state == .finished else { return nil }
+        if let total = status.totalLayers { return String(format: tr("layer %d of %d"), layer, total) }
+        return String(format: tr("layer %d"), layer)
+    }
+}

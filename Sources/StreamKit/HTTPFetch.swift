@@ -1,0 +1,106 @@
+import CFFmpeg
+import Foundation
+
+/// One HTTP GET whose whole body is wanted: the JSON Moonraker, OctoPrint and go2rtc answer. FFmpeg's
+/// http protocol does the request (redirects, chunked bodies, TLS) as it does for MJPEG cameras, so
+/// failures are classified by the same rules (`FailureClassifier`); the body is refused as soon as
+/// its Content-Length or what arrived passes `limit`, before anything parses it.
+public enum HTTPFetch {
+    /// The largest answer a status or camera-list request may give (10 MiB).
+    public static let maximumBytes = 10 * 1024 * 1024
+
+    /// Why a request failed: the classified failure, and whether the server answered with a 4xx
+    /// other than 401/403/404 (OctoPrint's 409 "printer is not operational" is an answer, not an outage).
+    public struct Failure: Error, Equatable, Sendable {
+        public let failure: StreamFailure
+        public let otherClientError: Bool
+
+        public init(failure: StreamFailure, otherClientError: Bool = false) {
+            self.failure = failure
+            self.otherClientError = otherClientError
+        }
+    }
+
+    /// GETs `url` with `headers` (values may be secrets: list them in `secrets` so no message shows
+    /// them), giving up after `timeout` seconds or as soon as `stop` is signalled.
+    public static func get(_ url: URL, headers: [(String, String)] = [], secrets: [String] = [],
+                           timeout: TimeInterval, limit: Int = maximumBytes,
+                           stop: StopSignal? = nil) throws(Failure) -> Data {
+        let source = StreamSource.http(url)
+        let redactor = Redactor(secrets: secrets + source.secrets)
+        let gate = InterruptGate()
+        let watcher = StopWatcher(gate: gate, stop: stop)
+        gate.arm(seconds: timeout)
+        let capture = FFmpegLog.Capture(redactor: redactor)
+        FFmpegLog.begin(capture)
+        defer { FFmpegLog.end() }
+        do {
+            return try read(url, headers: headers, timeout: timeout, limit: limit, watcher: watcher)
+        } catch {
+            let classified = FailureClassifier(source: source, redactor: redactor)
+                .classify(error, log: capture, deadlineExpired: gate.deadlineExpired, sawPacket: false)
+            throw Failure(failure: classified, otherClientError: error.code == lw_averror_http_other_4xx())
+        }
+    }
+
+    private static func read(_ url: URL, headers: [(String, String)], timeout: TimeInterval, limit: Int,
+                             watcher: StopWatcher) throws(FFmpegError) -> Data {
+        var callback = watcher.callback
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        var options = [("timeout", String(Int64(timeout * 1_000_000))), ("reconnect", "0"), ("seekable", "0"),
+                       ("protocol_whitelist", "http,https,tcp,tls")]
+        if !headers.isEmpty { options.append(("headers", headers.map { "\($0.0): \($0.1)\r\n" }.joined())) }
+        if url.scheme?.lowercased() == "https" { options.append(("tls_verify", "1")) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        var opened: UnsafeMutablePointer<AVIOContext>?
+        let result = avio_open2(&opened, url.absoluteString, AVIO_FLAG_READ, &callback, &dictionary)
+        guard result >= 0, let io = opened else { throw FFmpegError(code: result, stage: .open) }
+        defer { avio_closep(&opened) }
+        let tooLarge = FFmpegError.protocolViolation(
+            String(format: tr("the answer is larger than %d MB"), limit / 1_000_000))
+        if avio_size(io) > Int64(limit) { throw tooLarge }
+        var body = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBufferPointer { avio_read_partial(io, $0.baseAddress!, Int32($0.count)) }
+            if count == lw_averror_eof() || count == 0 { break }
+            if count < 0 { throw FFmpegError(code: count, stage: .read) }
+            body.append(contentsOf: chunk[0..<Int(count)])
+            if body.count > limit { throw tooLarge }
+        }
+        return body
+    }
+}
+
+/// A stop request another thread can give a worker that blocks in network I/O or sleeps between
+/// attempts (the status clients): `stop()` interrupts the request in flight and every later wait.
+public final class StopSignal: @unchecked Sendable {
+    private let gate = InterruptGate()
+
+    public init() {}
+
+    /// Stops for good.
+    public func stop() { gate.cancel() }
+
+    public var isStopped: Bool { gate.isCancelled }
+
+    /// Sleeps up to `seconds`; false when stopped meanwhile.
+    @discardableResult
+    public func wait(seconds: TimeInterval) -> Bool { gate.wait(seconds: seconds) }
+}
+
+/// The interrupt callback of one fetch: its own deadline, and the worker's stop signal.
+private final class StopWatcher: Interrupting {
+    let gate: InterruptGate
+    let stop: StopSignal?
+
+    init(gate: InterruptGate, stop: StopSignal?) {
+        self.gate = gate
+        self.stop = stop
+    }
+
+    func shouldInterrupt() -> Bool {
+        (stop?.isStopped ?? false) || gate.shouldInterrupt()
+    }
+}
