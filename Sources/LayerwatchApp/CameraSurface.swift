@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GtkKit
+import StatusKit
 import StreamKit
 
 /// What a CameraSurface tells the view that owns it.
@@ -12,22 +13,25 @@ protocol CameraSurfaceDelegate: AnyObject {
 
 /// Everything that shows one view of a session, whatever window it sits in (a printer's tab, a mini
 /// window, a farm tile): the picture (a `CameraView` driven by its `RepresentableHost`), the
-/// overlays over it (status card, LIVE badge, picture age, stats), the display-size hint taken from
-/// its own allocation and scale factor, and retry. The owner embeds `widget`, and hears of states
-/// through `delegate`; the picture is made once and never moves inside the surface.
+/// overlays over it (status card, LIVE badge, picture age, stats, the print's status strip), the
+/// display-size hint taken from its own allocation and scale factor, and retry. The owner embeds
+/// `widget`, and hears of states through `delegate`; the picture is made once and never moves
+/// inside the surface.
 @MainActor
 final class CameraSurface {
     /// What a surface shows besides the picture and the status card.
     enum Style {
-        /// A printer's page: LIVE badge, picture age, stats.
+        /// A printer's page: LIVE badge, picture age, stats, the full status strip.
         case full
-        /// A mini window: a compact status card only.
+        /// A mini window: a compact status card and a one-line status strip.
         case compact
     }
 
     let session: StreamSession
     let status = StatusOverlay()
     let stats = StatsOverlay()
+    /// The print's status, apart from the camera's (see `followStatus`).
+    let strip: StatusStrip
     weak var delegate: CameraSurfaceDelegate?
     private(set) var state: SessionState = .idle
 
@@ -58,11 +62,13 @@ final class CameraSurface {
     private let cameraHost: RepresentableHost<ObjectIdentifier, CameraView>
     private var displaySize = PixelSize.full
     private var ticker: RepeatingTimer?
+    private var statusObservation: PrinterStatusHub.Observation?
 
     /// A surface for `session`, captioned with the printer's `name`.
     init(session: StreamSession, name: String, style: Style) {
         self.session = session
         self.name = name
+        strip = StatusStrip(style: style)
         cameraHost = RepresentableHost(id: ObjectIdentifier(session),
                                        CameraView(session: session, displaySize: .full, look: .waiting, onState: { _ in }))
         gtk_widget_add_css_class(widget, "camera-area")
@@ -72,10 +78,18 @@ final class CameraSurface {
         switch style {
         case .full:
             place(liveBadge.pointer, valign: GTK_ALIGN_START)
-            place(frameAge.pointer, valign: GTK_ALIGN_END)
+            // The picture's age sits just above the strip, so neither covers the other.
+            let bottom = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+            gtk_widget_set_valign(bottom, GTK_ALIGN_END)
+            gtk_widget_set_halign(frameAge.pointer, GTK_ALIGN_START)
+            gtk_widget_set_visible(frameAge.pointer, false.gboolean)
+            gtk_box_append(gcast(bottom), frameAge.pointer)
+            gtk_box_append(gcast(bottom), strip.widget)
+            gtk_overlay_add_overlay(gcast(widget), bottom)
             gtk_overlay_add_overlay(gcast(widget), stats.widget)
         case .compact:
             gtk_widget_add_css_class(status.widget, "compact")
+            gtk_overlay_add_overlay(gcast(widget), strip.widget)
         }
         status.onRetry = { [weak self] in self?.reconnect() }
         allocation.onChange = { [weak self] width, height in
@@ -109,6 +123,22 @@ final class CameraSurface {
     /// Connects again at once (the status card's Retry, the Reconnect action).
     func reconnect() {
         session.restart()
+    }
+
+    /// Shows printer `printerID`'s status from `hub` from now on: the strip, the heaters in the
+    /// stats, and `light` (the owner's chamber-light switch, wherever it placed it); then tells
+    /// `onChange`. The camera's own state and card are untouched.
+    func followStatus(of printerID: UUID, in hub: PrinterStatusHub, light: ChamberLightToggle,
+                      onChange: @escaping @MainActor () -> Void = {}) {
+        light.onRequest = { [weak hub] on in hub?.setChamberLight(on, for: printerID) }
+        statusObservation = hub.observe(printerID: printerID) { [weak self, weak hub, weak light] update in
+            guard let self, let hub else { return }
+            strip.show(PrintSummary(of: printerID, in: hub))
+            stats.printerStatus = update?.connection == .live ? update?.status : nil
+            if stats.isShown { stats.show(session.stats) }
+            light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)
+            onChange()
+        }
     }
 
     func setStatsShown(_ shown: Bool) {

@@ -3,8 +3,9 @@ import CLayerwatch
 import GtkKit
 
 /// The camera page's buttons, one for each feature placed in the control bar (Feature.all), wired
-/// to its action, so a button, its shortcut and its menu item are one feature. The bar only knows
-/// how to lie flat below the video or stand up beside it.
+/// to its action, so a button, its shortcut and its menu item are one feature, then the page's own
+/// controls (a Bambu printer's chamber light). The bar only knows how to lie flat below the video
+/// or stand up beside it.
 @MainActor
 final class ControlBar {
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -17,6 +18,11 @@ final class ControlBar {
         for (feature, icon) in Feature.placed(\.controlBarIcon) {
             gtk_box_append(gcast(widget), Self.button(for: feature, icon: icon))
         }
+    }
+
+    /// Adds a control of the page's own after the features' buttons.
+    func append(_ control: UnsafeMutablePointer<GtkWidget>) {
+        gtk_box_append(gcast(widget), control)
     }
 
     /// Horizontal under the video, vertical beside it.

@@ -11,7 +11,7 @@ extension LayerwatchApplication {
         let dialog = PrinterDialog(parent: window?.window, editing: printer, secretsNote: library.store.secretsNotice)
         library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
-        dialog.onSave = { [weak self] saved in self?.save(saved) }
+        dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }
         if printer == nil { startDiscovery(for: dialog) }
         connectSignal(dialog.window, "destroy") { [weak self] in self?.stopDiscovery() }
         openDialog = dialog

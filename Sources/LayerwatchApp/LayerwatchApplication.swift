@@ -8,7 +8,8 @@ import StreamKit
 /// with a tab per saved printer (or the demo camera when there is none) plus any camera given on the
 /// command line; adds, edits and removes printers; pops printers out into mini windows; and keeps
 /// all of it saved. Every view of a camera gets its session from one registry, so a tab and its mini
-/// window share one connection.
+/// window share one connection; every view of a printer's print status gets it from one hub, so
+/// they share one status client.
 @MainActor
 public final class LayerwatchApplication {
     public nonisolated static let applicationID = "io.github.layerwatch.Layerwatch"
@@ -27,8 +28,15 @@ public final class LayerwatchApplication {
     private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
     let sessions = SessionRegistry()
+    /// The saved printers' print status, one client each while the window is open.
+    let statusHub = PrinterStatusHub()
     var window: MainWindow?
-    var miniWindows: [UUID: MiniWindow] = [:]
+    var miniWindows: [UUID: MiniWindow] = [:] {
+        didSet {
+            // Every mini window shows its printer's status from the moment it is listed.
+            for (id, mini) in miniWindows where oldValue[id] !== mini { mini.followStatus(in: statusHub) }
+        }
+    }
     let discoveryConfiguration: PrinterDiscovery.Configuration
     /// The listener that runs while the Add Printer dialog is open.
     var discovery: PrinterDiscovery?
@@ -163,13 +171,20 @@ public final class LayerwatchApplication {
             window?.showBanner(message)
         }
         tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
-        tabs.onOrderChange = { [weak self, unowned tabs] in self?.library.reorder(tabs.all.map(\.camera.id)) }
+        tabs.onOrderChange = { [weak self, unowned tabs] in
+            self?.library.reorder(tabs.all.map(\.camera.id))
+            // Tabs come and go as printers are added, edited and removed.
+            self?.syncPrinterStatus()
+        }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         connectBoolSignal(window.window, "close-request") { [weak self] in
             self?.rememberWindow()
             return false
         }
-        connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
+        connectSignal(window.window, "destroy") { [weak self] in
+            self?.window = nil
+            self?.statusHub.stopAll()
+        }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
         let saved = library.config
@@ -213,6 +228,8 @@ public final class LayerwatchApplication {
     func addTab(_ camera: Camera, select: Bool, at position: Int? = nil) {
         guard let window else { return }
         let page = PrinterPage(camera: camera, session: sessions.session(for: camera.source))
+        syncPrinterStatus()
+        page.followStatus(in: statusHub)
         if library.printer(id: camera.id) != nil {
             page.surface.onEditAccessCode = { [weak self] in
                 guard let self, let printer = library.printer(id: camera.id) else { return }
@@ -220,6 +237,14 @@ public final class LayerwatchApplication {
             }
         }
         window.add(page, select: select, at: position)
+    }
+
+    /// Starts, replaces and stops the printers' status clients to match the saved printers (once
+    /// the keyring's codes are in). Adding, editing or removing a printer reaches it through the
+    /// tabs; call it after any other change to a printer's address, code or serial.
+    func syncPrinterStatus() {
+        guard library.secretsLoaded else { return }
+        statusHub.sync(library.config.printers)
     }
 
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).

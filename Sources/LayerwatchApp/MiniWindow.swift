@@ -7,7 +7,8 @@ import StreamKit
 /// The pop-out mini window (the desktop's picture-in-picture): a small window titled
 /// "<printer> - PiP" that stays on top where the desktop allows, showing the same session as the
 /// printer's tab (a second camera surface, never a second connection) converted at its own small
-/// size. Hovering shows buttons to go back to the tab or close.
+/// size, with the print's status on one line. Hovering shows buttons to switch a Bambu printer's
+/// chamber light, go back to the tab or close.
 @MainActor
 final class MiniWindow {
     nonisolated static let defaultSize = (width: Int32(480), height: Int32(270))
@@ -15,6 +16,7 @@ final class MiniWindow {
     let camera: Camera
     let window: UnsafeMutablePointer<GtkWidget>
     let surface: CameraSurface
+    let light = ChamberLightToggle(classes: ["circular", "osd"])
     private(set) var keepAbove: KeepAbove.Outcome?
     private let controls: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
@@ -39,6 +41,7 @@ final class MiniWindow {
         gtk_widget_set_valign(controls, GTK_ALIGN_START)
         gtk_widget_set_opacity(controls, 0)
         surface.addOverlay(controls)
+        gtk_box_append(gcast(controls), light.button)
         toasts = adw_toast_overlay_new()
         let handle = gtk_window_handle_new()!
         gtk_window_handle_set_child(gcast(handle), toasts)
@@ -51,6 +54,11 @@ final class MiniWindow {
         keepAlive(self, untilDestroyed: window)
         surface.dismantleOnDestroy(of: window)
         connectSignal(window, "destroy") { [weak self] in self?.onClosed() }
+    }
+
+    /// Shows the printer's status from `hub`: the strip and the light switch.
+    func followStatus(in hub: PrinterStatusHub) {
+        surface.followStatus(of: camera.id, in: hub, light: light)
     }
 
     /// Shows the window and asks for it to stay on top; on Wayland the outcome says it could not.

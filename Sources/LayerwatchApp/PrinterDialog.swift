@@ -1,27 +1,40 @@
 import CGtk
+import CLayerwatch
 import Foundation
 import GtkKit
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// The Add/Edit Printer dialog: the kind of camera, name, address, access code (masked, with
 /// reveal), optional serial, or a URL for other cameras; Bambu printers found on the network
-/// prefill it; "Test Connection" probes the camera; Save checks every field and says what is wrong
-/// under the field itself.
+/// prefill it; a Klipper or OctoPrint host's API (address, port, key) finds its cameras, of which
+/// the user checks one or several; "Test Connection" probes the camera; Save checks every field and
+/// says what is wrong under the field itself.
 @MainActor
 final class PrinterDialog {
     /// The dialog's kinds, in the order of its drop-down.
     static let kindTitles = [tr("Bambu Lab with RTSPS (X1, P2S, H2, X2D)"), tr("Bambu Lab P1 / A1 (port 6000)"),
-                             tr("Other camera (RTSP, MJPEG or snapshot URL)")]
+                             tr("Klipper (Moonraker)"), tr("OctoPrint"), tr("Other camera (RTSP, MJPEG or snapshot URL)")]
 
     let window: UnsafeMutablePointer<GtkWidget>
-    let name = FormField(title: tr("Name"), placeholder: tr("X1C in the workshop"))
-    let host = FormField(title: tr("IP address"), placeholder: "192.168.1.20",
-                         hint: tr("On the printer: Settings → Network (WLAN)."))
+    let name = FormField(title: tr("Name"))
+    let host = FormField(title: tr("IP address"), placeholder: "192.168.1.20", hint: "")
     let accessCode: FormField
-    let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000")
+    let apiPort = FormField(title: tr("Port"))
+    let apiKey = FormField(title: tr("API key"), secret: true, hint: "")
+    let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000",
+                           hint: tr("Needed for the print status: Settings → Device on the printer. Printers found on the network fill it in."))
     let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream",
                         hint: tr("An https:// camera must have a certificate this computer trusts."))
+    /// "Find Cameras" and the cameras it found on a Klipper or OctoPrint host.
+    let cameraList = ImportedCameraList()
+    let cameras: FormField
+    private let hostRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+    /// "On your network" (adding only), shown while a Bambu kind is chosen.
+    private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
+    /// Why the last "Find Cameras" failed, shown under the address until it is edited.
+    private var findError: String?
     private let kindDropDown: UnsafeMutablePointer<GtkWidget>
     private let kind: FormField
     private let testButton: UnsafeMutablePointer<GtkWidget>
@@ -30,19 +43,23 @@ final class PrinterDialog {
     let discovered = DiscoveredPrinterList()
     private var model: BambuModel?
     private let id: UUID
+    /// The printer being edited: its camera URL and mounting stay unless the user changes them.
+    private let editing: Printer?
     private var attemptedSave = false
 
     /// Probes a source and answers with a sentence for the user (on the main loop).
     var onTest: @MainActor (StreamSource, @escaping @MainActor (String) -> Void) -> Void = { _, _ in }
-    /// The user saved a valid printer; the dialog closes itself.
-    var onSave: @MainActor (Printer) -> Void = { _ in }
+    /// The user saved valid printers (several when several cameras were chosen); the dialog closes itself.
+    var onSave: @MainActor ([Printer]) -> Void = { _ in }
 
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
         id = printer?.id ?? UUID()
+        editing = printer
         accessCode = FormField(title: tr("Access code"), placeholder: tr("8 characters"), secret: true,
                                hint: Self.accessCodeHint(secretsNote: secretsNote))
         kindDropDown = Self.dropDown(Self.kindTitles)
-        kind = FormField(title: tr("Camera"), control: kindDropDown)
+        kind = FormField(title: tr("Type"), control: kindDropDown)
+        cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
         window = adw_window_new()
         gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
         gtk_window_set_modal(gcast(window), true.gboolean)
@@ -63,13 +80,24 @@ final class PrinterDialog {
 
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 14)!
         gtk_widget_add_css_class(form, "printer-form")
+        gtk_box_append(gcast(form), kind.widget)
         if printer == nil {
-            let discoveredGroup = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
-            gtk_box_append(gcast(discoveredGroup), makeLabel(tr("On your network"), classes: ["heading"], leading: true))
-            gtk_box_append(gcast(discoveredGroup), discovered.widget)
-            gtk_box_append(gcast(form), discoveredGroup)
+            let group = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+            gtk_box_append(gcast(group), makeLabel(tr("On your network"), classes: ["heading"], leading: true))
+            gtk_box_append(gcast(group), discovered.widget)
+            gtk_box_append(gcast(form), group)
+            discoveredGroup = group
+        } else {
+            discoveredGroup = nil
         }
-        for field in [kind, name, host, accessCode, serial, url] { gtk_box_append(gcast(form), field.widget) }
+        gtk_widget_set_hexpand(host.widget, true.gboolean)
+        gtk_editable_set_width_chars(gcast(apiPort.entry), 6)
+        gtk_editable_set_max_width_chars(gcast(apiPort.entry), 6)
+        gtk_box_append(gcast(hostRow), host.widget)
+        gtk_box_append(gcast(hostRow), apiPort.widget)
+        for field in [name.widget, hostRow, apiKey.widget, accessCode.widget, serial.widget, url.widget, cameras.widget] {
+            gtk_box_append(gcast(form), field)
+        }
         let testRow = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         gtk_widget_set_halign(testButton, GTK_ALIGN_START)
         gtk_box_append(gcast(testRow), testButton)
@@ -92,11 +120,16 @@ final class PrinterDialog {
         connectSignal(cancel, "clicked") { [window] in gtk_window_destroy(gcast(window)) }
         connectSignal(save, "clicked") { [weak self] in self?.save() }
         connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
+        connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
+        cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         connectSignal(kindDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.kindChanged()
         }
-        for field in [name, host, accessCode, serial, url] {
+        for field in [name, accessCode, serial, url] {
             field.onChange { [weak self] in self?.revalidate() }
+        }
+        for field in [host, apiPort, apiKey] {
+            field.onChange { [weak self] in self?.apiChanged() }
         }
         // The window's handlers own this object: it lives as long as the window.
         connectSignal(window, "destroy") { withExtendedLifetime(self) {} }
@@ -130,10 +163,16 @@ final class PrinterDialog {
         gtk_widget_grab_focus(accessCode.entry)
     }
 
-    /// The draft the fields describe now.
+    /// The draft the fields describe now: for Klipper and OctoPrint the API's fields, and the
+    /// checked cameras or, when editing with none checked, the camera URL.
     var draft: PrinterDraft {
-        PrinterDraft(id: id, kind: selectedKind, name: name.text, host: host.text, accessCode: accessCode.text,
-                     serial: serial.text, url: url.text)
+        let kind = selectedKind
+        let api = kind.hasStatusAPI
+        return PrinterDraft(id: id, kind: kind, name: name.text, host: host.text, apiPort: apiPortText,
+                            accessCode: api ? apiKey.text : accessCode.text, serial: serial.text,
+                            url: kind == .generic || urlKept ? url.text : "", cameras: api ? cameraList.chosen : [],
+                            rotation: editing?.rotation ?? 0, flipHorizontal: editing?.flipHorizontal ?? false,
+                            flipVertical: editing?.flipVertical ?? false, notifies: editing?.notifies ?? true)
     }
 
     var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
@@ -144,9 +183,9 @@ final class PrinterDialog {
     /// Validates; saves and closes when every field is right, else shows each field's message.
     func save() {
         attemptedSave = true
-        switch draft.validate() {
-        case .success(let printer):
-            onSave(printer)
+        switch draft.printers() {
+        case .success(let printers):
+            onSave(printers)
             gtk_window_destroy(gcast(window))
         case .failure(let problems):
             show(problems)
@@ -159,6 +198,8 @@ final class PrinterDialog {
         switch gtk_drop_down_get_selected(gcast(kindDropDown)) {
         case 0: return .bambuRTSPS(model?.camera == .rtsps ? model : nil)
         case 1: return .bambuJPEG(model?.camera == .jpegOverTLS ? model : nil)
+        case 2: return .klipper
+        case 3: return .octoprint
         default: return .generic
         }
     }
@@ -168,7 +209,9 @@ final class PrinterDialog {
         switch kind {
         case .bambuRTSPS: index = 0
         case .bambuJPEG: index = 1
-        case .generic, .klipper, .octoprint: index = 2
+        case .klipper: index = 2
+        case .octoprint: index = 3
+        case .generic: index = 4
         }
         gtk_drop_down_set_selected(gcast(kindDropDown), index)
     }
@@ -178,15 +221,57 @@ final class PrinterDialog {
         selectKind(printer.kind)
         name.text = printer.name
         host.text = printer.host
-        accessCode.text = printer.accessCode
+        if printer.kind.hasStatusAPI { apiPort.text = printer.apiPort.map(String.init) ?? "" }
+        (printer.kind.hasStatusAPI ? apiKey : accessCode).text = printer.accessCode
         serial.text = printer.serial ?? ""
         url.text = printer.url ?? ""
     }
 
+    /// The API port field's text, or for a Bambu printer the MQTT port it was saved with (no field
+    /// shows it).
+    private var apiPortText: String {
+        let kind = selectedKind
+        if kind.hasStatusAPI { return apiPort.text }
+        guard kind.isBambu, let editing, editing.kind.isBambu else { return "" }
+        return editing.apiPort.map(String.init) ?? ""
+    }
+
+    /// Whether a Klipper or OctoPrint printer's camera is the URL field: when editing, until a
+    /// camera the host lists is checked.
+    private var urlKept: Bool {
+        selectedKind.hasStatusAPI && editing != nil && cameraList.chosen.isEmpty
+    }
+
     private func kindChanged() {
-        let bambu = selectedKind.isBambu
-        for field in [host, accessCode, serial] { field.setShown(bambu) }
-        url.setShown(!bambu)
+        let kind = selectedKind
+        let bambu = kind.isBambu, api = kind.hasStatusAPI
+        for field in [accessCode, serial] { field.setShown(bambu) }
+        for field in [apiPort, apiKey, cameras] { field.setShown(api) }
+        host.setShown(bambu || api)
+        gtk_widget_set_visible(hostRow, (bambu || api).gboolean)
+        if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, bambu.gboolean) }
+        url.setShown(kind == .generic || urlKept)
+        gtk_entry_set_placeholder_text(gcast(name.entry), kind.namePlaceholder)
+        host.setHint(kind.hostHint)
+        if api {
+            gtk_entry_set_placeholder_text(gcast(apiPort.entry), String(kind.usualAPIPort))
+            lw_set_string_property(apiKey.entry, "placeholder-text", kind.apiKeyPlaceholder)
+            apiKey.setHint(kind.apiKeyHint)
+        }
+        revalidate()
+    }
+
+    /// An edit of the API's address, port or key: a search for the old one's cameras is dropped
+    /// and its error with it.
+    private func apiChanged() {
+        cameraList.cancel()
+        findError = nil
+        host.showError(nil)
+        revalidate()
+    }
+
+    private func camerasToggled() {
+        url.setShown(selectedKind == .generic || urlKept)
         revalidate()
     }
 
@@ -198,11 +283,36 @@ final class PrinterDialog {
 
     private func show(_ problems: PrinterDraft.Problems?) {
         name.showError(problems?[.name])
-        host.showError(problems?[.host])
+        host.showError(problems?[.host] ?? findError)
+        apiPort.showError(problems?[.apiPort])
         accessCode.showError(problems?[.accessCode])
+        apiKey.showError(problems?[.accessCode])
         serial.showError(problems?[.serial])
         url.showError(problems?[.url])
+        cameras.showError(problems?[.cameras])
         kind.showError(problems?[.kind])
+    }
+
+    /// Asks the Klipper or OctoPrint host for its cameras off the main loop and lists them: every
+    /// playable one checked for a new printer, the one the printer shows when editing.
+    func findCameras() {
+        let endpoint: StatusEndpoint
+        switch draft.statusEndpoint() {
+        case .failure(let problems):
+            for (field, problem) in [(host, PrinterDraft.Field.host), (apiPort, .apiPort), (apiKey, .accessCode)] {
+                field.showError(problems[problem])
+            }
+            return
+        case .success(let found):
+            endpoint = found
+        }
+        findError = nil
+        host.showError(nil)
+        let shown = editing?.url
+        cameraList.find(endpoint, checked: { shown == nil || $0.url == shown }) { [weak self] message in
+            self?.findError = message
+            self?.host.showError(message)
+        }
     }
 
     /// Probes the camera the fields describe and shows the answer under the button.

@@ -3,9 +3,10 @@ import Foundation
 import GtkKit
 import StreamKit
 
-/// Everything one printer's tab shows: its camera surface (the video and its overlays) and the
-/// control bar, arranged by an AdaptiveLayout that moves only the bar when the window turns wide or
-/// tall. The surface is made once and never moves.
+/// Everything one printer's tab shows: its camera surface (the video, its overlays and the print's
+/// status) and the control bar (with the chamber-light switch of a Bambu printer), arranged by an
+/// AdaptiveLayout that moves only the bar when the window turns wide or tall. The surface is made
+/// once and never moves.
 @MainActor
 final class PrinterPage: CameraSurfaceDelegate {
     let camera: Camera
@@ -13,15 +14,20 @@ final class PrinterPage: CameraSurfaceDelegate {
     var name: String { camera.name }
     let surface: CameraSurface
     let controls = ControlBar()
+    let light = ChamberLightToggle(classes: ["circular", "flat"])
     let layout: AdaptiveLayout
     /// Set while its tab is being closed for good.
     var isBeingRemoved = false
     /// Told of every state change (the tab's state indicator listens).
     var onStateChange: @MainActor (SessionState) -> Void = { _ in }
+    /// Told of every change of the printer's status (the tab's progress listens).
+    var onStatusChange: @MainActor () -> Void = {}
 
     /// The widget to put in a window or tab.
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
     var state: SessionState { surface.state }
+    /// The printer's status as the strip shows it; nil without one.
+    var printSummary: PrintSummary? { surface.strip.summary }
 
     init(camera: Camera, session: StreamSession) {
         self.camera = camera
@@ -29,10 +35,16 @@ final class PrinterPage: CameraSurfaceDelegate {
         surface = CameraSurface(session: session, name: camera.name, style: .full)
         layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
         surface.delegate = self
+        controls.append(light.button)
         layout.onArrangementChange = { [weak self] arrangement in
             self?.controls.setOrientation(arrangement == .beside ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
         }
         followAspectRatio(of: surface.state)
+    }
+
+    /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
+    func followStatus(in hub: PrinterStatusHub) {
+        surface.followStatus(of: camera.id, in: hub, light: light) { [weak self] in self?.onStatusChange() }
     }
 
     /// Detaches the video from the session (the last view leaving stops the stream).

@@ -1,12 +1,15 @@
 import CGtk
 import Foundation
 import GtkKit
+import StatusKit
 import StreamKit
 
 /// One tab per printer (libadwaita's tab view and bar: reorderable, with close buttons and the
-/// usual Ctrl+PgUp/PgDn and Alt+1…9 shortcuts). Each tab shows its printer's state: a spinner while
-/// connecting, a dot when live, a warning sign when failed. Closing a tab is only a request: the
-/// owner asks the user before anything is removed.
+/// usual Ctrl+PgUp/PgDn and Alt+1…9 shortcuts). Each tab shows its camera's state (a spinner while
+/// connecting, a dot when live, a warning sign when failed) and its print's: the percentage after
+/// the name while a print runs or is paused, the print's state and time left in the tooltip, and
+/// libadwaita's attention mark while a print is paused or has failed. Closing a tab is only a
+/// request: the owner asks the user before anything is removed.
 @MainActor
 final class PrinterTabs {
     let view: UnsafeMutablePointer<GtkWidget>
@@ -64,13 +67,17 @@ final class PrinterTabs {
     func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
         let tab = position.map { adw_tab_view_insert(gcast(view), page.widget, Int32($0))! }
             ?? adw_tab_view_append(gcast(view), page.widget)!
-        adw_tab_page_set_title(tab, page.name)
         pages.append((page, tab))
-        page.onStateChange = { [weak self] state in
-            self?.showState(state, of: tab)
-            self?.onPageStateChange()
+        page.onStateChange = { [weak self, weak page] _ in
+            guard let self, let page else { return }
+            describe(page, on: tab)
+            onPageStateChange()
         }
-        showState(page.state, of: tab)
+        page.onStatusChange = { [weak self, weak page] in
+            guard let self, let page else { return }
+            describe(page, on: tab)
+        }
+        describe(page, on: tab)
         if select { self.select(page) }
         // The view selected its first tab while appending it, before the page was recorded.
         if Bool(gboolean: adw_tab_page_get_selected(tab)) { onSelectionChange(page) }
@@ -89,6 +96,7 @@ final class PrinterTabs {
         adw_tab_view_close_page(gcast(view), tab)
         pages.removeAll { $0.page === page }
         page.onStateChange = { _ in }
+        page.onStatusChange = {}
         page.dismantle()
         onOrderChange()
     }
@@ -97,6 +105,7 @@ final class PrinterTabs {
     func dismantleAll() {
         for (page, _) in pages {
             page.onStateChange = { _ in }
+            page.onStatusChange = {}
             page.dismantle()
         }
         pages.removeAll()
@@ -122,7 +131,27 @@ final class PrinterTabs {
         pages.first { $0.tab == tab }?.page
     }
 
-    private func showState(_ state: SessionState, of tab: OpaquePointer) {
+    /// The tab's title, indicator, spinner, tooltips and attention mark for the page's camera and
+    /// print. The percentage goes after the name, where it reads at a glance on every tab (libadwaita
+    /// 1.2 has no progress of its own on a tab; its spinner and indicator already say the camera's
+    /// state), and only while the print runs or is paused, so an idle printer's tab is just its name.
+    private func describe(_ page: PrinterPage, on tab: OpaquePointer) {
+        let camera = Self.cameraIndicator(page.state)
+        adw_tab_page_set_loading(tab, camera.loading.gboolean)
+        let indicator = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
+        adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0.pointer) })
+        let print = page.printSummary
+        let underWay = print.map { [.printing, .paused].contains($0.state) } ?? false
+        let title = underWay ? print?.percent.map { String(format: tr("%@ · %@"), page.name, $0) } : nil
+        adw_tab_page_set_title(tab, title ?? page.name)
+        adw_tab_page_set_needs_attention(tab, (print.map { [.paused, .failed].contains($0.state) } ?? false).gboolean)
+        // Both tooltips are markup; a failure's text can quote what the camera or printer sent.
+        adw_tab_page_set_indicator_tooltip(tab, markupEscaped(camera.tooltip))
+        let tooltip = print.map { "\(camera.tooltip)\n\($0.oneLine)" } ?? camera.tooltip
+        adw_tab_page_set_tooltip(tab, markupEscaped(tooltip))
+    }
+
+    private static func cameraIndicator(_ state: SessionState) -> (loading: Bool, icon: String?, tooltip: String) {
         let loading: Bool, icon: String?, tooltip: String
         switch state {
         case .idle, .connecting:
@@ -136,11 +165,6 @@ final class PrinterTabs {
         case .stopped:
             (loading, icon, tooltip) = (false, nil, tr("Stopped"))
         }
-        adw_tab_page_set_loading(tab, loading.gboolean)
-        let indicator = icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
-        adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0.pointer) })
-        // Both tooltips are markup; a failure's text can quote what the camera sent.
-        adw_tab_page_set_indicator_tooltip(tab, markupEscaped(tooltip))
-        adw_tab_page_set_tooltip(tab, markupEscaped(tooltip))
+        return (loading, icon, tooltip)
     }
 }

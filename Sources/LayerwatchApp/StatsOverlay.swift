@@ -1,12 +1,16 @@
 import CGtk
 import GtkKit
+import StatusKit
 import StreamKit
 
 /// The stats readout in the video's corner: fps, resolution, kbit/s, decode ms, dropped frames and
-/// time to first frame, refreshed once a second while shown.
+/// time to first frame, refreshed once a second while shown, and the printer's temperatures while
+/// its status is live.
 @MainActor
 final class StatsOverlay {
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The printer's status whose heaters are listed; nil for a camera without live status.
+    var printerStatus: PrinterStatus?
 
     init() {
         widget = makeLabel(classes: ["stats-overlay"], leading: true)
@@ -23,10 +27,10 @@ final class StatsOverlay {
     }
 
     func show(_ stats: StreamStats) {
-        gtk_label_set_text(gcast(widget), Self.format(stats))
+        gtk_label_set_text(gcast(widget), Self.format(stats, printer: printerStatus))
     }
 
-    static func format(_ stats: StreamStats) -> String {
+    static func format(_ stats: StreamStats, printer: PrinterStatus?) -> String {
         var lines: [String] = []
         let resolution = stats.sourceSize.map { "\($0)" } ?? "—"
         let shown = stats.outputSize.map { $0 == stats.sourceSize ? "" : " → \($0)" } ?? ""
@@ -37,6 +41,20 @@ final class StatsOverlay {
         var first = stats.timeToFirstFrame.map { String(format: tr("first frame %.2f s"), $0) } ?? tr("first frame —")
         if let open = stats.timeToOpen { first += String(format: tr(" (open %.2f s)"), open) }
         lines.append(first)
+        if let printer { lines += temperatures(printer) }
         return lines.joined(separator: "\n")
+    }
+
+    /// `nozzle  215 / 220 °C`, `bed  60 / 60 °C`, `chamber  32 °C`: each heater the printer reports.
+    static func temperatures(_ status: PrinterStatus) -> [String] {
+        var rows = status.nozzles.enumerated().map { index, nozzle in
+            (status.nozzles.count > 1 ? String(format: tr("nozzle %d"), index + 1) : tr("nozzle"), nozzle)
+        }
+        if let bed = status.bed { rows.append((tr("bed"), bed)) }
+        if let chamber = status.chamber { rows.append((tr("chamber"), chamber)) }
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { name, heater in
+            name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + StatusText.temperature(heater)
+        }
     }
 }

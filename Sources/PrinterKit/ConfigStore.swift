@@ -213,6 +213,7 @@ public final class ConfigStore: @unchecked Sendable {
                 missing.append(Self.quoted(printer.name))
             }
         }
+        for index in config.printers.indices { config.printers[index].dropMissingKeyringSecret() }
         guard !missing.isEmpty else { return nil }
         let names = missing.joined(separator: ", ")
         if let failure {

@@ -50,7 +50,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
     /// IP address or host name of a Bambu printer, or of a Klipper or OctoPrint host's API; empty for
     /// a generic camera.
     public var host: String
-    /// The Moonraker or OctoPrint API's port when not the usual one (7125, 80).
+    /// The status API's port when not the usual one (Bambu MQTT 8883, Moonraker 7125, OctoPrint 80).
     public var apiPort: Int?
     public var serial: String?
     /// The camera URL of a generic, Klipper or OctoPrint camera; nil for Bambu printers.
@@ -88,7 +88,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
         switch kind {
         case .bambuRTSPS, .bambuJPEG:
             guard !host.isEmpty, !accessCode.isEmpty else { return nil }
-            return .bambu(host: host, port: StatusEndpoint.bambuPort, accessCode: accessCode, serial: serial)
+            return .bambu(host: host, port: apiPort ?? StatusEndpoint.bambuPort, accessCode: accessCode, serial: serial)
         case .klipper:
             guard !host.isEmpty else { return nil }
             return .moonraker(host: host, port: apiPort ?? StatusEndpoint.moonrakerPort, apiKey: accessCode.isEmpty ? nil : accessCode)

@@ -1,12 +1,13 @@
 import Foundation
+import StatusKit
 import StreamKit
 
 /// The add/edit dialog's fields as typed, checked all at once so the dialog can show a specific
-/// message under each field that is wrong. Messages never contain the access code.
-public struct PrinterDraft: Hashable, Sendable {
+/// message under each field that is wrong. Messages never contain the access code or API key.
+public struct PrinterDraft: Equatable, Sendable {
     /// A field of the dialog a message belongs to.
     public enum Field: Hashable, Sendable, CaseIterable {
-        case kind, name, host, accessCode, serial, url
+        case kind, name, host, apiPort, accessCode, serial, url, cameras
     }
 
     /// What is wrong with a draft, one message per field.
@@ -16,45 +17,94 @@ public struct PrinterDraft: Hashable, Sendable {
         public subscript(field: Field) -> String? { messages[field] }
     }
 
-    /// The printer's id: new for an added printer, kept when one is edited.
+    /// The printer's id: new for an added printer, kept when one is edited (by the first printer
+    /// when several cameras are chosen).
     public let id: UUID
     public var kind: Printer.Kind
     public var name: String
+    /// The Bambu printer's address, or the Klipper or OctoPrint host's.
     public var host: String
+    /// The Moonraker or OctoPrint API's port as typed, or a Bambu printer's MQTT port kept from the
+    /// printer edited (the dialog has no field for it); empty for the usual one.
+    public var apiPort: String
+    /// The Bambu access code, or the Moonraker or OctoPrint API key.
     public var accessCode: String
     public var serial: String
+    /// The camera URL of a generic camera, or of a Klipper or OctoPrint printer when no listed
+    /// camera is chosen (editing one).
     public var url: String
+    /// The cameras chosen from those a Klipper or OctoPrint host listed: one printer each.
+    public var cameras: [ImportedCamera]
+    /// Kept from an edited printer: how its camera is mounted and whether it notifies.
+    public var rotation: Int
+    public var flipHorizontal: Bool
+    public var flipVertical: Bool
+    public var notifies: Bool
 
-    public init(id: UUID = UUID(), kind: Printer.Kind, name: String = "", host: String = "",
-                accessCode: String = "", serial: String = "", url: String = "") {
+    public init(id: UUID = UUID(), kind: Printer.Kind, name: String = "", host: String = "", apiPort: String = "",
+                accessCode: String = "", serial: String = "", url: String = "", cameras: [ImportedCamera] = [],
+                rotation: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true) {
         self.id = id
         self.kind = kind
         self.name = name
         self.host = host
+        self.apiPort = apiPort
         self.accessCode = accessCode
         self.serial = serial
         self.url = url
+        self.cameras = cameras
+        self.rotation = rotation
+        self.flipHorizontal = flipHorizontal
+        self.flipVertical = flipVertical
+        self.notifies = notifies
     }
 
     /// The fields of an existing printer, for the edit dialog.
     public init(_ printer: Printer) {
         self.init(id: printer.id, kind: printer.kind, name: printer.name, host: printer.host,
-                  accessCode: printer.accessCode, serial: printer.serial ?? "", url: printer.url ?? "")
+                  apiPort: printer.apiPort.map(String.init) ?? "", accessCode: printer.accessCode,
+                  serial: printer.serial ?? "", url: printer.url ?? "", rotation: printer.rotation,
+                  flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical, notifies: printer.notifies)
     }
 
-    /// The printer these fields describe (trimmed), or a message for every field that is wrong.
+    /// The printer these fields describe, the first when several cameras are chosen.
     public func validate() -> Result<Printer, Problems> {
+        printers().map { $0[0] }
+    }
+
+    /// The printers these fields describe (trimmed): one, or for a Klipper or OctoPrint host one per
+    /// chosen camera; else a message for every field that is wrong.
+    public func printers() -> Result<[Printer], Problems> {
         var messages: [Field: String] = [:]
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty { messages[.name] = tr("Enter a name for this printer, for example “X1C workshop”.") }
-
-        guard kind.isBambu else {
-            let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
-            do { _ = try StreamSource.parse(url) } catch { messages[.url] = error.description }
-            guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
-            return .success(Printer(id: id, name: name, kind: kind, url: url))
+        let printers: [Printer]
+        switch kind {
+        case .bambuRTSPS, .bambuJPEG: printers = bambuPrinter(name: name, messages: &messages)
+        case .generic: printers = cameraPrinter(name: name, messages: &messages)
+        case .klipper, .octoprint: printers = statusAPIPrinters(name: name, messages: &messages)
         }
+        guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
+        return .success(printers)
+    }
 
+    /// Where a Klipper or OctoPrint printer's API is (what finds its cameras), or a message for each
+    /// of the host, port and key that is wrong.
+    public func statusEndpoint() -> Result<StatusEndpoint, Problems> {
+        var messages: [Field: String] = [:]
+        let endpoint = statusEndpoint(messages: &messages)
+        guard let endpoint, messages.isEmpty else { return .failure(Problems(messages: messages)) }
+        return .success(endpoint)
+    }
+
+    // MARK: Private
+
+    /// A chosen camera's printer name: the printer's own when it is the only one.
+    private static func printerName(_ name: String, camera: ImportedCamera, of count: Int) -> String {
+        count == 1 ? name : "\(name) — \(camera.name)"
+    }
+
+    private func bambuPrinter(name: String, messages: inout [Field: String]) -> [Printer] {
         if let mismatch = modelMismatch { messages[.kind] = mismatch }
         var host = ""
         do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
@@ -64,9 +114,96 @@ public struct PrinterDraft: Hashable, Sendable {
         if !serial.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) {
             messages[.serial] = tr("A serial number has only letters A–Z and digits (it is on the printer's label); leave it empty if unsure.")
         }
-        guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
-        return .success(Printer(id: id, name: name, kind: kind, host: host,
-                                serial: serial.isEmpty ? nil : serial, accessCode: code))
+        let port = Int(apiPort.trimmingCharacters(in: .whitespaces)).flatMap {
+            (1...65535).contains($0) && $0 != StatusEndpoint.bambuPort ? $0 : nil
+        }
+        return [kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, serial: serial.isEmpty ? nil : serial,
+                             accessCode: code))]
+    }
+
+    private func cameraPrinter(name: String, messages: inout [Field: String]) -> [Printer] {
+        let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        do { _ = try StreamSource.parse(url) } catch { messages[.url] = error.description }
+        return [kept(Printer(id: id, name: name, kind: kind, url: url))]
+    }
+
+    /// One printer per chosen camera, or one for the typed URL when none is chosen; each with the
+    /// same host, port and key.
+    private func statusAPIPrinters(name: String, messages: inout [Field: String]) -> [Printer] {
+        let endpoint = statusEndpoint(messages: &messages)
+        let port: Int? = switch endpoint {
+        case .moonraker(_, let port, _)?: port == StatusEndpoint.moonrakerPort ? nil : port
+        case .octoprint(_, let port, _)?: port == StatusEndpoint.octoprintPort ? nil : port
+        default: nil
+        }
+        let host = endpoint?.host ?? ""
+        let key = accessCode.trimmingCharacters(in: .whitespaces)
+        guard !cameras.isEmpty else {
+            let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+            if url.isEmpty {
+                messages[.cameras] = tr("Check at least one camera: “Find Cameras” lists the ones this printer has.")
+            } else {
+                do { _ = try StreamSource.parse(url) } catch { messages[.url] = error.description }
+            }
+            return [kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, url: url, accessCode: key))]
+        }
+        var unplayable: [String] = []
+        var printers: [Printer] = []
+        for camera in cameras {
+            if let url = camera.url {
+                do { _ = try StreamSource.parse(url) } catch { unplayable.append("\(camera.name): \(error.description)") }
+            } else {
+                unplayable.append(String(format: tr("“%@” is WebRTC only — Layerwatch cannot play it yet."), camera.name))
+            }
+            printers.append(Printer(id: printers.isEmpty ? id : UUID(), name: Self.printerName(name, camera: camera, of: cameras.count),
+                                    kind: kind, host: host, apiPort: port, url: camera.url, accessCode: key,
+                                    rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
+                                    flipVertical: camera.flipVertical, notifies: notifies))
+        }
+        if !unplayable.isEmpty { messages[.cameras] = unplayable.joined(separator: "\n") }
+        return printers
+    }
+
+    private func statusEndpoint(messages: inout [Field: String]) -> StatusEndpoint? {
+        let moonraker = kind == .klipper
+        var host = ""
+        do {
+            host = try BambuCamera.validatedHost(self.host)
+        } catch BambuCamera.InputError.emptyHost {
+            messages[.host] = moonraker
+                ? tr("Enter the address of the computer running Klipper (the one you open Mainsail or Fluidd at).")
+                : tr("Enter the address of the computer running OctoPrint (the one you open OctoPrint at).")
+        } catch {
+            messages[.host] = "\(error)"
+        }
+        let portText = apiPort.trimmingCharacters(in: .whitespaces)
+        var port = moonraker ? StatusEndpoint.moonrakerPort : StatusEndpoint.octoprintPort
+        if !portText.isEmpty {
+            if let typed = Int(portText), (1...65535).contains(typed) {
+                port = typed
+            } else {
+                messages[.apiPort] = String(format: tr("A port is a number from 1 to 65535; leave it empty for %ld."), port)
+            }
+        }
+        let key = accessCode.trimmingCharacters(in: .whitespaces)
+        if !key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
+            messages[.accessCode] = tr("An API key has only letters, digits and punctuation, no spaces: copy it again.")
+        } else if key.isEmpty && !moonraker {
+            messages[.accessCode] = tr("Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).")
+        }
+        guard !host.isEmpty else { return nil }
+        return moonraker ? .moonraker(host: host, port: port, apiKey: key.isEmpty ? nil : key)
+                         : .octoprint(host: host, port: port, apiKey: key)
+    }
+
+    /// `printer` with the edited printer's mounting and notification switch.
+    private func kept(_ printer: Printer) -> Printer {
+        var printer = printer
+        printer.rotation = rotation
+        printer.flipHorizontal = flipHorizontal
+        printer.flipVertical = flipVertical
+        printer.notifies = notifies
+        return printer
     }
 
     /// A message when the chosen model's camera needs the other Bambu kind.

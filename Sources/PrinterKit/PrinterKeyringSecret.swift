@@ -4,8 +4,8 @@ import StreamKit
 /// What of a printer the keyring keeps instead of `printers.json`: a Bambu printer's access code;
 /// a generic camera's whole URL when it holds a password (in its user part or its query), the file
 /// then keeping that URL with the password masked (`***`), which also tells a later load to ask the
-/// keyring for it; for Klipper and OctoPrint printers both, the API key and such a URL, as one small
-/// JSON object.
+/// keyring for it; for Klipper and OctoPrint printers both, the API key (the file keeping `***` in
+/// its place) and such a URL, as one small JSON object.
 extension Printer {
     /// The secret to keep in the keyring, nil when the printer has none.
     var keyringSecret: String? {
@@ -22,17 +22,22 @@ extension Printer {
     /// The printer as the file keeps it when the keyring holds its secret.
     var withoutKeyringSecret: Printer {
         var printer = self
-        if kind.isBambu || kind.hasStatusAPI { printer.accessCode = "" }
+        if kind.isBambu { printer.accessCode = "" }
+        if kind.hasStatusAPI && !accessCode.isEmpty { printer.accessCode = Redactor.mask }
         if !kind.isBambu { printer.url = url.map(Self.masked) }
         return printer
     }
 
-    /// True when the file's copy lacks a secret the keyring should give. (A Klipper printer without
-    /// an API key asks too, and finds none: harmless.)
+    /// True when the file's copy lacks a secret the keyring should give.
     var lacksKeyringSecret: Bool {
         if kind.isBambu { return accessCode.isEmpty }
         let maskedURL = url?.contains(Redactor.mask) ?? false
-        return kind.hasStatusAPI ? accessCode.isEmpty || maskedURL : maskedURL
+        return kind.hasStatusAPI ? accessCode == Redactor.mask || maskedURL : maskedURL
+    }
+
+    /// Drops the `***` that stands for an API key the keyring could not give, so it is never sent.
+    mutating func dropMissingKeyringSecret() {
+        if kind.hasStatusAPI && accessCode == Redactor.mask { accessCode = "" }
     }
 
     /// Puts back the keyring's secret; false when it does not belong to this printer (a camera URL

@@ -194,6 +194,7 @@ final class DesktopDataTests: XCTestCase {
             "share/metainfo/\(Self.appID).metainfo.xml",
             "share/icons/hicolor/scalable/apps/\(Self.appID).svg",
             "share/icons/hicolor/symbolic/apps/\(Self.appID)-symbolic.svg",
+            "share/icons/hicolor/scalable/actions/layerwatch-lightbulb-symbolic.svg",
             "share/layerwatch/demo-printer.mp4",
             "share/layerwatch/style.css",
             "share/layerwatch/shortcuts.ui",

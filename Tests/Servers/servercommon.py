@@ -1,18 +1,27 @@
 """Shared plumbing for the test servers (mjpeg, silent, bambu_jpeg; rtsp and session_manager use
-the GLib stop helper).
+the GLib stop helper; the printer-status peers use serve_commands and JsonApiHandler).
 
 Why it exists: every loopback server the Swift tests start follows the same rules —
 JSON events on stdout only, exit on SIGTERM/SIGINT or when stdin reaches EOF (so a
 crashed test never leaves a server behind), listen with SO_REUSEADDR so a killed
-server can be restarted on the same port at once.  Stdlib only; any python3 works.
+server can be restarted on the same port at once.  Servers a test must steer while
+they run (a printer whose state changes) read JSON commands from that same stdin.
+Stdlib only; any python3 works.
 """
+import copy
+import hmac
 import json
 import os
+import queue
 import signal
 import socket
 import subprocess
 import sys
 import threading
+import time
+import traceback
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 _stdout_lock = threading.Lock()
 
@@ -67,6 +76,87 @@ def wait_for_stop(name):
     threading.Thread(target=watch_stdin, daemon=True).start()
     while not stop.wait(0.5):
         pass
+
+
+_STOP = object()  # what the signal handler and the stdin reader hand serve_commands to end it
+
+
+def serve_commands(name, handler):
+    """Like wait_for_stop, but stdin carries commands: one JSON object per line, each handed to
+    `handler(dict)` in order, on the calling (main) thread.  A line that is not a JSON object is
+    logged to stderr and skipped.  An exception from the handler is logged and reported as
+    {"event":"error","cmd":…,"message":…}, and the server goes on.  Returns on EOF, SIGTERM or
+    SIGINT (a signal takes effect after the command running and those already read)."""
+    inbox = queue.SimpleQueue()  # put() is reentrant: safe from a signal handler
+
+    def on_signal(signum, _frame):
+        log(name, f"signal {signum}, exiting")
+        inbox.put(_STOP)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    def read_stdin():
+        # os.read, not sys.stdin: a daemon thread blocked inside the buffered reader makes the
+        # interpreter abort at exit ("could not acquire lock for <stdin>") after a signal.
+        pending = b""
+        try:
+            while chunk := os.read(sys.stdin.fileno(), 65536):
+                *lines, pending = (pending + chunk).split(b"\n")
+                for line in lines:
+                    inbox.put(line)
+        except OSError:
+            pass
+        if pending:
+            inbox.put(pending)
+        log(name, "stdin closed, exiting")
+        inbox.put(_STOP)
+
+    threading.Thread(target=read_stdin, daemon=True).start()
+    while True:
+        try:
+            line = inbox.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        if line is _STOP:
+            return
+        command = _parse_command(name, line)
+        if command is not None:
+            _run_command(name, handler, command)
+
+
+def _parse_command(name, line):
+    text = line.decode("utf-8", "replace").strip()
+    if not text:
+        return None
+    try:
+        command = json.loads(text)
+    except ValueError as error:
+        log(name, f"ignoring a stdin line that is not JSON ({error}): {text[:200]!r}")
+        return None
+    if not isinstance(command, dict):
+        log(name, f"ignoring a stdin line that is not a JSON object: {text[:200]!r}")
+        return None
+    return command
+
+
+def _run_command(name, handler, command):
+    try:
+        handler(command)
+    except Exception as error:  # a bad command must not take the server down
+        log(name, f"command {command.get('cmd')!r} failed:\n{traceback.format_exc()}")
+        emit(event="error", cmd=command.get("cmd"), message=f"{type(error).__name__}: {error}")
+
+
+def deep_merge(target, changes):
+    """Merges the dict `changes` into `target` in place: nested dicts are merged key by key,
+    anything else (lists included) is replaced by a copy.  Returns `target`."""
+    for key, value in changes.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            deep_merge(target[key], value)
+        else:
+            target[key] = copy.deepcopy(value)
+    return target
 
 
 def quit_glib_loop_on_stop(glib, loop, name):
@@ -155,3 +245,142 @@ def serve_dbus_name(glib, gio, bus_name, path, interface_xml, on_call, on_proper
     gio.bus_own_name_on_connection(bus, bus_name, gio.BusNameOwnerFlags.NONE, lambda *_: emit(event="ready"), on_lost)
     quit_glib_loop_on_stop(glib, loop, name)
     loop.run()
+
+
+# ~~ JSON APIs that misbehave on request (moonraker_server, octoprint_server)
+
+HUGE_BYTES = 11 * 1024 * 1024  # more than any sane status answer: above a 10 MB / 10 MiB cap
+
+
+class FaultModes:
+    """What a JSON API server does instead of answering normally, set by the stdin command
+    {"cmd":"mode","mode":M} (optionally "path": only requests for that path, "bytes": size for
+    huge).  normal | garbage (200, a truncated JSON body) | huge (200, a valid JSON body of
+    `bytes`, Content-Length) | huge_chunked (the same, chunked, no Content-Length) | stall (read
+    the request, never answer, keep the socket open) | close (close without answering) | 500."""
+    NAMES = ("normal", "garbage", "huge", "huge_chunked", "stall", "close", "500")
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._default = ("normal", HUGE_BYTES)
+        self._by_path = {}
+
+    def apply(self, command):
+        """Handles a `mode` command; returns the fields for its done event."""
+        mode, path = str(command.get("mode")), command.get("path")
+        if mode not in self.NAMES:
+            raise ValueError(f"unknown mode {mode!r}; one of {', '.join(self.NAMES)}")
+        setting = (mode, int(command.get("bytes", HUGE_BYTES)))
+        with self._lock:
+            if path is not None:
+                self._by_path[path] = setting
+            else:
+                self._default = setting
+                self._by_path.clear()  # a mode without a path applies to every path
+        return {"mode": mode, "path": path}
+
+    def for_path(self, path):
+        with self._lock:
+            return self._by_path.get(path, self._default)
+
+
+def huge_json(body, size):
+    """`body` (a dict) with a "pad" string added so that its JSON is exactly `size` bytes (or as
+    small as it gets)."""
+    padded = dict(body, pad="")
+    missing = size - len(json.dumps(padded).encode())
+    padded["pad"] = "x" * max(0, missing)
+    return json.dumps(padded).encode()
+
+
+class JsonApiHandler(BaseHTTPRequestHandler):
+    """HTTP/1.1 (keep-alive, Content-Length) JSON API with the FaultModes above.  A subclass sets
+    `name` and `garbage` and implements authorized(), unauthorized(), error_body(status) and
+    answer(path, query) -> (status, body).  Every request prints
+    {"event":"request","method":"GET","path":P,"authorized":B} before it is answered.
+    Order: stall and close act first; then a request that is not authorized gets
+    unauthorized(); then 500, garbage, huge and huge_chunked replace the normal answer."""
+    protocol_version = "HTTP/1.1"
+    server_version = "TornadoServer/6.4.1"  # Moonraker and OctoPrint both run on Tornado
+    name = "json_api"
+    garbage = b'{"result": {nonsense'
+
+    def version_string(self):
+        return self.server_version
+
+    def log_message(self, fmt, *args):
+        log(self.name, fmt % args)
+
+    def do_GET(self):
+        authorized = self.authorized()
+        emit(event="request", method="GET", path=self.path, authorized=authorized)
+        url = urlsplit(self.path)
+        mode, size = self.server.faults.for_path(url.path)
+        try:
+            self.respond(mode, size, authorized, url)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def respond(self, mode, size, authorized, url):
+        if mode == "stall":
+            self.stall()
+        elif mode == "close":
+            self.close_connection = True  # nothing written: the client reads EOF
+        elif not authorized:
+            self.send_json(*self.unauthorized())
+        elif mode == "500":
+            self.send_json(500, self.error_body(500))
+        elif mode == "garbage":
+            self.send_body(200, self.garbage)
+        elif mode in ("huge", "huge_chunked"):
+            _status, body = self.answer(url.path, url.query)
+            self.send_body(200, huge_json(body, size), chunked=mode == "huge_chunked")
+        else:
+            self.send_json(*self.answer(url.path, url.query))
+
+    def header_matches(self, header, expected):
+        """Constant-time check of a request header (absent → False)."""
+        return hmac.compare_digest(self.headers.get(header, "").encode(), expected.encode())
+
+    def stall(self):
+        while not self.server.stopping:
+            time.sleep(0.1)
+        self.close_connection = True
+
+    def send_json(self, status, body):
+        self.send_body(status, json.dumps(body).encode())
+
+    def send_body(self, status, data, chunked=False):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=UTF-8")
+        self.send_header("Cache-Control", "no-cache")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if not chunked:
+            self.wfile.write(data)
+            return
+        for start in range(0, len(data), 65536):
+            chunk = data[start:start + 65536]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        self.wfile.write(b"0\r\n\r\n")
+
+
+def start_http_server(name, cfg, handler_class):
+    """A ThreadingHTTPServer on cfg.bind:cfg.port serving in a daemon thread, with the
+    `stopping` flag (see stop_http_server) and `faults` (FaultModes).  Exits with status 1 and
+    "cannot listen…" on stderr when the port is taken."""
+    class Server(ThreadingHTTPServer):  # allow_reuse_address (SO_REUSEADDR) is already on
+        address_family = socket.AF_INET6 if ":" in cfg.bind else socket.AF_INET
+        daemon_threads = True
+
+    try:
+        server = Server((cfg.bind, cfg.port), handler_class)
+    except OSError as error:
+        log(name, f"cannot listen on {cfg.bind}:{cfg.port}: {error.strerror or error}")
+        sys.exit(1)
+    server.cfg, server.stopping, server.faults = cfg, False, FaultModes()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+    return server

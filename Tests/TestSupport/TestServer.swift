@@ -63,6 +63,14 @@ public final class TestServer: @unchecked Sendable {
         }
     }
 
+    /// Writes `command` as one JSON line to the server's stdin, for the scripts that take commands
+    /// (`serve_commands` in servercommon.py); they answer with events such as `done`.
+    public func send(_ command: [String: Any]) {
+        guard process.isRunning, JSONSerialization.isValidJSONObject(command),
+              let data = try? JSONSerialization.data(withJSONObject: command) else { return }
+        try? stdin.fileHandleForWriting.write(contentsOf: data + Data([0x0A]))
+    }
+
     /// Ends the server (SIGTERM, then SIGKILL) and waits for it to exit.
     public func stop() {
         guard process.isRunning else { return }

@@ -1,0 +1,95 @@
+import Foundation
+import StatusKit
+import StreamKit
+
+/// What a printer's status says at a glance, in the words the status strip, the mini window's line
+/// and the tab share: the state, the job, how far it is, the time left and when it ends, or why
+/// there is no status. Worded by `StatusText`; nil where there is nothing to show.
+struct PrintSummary: Equatable {
+    /// How the state is coloured: the strip's style class `tone-NAME` colours its chip and bar.
+    enum Tone: String {
+        case neutral, active, warning, error, success
+    }
+
+    /// The printer's state; nil when the status connection failed (then `message` says why).
+    let state: PrinterStatus.State?
+    let stateText: String
+    let tone: Tone
+    let job: String?
+    /// 0...1 when a progress bar belongs (a job under way, finished or failed).
+    let fraction: Double?
+    /// "42 %"
+    let percent: String?
+    /// "layer 17 of 120"
+    let layers: String?
+    /// "1 h 12 min"
+    let timeLeft: String?
+    /// "ends 15:42", while printing.
+    let finish: String?
+    /// The printer's error text, or why its status is not coming.
+    let message: String?
+
+    /// The summary of `printerID`'s status in `hub`, or nil while there is none to show (no status
+    /// endpoint, still connecting, no report yet).
+    @MainActor
+    init?(of printerID: UUID, in hub: PrinterStatusHub, now: Date = Date()) {
+        guard let update = hub.latest(printerID) else { return nil }
+        if let failure = hub.failure(of: printerID), update.connection != .live {
+            self.init(offline: failure.userMessage)
+            return
+        }
+        guard update.connection == .live, let status = update.status else { return nil }
+        self.init(status, end: hub.estimatedEnd(of: printerID), now: now)
+    }
+
+    private init(offline message: String) {
+        state = nil
+        stateText = StatusText.state(.offline)
+        tone = .neutral
+        (job, fraction, percent, layers, timeLeft, finish) = (nil, nil, nil, nil, nil, nil)
+        self.message = message
+    }
+
+    init(_ status: PrinterStatus, end: Date?, now: Date = Date()) {
+        state = status.state
+        stateText = StatusText.state(status.state)
+        tone = Self.tone(of: status.state)
+        let showsProgress = [.printing, .paused, .finished, .failed].contains(status.state)
+        job = [.idle, .offline].contains(status.state) ? nil : status.job
+        let progress = status.state == .finished ? 100 : status.progress
+        fraction = showsProgress ? progress.map { min(1, max(0, $0 / 100)) } : nil
+        percent = fraction.map { String(format: tr("%d %%"), Int(($0 * 100).rounded(.down))) }
+        layers = StatusText.layers(status)
+        let left = [.printing, .paused].contains(status.state) ? status.timeLeft : nil
+        timeLeft = left.map(StatusText.duration)
+        finish = end.flatMap { end in
+            status.state == .printing ? String(format: tr("ends %@"), StatusText.finishTime(after: end.timeIntervalSince(now), from: now)) : nil
+        }
+        message = [.paused, .failed].contains(status.state) ? status.errorText : nil
+    }
+
+    private static func tone(of state: PrinterStatus.State) -> Tone {
+        switch state {
+        case .printing, .preparing: return .active
+        case .paused: return .warning
+        case .failed: return .error
+        case .finished: return .success
+        case .idle, .offline: return .neutral
+        }
+    }
+
+    /// "1 h 12 min · ends 15:42", or as much of it as is known.
+    var timeText: String? {
+        switch (timeLeft, finish) {
+        case let (left?, finish?): return String(format: tr("%@ · %@"), left, finish)
+        case let (left?, nil): return String(format: tr("%@ left"), left)
+        case (nil, _): return nil
+        }
+    }
+
+    /// One line for a tooltip: "Printing · 42 % · 1 h 12 min · ends 15:42", "Offline — Status: …".
+    var oneLine: String {
+        let parts = [stateText, percent, timeText].compactMap { $0 }.joined(separator: " · ")
+        return message.map { String(format: tr("%@ — %@"), parts, $0) } ?? parts
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import GtkKit
+import PrinterKit
+import StatusKit
+
+/// Every saved printer's live print status in one place: one `StatusMonitor` per printer that has a
+/// status endpoint (started when the printers are loaded or added, replaced when an edit changes
+/// the endpoint, stopped when the printer is removed or the window goes), the last update of each,
+/// and whoever follows them — the tab, the status strips, the light switches, notifications. A
+/// printer's status is independent of its camera: either can fail while the other works.
+@MainActor
+final class PrinterStatusHub {
+    /// Keeps one `observe` call's handler alive: the handler is dropped with its observation.
+    final class Observation {
+        fileprivate init() {}
+    }
+
+    private struct Observer {
+        weak var observation: Observation?
+        let handler: @MainActor (StatusMonitor.Update?) -> Void
+    }
+
+    private struct Entry {
+        let monitor: StatusMonitor
+        var latest: StatusMonitor.Update?
+        /// The time left the printer last reported and when that figure first came: the finish
+        /// time stays put while a printer repeats the same minute count.
+        var finish: (timeLeft: TimeInterval, since: Date)?
+        /// Why the last connection attempt failed, kept until the status is live again, so the
+        /// message stays up while the monitor waits and reconnects.
+        var failure: StatusFailure?
+    }
+
+    private var entries: [UUID: Entry] = [:]
+    private var observers: [UUID: [Observer]] = [:]
+
+    /// Brings the monitors in line with `printers`: starts one for each printer with a status
+    /// endpoint, replaces those whose endpoint changed, stops those of printers no longer there.
+    func sync(_ printers: [Printer]) {
+        let wanted = Dictionary(printers.compactMap { printer in printer.statusEndpoint.map { (printer.id, $0) } },
+                                uniquingKeysWith: { first, _ in first })
+        for (id, entry) in entries where wanted[id] != entry.monitor.endpoint {
+            entry.monitor.stop()
+            entries[id] = nil
+            notify(id)
+        }
+        for (id, endpoint) in wanted where entries[id] == nil {
+            let monitor = StatusMonitor(endpoint: endpoint, executor: MainLoopExecutor.main) { [weak self] update in
+                MainActor.assumeIsolated { self?.received(update, for: id) }
+            }
+            entries[id] = Entry(monitor: monitor)
+            monitor.start()
+        }
+    }
+
+    /// Stops every monitor (the window that shows them is gone); `sync` starts them again.
+    func stopAll() {
+        let ids = Array(entries.keys)
+        entries.values.forEach { $0.monitor.stop() }
+        entries.removeAll()
+        ids.forEach(notify)
+    }
+
+    /// Calls `handler` now with the printer's latest update and again after every change, for as
+    /// long as the returned observation is kept. The update is nil while the printer has no status
+    /// (a plain camera, a Bambu printer without its code) or none has come yet.
+    func observe(printerID: UUID, _ handler: @escaping @MainActor (StatusMonitor.Update?) -> Void) -> Observation {
+        let observation = Observation()
+        observers[printerID, default: []].removeAll { $0.observation == nil }
+        observers[printerID, default: []].append(Observer(observation: observation, handler: handler))
+        handler(latest(printerID))
+        return observation
+    }
+
+    /// The printer's last update; nil as for `observe`.
+    func latest(_ printerID: UUID) -> StatusMonitor.Update? {
+        entries[printerID]?.latest
+    }
+
+    /// Where the printer's status comes from, while it has a monitor.
+    func endpoint(of printerID: UUID) -> StatusEndpoint? {
+        entries[printerID]?.monitor.endpoint
+    }
+
+    /// When the print should end: the time left the printer last reported, counted from when it
+    /// first reported that figure. Nil unless it is printing with an estimate (a pause moves the end).
+    func estimatedEnd(of printerID: UUID) -> Date? {
+        entries[printerID]?.finish.map { $0.since.addingTimeInterval($0.timeLeft) }
+    }
+
+    /// Why the printer's status is not coming, from the failed attempt until it is live again.
+    func failure(of printerID: UUID) -> StatusFailure? {
+        entries[printerID]?.failure
+    }
+
+    /// Asks the printer to switch its chamber light; the switch follows when the printer reports it.
+    func setChamberLight(_ on: Bool, for printerID: UUID) {
+        entries[printerID]?.monitor.setChamberLight(on)
+    }
+
+    private func received(_ update: StatusMonitor.Update, for id: UUID) {
+        guard var entry = entries[id] else { return }
+        entry.latest = update
+        switch update.connection {
+        case .live: entry.failure = nil
+        case .failed(let failure, _): entry.failure = failure
+        case .connecting: break
+        }
+        if let status = update.status, status.state == .printing, let left = status.timeLeft {
+            if entry.finish?.timeLeft != left { entry.finish = (left, Date()) }
+        } else {
+            entry.finish = nil
+        }
+        entries[id] = entry
+        notify(id)
+    }
+
+    private func notify(_ id: UUID) {
+        observers[id]?.removeAll { $0.observation == nil }
+        let update = latest(id)
+        for observer in observers[id] ?? [] {
+            observer.handler(update)
+        }
+    }
+}

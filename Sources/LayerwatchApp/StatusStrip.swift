@@ -1,0 +1,114 @@
+import CGtk
+import GtkKit
+
+/// The print's status over the bottom of the video: a state chip, the job, a progress bar, the
+/// layer and the time left with the clock time it ends — or the state when not printing (paused,
+/// failed with the printer's error, finished, idle), or "Offline" with why the status is not
+/// coming. In a mini window it is one line: the bar, the percentage and the time left. Hidden for
+/// cameras without status. Separate from the camera's status card: one can fail, the other not.
+@MainActor
+final class StatusStrip {
+    /// What the owner embeds: a clamp that keeps the full strip readable in a wide window, or the
+    /// compact strip itself.
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let card: UnsafeMutablePointer<GtkWidget>
+    private let chip = makeLabel(classes: ["state-chip"])
+    private let job = makeLabel(classes: ["job"], leading: true)
+    private let percent = makeLabel(classes: ["percent", "numeric"])
+    private let bar = gtk_progress_bar_new()!
+    private let layers = makeLabel(classes: ["caption"], leading: true)
+    private let time = makeLabel(classes: ["caption", "numeric"])
+    private let message = makeLabel(classes: ["caption"], leading: true)
+    /// The full strip's second row (layer, time); nil in the compact one.
+    private let details: UnsafeMutablePointer<GtkWidget>?
+    private let isCompact: Bool
+    private var tone = PrintSummary.Tone.neutral
+    private(set) var summary: PrintSummary?
+
+    init(style: CameraSurface.Style) {
+        isCompact = style == .compact
+        card = gtk_box_new(isCompact ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, isCompact ? 8 : 4)
+        gtk_widget_add_css_class(card, "status-strip")
+        gtk_widget_set_valign(card, GTK_ALIGN_END)
+        gtk_label_set_ellipsize(gcast(job), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(job, true.gboolean)
+        gtk_widget_set_valign(bar, GTK_ALIGN_CENTER)
+        if isCompact {
+            gtk_widget_add_css_class(card, "compact")
+            gtk_label_set_ellipsize(gcast(message), PANGO_ELLIPSIZE_END)
+            gtk_widget_set_hexpand(message, true.gboolean)
+            gtk_widget_set_hexpand(bar, true.gboolean)
+            for child in [chip, message, bar, percent, time] { gtk_box_append(gcast(card), child) }
+            details = nil
+            widget = card
+        } else {
+            gtk_label_set_wrap(gcast(message), true.gboolean)
+            gtk_widget_set_hexpand(layers, true.gboolean)
+            let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+            for child in [chip, job, percent] { gtk_box_append(gcast(heading), child) }
+            let details = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+            for child in [layers, time] { gtk_box_append(gcast(details), child) }
+            self.details = details
+            for child in [heading, bar, details, message] { gtk_box_append(gcast(card), child) }
+            widget = adw_clamp_new()
+            adw_clamp_set_maximum_size(gcast(widget), 560)
+            adw_clamp_set_tightening_threshold(gcast(widget), 560)
+            adw_clamp_set_child(gcast(widget), card)
+        }
+        gtk_widget_set_visible(widget, false.gboolean)
+    }
+
+    /// Shows `summary`, or hides the strip when there is none.
+    func show(_ summary: PrintSummary?) {
+        self.summary = summary
+        gtk_widget_set_visible(widget, (summary != nil).gboolean)
+        guard let summary else { return }
+        gtk_widget_remove_css_class(card, "tone-\(tone.rawValue)")
+        tone = summary.tone
+        gtk_widget_add_css_class(card, "tone-\(tone.rawValue)")
+        gtk_label_set_text(gcast(chip), summary.stateText)
+        set(job, isCompact ? nil : summary.job)
+        set(percent, summary.percent)
+        gtk_widget_set_visible(bar, (summary.fraction != nil).gboolean)
+        gtk_progress_bar_set_fraction(gcast(bar), summary.fraction ?? 0)
+        set(layers, isCompact ? nil : summary.layers)
+        set(time, isCompact ? summary.timeLeft : summary.timeText)
+        // The compact line names the job only when nothing else fills it (preparing).
+        set(message, summary.message ?? (isCompact && summary.fraction == nil ? summary.job : nil))
+        gtk_widget_set_tooltip_text(card, summary.oneLine)
+        // A state alone (idle) is a badge in the corner, as the picture's age is; anything more gets
+        // the whole width.
+        let alone = summary.job == nil && summary.fraction == nil && summary.message == nil
+        gtk_widget_set_halign(widget, alone ? GTK_ALIGN_START : GTK_ALIGN_FILL)
+        if alone { gtk_widget_add_css_class(card, "alone") } else { gtk_widget_remove_css_class(card, "alone") }
+        if isCompact {
+            // A print under way needs no word: its bar says it.
+            gtk_widget_set_visible(chip, (summary.tone != .active || summary.fraction == nil).gboolean)
+        }
+        if let details {
+            gtk_widget_set_visible(details, (summary.layers != nil || summary.timeText != nil).gboolean)
+        }
+    }
+
+    var isShown: Bool { Bool(gboolean: gtk_widget_get_visible(widget)) }
+    /// The texts shown now, nil for a part that is hidden (for tests).
+    var stateText: String? { text(of: chip) }
+    var jobText: String? { text(of: job) }
+    var percentText: String? { text(of: percent) }
+    var layersText: String? { text(of: layers) }
+    var timeText: String? { text(of: time) }
+    var messageText: String? { text(of: message) }
+    /// The progress bar's fraction, nil while it is hidden.
+    var fraction: Double? {
+        isShown && Bool(gboolean: gtk_widget_get_visible(bar)) ? gtk_progress_bar_get_fraction(gcast(bar)) : nil
+    }
+
+    private func set(_ label: UnsafeMutablePointer<GtkWidget>, _ text: String?) {
+        gtk_widget_set_visible(label, (text != nil).gboolean)
+        gtk_label_set_text(gcast(label), text ?? "")
+    }
+
+    private func text(of label: UnsafeMutablePointer<GtkWidget>) -> String? {
+        isShown && Bool(gboolean: gtk_widget_get_visible(label)) ? String(cString: gtk_label_get_text(gcast(label))) : nil
+    }
+}

@@ -1,0 +1,301 @@
+import CGtk
+import Foundation
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// The Add/Edit Printer dialog against real Moonraker and OctoPrint test servers: "Find Cameras"
+/// lists a host's cameras off the main loop (a WebRTC-only one listed but not choosable), Save adds
+/// one tab per checked camera and keeps its mounting in printers.json (the API key in the keyring
+/// when one runs), errors land under the address, and closing the dialog ends a search.
+final class ImportDialogTests: XCTestCase {
+    private static let moonrakerKey = "0123456789abcdef0123456789abcdef"
+
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testMoonrakersCamerasAreListedAndEachCheckedOneBecomesATabWithItsKeyInTheKeyring() throws {
+        guard isKeyringChild() else { return try runWithKeyring() }
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let stream = "127.0.0.1:\(camera.port)/?action=stream"
+        let moonraker = try moonrakerServer(webcams: [
+            ["name": "Nozzle", "service": "mjpegstreamer-adaptive", "stream_url": "http://\(stream)",
+             "rotation": 90, "flip_horizontal": true, "flip_vertical": false],
+            ["name": "Janus", "service": "webrtc-janus", "stream_url": "http://127.0.0.1:\(camera.port)/janus"],
+            ["name": "Chamber", "service": "mjpegstreamer", "stream_url": "http://viewer:Pa55w0rd@\(stream)&token=T0k3n",
+             "rotation": 180, "flip_vertical": true],
+        ], key: Self.moonrakerKey)
+        try MainActor.assumeIsolated {
+            let store = ConfigStore.standard()
+            XCTAssertEqual(store.secretsLocation, .keyring)
+            let (app, window) = try startApp(store: store)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.openDialog)
+            dialog.selectKind(.klipper)
+            XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "cameras"])
+            XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "7125")
+            dialog.name.text = "Voron"
+            dialog.host.text = "127.0.0.1"
+            dialog.apiPort.text = "\(moonraker.port)"
+            dialog.apiKey.text = Self.moonrakerKey
+
+            dialog.findCameras()
+            XCTAssertTrue(dialog.cameraList.isSearching)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
+            XCTAssertNil(dialog.host.errorText)
+            XCTAssertNotNil(moonraker.waitFor("request") { $0.string("path") == "/server/webcams/list" && $0.fields["authorized"] as? Bool == true })
+            let list = dialog.cameraList
+            XCTAssertEqual(list.cameras.map(\.name), ["Nozzle", "Janus", "Chamber"])
+            XCTAssertEqual((0..<3).map { checked(list, $0) }, [true, false, true], "every playable camera is checked")
+            XCTAssertEqual(gtk_widget_get_sensitive(list.row(at: 1).row), 0, "a WebRTC-only camera cannot be chosen")
+            XCTAssertEqual(subtitle(list, 0), "http://\(stream)\nmjpegstreamer-adaptive · rotated 90°, flipped horizontally")
+            XCTAssertEqual(subtitle(list, 1), "WebRTC only — Layerwatch cannot play it yet\nwebrtc-janus")
+            XCTAssertEqual(subtitle(list, 2), "http://viewer:***@\(stream)&token=***\nmjpegstreamer · rotated 180°, flipped vertically")
+
+            dialog.save()
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Voron — Nozzle", "Voron — Chamber"], "one tab per checked camera")
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.all.allSatisfy { $0.state == .live } })
+            app.flushSaves()
+
+            let text = String(decoding: try Data(contentsOf: store.fileURL), as: UTF8.self)
+            for secret in [Self.moonrakerKey, "Pa55w0rd", "T0k3n"] {
+                XCTAssertFalse(text.contains(secret), "\(secret) in the file: \(text)")
+            }
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            XCTAssertEqual(object["formatVersion"] as? Int, 2)
+            let printers = try XCTUnwrap(object["printers"] as? [[String: Any]])
+            XCTAssertEqual(printers.map { $0["kind"] as? String }, ["klipper", "klipper"])
+            XCTAssertEqual(printers.map { $0["apiPort"] as? Int }, [moonraker.port, moonraker.port])
+            XCTAssertEqual(printers.map { $0["rotation"] as? Int }, [90, 180])
+            XCTAssertEqual(printers.map { $0["flipHorizontal"] as? Bool }, [true, nil])
+            XCTAssertEqual(printers.map { $0["flipVertical"] as? Bool }, [nil, true])
+
+            let reloaded = ConfigStore.standard().load()
+            XCTAssertNil(reloaded.problem)
+            XCTAssertEqual(reloaded.config.printers.map(\.accessCode), [Self.moonrakerKey, Self.moonrakerKey], "the keyring gives the key back")
+            XCTAssertEqual(reloaded.config.printers.last?.url, "http://viewer:Pa55w0rd@\(stream)&token=T0k3n")
+        }
+    }
+
+    func testOctoPrintSaysAWrongKeyUnderTheAddressAndAddsItsOneCamera() throws {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let stream = "http://127.0.0.1:\(camera.port)/?action=stream"
+        let octoprint = try TestServer(script: "octoprint_server.py", arguments: ["--api-key", "OCTOKEY123456"])
+        octoprint.send(["cmd": "settings", "webcam": ["webcamEnabled": true, "streamUrl": stream, "webcams": [
+            ["name": "classic", "displayName": "Classic Webcam", "flipH": false, "flipV": true, "rotate90": true,
+             "extras": ["streamUrl": stream]],
+        ]]])
+        XCTAssertNotNil(octoprint.waitFor("done"))
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.openDialog)
+            dialog.selectKind(.octoprint)
+            XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "80")
+            dialog.name.text = "Prusa"
+            dialog.host.text = "127.0.0.1"
+            dialog.apiPort.text = "\(octoprint.port)"
+
+            dialog.findCameras()
+            XCTAssertFalse(dialog.cameraList.isSearching, "no key, no request")
+            XCTAssertEqual(dialog.apiKey.errorText, "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).")
+
+            dialog.apiKey.text = "WRONGKEY1234"
+            dialog.findCameras()
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
+            XCTAssertEqual(dialog.host.errorText, "Status: the access code or API key was rejected — check it in the printer's settings.")
+            XCTAssertFalse(gtk_widget_get_visible(dialog.cameraList.listBox) != 0, "nothing listed")
+
+            dialog.apiKey.text = "OCTOKEY123456"
+            XCTAssertNil(dialog.host.errorText, "an edit of the key clears the old answer")
+            dialog.findCameras()
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
+            XCTAssertEqual(dialog.cameraList.cameras.map(\.name), ["Classic Webcam"])
+            XCTAssertEqual(subtitle(dialog.cameraList, 0), "\(stream)\nmjpeg · rotated 270°, flipped vertically")
+            dialog.save()
+
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Prusa"], "one camera: the printer's own name")
+            app.flushSaves()
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
+            XCTAssertEqual(saved, Printer(id: saved.id, name: "Prusa", kind: .octoprint, host: "127.0.0.1", apiPort: octoprint.port,
+                                          url: stream, accessCode: "OCTOKEY123456", rotation: 270, flipVertical: true))
+        }
+    }
+
+    func testEditingAKlipperPrinterShowsItsAPIAndURLAndKeepsItsMounting() throws {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let stream = "http://127.0.0.1:\(camera.port)/?action=stream"
+        let moonraker = try moonrakerServer(webcams: [
+            ["name": "Top", "service": "mjpegstreamer", "stream_url": "\(stream)&top"],
+            ["name": "Nozzle", "service": "mjpegstreamer", "stream_url": stream, "rotation": 270],
+        ], key: nil)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, url: stream,
+                              accessCode: "k3yk3yk3y", rotation: 90, flipHorizontal: true, notifies: false)
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: printer)
+            let dialog = try XCTUnwrap(app.openDialog)
+            XCTAssertEqual(dialog.draft.kind, .klipper)
+            XCTAssertEqual([dialog.host.text, dialog.apiPort.text, dialog.apiKey.text, dialog.url.text],
+                           ["127.0.0.1", "\(moonraker.port)", "k3yk3yk3y", stream])
+            XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "URL", "cameras"])
+
+            dialog.name.text = "Voron 2.4"
+            dialog.save()
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Voron 2.4"])
+            app.flushSaves()
+            var renamed = printer
+            renamed.name = "Voron 2.4"
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers, [renamed],
+                           "mounting, notification switch and API port kept")
+
+            // Found again, the camera it shows is the one checked; its mounting is the host's now.
+            app.showDialog(editing: renamed)
+            let again = try XCTUnwrap(app.openDialog)
+            again.findCameras()
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !again.cameraList.isSearching })
+            XCTAssertEqual((0..<2).map { checked(again.cameraList, $0) }, [false, true])
+            XCTAssertEqual(shown(again), ["name", "host", "port", "API key", "cameras"], "a checked camera replaces the URL")
+            again.save()
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Voron 2.4"])
+            app.flushSaves()
+            var remounted = renamed
+            remounted.rotation = 270
+            remounted.flipHorizontal = false
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers, [remounted])
+        }
+    }
+
+    func testEditingAnyPrinterKeepsWhatTheDialogDoesNotShow() throws {
+        let bambu = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", apiPort: 18883, serial: "00M09A350100123",
+                            accessCode: "12345678", rotation: 180, notifies: false)
+        let camera = Printer(name: "Door", kind: .generic, url: "rtsp://10.0.0.9/live", flipHorizontal: true, notifies: false)
+        try MainActor.assumeIsolated {
+            for printer in [bambu, camera] {
+                let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+                XCTAssertEqual(try dialog.draft.printers().get(), [printer])
+                dialog.selectKind(.klipper)
+                XCTAssertEqual(dialog.apiPort.text, "", "a Bambu printer's MQTT port is no Moonraker port")
+                gtk_window_destroy(gcast(dialog.window))
+            }
+        }
+    }
+
+    func testASearchNeverBlocksTheDialogAndEndsWithIt() throws {
+        let moonraker = try moonrakerServer(webcams: [], key: nil)
+        moonraker.send(["cmd": "mode", "mode": "stall"])
+        XCTAssertNotNil(moonraker.waitFor("done"))
+        MainActor.assumeIsolated {
+            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            dialog.present()
+            dialog.selectKind(.klipper)
+            dialog.host.text = "127.0.0.1"
+            dialog.apiPort.text = "\(moonraker.port)"
+            let started = Date()
+            dialog.findCameras()
+            XCTAssertLessThan(Date().timeIntervalSince(started), 0.2, "the request runs off the main loop")
+            XCTAssertEqual(gtk_widget_get_sensitive(dialog.cameraList.findButton), 0, "one search at a time")
+            XCTAssertNotNil(moonraker.waitFor("request"))
+            var ticks = 0
+            let timer = RepeatingTimer(milliseconds: 50) { ticks += 1 }
+            _ = iterateMainContext(timeout: 1) { false }
+            timer.cancel()
+            XCTAssertGreaterThanOrEqual(ticks, 10, "the main loop kept running while the host stalls")
+            XCTAssertEqual(establishedConnections(to: moonraker.port), 1)
+
+            gtk_window_destroy(gcast(dialog.window))
+            XCTAssertTrue(iterateMainContext(timeout: 3) { establishedConnections(to: moonraker.port) == 0 },
+                          "closing the dialog ends the request (its own deadline is 10 s)")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func moonrakerServer(webcams: [[String: Any]], key: String?) throws -> TestServer {
+        let file = try makeTemporaryDirectory().appendingPathComponent("webcams.json")
+        try JSONSerialization.data(withJSONObject: webcams).write(to: file)
+        return try TestServer(script: "moonraker_server.py", arguments: ["--webcams", file.path] + (key.map { ["--api-key", $0] } ?? []))
+    }
+
+    /// The dialog's fields shown now, below the kind.
+    @MainActor
+    private func shown(_ dialog: PrinterDialog) -> [String] {
+        let fields = [("name", dialog.name), ("host", dialog.host), ("port", dialog.apiPort), ("access code", dialog.accessCode),
+                      ("API key", dialog.apiKey), ("serial", dialog.serial), ("URL", dialog.url), ("cameras", dialog.cameras)]
+        return fields.filter { gtk_widget_get_visible($0.1.widget) != 0 }.map(\.0)
+    }
+
+    @MainActor
+    private func checked(_ list: ImportedCameraList, _ index: Int) -> Bool {
+        gtk_check_button_get_active(gcast(list.row(at: index).check)) != 0
+    }
+
+    @MainActor
+    private func subtitle(_ list: ImportedCameraList, _ index: Int) -> String {
+        String(cString: adw_action_row_get_subtitle(gcast(list.row(at: index).row)))
+    }
+
+    /// Open TCP connections from any process here to the loopback `port` (/proc/net/tcp, state 01).
+    private func establishedConnections(to port: Int) -> Int {
+        // Read to the end: /proc files have no size, and a one-page read misses rows.
+        let table = String(decoding: FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let remote = String(format: "0100007F:%04X", port)
+        return table.split(separator: "\n").dropFirst().filter { line in
+            let columns = line.split(separator: " ")
+            return columns.count > 3 && columns[2] == remote && columns[3] == "01"
+        }.count
+    }
+
+    // MARK: A real keyring
+
+    private static let childMarker = "LAYERWATCH_KEYRING_CHILD"
+
+    /// True in the child `runWithKeyring` started for this very test.
+    private func isKeyringChild(_ test: String = #function) -> Bool {
+        ProcessInfo.processInfo.environment[Self.childMarker] == childName(test)
+    }
+
+    /// Runs this test again in a child copy of the test binary on a private session bus with an
+    /// unlocked gnome-keyring (libsecret keeps the first bus it sees for the whole process, and no
+    /// other test may see this keyring), on the same X display, with fresh HOME and XDG folders.
+    private func runWithKeyring(_ test: String = #function) throws {
+        let home = try makeTemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
+        for name in ["config", "data", "cache", "runtime"] {
+            try FileManager.default.createDirectory(at: home.appendingPathComponent(name), withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+            environment[name == "runtime" ? "XDG_RUNTIME_DIR" : "XDG_\(name.uppercased())_HOME"] = home.appendingPathComponent(name).path
+        }
+        environment["HOME"] = home.path
+        environment[Self.childMarker] = childName(test)
+        let output = home.appendingPathComponent("output.txt")
+        try Data().write(to: output)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dbus-run-session", "--", "sh", "-c",
+                             "printf %s layerwatch-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec \"$@\"", "sh",
+                             try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), childName(test)]
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = process.standardOutput
+        try process.run()
+        process.waitUntilExit()
+        let log = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, "child output:\n\(log)")
+        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), "child output:\n\(log)")
+    }
+
+    private func childName(_ test: String) -> String {
+        "\(String(reflecting: type(of: self)))/\(test.replacingOccurrences(of: "()", with: ""))"
+    }
+}

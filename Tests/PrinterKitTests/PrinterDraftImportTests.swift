@@ -1,0 +1,121 @@
+import Foundation
+import PrinterKit
+import StatusKit
+import StreamKit
+import XCTest
+
+/// The add/edit dialog's draft for Klipper and OctoPrint printers: the API's host, port and key
+/// checked field by field, one printer per chosen camera, and what an edited printer keeps.
+final class PrinterDraftImportTests: XCTestCase {
+    private let nozzle = ImportedCamera(name: "Nozzle", service: "mjpegstreamer-adaptive", url: "http://10.0.0.5/webcam/?action=stream",
+                                        rotation: 90, flipHorizontal: true)
+    private let bed = ImportedCamera(name: "Bed", service: "mjpegstreamer", url: "http://10.0.0.5/webcam2/?action=stream",
+                                     flipVertical: true)
+    private let janus = ImportedCamera(name: "Janus", service: "webrtc-janus", url: nil)
+
+    func testMessagesPerField() {
+        let cases: [(PrinterDraft, [PrinterDraft.Field: String])] = [
+            (PrinterDraft(kind: .klipper, name: "Voron", host: " ", cameras: [nozzle]),
+             [.host: "Enter the address of the computer running Klipper (the one you open Mainsail or Fluidd at)."]),
+            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "", accessCode: "0123456789ABCDEF", cameras: [nozzle]),
+             [.host: "Enter the address of the computer running OctoPrint (the one you open OctoPrint at)."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "voron one", cameras: [nozzle]),
+             [.host: "\"voron one\" is not an IP address or host name."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", apiPort: "71250", cameras: [nozzle]),
+             [.apiPort: "A port is a number from 1 to 65535; leave it empty for 7125."]),
+            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.5", apiPort: "http", accessCode: "0123456789ABCDEF", cameras: [nozzle]),
+             [.apiPort: "A port is a number from 1 to 65535; leave it empty for 80."]),
+            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.5", cameras: [nozzle]),
+             [.accessCode: "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys)."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", accessCode: "s3cret key\r\nX-Evil: 1", cameras: [nozzle]),
+             [.accessCode: "An API key has only letters, digits and punctuation, no spaces: copy it again."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5"),
+             [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [nozzle, janus]),
+             [.cameras: "“Janus” is WebRTC only — Layerwatch cannot play it yet."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", url: "ftp://10.0.0.5/cam"),
+             [.url: SourceError.unsupportedScheme("ftp").description]),
+            (PrinterDraft(kind: .octoprint, name: "", host: "", accessCode: ""),
+             [.name: "Enter a name for this printer, for example “X1C workshop”.",
+              .host: "Enter the address of the computer running OctoPrint (the one you open OctoPrint at).",
+              .accessCode: "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).",
+              .cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
+        ]
+        for (draft, expected) in cases {
+            switch draft.printers() {
+            case .success(let printers):
+                XCTFail("accepted \(printers), expected \(expected)")
+            case .failure(let problems):
+                XCTAssertEqual(problems.messages, expected)
+                for message in problems.messages.values {
+                    XCTAssertFalse(message.contains("s3cret") || message.contains("0123456789ABCDEF"), message)
+                }
+            }
+        }
+    }
+
+    func testEachChosenCameraIsAPrinterWithTheSameAPIAndItsOwnMounting() throws {
+        let id = UUID()
+        let draft = PrinterDraft(id: id, kind: .klipper, name: " Voron ", host: " 10.0.0.5 ", apiPort: " 7130 ",
+                                 accessCode: " 0123456789abcdef0123456789abcdef ", cameras: [nozzle, bed])
+        let printers = try draft.printers().get()
+        XCTAssertEqual(printers.map(\.name), ["Voron — Nozzle", "Voron — Bed"])
+        XCTAssertEqual(printers[0].id, id, "the first camera's printer keeps the draft's id")
+        XCTAssertNotEqual(printers[1].id, id)
+        XCTAssertEqual(printers[0], Printer(id: id, name: "Voron — Nozzle", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
+                                            url: nozzle.url, accessCode: "0123456789abcdef0123456789abcdef",
+                                            rotation: 90, flipHorizontal: true))
+        XCTAssertEqual(printers[1], Printer(id: printers[1].id, name: "Voron — Bed", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
+                                            url: bed.url, accessCode: "0123456789abcdef0123456789abcdef", flipVertical: true))
+        XCTAssertEqual(printers.map(\.statusEndpoint),
+                       Array(repeating: .moonraker(host: "10.0.0.5", port: 7130, apiKey: "0123456789abcdef0123456789abcdef"), count: 2))
+        XCTAssertEqual(try draft.validate().get(), printers[0])
+    }
+
+    func testOneChosenCameraKeepsThePrintersNameAndTheUsualPortIsNotStored() throws {
+        let printers = try PrinterDraft(kind: .octoprint, name: "Prusa", host: "octopi.local", apiPort: "80",
+                                        accessCode: "OCTOKEY123456", cameras: [bed]).printers().get()
+        XCTAssertEqual(printers.map(\.name), ["Prusa"])
+        XCTAssertNil(printers[0].apiPort)
+        XCTAssertEqual(printers[0].statusEndpoint, .octoprint(host: "octopi.local", port: 80, apiKey: "OCTOKEY123456"))
+    }
+
+    func testMoonrakerNeedsNoKey() throws {
+        let printer = try PrinterDraft(kind: .klipper, name: "Voron", host: "fd00::5", cameras: [nozzle]).validate().get()
+        XCTAssertEqual(printer.accessCode, "")
+        XCTAssertEqual(printer.statusEndpoint, .moonraker(host: "fd00::5", port: 7125, apiKey: nil))
+        XCTAssertEqual(try PrinterDraft(kind: .klipper, host: "10.0.0.5", accessCode: "k3y").statusEndpoint().get(),
+                       .moonraker(host: "10.0.0.5", port: 7125, apiKey: "k3y"))
+        XCTAssertEqual(try PrinterDraft(kind: .octoprint, host: "10.0.0.5", apiPort: "5000", accessCode: "OCTOKEY123456")
+                        .statusEndpoint().get(),
+                       .octoprint(host: "10.0.0.5", port: 5000, apiKey: "OCTOKEY123456"))
+    }
+
+    func testEditingKeepsMountingNotificationsAndAPIPort() throws {
+        let klipper = Printer(name: "Voron", kind: .klipper, host: "10.0.0.5", apiPort: 7130, url: "http://10.0.0.5/webcam/?action=stream",
+                              accessCode: "k3yk3yk3y", rotation: 180, flipHorizontal: true, flipVertical: true, notifies: false)
+        let octoprint = Printer(name: "Prusa", kind: .octoprint, host: "octopi.local", url: "http://octopi.local/webcam/?action=stream",
+                                accessCode: "OCTOKEY123456", rotation: 270, notifies: false)
+        var mounted = Fixtures.webcam
+        mounted.rotation = 90
+        mounted.notifies = false
+        var bambu = Fixtures.x1c
+        bambu.flipVertical = true
+        bambu.notifies = false
+        bambu.apiPort = 18883
+        for printer in [klipper, octoprint, mounted, bambu] {
+            XCTAssertEqual(try PrinterDraft(printer).printers().get(), [printer])
+        }
+
+        var renamed = PrinterDraft(klipper)
+        renamed.name = "Voron 2.4"
+        XCTAssertEqual(try renamed.validate().get().name, "Voron 2.4")
+        XCTAssertEqual(try renamed.validate().get().rotation, 180)
+
+        // Choosing cameras the host lists: their mounting, the edited printer's switch and id.
+        renamed.cameras = [nozzle]
+        let chosen = try renamed.validate().get()
+        XCTAssertEqual(chosen, Printer(id: klipper.id, name: "Voron 2.4", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
+                                       url: nozzle.url, accessCode: "k3yk3yk3y", rotation: 90, flipHorizontal: true, notifies: false))
+    }
+}

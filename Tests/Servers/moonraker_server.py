@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Loopback fake of Moonraker (Klipper's API server) for printer status and camera discovery.
+
+Why it exists: Layerwatch reads a Klipper printer's job, progress and temperatures from
+`/printer/objects/query` and finds its cameras with `/server/webcams/list` (PROTOCOLS.md §5).
+This server answers those with Moonraker's documented JSON, `{"result": …}`, over HTTP/1.1 with
+keep-alive and Content-Length, optionally behind an API key, and misbehaves on request (garbage,
+huge bodies, stalls, closed connections, 500s).  The test changes the printer's state through
+JSON commands on stdin.  Stdlib only; any python3 works.
+
+Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the asked objects
+           GET /server/webcams/list                        result.webcams
+           GET /server/info, GET /printer/info
+           anything else                                   404 (Moonraker's error JSON)
+stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
+        {"cmd":"webcams","list":[…]}          replaces the webcam list
+        {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
+stdout: {"event":"ready","port":N}
+        {"event":"request","method":"GET","path":P,"authorized":B}   every request, before answering
+        {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
+"""
+import argparse
+import copy
+import json
+import os
+import sys
+import threading
+import time
+from urllib.parse import parse_qsl
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_commands,  # noqa: E402
+                          start_http_server, stop_http_server)
+
+NAME = "moonraker_server"
+REASONS = {401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"}
+
+DEFAULT_STATUS = {
+    "print_stats": {
+        "filename": "",
+        "total_duration": 0.0,
+        "print_duration": 0.0,
+        "filament_used": 0.0,
+        "state": "standby",
+        "message": "",
+        "info": {"total_layer": None, "current_layer": None},
+    },
+    "display_status": {"progress": 0.0, "message": None},
+    "virtual_sdcard": {"file_path": None, "progress": 0.0, "is_active": False, "file_position": 0, "file_size": 0},
+    "heater_bed": {"temperature": 21.5, "target": 0.0, "power": 0.0},
+    "extruder": {"temperature": 22.1, "target": 0.0, "power": 0.0, "can_extrude": False,
+                 "pressure_advance": 0.04, "smooth_time": 0.04},
+    "webhooks": {"state": "ready", "state_message": "Printer is ready"},
+}
+
+DEFAULT_WEBCAM = {
+    "name": "Camera",
+    "location": "printer",
+    "service": "mjpegstreamer-adaptive",
+    "enabled": True,
+    "icon": "mdiWebcam",
+    "target_fps": 15,
+    "target_fps_idle": 5,
+    "stream_url": "/webcam/?action=stream",
+    "snapshot_url": "/webcam/?action=snapshot",
+    "flip_horizontal": False,
+    "flip_vertical": False,
+    "rotation": 0,
+    "aspect_ratio": "4:3",
+    "extra_data": {},
+    "source": "database",
+    "uid": "8d4e2b6c-1f3a-4c5e-9b7d-2a6f0e1c3b5d",
+}
+
+SERVER_INFO = {
+    "klippy_connected": True,
+    "klippy_state": "ready",
+    "components": ["secrets", "template", "klippy_connection", "jsonrpc", "internal_transport",
+                   "application", "websockets", "database", "dbus_manager", "file_manager",
+                   "authorization", "klippy_apis", "shell_command", "machine", "data_store",
+                   "proc_stats", "job_state", "job_queue", "history", "octoprint_compat",
+                   "update_manager", "webcam", "extensions"],
+    "failed_components": [],
+    "registered_directories": ["config", "logs", "gcodes", "config_examples", "docs"],
+    "warnings": [],
+    "websocket_count": 0,
+    "moonraker_version": "v0.9.3-0-gfe4bd5a",
+    "missing_klippy_requirements": [],
+    "api_version": [1, 5, 0],
+    "api_version_string": "1.5.0",
+}
+
+PRINTER_INFO = {
+    "state": "ready",
+    "state_message": "Printer is ready",
+    "hostname": "voron",
+    "klipper_path": "/home/pi/klipper",
+    "python_path": "/home/pi/klippy-env/bin/python",
+    "process_id": 1234,
+    "user_id": 1000,
+    "group_id": 1000,
+    "log_file": "/home/pi/printer_data/logs/klippy.log",
+    "config_file": "/home/pi/printer_data/config/printer.cfg",
+    "software_version": "v0.12.0-302-g87ac69363",
+    "cpu_info": "4 core ARMv7 Processor rev 4 (v7l)",
+}
+
+
+class Printer:
+    """The printer objects and the webcam list, shared by the request threads and stdin."""
+
+    def __init__(self, webcams):
+        self.lock = threading.Lock()
+        self.status = copy.deepcopy(DEFAULT_STATUS)
+        self.webcams = webcams
+
+    def query(self, query):
+        """Klipper's objects/query: each asked object (all its attributes, or only those listed);
+        an unknown object is {} and an unknown attribute null, as Klipper answers."""
+        result = {}
+        with self.lock:
+            for name, attributes in parse_qsl(query, keep_blank_values=True):
+                values = self.status.get(name, {})
+                if attributes:
+                    values = {a: values.get(a) for a in attributes.split(",") if a}
+                result[name] = copy.deepcopy(values)
+        return {"eventtime": round(time.monotonic(), 6), "status": result}
+
+    def set(self, status):
+        with self.lock:
+            deep_merge(self.status, status)
+
+    def webcam_list(self):
+        with self.lock:
+            return copy.deepcopy(self.webcams)
+
+    def replace_webcams(self, webcams):
+        with self.lock:
+            self.webcams = copy.deepcopy(webcams)
+
+
+def moonraker_error(status):
+    return {"error": {"code": status, "message": REASONS.get(status, "Error"), "traceback": ""}}
+
+
+class Handler(JsonApiHandler):
+    name = NAME
+    garbage = b'{"result": {nonsense'
+
+    def authorized(self):
+        key = self.server.cfg.api_key
+        return key is None or self.header_matches("X-Api-Key", key)
+
+    def unauthorized(self):
+        return 401, moonraker_error(401)
+
+    def error_body(self, status):
+        return moonraker_error(status)
+
+    def answer(self, path, query):
+        printer = self.server.printer
+        if path == "/printer/objects/query":
+            return 200, {"result": printer.query(query)}
+        if path == "/server/webcams/list":
+            return 200, {"result": {"webcams": printer.webcam_list()}}
+        if path == "/server/info":
+            return 200, {"result": SERVER_INFO}
+        if path == "/printer/info":
+            return 200, {"result": PRINTER_INFO}
+        return 404, moonraker_error(404)
+
+
+def handle_command(server, command):
+    name = command.get("cmd")
+    if name == "set":
+        server.printer.set(command.get("status") or {})
+        emit(event="done", cmd=name)
+    elif name == "webcams":
+        server.printer.replace_webcams(command.get("list") or [])
+        emit(event="done", cmd=name)
+    elif name == "mode":
+        emit(event="done", cmd=name, **server.faults.apply(command))
+    else:
+        raise ValueError(f"unknown command {name!r}")
+
+
+def load_webcams(path):
+    if path is None:
+        return [copy.deepcopy(DEFAULT_WEBCAM)]
+    with open(path) as f:
+        webcams = json.load(f)
+    if not isinstance(webcams, list):
+        raise SystemExit(f"{NAME}: {path} must hold a JSON list of webcam entries")
+    return webcams
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_common_args(p)
+    p.add_argument("--api-key", help="require X-Api-Key: KEY on every request (else 401)")
+    p.add_argument("--webcams", metavar="FILE.json", help="the webcam list (default: one mjpegstreamer-adaptive camera)")
+    cfg = p.parse_args()
+
+    printer = Printer(load_webcams(cfg.webcams))
+    server = start_http_server(NAME, cfg, Handler)
+    server.printer = printer
+    emit(event="ready", port=server.server_address[1])
+    serve_commands(NAME, lambda command: handle_command(server, command))
+    stop_http_server(server)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

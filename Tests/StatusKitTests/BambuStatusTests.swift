@@ -1,0 +1,134 @@
+import Foundation
+import StatusKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// Bambu LAN status against a real broker: Debian's mosquitto with a TLS listener and a password
+/// file, and a fake printer (paho) that publishes reports and obeys pushall and ledctrl
+/// (Tests/Servers/bambu_mqtt_printer.py).
+final class BambuStatusTests: XCTestCase {
+    private let code = "31415926"
+
+    private func printer(_ arguments: [String] = []) throws -> (TestServer, StatusEndpoint) {
+        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code] + arguments)
+        addTeardownBlock { server.stop() }
+        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
+        return (server, .bambu(host: "127.0.0.1", port: server.port, accessCode: code, serial: serial))
+    }
+
+    func testPartialReportsMergeAfterOnePushall() throws {
+        let (server, endpoint) = try printer(["--partial"])
+        let recorder = StatusRecorder(endpoint)
+        recorder.awaitStatus(15, "the first full report") { $0.state == .idle && $0.chamberLight == false }
+        server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy", "mc_percent": 5,
+                                             "layer_num": 1, "total_layer_num": 150, "mc_remaining_time": 42,
+                                             "nozzle_temper": 220, "nozzle_target_temper": 220]])
+        recorder.awaitStatus(10, "printing") { $0.state == .printing && $0.progress == 5 }
+        server.send(["cmd": "set", "print": ["mc_percent": 6, "layer_num": 2]])
+        let merged = recorder.awaitStatus(10, "the partial report merged") { $0.progress == 6 }
+        XCTAssertEqual(merged?.job, "Benchy")
+        XCTAssertEqual(merged?.layer, 2)
+        XCTAssertEqual(merged?.totalLayers, 150)
+        XCTAssertEqual(merged?.timeLeft, 42 * 60)
+        XCTAssertEqual(merged?.nozzles.first, .init(current: 220, target: 220))
+        XCTAssertEqual(server.events(named: "request").filter { $0.string("kind") == "pushall" }.count, 1,
+                       "one pushall per connection, none on a timer")
+    }
+
+    func testPackedTemperaturesOfATwoNozzlePrinter() throws {
+        let (_, endpoint) = try printer(["--packed-temps", "--model", "H2D"])
+        let recorder = StatusRecorder(endpoint)
+        let status = recorder.awaitStatus(15, "two nozzles") { $0.nozzles.count == 2 }
+        XCTAssertNotNil(status?.bed)
+        XCTAssertNotNil(status?.chamber)
+    }
+
+    func testTheLightFollowsThePrintersReportNotTheRequest() throws {
+        let (server, endpoint) = try printer(["--partial"])
+        let recorder = StatusRecorder(endpoint)
+        recorder.awaitStatus(15, "light off") { $0.chamberLight == false }
+        recorder.monitor.setChamberLight(true)
+        let request = server.waitFor("request", timeout: 10) { $0.string("kind") == "ledctrl" }
+        let system = (request?.fields["payload"] as? [String: Any])?["system"] as? [String: Any]
+        XCTAssertEqual(system?["led_node"] as? String, "chamber_light")
+        XCTAssertEqual(system?["led_mode"] as? String, "on")
+        recorder.awaitStatus(10, "light on, as reported") { $0.chamberLight == true }
+    }
+
+    func testAWrongCodeIsRejectedOnceAndNotRetried() throws {
+        let (server, good) = try printer()
+        guard case .bambu(let host, let port, _, let serial) = good else { return XCTFail() }
+        let recorder = StatusRecorder(.bambu(host: host, port: port, accessCode: "99999999", serial: serial))
+        recorder.expect(15, "authRejected") { $0.connection == .failed(.authRejected, retryIn: nil) }
+        Thread.sleep(forTimeInterval: 3)
+        XCTAssertEqual(recorder.all.filter { $0.connection == .connecting }.count, 1, "\(recorder.all)")
+        XCTAssertEqual(server.events(named: "client-refused").count, 1)
+    }
+
+    func testGarbageHugeAndForeignReportsAreIgnored() throws {
+        let (server, endpoint) = try printer(["--partial"])
+        let logged = LogLines()
+        StreamLog.handler = { _, line in logged.append(line) }
+        defer { StreamLog.handler = nil }
+        let recorder = StatusRecorder(endpoint)
+        recorder.awaitStatus(15, "the first report") { $0.state == .idle }
+        server.send(["cmd": "raw", "payload": "{\"print\": {not json"])
+        server.send(["cmd": "raw", "payload": "[1,2,3]"])
+        server.send(["cmd": "huge", "bytes": 11_000_000])
+        server.send(["cmd": "other_serial", "print": ["gcode_state": "FAILED", "mc_percent": 99]])
+        XCTAssertNotNil(server.waitFor("done", timeout: 20) { $0.string("cmd") == "other_serial" })
+        server.send(["cmd": "set", "print": ["gcode_state": "PAUSE", "mc_percent": 30]])
+        let status = recorder.awaitStatus(15, "the valid report after the bad ones") { $0.state == .paused }
+        XCTAssertEqual(status?.progress, 30)
+        XCTAssertFalse(recorder.all.contains { $0.status?.progress == 99 || $0.status?.state == .failed })
+        XCTAssertEqual(recorder.all.filter { $0.connection == .connecting }.count, 1, "bad messages must not cost the connection")
+        let lines = logged.lines
+        XCTAssertTrue(lines.contains { $0.contains("ignored a report") && $0.contains("not JSON") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("ignored a report") && $0.contains("not an object") }, "\(lines)")
+        XCTAssertTrue(lines.contains { $0.contains("ignored a message of 1100") && $0.contains("10 MB") }, "\(lines)")
+        XCTAssertFalse(lines.contains { $0.contains(code) }, "the access code leaked into the log")
+    }
+
+    func testABrokerRestartReconnectsWithItsOwnPushall() throws {
+        let (server, endpoint) = try printer(["--partial"])
+        let recorder = StatusRecorder(endpoint)
+        recorder.awaitStatus(15, "live") { _ in true }
+        server.send(["cmd": "kick_clients"])
+        recorder.expect(15, "the lost connection") { $0.failure != nil && $0.status?.state == .offline }
+        let connects = { recorder.all.filter { $0.connection == .live }.count }
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline && server.events(named: "request").filter({ $0.string("kind") == "pushall" }).count < 2 {
+            usleep(100_000)
+        }
+        XCTAssertEqual(server.events(named: "request").filter { $0.string("kind") == "pushall" }.count, 2)
+        recorder.awaitStatus(10, "live again") { $0.state == .idle }
+        XCTAssertGreaterThanOrEqual(connects(), 2)
+    }
+
+    func testMissingSerialRefusedAndSilentHosts() throws {
+        let noSerial = StatusRecorder(.bambu(host: "127.0.0.1", port: 1, accessCode: code, serial: nil))
+        noSerial.expect(5, "missingSerial") { $0.connection == .failed(.missingSerial, retryIn: nil) }
+
+        let refused = StatusRecorder(.bambu(host: "127.0.0.1", port: closedLoopbackPort(), accessCode: code, serial: "S1"))
+        let update = refused.expect(5, "refused") { $0.failure == .refused }
+        if case .failed(_, let retryIn) = update?.connection { XCTAssertNotNil(retryIn, "a refused connection is retried") }
+
+        let silent = try TestServer(script: "silent_server.py")
+        addTeardownBlock { silent.stop() }
+        let started = Date()
+        let stalled = StatusRecorder(.bambu(host: "127.0.0.1", port: silent.port, accessCode: code, serial: "S1"))
+        stalled.expect(20, "timeout") { $0.failure == .timeout }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 16)
+    }
+}
+
+/// Log lines captured from `StreamLog` while a test runs.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    func append(_ line: String) { lock.withLock { list.append(line) } }
+
+    var lines: [String] { lock.withLock { list } }
+}

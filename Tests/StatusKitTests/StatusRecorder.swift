@@ -1,0 +1,70 @@
+import Foundation
+import StatusKit
+import StreamKit
+import XCTest
+
+/// A status monitor under test and every update it delivered, which a test awaits by predicate.
+final class StatusRecorder: @unchecked Sendable {
+    let monitor: StatusMonitor
+    private let condition = NSCondition()
+    private var updates: [StatusMonitor.Update] = []
+
+    init(_ endpoint: StatusEndpoint, backoff: StatusBackoff = .quick) {
+        let box = Box()
+        monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "status-test"),
+                                backoff: backoff.value) { box.recorder?.record($0) }
+        box.recorder = self
+        monitor.start()
+    }
+
+    deinit { monitor.stop() }
+
+    var all: [StatusMonitor.Update] { condition.withLock { updates } }
+
+    /// The first update from the `from`-th on (seen so far or arriving within `timeout`) that
+    /// `match` accepts. `match` runs under the recorder's lock: it must not read `all`.
+    @discardableResult
+    func expect(_ timeout: TimeInterval = 15, _ what: String, from: Int = 0, file: StaticString = #filePath, line: UInt = #line,
+               _ match: (StatusMonitor.Update) -> Bool) -> StatusMonitor.Update? {
+        let deadline = Date().addingTimeInterval(timeout)
+        let found: StatusMonitor.Update? = condition.withLock {
+            while true {
+                if let hit = updates.dropFirst(from).first(where: match) { return hit }
+                guard condition.wait(until: deadline) else { return nil }
+            }
+        }
+        if found == nil { XCTFail("no update with \(what) in \(timeout) s; saw \(all)", file: file, line: line) }
+        return found
+    }
+
+    /// Waits for a status that `match` accepts.
+    @discardableResult
+    func awaitStatus(_ timeout: TimeInterval = 15, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+                     _ match: @escaping (PrinterStatus) -> Bool) -> PrinterStatus? {
+        expect(timeout, what, file: file, line: line) { $0.connection == .live && $0.status.map(match) == true }?.status
+    }
+
+    private func record(_ update: StatusMonitor.Update) {
+        condition.withLock {
+            updates.append(update)
+            condition.broadcast()
+        }
+    }
+
+    private final class Box: @unchecked Sendable {
+        weak var recorder: StatusRecorder?
+    }
+}
+
+/// Backoffs for tests: quick retries, so a reconnect is seen in a second or two.
+struct StatusBackoff {
+    let value: Backoff
+    static let quick = StatusBackoff(value: Backoff(initial: 0.3, maximum: 1, jitter: 0))
+}
+
+extension StatusMonitor.Update {
+    var failure: StatusFailure? {
+        if case .failed(let failure, _) = connection { return failure }
+        return nil
+    }
+}
