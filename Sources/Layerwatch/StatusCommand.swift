@@ -116,11 +116,16 @@ final class UpdateQueue: @unchecked Sendable {
         }
     }
 
+    /// The next update; nil when none came within `timeout` (which may be infinite).
     func pop(timeout: TimeInterval) -> StatusMonitor.Update? {
-        let deadline = timeout.isFinite ? Date().addingTimeInterval(timeout) : Date.distantFuture
+        let deadline = timeout.isFinite ? Date().addingTimeInterval(timeout) : nil
         return condition.withLock {
             while updates.isEmpty {
-                guard condition.wait(until: deadline) else { return nil }
+                if let deadline {
+                    guard condition.wait(until: deadline) else { return nil }
+                } else {
+                    condition.wait()
+                }
             }
             return updates.removeFirst()
         }

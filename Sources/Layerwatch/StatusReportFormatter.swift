@@ -73,7 +73,7 @@ enum StatusReportFormatter {
         if cameras.isEmpty { lines.append("  " + tr("none")) }
         for camera in cameras {
             var details = ["\(camera.service)"]
-            if camera.rotation != 0 { details.append(String(format: tr("rotated %d°"), camera.rotation)) }
+            if camera.rotation != 0 { details.append(String(format: tr("rotated %ld°"), camera.rotation)) }
             if camera.flipHorizontal { details.append(tr("flipped horizontally")) }
             if camera.flipVertical { details.append(tr("flipped vertically")) }
             let url = camera.url ?? tr("WebRTC only — Layerwatch cannot play it yet")

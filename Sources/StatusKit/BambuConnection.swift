@@ -81,7 +81,8 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
                 }
             }
         }
-        mosquitto_disconnect(mosq)
+        // A clean goodbye: DISCONNECT goes out with the next loop, then TLS's close.
+        if mosquitto_disconnect(mosq) == MOSQ_ERR_SUCCESS.rawValue { _ = mosquitto_loop(mosq, 100, 1) }
     }
 
     /// Waits for the non-blocking TCP connect libmosquitto began, and says how it ended: without

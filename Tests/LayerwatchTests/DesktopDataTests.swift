@@ -159,7 +159,12 @@ final class DesktopDataTests: XCTestCase {
         XCTAssertEqual(loaded.status, 0, loaded.output)
         let shown = try JSONSerialization.jsonObject(with: Data(loaded.output.utf8)) as? [String: Any]
         XCTAssertEqual(shown?["id"] as? String, Self.appID, loaded.output)
-        XCTAssertEqual((shown?["modules"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["layerwatch"])
+        let shownModules = shown?["modules"] as? [[String: Any]] ?? []
+        XCTAssertEqual(shownModules.compactMap { $0["name"] as? String }, ["libmosquitto", "layerwatch"])
+        // The GNOME runtime has no libmosquitto: the manifest builds the client library alone, from a release tag.
+        let mosquitto = try XCTUnwrap(shownModules.first)
+        XCTAssertTrue((mosquitto["config-opts"] as? [String] ?? []).contains("-DWITH_BROKER=OFF"))
+        XCTAssertNotNil((mosquitto["sources"] as? [[String: Any]])?.first?["tag"] as? String)
     }
 
     // MARK: meson install

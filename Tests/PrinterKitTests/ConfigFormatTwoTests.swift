@@ -67,13 +67,16 @@ final class ConfigFormatTwoTests: XCTestCase {
     func testWithAKeyringTheFileHasNoKeyNorCameraPassword() throws {
         let directory = try makeTemporaryDirectory()
         let keyring = MemorySecretStore()
-        let config = AppConfig(printers: [voron, prusa])
+        // A Klipper printer trusted without a key has nothing in the keyring, and must not be missed there.
+        let config = AppConfig(printers: [voron, trusted, prusa])
         XCTAssertEqual(try ConfigStore(directory: directory, secrets: keyring).save(config), .keyring)
         let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent("printers.json")), as: UTF8.self)
-        for secret in ["0123456789abcdef0123456789abcdef", "OCTOKEY123456", "Pa55w0rd", "accessCode"] {
+        for secret in ["0123456789abcdef0123456789abcdef", "OCTOKEY123456", "Pa55w0rd"] {
             XCTAssertFalse(text.contains(secret), "\(secret) in \(text)")
         }
         XCTAssertTrue(text.contains("http://viewer:***@octopi.local/webcam/?action=stream"), text)
+        let printers = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["printers"] as? [[String: Any]])
+        XCTAssertEqual(printers.map { $0["accessCode"] as? String }, ["***", nil, "***"], "the file marks the keys the keyring keeps")
 
         let loaded = ConfigStore(directory: directory, secrets: keyring).load()
         XCTAssertNil(loaded.problem)

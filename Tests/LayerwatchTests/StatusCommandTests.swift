@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `layerwatch status` and `layerwatch cameras` as a user runs them, against the real test peers
+/// (mosquitto with a fake Bambu printer, Moonraker, OctoPrint): what they print, their exit codes,
+/// and that codes and keys never appear.
+final class StatusCommandTests: XCTestCase {
+    func testBambuStatusAsTextAndJSONWithoutTheCode() throws {
+        let printer = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", "Qz81Ww07", "--partial"])
+        defer { printer.stop() }
+        let serial = try XCTUnwrap(printer.waitFor("ready")?.string("serial"))
+        printer.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy", "mc_percent": 42,
+                                              "layer_num": 57, "total_layer_num": 180, "mc_remaining_time": 72,
+                                              "nozzle_temper": 219.6, "nozzle_target_temper": 220]])
+        XCTAssertNotNil(printer.waitFor("done"))
+        let url = "bambu://bblp:Qz81Ww07@127.0.0.1:\(printer.port)?serial=\(serial)"
+        let text = try CommandRun.product("layerwatch", ["status", url])
+        XCTAssertEqual(text.status, 0, text.stdout + text.stderr)
+        for expected in ["state      Printing", "job        Benchy", "progress   42 % (layer 57 of 180)", "time left  1 h 12 min (ends ",
+                         "nozzle     220 / 220 °C", "light      off", "bambu://bblp:***@127.0.0.1"] {
+            XCTAssertTrue(text.stdout.contains(expected), "\(expected) missing from\n\(text.stdout)")
+        }
+        let json = try CommandRun.product("layerwatch", ["status", url, "--json"])
+        XCTAssertEqual(json.status, 0, json.stdout + json.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["state"] as? String, "printing")
+        XCTAssertEqual(object["progress"] as? Double, 42)
+        XCTAssertEqual(object["timeLeftSeconds"] as? Int, 72 * 60)
+        XCTAssertEqual(object["chamberLight"] as? Bool, false)
+        let wrong = try CommandRun.product("layerwatch", ["status", "bambu://bblp:Xx00Yy11@127.0.0.1:\(printer.port)?serial=\(serial)"])
+        XCTAssertEqual(wrong.status, 3, wrong.stdout)
+        XCTAssertTrue(wrong.stdout.contains("authRejected"), wrong.stdout)
+        let noSerial = try CommandRun.product("layerwatch", ["status", "bambu://bblp:Qz81Ww07@127.0.0.1:\(printer.port)"])
+        XCTAssertEqual(noSerial.status, 2, noSerial.stdout)
+        for run in [text, json, wrong, noSerial] {
+            XCTAssertFalse((run.stdout + run.stderr).contains("Qz81Ww07") || (run.stdout + run.stderr).contains("Xx00Yy11"))
+        }
+    }
+
+    func testWatchPrintsEveryChangeAsJSONLines() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        defer { moonraker.stop() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+            moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "paused", "filename": "cube.gcode", "message": "Filament runout"]]])
+        }
+        // --watch runs until interrupted, as a user ends it with Ctrl+C.
+        let process = Process()
+        process.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        process.arguments = ["status", "moonraker://127.0.0.1:\(moonraker.port)", "--watch", "--json"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        Thread.sleep(forTimeInterval: 7)
+        process.interrupt()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(lines.map { $0["state"] as? String }, ["idle", "paused"], stdout)
+        XCTAssertEqual(lines.last?["error"] as? String, "Filament runout")
+    }
+
+    func testOctoPrintKeysAndTheCameraList() throws {
+        let octoprint = try TestServer(script: "octoprint_server.py", arguments: ["--api-key", "OCTOKEY123456"])
+        defer { octoprint.stop() }
+        let ok = try CommandRun.product("layerwatch", ["status", "octoprint://127.0.0.1:\(octoprint.port)?key=OCTOKEY123456"])
+        XCTAssertEqual(ok.status, 0, ok.stdout + ok.stderr)
+        XCTAssertTrue(ok.stdout.contains("state      Idle"), ok.stdout)
+        let wrong = try CommandRun.product("layerwatch", ["status", "octoprint://127.0.0.1:\(octoprint.port)?key=NOTTHEKEY9", "--json"])
+        XCTAssertEqual(wrong.status, 3, wrong.stdout)
+        let cameras = try CommandRun.product("layerwatch", ["cameras", "octoprint://127.0.0.1:\(octoprint.port)?key=OCTOKEY123456", "--json"])
+        XCTAssertEqual(cameras.status, 0, cameras.stdout + cameras.stderr)
+        let list = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(cameras.stdout.utf8)) as? [String: Any])?["cameras"] as? [[String: Any]])
+        XCTAssertFalse(list.isEmpty)
+        XCTAssertTrue(list.allSatisfy { ($0["url"] as? String)?.hasPrefix("http") == true }, cameras.stdout)
+        for run in [ok, wrong, cameras] {
+            XCTAssertFalse((run.stdout + run.stderr).contains("OCTOKEY123456") || (run.stdout + run.stderr).contains("NOTTHEKEY9"))
+        }
+        let refused = try CommandRun.product("layerwatch", ["status", "moonraker://127.0.0.1:\(closedLoopbackPort())"])
+        XCTAssertEqual(refused.status, 4, refused.stdout)
+        let invalid = try CommandRun.product("layerwatch", ["status", "ftp://printer"])
+        XCTAssertEqual(invalid.status, 2, invalid.stderr)
+    }
+}
