@@ -2,7 +2,8 @@
 # Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
 # camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
 # server), the stats overlay (on that server, with the right code), tabs, the dialog and a mini
-# window of that camera. Run `make screenshots` (it builds first and runs this under xvfb-run).
+# window of that camera, and a Klipper printer mid-print (the status strip, from a loopback
+# Moonraker). Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/screenshots
@@ -79,3 +80,22 @@ demo=data/demo-printer.mp4
 shot tabs 1100 700 3 - "$demo" "http://127.0.0.1:$mjpeg/?action=stream" "rtsp://127.0.0.1:$silent/streaming/live/1"
 shot dialog 1000 700 2 ctrl+t
 shot mini 1000 640 2 ctrl+shift+p "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
+
+# A Klipper printer mid-print: Moonraker told the print's state through a FIFO on its stdin, the
+# printer saved in the config the app starts with.
+fifo=$(mktemp -u)
+mkfifo "$fifo"
+moonraker_log=$(mktemp)
+/usr/bin/python3 Tests/Servers/moonraker_server.py < "$fifo" > "$moonraker_log" 2>/dev/null &
+pids+=($!)
+exec {moonraker_in}>"$fifo"
+for _ in $(seq 100); do grep -q '"ready"' "$moonraker_log" && break; sleep 0.1; done
+moonraker=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$moonraker_log" | head -1)
+echo '{"cmd":"set","status":{"print_stats":{"state":"printing","filename":"voron_cube_0.2mm_ABS.gcode","print_duration":2520,"info":{"current_layer":57,"total_layer":180}},"display_status":{"progress":0.42},"extruder":{"temperature":244.6,"target":245},"heater_bed":{"temperature":99.8,"target":100}}}' >&"$moonraker_in"
+mkdir -p "$XDG_CONFIG_HOME/layerwatch"
+cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
+{"formatVersion": 2, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron 2.4",
+  "kind": "klipper", "host": "127.0.0.1", "apiPort": $moonraker, "url": "http://127.0.0.1:$mjpeg/?action=stream"}]}
+JSON
+shot status 1100 680 4 -
+rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$fifo"
