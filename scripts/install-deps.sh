@@ -5,6 +5,7 @@
 #   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick)
 #   scripts/install-deps.sh screen  — also the peers bench/screen.sh runs (mpv, gst-launch-1.0 with its
 #                                     X sink and libav decoder) and Mesa's software GL
+#   scripts/install-deps.sh status-bench — also mosquitto_sub, a peer of bench/status.sh
 #   scripts/install-deps.sh desktop — what `make install` needs (meson, validators)
 set -eu
 
@@ -20,8 +21,9 @@ case "${1:-build}" in
     test) wanted=$test ;;
     screenshots) wanted="$test xdotool imagemagick" ;;
     screen) wanted="$test libxext-dev mpv gstreamer1.0-tools gstreamer1.0-x gstreamer1.0-libav libgl1-mesa-dri" ;;
+    status-bench) wanted="$test mosquitto-clients" ;;
     desktop) wanted=$desktop ;;
-    *) echo "usage: $0 build|test|screenshots|screen|desktop" >&2; exit 2 ;;
+    *) echo "usage: $0 build|test|screenshots|screen|status-bench|desktop" >&2; exit 2 ;;
 esac
 
 missing=""

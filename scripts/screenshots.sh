@@ -10,9 +10,11 @@ out=docs/screenshots
 app=.build/debug/layerwatch
 mkdir -p "$out"
 export GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1
-# A config of its own: the shots never show (or change) the user's printers.
+# A config and state of their own: the shots never show (or change) the user's printers, nor what
+# the user's notifications remember.
 XDG_CONFIG_HOME=$(mktemp -d)
-export XDG_CONFIG_HOME
+XDG_STATE_HOME=$(mktemp -d)
+export XDG_CONFIG_HOME XDG_STATE_HOME
 
 pids=()
 openbox --sm-disable > /dev/null 2>&1 &

@@ -29,3 +29,30 @@ public func addToggleAction(_ map: some GObjectPointer, _ name: String, initial:
     g_object_unref(action.rawGObject)
     return action
 }
+
+/// Adds an action `name` taking a string (`app.NAME::text` in a menu, or a notification's target),
+/// whose activation hands the string to `handler`.
+@MainActor @discardableResult
+public func addStringAction(_ map: some GObjectPointer, _ name: String,
+                            _ handler: @escaping @MainActor (String) -> Void) -> OpaquePointer {
+    let type = g_variant_type_new("s")
+    defer { g_variant_type_free(type) }
+    let action = g_simple_action_new(name, type)!
+    connectSignal(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
+        guard let parameter else { return }
+        handler(String(cString: g_variant_get_string(OpaquePointer(parameter), nil)))
+    }
+    g_action_map_add_action(gcast(map), gcast(action))
+    g_object_unref(action.rawGObject)
+    return action
+}
+
+/// Sets an on/off action's state (see `addToggleAction`) without activating it: for a toggle that
+/// shows a value kept elsewhere, such as the selected printer's setting.
+@MainActor
+public func setToggleState(_ action: OpaquePointer, _ on: Bool) {
+    let state = g_action_get_state(gcast(action))
+    defer { g_variant_unref(state) }
+    guard Bool(gboolean: g_variant_get_boolean(state)) != on else { return }
+    g_simple_action_set_state(action, g_variant_new_boolean(on.gboolean))
+}

@@ -55,6 +55,11 @@ struct Feature {
     let handler: Handler
     /// Whether it can be used now; asked again whenever the selection, a state or fullscreen changes.
     var isEnabled: @MainActor (LayerwatchApplication) -> Bool = { _ in true }
+    /// For a toggle showing a value kept elsewhere (the selected printer's setting): that value,
+    /// asked again with `isEnabled`. Nil for a toggle whose own state is the setting.
+    var state: (@MainActor (LayerwatchApplication) -> Bool)?
+    /// True when its menu item is left out, rather than greyed, while it does not apply.
+    var hiddenWhenDisabled = false
 
     /// The action's full name, as buttons, menus and accelerators name it.
     var actionName: String { (scope == .window ? "win." : "app.") + name }

@@ -30,6 +30,10 @@ public final class LayerwatchApplication {
     let sessions = SessionRegistry()
     /// The saved printers' print status, one client each while the window is open.
     let statusHub = PrinterStatusHub()
+    /// Where the print notifications remember what they saw (`NotificationLedger`).
+    private let stateDirectory: URL
+    /// Notifies finished, failed and paused prints and HMS alerts; made in `startup`.
+    var notifier: PrintNotifier!
     var window: MainWindow?
     var miniWindows: [UUID: MiniWindow] = [:] {
         didSet {
@@ -46,9 +50,13 @@ public final class LayerwatchApplication {
     ///     called once, in the instance that opens the window.
     ///   - id: the GApplication id (tests running several apps in one process pass their own).
     ///   - discovery: where the Add Printer dialog listens for printers (tests listen on loopback).
+    ///   - stateDirectory: where the print notifications remember what they notified (the XDG
+    ///     state directory in the app, a temporary one in tests).
     public init(store: @escaping () -> ConfigStore, id: String = LayerwatchApplication.applicationID,
-                discovery: PrinterDiscovery.Configuration = PrinterDiscovery.Configuration()) {
+                discovery: PrinterDiscovery.Configuration = PrinterDiscovery.Configuration(),
+                stateDirectory: URL = NotificationLedger.defaultDirectory()) {
         makeStore = store
+        self.stateDirectory = stateDirectory
         discoveryConfiguration = discovery
         application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
@@ -140,6 +148,7 @@ public final class LayerwatchApplication {
     /// Waits until every saved change is on disk.
     func flushSaves() {
         library.flush()
+        notifier.flush()
     }
 
     /// The confirmation shown by the last close request of a saved printer, while it is open.
@@ -151,6 +160,7 @@ public final class LayerwatchApplication {
         GLibLog.install()
         if library == nil { library = PrinterLibrary(store: makeStore()) }
         AppStyle.install()
+        startNotifications(ledger: NotificationLedger(directory: stateDirectory))
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -245,6 +255,7 @@ public final class LayerwatchApplication {
     func syncPrinterStatus() {
         guard library.secretsLoaded else { return }
         statusHub.sync(library.config.printers)
+        notifier.follow(library.config.printers)
     }
 
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
@@ -272,7 +283,7 @@ public final class LayerwatchApplication {
         guard let window else { return }
         let placement = window.placement
         library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
-        defer { library.flush() }
+        defer { flushSaves() }
         // Closing the main window quits: the open mini windows stay in the config and come back.
         self.window = nil
         for (id, mini) in miniWindows {

@@ -148,6 +148,7 @@ final class MainWindow {
     private func refreshFeatures() {
         for (feature, action) in actions {
             g_simple_action_set_enabled(action, feature.isEnabled(app).gboolean)
+            if let state = feature.state { setToggleState(action, state(app)) }
         }
     }
 

@@ -6,7 +6,9 @@ import StreamKit
 /// printer's broker on port 8883, as `bblp` with the access code. It subscribes to the printer's
 /// report topic, asks for everything once on connect (`pushall`; never on a timer: P1 printers
 /// struggle with it), merges the partial reports P1 and A1 printers send, and sends `ledctrl` for
-/// the chamber light. All libmosquitto calls happen on the monitor's thread, in `run`.
+/// the chamber light. libmosquitto runs in its threaded mode under the monitor's own loop: the loop
+/// sleeps up to a second in `mosquitto_loop`, and a light request published from another thread
+/// wakes it at once (libmosquitto writes to its internal socket pair).
 final class BambuConnection: StatusConnection, @unchecked Sendable {
     private let host: String
     private let port: Int
@@ -18,8 +20,14 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     /// MQTT keepalive: libmosquitto pings the broker and gives up on a silent one after 1.5× this.
     static let keepalive: Int32 = 20
 
+    /// How long `mosquitto_loop` may sleep: a stop is seen within this; reports, pings and light
+    /// requests wake it sooner.
+    static let loopTimeout: Int32 = 1000
+
+    /// The live client and the lights it switches, for `setChamberLight` on other threads; nil
+    /// while not connected.
     private let lightLock = NSLock()
-    private var pendingLight: Bool?
+    private var client: (mosq: OpaquePointer, serial: String, nodes: [String])?
 
     init(host: String, port: Int, accessCode: String, serial: String?, log: StatusLog) {
         self.host = host
@@ -30,7 +38,12 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     }
 
     func setChamberLight(_ on: Bool) {
-        lightLock.withLock { pendingLight = on }
+        lightLock.withLock {
+            guard let client else { return }
+            for node in client.nodes {
+                publish(client.mosq, serial: client.serial, BambuRequests.light(node: node, on: on))
+            }
+        }
     }
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
@@ -40,7 +53,10 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
         guard let mosq = mosquitto_new(nil, true, Unmanaged.passUnretained(events).toOpaque()) else {
             throw .protocolError(tr("the MQTT client could not be created"))
         }
-        defer { mosquitto_destroy(mosq) }
+        defer {
+            lightLock.withLock { client = nil }
+            mosquitto_destroy(mosq)
+        }
         try configure(mosq)
         let reportTopic = "device/\(serial)/report"
         let started = Date()
@@ -50,7 +66,7 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
         var merged = BambuReport()
         var isLive = false
         while !stop.isStopped {
-            result = mosquitto_loop(mosq, 100, 1)
+            result = mosquitto_loop(mosq, Self.loopTimeout, 1)
             let savedErrno = errno
             for event in events.take() {
                 switch event {
@@ -60,13 +76,17 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
                     log.debug("connected")
                     mosquitto_subscribe(mosq, nil, reportTopic, 0)
                     publish(mosq, serial: serial, BambuRequests.pushAll)
+                    lightLock.withLock { client = (mosq, serial, merged.lightNodes) }
                     live()
                 case .message(let topic, let payload):
                     guard topic == reportTopic else {
                         log.debug("ignored a message on another topic (\(TerminalText.safe(String(topic.prefix(80)))))")
                         continue
                     }
-                    if handle(payload, into: &merged) { report(merged.status) }
+                    guard handle(payload, into: &merged) else { continue }
+                    let nodes = merged.lightNodes
+                    lightLock.withLock { client?.nodes = nodes }
+                    report(merged.status)
                 case .oversized(let topic, let length):
                     log.info("ignored a message of \(length) bytes on \(TerminalText.safe(String(topic.prefix(80)))): over the \(HTTPFetch.maximumBytes / 1_000_000) MB limit")
                 case .disconnected(let code):
@@ -75,13 +95,9 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
             }
             if result != MOSQ_ERR_SUCCESS.rawValue { throw Self.failure(result, errno: savedErrno) }
             if !isLive && Date().timeIntervalSince(started) > Self.connectTimeout { throw .timeout }
-            if isLive, let light = lightLock.withLock({ () -> Bool? in defer { pendingLight = nil }; return pendingLight }) {
-                for node in merged.lightNodes {
-                    publish(mosq, serial: serial, BambuRequests.light(node: node, on: light))
-                }
-            }
         }
         // A clean goodbye: DISCONNECT goes out with the next loop, then TLS's close.
+        lightLock.withLock { client = nil }
         if mosquitto_disconnect(mosq) == MOSQ_ERR_SUCCESS.rawValue { _ = mosquitto_loop(mosq, 100, 1) }
     }
 
@@ -119,6 +135,8 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     }
 
     private func configure(_ mosq: OpaquePointer) throws(StatusFailure) {
+        // Light requests are published from other threads: libmosquitto then takes its locks.
+        mosquitto_threaded_set(mosq, true)
         mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
         // The printer's certificate is signed by Bambu's own authority: as for the camera, TLS
         // encrypts but does not verify (SSL_VERIFY_NONE, no host name check).

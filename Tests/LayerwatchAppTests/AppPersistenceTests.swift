@@ -19,7 +19,9 @@ func startApp(store: ConfigStore) throws -> (LayerwatchApplication, MainWindow) 
     let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
     // Discovery listens on loopback only: tests never join a multicast group or touch port 2021.
     let loopback = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
-    let app = LayerwatchApplication(store: { store }, id: id, discovery: loopback)
+    // What notifications remember stays in the test's own directory, never the user's state.
+    let app = LayerwatchApplication(store: { store }, id: id, discovery: loopback,
+                                    stateDirectory: store.directory.appendingPathComponent("state"))
     app.registerWithoutRunning()
     app.activate()
     return (app, try XCTUnwrap(app.window))

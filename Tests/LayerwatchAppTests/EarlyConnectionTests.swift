@@ -21,7 +21,8 @@ final class EarlyConnectionTests: XCTestCase {
         let store = ConfigStore(directory: directory, secrets: nil)
         try store.save(AppConfig(printers: [garage]))
         try MainActor.assumeIsolated {
-            let app = LayerwatchApplication(store: { store }, id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))")
+            let app = LayerwatchApplication(store: { store }, id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))",
+                                            stateDirectory: store.directory.appendingPathComponent("state"))
             app.connectEarly(cameras: [])
             XCTAssertNotNil(server.waitFor("client", timeout: 10), "connected with no window yet")
             XCTAssertNil(app.window)

@@ -1,0 +1,60 @@
+import CGtk
+
+/// A desktop notification as GApplication sends it (GNotification): a title, a body, an icon, a
+/// priority and the action its click activates. GLib picks the way there: the portal in flatpak,
+/// `org.gtk.Notifications` where one runs (GNOME Shell), else `org.freedesktop.Notifications`.
+/// Sending it again with the same id replaces the one shown.
+public struct DesktopNotification {
+    /// How much it matters: high ones may stay on screen until dismissed.
+    public enum Priority {
+        case normal, high
+    }
+
+    public var title: String
+    public var body: String?
+    /// A GIcon (`bytesIcon`, `themedIcon`); nil leaves it to the desktop.
+    public var icon: GObjectRef<OpaquePointer>?
+    public var priority: Priority
+    /// The application action a click activates (`app.NAME`) and the string handed to it.
+    public var defaultAction: (name: String, target: String)?
+
+    public init(title: String, body: String? = nil, icon: GObjectRef<OpaquePointer>? = nil, priority: Priority = .normal,
+                defaultAction: (name: String, target: String)? = nil) {
+        self.title = title
+        self.body = body
+        self.icon = icon
+        self.priority = priority
+        self.defaultAction = defaultAction
+    }
+
+    /// Shows it as `application`'s (registered, primary) notification `id`.
+    @MainActor
+    public func send(from application: some GObjectPointer, id: String) {
+        let notification = GObjectRef(adopting: g_notification_new(title)!)
+        g_notification_set_body(notification.pointer, body)
+        if let icon { g_notification_set_icon(notification.pointer, icon.pointer) }
+        g_notification_set_priority(notification.pointer, priority == .high ? G_NOTIFICATION_PRIORITY_HIGH : G_NOTIFICATION_PRIORITY_NORMAL)
+        if let action = defaultAction {
+            g_notification_set_default_action_and_target_value(notification.pointer, action.name, g_variant_new_string(action.target))
+        }
+        g_application_send_notification(gcast(application), id, notification.pointer)
+    }
+
+    /// Takes `application`'s notification `id` off the desktop, if it is still shown.
+    @MainActor
+    public static func withdraw(from application: some GObjectPointer, id: String) {
+        g_application_withdraw_notification(gcast(application), id)
+    }
+
+    /// An icon made of an encoded picture (PNG, JPEG): the desktop decodes it.
+    public static func bytesIcon(_ picture: [UInt8]) -> GObjectRef<OpaquePointer> {
+        let bytes = g_bytes_new(picture, gsize(picture.count))
+        defer { g_bytes_unref(bytes) }
+        return GObjectRef(adopting: g_bytes_icon_new(bytes)!)
+    }
+
+    /// The icon theme's icon `name` (an application's icon is named by its id).
+    public static func themedIcon(_ name: String) -> GObjectRef<OpaquePointer> {
+        GObjectRef(adopting: g_themed_icon_new(name)!)
+    }
+}

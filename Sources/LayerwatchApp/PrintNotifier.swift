@@ -1,0 +1,117 @@
+import Foundation
+import GtkKit
+import PrinterKit
+import StatusKit
+import StreamKit
+
+/// Desktop notifications of prints. It follows every saved printer's status in the hub and, for a
+/// printer whose switch is on (`Printer.notifies`), notifies when a print finishes, fails or pauses
+/// and when a Bambu printer raises an HMS alert it did not show before: the printer's name in the
+/// title, the job (and the printer's error or the HMS codes) in the body, the camera's last picture
+/// as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each printer has
+/// one notification id, so a newer event replaces an older one. What each printer last showed is
+/// kept in a `NotificationLedger` (even while its switch is off), so neither a reconnect nor a
+/// restart notifies the same event again, and a printer seen for the first time notifies nothing
+/// of the state it is already in.
+@MainActor
+final class PrintNotifier {
+    /// The application action a notification's click activates, with the printer's id (a string).
+    static let showPrinterAction = "show-printer"
+
+    private let application: OpaquePointer
+    private let hub: PrinterStatusHub
+    private let ledger: NotificationLedger
+    private let printer: @MainActor (UUID) -> Printer?
+    private let picture: @MainActor (UUID) -> VideoFrame?
+    private var observations: [UUID: PrinterStatusHub.Observation] = [:]
+    /// Printers with a notification on the desktop (or sent, at least): only theirs are withdrawn,
+    /// so an app that never notified never talks to the notification server.
+    private var shown: Set<UUID> = []
+    /// Encodes pictures in order, so notifications leave in the order of their events.
+    private let pictures = DispatchQueue(label: "layerwatch.notification-picture")
+
+    /// - Parameters:
+    ///   - application: the GApplication that sends the notifications.
+    ///   - printer: the saved printer with an id, as it is now (its name, its switch).
+    ///   - picture: the camera frame a view of the printer shows now, if any.
+    init(application: OpaquePointer, hub: PrinterStatusHub, ledger: NotificationLedger,
+         printer: @escaping @MainActor (UUID) -> Printer?, picture: @escaping @MainActor (UUID) -> VideoFrame?) {
+        self.application = application
+        self.hub = hub
+        self.ledger = ledger
+        self.printer = printer
+        self.picture = picture
+    }
+
+    /// Follows the status of `printers` (the saved ones) and forgets every other printer, taking
+    /// a removed printer's notification off the desktop.
+    func follow(_ printers: [Printer]) {
+        let ids = Set(printers.map(\.id))
+        for id in shown.subtracting(ids) {
+            DesktopNotification.withdraw(from: application, id: Self.notificationID(of: id))
+        }
+        shown.formIntersection(ids)
+        observations = observations.filter { ids.contains($0.key) }
+        ledger.keep(only: ids)
+        for id in ids where observations[id] == nil {
+            observations[id] = hub.observe(printerID: id) { [weak self] update in self?.received(update, for: id) }
+        }
+    }
+
+    /// Waits until what the ledger learnt is on disk.
+    func flush() {
+        ledger.flush()
+    }
+
+    private func received(_ update: StatusMonitor.Update?, for id: UUID) {
+        guard let update, update.connection == .live, let status = update.status else { return }
+        let (events, mark) = PrintEvent.changes(from: ledger[id], to: status)
+        ledger[id] = mark
+        guard !events.isEmpty, let printer = printer(id), printer.notifies else { return }
+        notify(events, status: status, printer: printer)
+    }
+
+    /// The printer's one notification: each new one replaces the one before.
+    private static func notificationID(of printerID: UUID) -> String {
+        "printer-\(printerID.uuidString)"
+    }
+
+    /// One notification for what one report brought (a pause can come with an alert).
+    private func notify(_ events: [PrintEvent], status: PrinterStatus, printer: Printer) {
+        let codes = events.flatMap { event -> [String] in if case .alerts(let codes) = event { codes } else { [] } }
+        let title: String
+        var priority = DesktopNotification.Priority.high
+        var error: String?
+        switch events[0] {
+        case .finished:
+            title = String(format: tr("%@: print finished"), printer.name)
+            priority = .normal
+        case .failed:
+            title = String(format: tr("%@: print failed"), printer.name)
+            error = status.errorText
+        case .paused:
+            title = String(format: tr("%@: print paused"), printer.name)
+            error = status.errorText
+        case .alerts:
+            title = String(format: tr("%@: printer alert"), printer.name)
+        }
+        let hms = codes.isEmpty ? nil : String(format: tr("HMS %@"), codes.joined(separator: ", "))
+        let body = [status.job, error, hms].compactMap { $0 }.joined(separator: "\n")
+        let text = DesktopNotification(title: title, body: body.isEmpty ? nil : body, priority: priority,
+                                       defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString))
+        let frame = picture(printer.id)
+        let id = Self.notificationID(of: printer.id)
+        pictures.async {
+            let png = frame.flatMap(NotificationPicture.png)
+            MainLoopExecutor.main.runOnMainActor { [weak self] in
+                guard let self else { return }
+                var notification = text
+                // The camera's picture, or the app's icon when no view of the printer has one.
+                notification.icon = png.map(DesktopNotification.bytesIcon) ?? DesktopNotification.themedIcon(LayerwatchApplication.applicationID)
+                notification.send(from: application, id: id)
+                shown.insert(printer.id)
+                GLibLog.debug("notification \(id): \(title)\(png == nil ? " (no picture)" : "")")
+            }
+        }
+    }
+}

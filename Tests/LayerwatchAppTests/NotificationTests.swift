@@ -1,0 +1,280 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StatusKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// Print notifications against real peers: a Bambu P1S (Debian's mosquitto with the fake printer,
+/// and its JPEG-over-TLS camera on port 6000, both on a loopback address of the test's own) and a
+/// notification server on the private session bus that records what GLib sends it
+/// (Tests/Servers/notification_server.py, owning org.gtk.Notifications as GNOME Shell does, and
+/// org.freedesktop.Notifications). A print that finishes, fails or pauses and a new HMS alert each
+/// notify once, with the printer's name, the job and the camera's picture; a reconnect or a restart
+/// repeats nothing; the switch silences a printer; a click brings up its tab.
+final class NotificationTests: XCTestCase {
+    private let code = "31415926"
+
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testAFinishedPrintNotifiesOnceAndNeitherAReconnectNorARestartRepeatsIt() throws {
+        let notifications = try notificationServer()
+        let host = Self.loopbackAddress()
+        let camera = try TestServer(script: "bambu_jpeg_server.py",
+                                    arguments: ["--bind", host, "--port", "6000", "--password", code, "--width", "640", "--height", "360", "--fps", "4"])
+        addTeardownBlock { camera.stop() }
+        let (mqtt, printer) = try p1s(on: host)
+        let (config, state) = try directories(with: [printer])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.surface.strip.stateText == "Idle" && page.surface.shownFrame != nil },
+                          "status \(String(describing: page.surface.strip.stateText)), camera \(page.state)")
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy_0.2mm_PLA", "mc_percent": 42]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface.strip.stateText == "Printing" })
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 1 })
+            let finished = try XCTUnwrap(notifications.events(named: "notification").first)
+            XCTAssertEqual(finished.string("interface"), "gtk", "GNOME Shell's interface is chosen while its name has an owner")
+            XCTAssertEqual(finished.string("app_id"), Self.id(of: app))
+            XCTAssertEqual(finished.string("id"), "printer-\(printer.id.uuidString)")
+            XCTAssertEqual(finished.string("title"), "Bench P1S: print finished")
+            XCTAssertEqual(finished.string("body"), "Benchy_0.2mm_PLA")
+            XCTAssertEqual(finished.string("priority"), "normal")
+            XCTAssertEqual(finished.string("default_action"), "app.show-printer")
+            XCTAssertEqual(finished.string("target"), printer.id.uuidString)
+            let icon = try XCTUnwrap(finished.fields["icon"] as? [String: Any])
+            XCTAssertEqual(icon["kind"] as? String, "bytes", "the camera's picture, not a themed icon: \(icon)")
+            XCTAssertEqual(icon["format"] as? String, "png")
+            XCTAssertEqual(icon["width"] as? Int, 256, "640×360 scaled to 256 wide: \(icon)")
+            XCTAssertEqual(icon["height"] as? Int, 144)
+            app.flushSaves()
+            let ledger = try String(contentsOf: state.appendingPathComponent(NotificationLedger.fileName), encoding: .utf8)
+            XCTAssertTrue(ledger.contains("\"finished\"") && ledger.contains("Benchy_0.2mm_PLA"), ledger)
+
+            // The broker restarts: the status drops and comes back finished. Nothing new.
+            var connections: [StatusMonitor.Connection?] = []
+            let watch = app.statusHub.observe(printerID: printer.id) { connections.append($0?.connection) }
+            mqtt.send(["cmd": "kick_clients"])
+            XCTAssertTrue(iterateMainContext(timeout: 15) {
+                connections.contains { if case .failed = $0 { true } else { false } }
+                    && app.statusHub.latest(printer.id)?.connection == .live && page.surface.strip.stateText == "Finished"
+            }, "\(connections)")
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
+                           "a reconnect reporting the same state notifies nothing")
+            withExtendedLifetime(watch) {}
+
+            // A new instance on the same config and state: the finished print it is shown first is old news.
+            gtk_window_destroy(gcast(window.window))
+            app.flushSaves()
+            let (again, window2) = try startApp(config: config, state: state)
+            let page2 = try XCTUnwrap(window2.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page2.surface.strip.stateText == "Finished" })
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
+                           "a restart notifies nothing already notified")
+
+            // A new print of its own finishing notifies again.
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Cube", "mc_percent": 3]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page2.surface.strip.stateText == "Printing" })
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 2 })
+            let cube = try XCTUnwrap(notifications.events(named: "notification").last)
+            XCTAssertEqual(cube.string("app_id"), Self.id(of: again))
+            XCTAssertEqual(cube.string("title"), "Bench P1S: print finished")
+            XCTAssertEqual(cube.string("body"), "Cube")
+            XCTAssertEqual(cube.string("id"), finished.string("id"), "one notification per printer: the newer replaces the older")
+
+            // A print that ends while Layerwatch is closed is told at the next start, once: the
+            // ledger remembers it printing.
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Lid", "mc_percent": 50]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page2.surface.strip.stateText == "Printing" })
+            gtk_window_destroy(gcast(window2.window))
+            again.flushSaves()
+            let sets = mqtt.events(named: "done").count
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]])
+            XCTAssertTrue(waitUntil(timeout: 10) { mqtt.events(named: "done").count > sets }, "the printer finished meanwhile")
+            let (third, window3) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window3.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 20) { notifications.events(named: "notification").count >= 3 })
+            let lid = try XCTUnwrap(notifications.events(named: "notification").last)
+            XCTAssertEqual(lid.string("app_id"), Self.id(of: third))
+            XCTAssertEqual(lid.string("title"), "Bench P1S: print finished")
+            XCTAssertEqual(lid.string("body"), "Lid")
+            XCTAssertFalse(iterateMainContext(timeout: 2) { notifications.events(named: "notification").count > 3 })
+        }
+    }
+
+    func testPausesFailuresAndNewHMSAlertsNotifyAndTheSwitchSilencesThePrinter() throws {
+        let notifications = try notificationServer()
+        // No camera answers on this address: the notification carries the app's icon instead.
+        let (mqtt, printer) = try p1s(on: Self.loopbackAddress())
+        let plainCamera = Printer(name: "Door", kind: .generic, url: try TestClips.smpteBars(seconds: 2).path)
+        let (config, state) = try directories(with: [printer, plainCamera])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.page(id: printer.id))
+            let strip = page.surface.strip
+            XCTAssertTrue(iterateMainContext(timeout: 20) { strip.stateText == "Idle" })
+            @MainActor func report(_ fields: [String: Any], shows state: String) {
+                mqtt.send(["cmd": "set", "print": fields])
+                XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == state }, "\(fields)")
+            }
+            @MainActor func awaitNotification(_ count: Int) throws -> TestServer.Event {
+                XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count >= count })
+                let all = notifications.events(named: "notification")
+                XCTAssertEqual(all.count, count, "\(all.map(\.fields))")
+                return try XCTUnwrap(all.last)
+            }
+
+            report(["gcode_state": "RUNNING", "subtask_name": "Gearbox", "mc_percent": 10], shows: "Printing")
+            report(["gcode_state": "PAUSE", "print_error": 0x0700_8012], shows: "Paused")
+            let paused = try awaitNotification(1)
+            XCTAssertEqual(paused.string("title"), "Bench P1S: print paused")
+            XCTAssertEqual(paused.string("body"), "Gearbox\nPrinter error 0700_8012")
+            XCTAssertEqual(paused.string("priority"), "high")
+            let icon = try XCTUnwrap(paused.fields["icon"] as? [String: Any])
+            XCTAssertEqual(icon["kind"] as? String, "themed", "no picture: the app's icon")
+            XCTAssertEqual((icon["names"] as? [String])?.first, LayerwatchApplication.applicationID)
+
+            report(["gcode_state": "RUNNING", "print_error": 0], shows: "Printing")
+            report(["gcode_state": "PAUSE"], shows: "Paused")
+            XCTAssertEqual(try awaitNotification(2).string("title"), "Bench P1S: print paused", "pause, resume, pause: two")
+
+            report(["gcode_state": "RUNNING"], shows: "Printing")
+            mqtt.send(["cmd": "set", "print": ["hms": [["attr": 0x0300_0100, "code": 0x0001_0007]]]])
+            let alert = try awaitNotification(3)
+            XCTAssertEqual(alert.string("title"), "Bench P1S: printer alert")
+            XCTAssertEqual(alert.string("body"), "Gearbox\nHMS 0300_0100_0001_0007")
+            mqtt.send(["cmd": "set", "print": ["mc_percent": 11]])
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 3 },
+                           "an alert still shown is not new")
+
+            report(["gcode_state": "FAILED", "print_error": 0x0300_400C, "hms": []], shows: "Failed")
+            let failed = try awaitNotification(4)
+            XCTAssertEqual(failed.string("title"), "Bench P1S: print failed")
+            XCTAssertEqual(failed.string("body"), "Gearbox\nPrinter error 0300_400C")
+
+            // The switch: in the printers' menu for a printer with status, off for this one only.
+            XCTAssertTrue(window.isEnabled("notify-prints"))
+            let action = try XCTUnwrap(g_action_map_lookup_action(gcast(window.window), "notify-prints"))
+            XCTAssertTrue(Self.state(of: action))
+            g_action_activate(action, nil)
+            XCTAssertFalse(Self.state(of: action))
+            XCTAssertEqual(app.library.printer(id: printer.id)?.notifies, false)
+            app.flushSaves()
+            let saved = ConfigStore(directory: config, secrets: nil).load().config.printers
+            XCTAssertEqual(saved.map(\.notifies), [false, true], "saved at once")
+            report(["gcode_state": "RUNNING", "subtask_name": "Lid", "print_error": 0], shows: "Printing")
+            report(["gcode_state": "FINISH"], shows: "Finished")
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 4 },
+                           "switched off: silent")
+            g_action_activate(action, nil)
+            XCTAssertEqual(app.library.printer(id: printer.id)?.notifies, true)
+            XCTAssertFalse(iterateMainContext(timeout: 2) { notifications.events(named: "notification").count > 4 },
+                           "switching on again does not notify what happened meanwhile")
+
+            // A camera without status has no switch: the item is hidden.
+            window.tabs.select(try XCTUnwrap(window.tabs.page(id: plainCamera.id)))
+            XCTAssertFalse(window.isEnabled("notify-prints"))
+
+            // Removing the printer takes its notification off the desktop.
+            app.confirmClose(page)
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "remove")
+            XCTAssertEqual(notifications.waitFor("withdrawn", timeout: 10)?.string("id"), "printer-\(printer.id.uuidString)")
+        }
+    }
+
+    func testClickingTheNotificationBringsUpThePrintersTab() throws {
+        let windowManager = try WindowManager() // minimising is the window manager's to do
+        let notifications = try notificationServer()
+        let (mqtt, printer) = try p1s(on: Self.loopbackAddress())
+        let plainCamera = Printer(name: "Door", kind: .generic, url: try TestClips.smpteBars(seconds: 2).path)
+        let (config, state) = try directories(with: [printer, plainCamera], selected: plainCamera.id)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertEqual(window.tabs.selected?.name, "Door")
+            XCTAssertTrue(iterateMainContext(timeout: 20) { app.statusHub.latest(printer.id)?.status?.state == .idle })
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy"]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(printer.id)?.status?.state == .printing })
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH"]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 1 })
+
+            let surface = gtk_native_get_surface(gcast(window.window))!
+            let minimized = { gdk_toplevel_get_state(gcast(surface)).rawValue & GDK_TOPLEVEL_STATE_MINIMIZED.rawValue != 0 }
+            gtk_window_minimize(gcast(window.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { minimized() }, "the window manager minimised it")
+
+            // As GNOME Shell does: org.freedesktop.Application.ActivateAction on the app's own name.
+            notifications.send(["cmd": "click", "id": "printer-\(printer.id.uuidString)"])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.camera.id == printer.id && !minimized() },
+                          "selected \(String(describing: window.tabs.selected?.name)), minimised \(minimized())")
+            let click = try XCTUnwrap(notifications.waitFor("done", timeout: 5) { $0.string("cmd") == "click" })
+            XCTAssertEqual(click.string("method"), "ActivateAction")
+            XCTAssertEqual(click.string("app_id"), Self.id(of: app))
+            XCTAssertTrue(notifications.events(named: "error").isEmpty, "\(notifications.events(named: "error").map(\.fields))")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    // MARK: Helpers
+
+    /// The notification server on this test's session bus (dbus-run-session in `make test`). It
+    /// must run before the process's first notification: GLib picks its way there once.
+    private func notificationServer() throws -> TestServer {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("needs a private session bus: run under dbus-run-session (make test)")
+        }
+        let server = try TestServer(script: "notification_server.py")
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    /// A fake P1S printer's MQTT side on `host`, and the saved printer pointing at it (its camera
+    /// at `host`:6000, where the P1 family has it).
+    private func p1s(on host: String) throws -> (TestServer, Printer) {
+        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--bind", host, "--code", code, "--model", "P1S", "--partial"])
+        addTeardownBlock { server.stop() }
+        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
+        let printer = Printer(name: "Bench P1S", kind: .bambuJPEG(.p1s), host: host, apiPort: server.port, serial: serial, accessCode: code)
+        return (server, printer)
+    }
+
+    /// A config directory holding `printers` and an empty state directory.
+    private func directories(with printers: [Printer], selected: UUID? = nil) throws -> (config: URL, state: URL) {
+        let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory()
+        try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: printers, selectedPrinterID: selected ?? printers.first?.id))
+        return (config, state)
+    }
+
+    @MainActor
+    private func startApp(config: URL, state: URL) throws -> (LayerwatchApplication, MainWindow) {
+        let app = LayerwatchApplication(store: { ConfigStore(directory: config, secrets: nil) },
+                                        id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
+        app.registerWithoutRunning()
+        app.activate()
+        return (app, try XCTUnwrap(app.window))
+    }
+
+    /// An address of 127/8 other than 127.0.0.x, so the camera can have the P1's own port 6000.
+    private static func loopbackAddress() -> String {
+        "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+    }
+
+    @MainActor
+    private static func id(of app: LayerwatchApplication) -> String {
+        String(cString: g_application_get_application_id(gcast(app.application)))
+    }
+
+    @MainActor
+    private static func state(of action: OpaquePointer) -> Bool {
+        let state = g_action_get_state(action)
+        defer { g_variant_unref(state) }
+        return Bool(gboolean: g_variant_get_boolean(state))
+    }
+}
