@@ -7,11 +7,9 @@ import StreamKit
 final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     static let queryPath = "/printer/objects/query?print_stats&display_status&virtual_sdcard&heater_bed&extruder"
     private let api: HTTPStatusAPI
-    private let log: StatusLog
 
-    init(baseURL: URL, apiKey: String?, log: StatusLog) {
+    init(baseURL: URL, apiKey: String?) {
         api = HTTPStatusAPI(baseURL: baseURL, key: apiKey.map { ("X-Api-Key", $0) })
-        self.log = log
     }
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {

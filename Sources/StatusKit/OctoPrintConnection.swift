@@ -6,11 +6,9 @@ import StreamKit
 /// connected: the job's state still stands, without temperatures.
 final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     private let api: HTTPStatusAPI
-    private let log: StatusLog
 
-    init(baseURL: URL, apiKey: String, log: StatusLog) {
+    init(baseURL: URL, apiKey: String) {
         api = HTTPStatusAPI(baseURL: baseURL, key: ("X-Api-Key", apiKey))
-        self.log = log
     }
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {

@@ -20,10 +20,10 @@ extension StatusEndpoint {
         switch self {
         case .bambu(let host, let port, let code, let serial):
             return BambuConnection(host: host, port: port, accessCode: code, serial: serial, log: log)
-        case .moonraker(let host, let port, let key):
-            return MoonrakerConnection(baseURL: baseURL!, apiKey: key, log: log)
+        case .moonraker(_, _, let key):
+            return MoonrakerConnection(baseURL: baseURL!, apiKey: key)
         case .octoprint(_, _, let key):
-            return OctoPrintConnection(baseURL: baseURL!, apiKey: key, log: log)
+            return OctoPrintConnection(baseURL: baseURL!, apiKey: key)
         }
     }
 

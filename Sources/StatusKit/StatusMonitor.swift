@@ -4,7 +4,7 @@ import StreamKit
 /// One printer's status client: a thread of its own that keeps a connection to the printer's API,
 /// reconnects with the camera's backoff, and hands every change to the caller on the caller's
 /// executor (the GLib main loop in the app, a queue in tests and the command line). A refused code
-/// or key is not retried until `retry()`.
+/// or key is never retried: the app makes a new monitor when the printer is edited.
 public final class StatusMonitor: @unchecked Sendable {
     /// How the connection stands.
     public enum Connection: Equatable, Sendable {
@@ -27,10 +27,9 @@ public final class StatusMonitor: @unchecked Sendable {
     private let handler: @Sendable (Update) -> Void
     private let log: StatusLog
     private let lock = NSLock()
-    private var stopSignal = StopSignal()
+    private let stopSignal = StopSignal()
     private var connection: StatusConnection?
     private var thread: Thread?
-    private var wake = StopSignal()
 
     public init(endpoint: StatusEndpoint, executor: EventExecutor, backoff: Backoff = Backoff(),
                 handler: @escaping @Sendable (Update) -> Void) {
@@ -57,14 +56,9 @@ public final class StatusMonitor: @unchecked Sendable {
         }
     }
 
-    /// Ends the connection and the thread; nothing is delivered after the current delivery.
+    /// Ends the connection and the thread for good; nothing is delivered after the current delivery.
     public func stop() {
-        lock.withLock { stopSignal }.stop()
-    }
-
-    /// Tries again now: after a refused code was fixed, or when the user asks.
-    public func retry() {
-        lock.withLock { wake }.stop()
+        stopSignal.stop()
     }
 
     /// Asks the printer to switch its chamber light; the new state arrives as an update.
@@ -100,23 +94,15 @@ public final class StatusMonitor: @unchecked Sendable {
                 let delay = error.isRetryable ? backoff.delay(attempt: attempt) : nil
                 log.info("\(error.kind): \(error.userMessage)" + (delay.map { String(format: "; retrying in %.1f s", $0) } ?? "; not retrying"))
                 deliver(.failed(error, retryIn: delay), last, stop: stop)
-                let wake = lock.withLock { () -> StopSignal in
-                    self.wake = StopSignal()
-                    return self.wake
+                guard let delay else {
+                    // No retry: the thread only waits for its stop (in finite steps: NSCondition
+                    // traps on a date too far ahead).
+                    while stop.wait(seconds: 3600) {}
+                    return
                 }
-                if !sleep(delay ?? .infinity, stop: stop, wake: wake) { return }
-                if delay == nil { attempt = 0 }
+                if !stop.wait(seconds: delay) { return }
             }
         }
-    }
-
-    /// Sleeps until `seconds` pass or `retry()` wakes it; false when stopped.
-    private func sleep(_ seconds: TimeInterval, stop: StopSignal, wake: StopSignal) -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while !stop.isStopped && !wake.isStopped && Date() < end {
-            stop.wait(seconds: min(0.25, end.timeIntervalSinceNow))
-        }
-        return !stop.isStopped
     }
 
     private func deliver(_ connection: Connection, _ status: PrinterStatus?, stop: StopSignal) {
