@@ -13,6 +13,17 @@ enum ProbeTarget {
 
     /// The source of the saved printer named `name` (or with that id).
     static func savedPrinter(_ name: String, store: ConfigStore = .standard()) throws -> StreamSource {
+        let (printer, problem) = try saved(name, store: store)
+        do {
+            return try printer.source()
+        } catch {
+            throw Failure(description: [problem, "\(error)"].compactMap { $0 }.joined(separator: " "))
+        }
+    }
+
+    /// The saved printer named `name` (or with that id), its secrets from the keyring, and what
+    /// loading the config had to say.
+    static func saved(_ name: String, store: ConfigStore = .standard()) throws -> (Printer, problem: String?) {
         let loaded = store.load(settingAside: false)
         if loaded.config.printers.isEmpty, let problem = loaded.problem { throw Failure(description: problem) }
         guard let printer = loaded.config.printers.first(where: { $0.name == name || $0.id.uuidString == name.uppercased() }) else {
@@ -20,11 +31,7 @@ enum ProbeTarget {
             throw Failure(description: names.isEmpty ? String(format: tr("no saved printer is called “%@”; there are none"), name)
                                                      : String(format: tr("no saved printer is called “%@”; there are %@"), name, names))
         }
-        do {
-            return try printer.source()
-        } catch {
-            throw Failure(description: [loaded.problem, "\(error)"].compactMap { $0 }.joined(separator: " "))
-        }
+        return (printer, loaded.problem)
     }
 
     /// `url` with `code` put in as its password (user `bblp` when it names none, as Bambu printers

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PrinterKit
 import StatusKit
 import StreamKit
 
@@ -14,7 +15,10 @@ struct StatusCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
-    var url: String
+    var url: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("The status of this saved printer (its name or id), its code or key taken from the keyring.")))
+    var printer: String?
 
     @Flag(name: .long, help: ArgumentHelp(tr("Print the status as JSON (one object per line with --watch).")))
     var json = false
@@ -25,8 +29,14 @@ struct StatusCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Give up after this many seconds without a status (without --watch).")))
     var timeout: Double = 20
 
+    func validate() throws {
+        guard (url == nil) != (printer == nil) else {
+            throw ValidationError(tr("Give either a status URL or --printer NAME."))
+        }
+    }
+
     func run() throws {
-        let endpoint = try StatusTarget.endpoint(url)
+        let endpoint = try printer.map(StatusTarget.savedPrinter) ?? StatusTarget.endpoint(url ?? "")
         let updates = UpdateQueue()
         let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.status")) { updates.push($0) }
         monitor.start()
@@ -92,15 +102,34 @@ struct CamerasCommand: ParsableCommand {
     }
 }
 
-/// A status URL from the command line, or exit code 2 with the reason (never the URL's secrets).
+/// A status URL from the command line or a saved printer's endpoint, or exit code 2 with the reason
+/// (never the URL's secrets).
 enum StatusTarget {
     static func endpoint(_ url: String) throws -> StatusEndpoint {
         do {
             return try StatusEndpoint.parse(url)
         } catch {
-            FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe(error.description)) + "\n").utf8))
-            throw ExitCode(2)
+            throw fail(error.description)
         }
+    }
+
+    /// The saved printer's endpoint, its access code or API key from the keyring (or the file).
+    static func savedPrinter(_ name: String) throws -> StatusEndpoint {
+        let printer: Printer
+        do {
+            printer = try ProbeTarget.saved(name).0
+        } catch {
+            throw fail("\(error)")
+        }
+        guard let endpoint = printer.statusEndpoint else {
+            throw fail(String(format: tr("“%@” has no print status: it is a camera only, or a Bambu printer without its access code"), printer.name))
+        }
+        return endpoint
+    }
+
+    private static func fail(_ reason: String) -> ExitCode {
+        FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe(reason)) + "\n").utf8))
+        return ExitCode(2)
     }
 }
 

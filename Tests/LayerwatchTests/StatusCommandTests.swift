@@ -81,4 +81,26 @@ final class StatusCommandTests: XCTestCase {
         let invalid = try CommandRun.product("layerwatch", ["status", "ftp://printer"])
         XCTAssertEqual(invalid.status, 2, invalid.stderr)
     }
+
+    func testASavedPrintersStatusWithItsKeyOffTheCommandLine() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "MOONKEY42"])
+        defer { moonraker.stop() }
+        let config = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+            {"formatVersion": 2, "printers": [
+             {"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron", "kind": "klipper", "host": "127.0.0.1",
+              "apiPort": \(moonraker.port), "url": "http://127.0.0.1/webcam/?action=stream", "accessCode": "MOONKEY42"},
+             {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Door cam", "kind": "generic", "url": "http://127.0.0.1/x"}]}
+            """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+        let run = try CommandRun.product("layerwatch", ["status", "--printer", "Voron"], environment: environment)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("state      Idle"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("moonraker://127.0.0.1:\(moonraker.port)?key=***"), run.stdout)
+        XCTAssertFalse((run.stdout + run.stderr).contains("MOONKEY42"))
+        let camera = try CommandRun.product("layerwatch", ["status", "--printer", "Door cam"], environment: environment)
+        XCTAssertEqual(camera.status, 2)
+        XCTAssertTrue(camera.stderr.contains("has no print status"), camera.stderr)
+    }
 }
