@@ -29,7 +29,7 @@ let package = Package(
         .systemLibrary(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]
+            providers: [.apt(["libmosquitto-dev", "libssl-dev"])]
         ),
         // Layerwatch's C over GTK: GObject subclasses (a paintable, a layout host), X11 requests GTK 4
         // has no API for, and wrappers for the variadic calls and macros Swift cannot import.

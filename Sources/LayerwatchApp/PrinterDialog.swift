@@ -24,7 +24,7 @@ final class PrinterDialog {
     let apiPort = FormField(title: tr("Port"))
     let apiKey = FormField(title: tr("API key"), secret: true, hint: "")
     let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000",
-                           hint: tr("Needed for the print status: Settings → Device on the printer. Printers found on the network fill it in."))
+                           hint: tr("The printer tells it over the network; type it only if print status says it is missing (Settings → Device on the printer)."))
     let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream",
                         hint: tr("An https:// camera must have a certificate this computer trusts."))
     /// "Find Cameras" and the cameras it found on a Klipper or OctoPrint host.

@@ -47,7 +47,6 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     }
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
-        guard let serial, !serial.isEmpty else { throw .missingSerial }
         _ = Self.libraryReady
         let events = Events()
         guard let mosq = mosquitto_new(nil, true, Unmanaged.passUnretained(events).toOpaque()) else {
@@ -58,7 +57,7 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
             mosquitto_destroy(mosq)
         }
         try configure(mosq)
-        let reportTopic = "device/\(serial)/report"
+        var reportTopic = ""
         let started = Date()
         var result = mosquitto_connect_async(mosq, host, Int32(port), Self.keepalive)
         if result != MOSQ_ERR_SUCCESS.rawValue { throw Self.failure(result, errno: errno) }
@@ -72,8 +71,12 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
                 switch event {
                 case .connected(let code):
                     guard code == 0 else { throw Self.connackFailure(code) }
+                    guard let serial = self.serial.flatMap({ $0.isEmpty ? nil : $0 }) ?? Self.certificateSerial(mosq) else {
+                        throw .missingSerial
+                    }
                     isLive = true
                     log.debug("connected")
+                    reportTopic = "device/\(serial)/report"
                     mosquitto_subscribe(mosq, nil, reportTopic, 0)
                     publish(mosq, serial: serial, BambuRequests.pushAll)
                     lightLock.withLock { client = (mosq, serial, merged.lightNodes) }
@@ -168,6 +171,17 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     private func publish(_ mosq: OpaquePointer, serial: String, _ payload: String) {
         let bytes = Array(payload.utf8)
         mosquitto_publish(mosq, nil, "device/\(serial)/request", Int32(bytes.count), bytes, 0, false)
+    }
+
+    /// The serial number a Bambu printer puts in its certificate's common name, when the user gave
+    /// none: letters and digits only, or nil.
+    private static func certificateSerial(_ mosq: OpaquePointer) -> String? {
+        var buffer = [CChar](repeating: 0, count: 128)
+        guard lw_mosquitto_peer_common_name(mosq, &buffer, Int32(buffer.count)) > 0 else { return nil }
+        let name = String(cString: buffer)
+        guard !name.isEmpty, name.count <= 64,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else { return nil }
+        return name
     }
 
     /// libmosquitto's one-time set-up (not thread-safe itself: a Swift static runs it once).

@@ -12,7 +12,8 @@ public enum StatusFailure: Error, Equatable, Sendable {
     case timeout
     /// The server answered but has no such API (a wrong port or path).
     case notFound
-    /// A Bambu printer without a serial number: its reports cannot be subscribed to.
+    /// A Bambu printer whose serial number neither the user nor its certificate gave: its reports
+    /// cannot be subscribed to.
     case missingSerial
     /// The peer spoke but made no sense. The detail is already redacted.
     case protocolError(String)
@@ -29,7 +30,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
         case .notFound:
             return tr("Status: no printer API at that address — check the port.")
         case .missingSerial:
-            return tr("Status needs the printer's serial number — add it in the printer's settings (Settings → Device on the printer).")
+            return tr("Status needs the printer's serial number, and its certificate does not give it — add it in the printer's settings (Settings → Device on the printer).")
         case .protocolError(let detail):
             return String(format: tr("Status: the printer sent something Layerwatch could not understand (%@)."), detail)
         }

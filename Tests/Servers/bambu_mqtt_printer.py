@@ -102,7 +102,7 @@ def port_is_free(bind, port):
 
 def write_broker_files(directory, cfg):
     """Certificate (CN = serial), password file and mosquitto.conf; returns the conf's path."""
-    cert, key = make_certificate(directory, cfg.serial)
+    cert, key = make_certificate(directory, cfg.certificate_name or cfg.serial)
     passwords = os.path.join(directory, "passwords")
     subprocess.run([MOSQUITTO_PASSWD, "-b", "-c", passwords, USER, cfg.code], check=True,
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
@@ -461,6 +461,7 @@ def parse_args():
     p.add_argument("--bind", default="127.0.0.1")
     p.add_argument("--port", type=int, default=0, help="0 = pick a free port")
     p.add_argument("--serial", default="01S00C123456789", help="the certificate's CN and the topics' serial")
+    p.add_argument("--certificate-name", help="the certificate's CN when it should not be the serial")
     p.add_argument("--code", default="12345678", help="access code = MQTT password of user bblp")
     p.add_argument("--model", default="X1C", choices=("X1C", "P1S", "H2D"))
     p.add_argument("--partial", action="store_true", help="P1/A1 style: reports after a pushall carry only changes")

@@ -106,9 +106,23 @@ final class BambuStatusTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(connects(), 2)
     }
 
-    func testMissingSerialRefusedAndSilentHosts() throws {
-        let noSerial = StatusRecorder(.bambu(host: "127.0.0.1", port: 1, accessCode: code, serial: nil))
-        noSerial.expect(5, "missingSerial") { $0.connection == .failed(.missingSerial, retryIn: nil) }
+    func testWithoutASerialTheCertificateGivesItOrStatusSaysItIsMissing() throws {
+        let (server, endpoint) = try printer(["--partial"])
+        guard case .bambu(let host, let port, _, _) = endpoint else { return XCTFail() }
+        let fromCertificate = StatusRecorder(.bambu(host: host, port: port, accessCode: code, serial: nil))
+        fromCertificate.awaitStatus(15, "the report, subscribed with the certificate's serial") { $0.state == .idle }
+        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
+        XCTAssertTrue(server.events(named: "subscribe").contains {
+            $0.string("topic") == "device/\(serial)/report" && $0.fields["printer"] as? Bool == false
+        }, "\(server.events(named: "subscribe").map(\.fields))")
+
+        let (_, unnamed) = try printer(["--certificate-name", "Bambu Lab printer"])
+        guard case .bambu(let otherHost, let otherPort, _, _) = unnamed else { return XCTFail() }
+        let noSerial = StatusRecorder(.bambu(host: otherHost, port: otherPort, accessCode: code, serial: nil))
+        noSerial.expect(15, "missingSerial") { $0.connection == .failed(.missingSerial, retryIn: nil) }
+    }
+
+    func testRefusedAndSilentHosts() throws {
 
         let refused = StatusRecorder(.bambu(host: "127.0.0.1", port: closedLoopbackPort(), accessCode: code, serial: "S1"))
         let update = refused.expect(5, "refused") { $0.failure == .refused }
