@@ -1,6 +1,6 @@
 #!/bin/sh
 # What following a printer's status costs, Layerwatch beside mosquitto_sub, a paho subscriber and a
-# curl loop (bench/status_bench.py; about 2½ minutes after the build). Writes bench/STATUS.md.
+# curl loop (bench/status_bench.py; about 5 minutes after the build). Writes bench/STATUS.md.
 #   bench/status.sh [--seconds N]
 set -eu
 cd "$(dirname "$0")/.."

@@ -139,7 +139,7 @@ def measure(clients, seconds, feed=None):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--seconds", type=int, default=120)
     parser.add_argument("--layerwatch", default=os.path.join(ROOT, ".build-bench/release/layerwatch"))
     args = parser.parse_args()
     rows = []
