@@ -73,30 +73,39 @@ struct StatusCommand: ParsableCommand {
     }
 }
 
-/// `layerwatch cameras moonraker://…|octoprint://…`: the cameras an import would add.
+/// `layerwatch cameras moonraker://…|octoprint://…|go2rtc://…`: the cameras an import would add.
 struct CamerasCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cameras",
-        abstract: tr("List the cameras a Klipper (Moonraker) or OctoPrint host knows, as Layerwatch would import them."),
+        abstract: tr("List the cameras a Klipper (Moonraker) or OctoPrint host, or a go2rtc restreamer, knows, as Layerwatch would import them."),
         discussion: tr("Exit codes as for status.")
     )
 
-    @Argument(help: ArgumentHelp(tr("moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
+    @Argument(help: ArgumentHelp(tr("moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or go2rtc://[USER:PASSWORD@]HOST[:PORT].")))
     var url: String
 
     @Flag(name: .long, help: ArgumentHelp(tr("Print the list as JSON.")))
     var json = false
 
     func run() throws {
-        let endpoint = try StatusTarget.endpoint(url)
-        if case .bambu = endpoint {
-            throw ValidationError(tr("a Bambu printer has one camera: add it with its access code"))
+        let source: CustomStringConvertible
+        let list: () throws(StatusFailure) -> [ImportedCamera]
+        if let go2rtc = Go2RTCImport.parse(url) {
+            source = go2rtc
+            list = { () throws(StatusFailure) in try go2rtc.cameras() }
+        } else {
+            let endpoint = try StatusTarget.endpoint(url)
+            if case .bambu = endpoint {
+                throw ValidationError(tr("a Bambu printer has one camera: add it with its access code"))
+            }
+            source = endpoint
+            list = { () throws(StatusFailure) in try CameraImport.cameras(at: endpoint) }
         }
         do {
-            let cameras = try CameraImport.cameras(at: endpoint)
-            print(json ? StatusReportFormatter.json(cameras, endpoint: endpoint) : StatusReportFormatter.text(cameras, endpoint: endpoint))
+            let cameras = try list()
+            print(json ? StatusReportFormatter.json(cameras, endpoint: source) : StatusReportFormatter.text(cameras, endpoint: source))
         } catch {
-            print(json ? StatusReportFormatter.json(error, endpoint: endpoint) : StatusReportFormatter.text(error, endpoint: endpoint))
+            print(json ? StatusReportFormatter.json(error, endpoint: source) : StatusReportFormatter.text(error, endpoint: source))
             throw ExitCode(StatusCommand.exitCode(error))
         }
     }

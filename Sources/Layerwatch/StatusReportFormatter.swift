@@ -27,7 +27,7 @@ enum StatusReportFormatter {
         return table(title: String(format: tr("Status of %@"), endpoint.description), rows: rows)
     }
 
-    static func text(_ failure: StatusFailure, endpoint: StatusEndpoint) -> String {
+    static func text(_ failure: StatusFailure, endpoint: CustomStringConvertible) -> String {
         table(title: String(format: tr("Status of %@"), endpoint.description),
               rows: [(tr("error"), "\(failure.kind): \(failure.userMessage)")])
     }
@@ -54,11 +54,11 @@ enum StatusReportFormatter {
         return encode(object)
     }
 
-    static func json(_ failure: StatusFailure, endpoint: StatusEndpoint) -> String {
+    static func json(_ failure: StatusFailure, endpoint: CustomStringConvertible) -> String {
         encode(["endpoint": endpoint.description, "failure": ["kind": failure.kind, "message": failure.userMessage]])
     }
 
-    static func json(_ cameras: [ImportedCamera], endpoint: StatusEndpoint) -> String {
+    static func json(_ cameras: [ImportedCamera], endpoint: CustomStringConvertible) -> String {
         encode(["endpoint": endpoint.description, "cameras": cameras.map { camera -> [String: Any] in
             var entry: [String: Any] = ["name": camera.name, "service": camera.service, "rotation": camera.rotation,
                                         "flipHorizontal": camera.flipHorizontal, "flipVertical": camera.flipVertical,
@@ -68,7 +68,7 @@ enum StatusReportFormatter {
         }])
     }
 
-    static func text(_ cameras: [ImportedCamera], endpoint: StatusEndpoint) -> String {
+    static func text(_ cameras: [ImportedCamera], endpoint: CustomStringConvertible) -> String {
         var lines = [String(format: tr("Cameras of %@"), endpoint.description)]
         if cameras.isEmpty { lines.append("  " + tr("none")) }
         for camera in cameras {

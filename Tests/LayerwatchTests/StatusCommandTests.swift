@@ -105,4 +105,29 @@ final class StatusCommandTests: XCTestCase {
         XCTAssertEqual(camera.status, 2)
         XCTAssertTrue(camera.stderr.contains("has no print status"), camera.stderr)
     }
+
+    func testGo2RTCStreamsListAsRTSPCamerasWithoutTheirSources() throws {
+        let go2rtc = try TestServer(script: "go2rtc_server.py", arguments: ["--basic-auth", "farm:Gr33nH0use"])
+        defer { go2rtc.stop() }
+        go2rtc.send(["cmd": "streams", "streams": ["x1c": ["rtspx://bblp:Qz81Ww07@192.0.2.10:322/streaming/live/1"],
+                                                   "door cam": ["rtsp://192.0.2.12/live"]]])
+        XCTAssertNotNil(go2rtc.waitFor("done"))
+        let run = try CommandRun.product("layerwatch", ["cameras", "go2rtc://farm:Gr33nH0use@127.0.0.1:\(go2rtc.port)", "--json"])
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        let cameras = try XCTUnwrap(object["cameras"] as? [[String: Any]])
+        XCTAssertEqual(cameras.map { $0["name"] as? String }, ["door cam", "x1c"])
+        XCTAssertEqual(cameras.map { $0["url"] as? String }, ["rtsp://127.0.0.1:8554/door%20cam", "rtsp://127.0.0.1:8554/x1c"])
+        XCTAssertEqual(object["endpoint"] as? String, "go2rtc://farm:***@127.0.0.1:\(go2rtc.port)")
+        let wrong = try CommandRun.product("layerwatch", ["cameras", "go2rtc://farm:Wr0ngPass@127.0.0.1:\(go2rtc.port)"])
+        XCTAssertEqual(wrong.status, 3, wrong.stdout)
+        go2rtc.send(["cmd": "mode", "mode": "garbage"])
+        XCTAssertNotNil(go2rtc.waitFor("done") { $0.string("mode") == "garbage" })
+        let garbage = try CommandRun.product("layerwatch", ["cameras", "go2rtc://farm:Gr33nH0use@127.0.0.1:\(go2rtc.port)"])
+        XCTAssertEqual(garbage.status, 9, garbage.stdout)
+        for output in [run, wrong, garbage].map({ $0.stdout + $0.stderr }) {
+            XCTAssertFalse(output.contains("Gr33nH0use") || output.contains("Wr0ngPass") || output.contains("Qz81Ww07"), output)
+        }
+    }
 }
+

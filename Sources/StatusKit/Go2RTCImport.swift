@@ -1,0 +1,68 @@
+import Foundation
+import StreamKit
+
+/// A go2rtc restreamer's API, typed as `go2rtc://[USER:PASSWORD@]HOST[:PORT]` (port 1984; the
+/// credentials are go2rtc's `api:` username and password). Print farms put go2rtc in front of
+/// printers that take one camera client; its streams become cameras Layerwatch plays over RTSP
+/// from the same host (`rtsp://HOST:8554/NAME`), however many viewers there are.
+public struct Go2RTCImport: Hashable, Sendable {
+    public static let apiPort = 1984
+    public static let rtspPort = 8554
+
+    public let host: String
+    public let port: Int
+    let user: String?
+    let password: String?
+
+    /// Parses a `go2rtc://` URL; nil for anything else.
+    public static func parse(_ text: String) -> Go2RTCImport? {
+        guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+              components.scheme?.lowercased() == "go2rtc", let raw = components.host, !raw.isEmpty else { return nil }
+        let host = raw.hasPrefix("[") && raw.hasSuffix("]") ? String(raw.dropFirst().dropLast()) : raw
+        return Go2RTCImport(host: host, port: components.port ?? apiPort,
+                            user: components.user?.removingPercentEncoding ?? components.user,
+                            password: components.password?.removingPercentEncoding ?? components.password)
+    }
+
+    /// The API's password, to scrub from any text.
+    public var secrets: [String] { password.map { [$0] } ?? [] }
+
+    /// Every stream go2rtc has, by name, as an RTSP camera on this host. What the streams are made
+    /// from (their producers' URLs, which hold the printers' codes) is neither kept nor shown.
+    public func cameras(stop: StopSignal? = nil) throws(StatusFailure) -> [ImportedCamera] {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        var api = URLComponents()
+        api.scheme = "http"
+        api.host = bracketed
+        api.port = port
+        api.user = user
+        api.password = password
+        api.path = "/api/streams"
+        guard let url = api.url else { throw .protocolError(tr("not a go2rtc address")) }
+        let streams: [String: Any]
+        do {
+            streams = try JSONValue.object(try HTTPFetch.get(url, secrets: secrets, timeout: HTTPStatusAPI.timeout, stop: stop))
+        } catch let failure as HTTPFetch.Failure {
+            throw StatusFailure(failure.failure)
+        } catch let failure as StatusFailure {
+            throw failure
+        } catch {
+            throw .protocolError("\(error)")
+        }
+        return streams.keys.sorted().prefix(256).compactMap { name in
+            guard streams[name] is [String: Any],
+                  let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            else { return nil }
+            return ImportedCamera(name: name, service: "go2rtc", url: "rtsp://\(bracketed):\(Self.rtspPort)/\(path)")
+        }
+    }
+}
+
+extension Go2RTCImport: CustomStringConvertible {
+    /// The address for messages, its password masked.
+    public var description: String {
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let credentials = user.map { "\($0):\(Redactor.mask)@" } ?? ""
+        return "go2rtc://\(credentials)\(bracketed):\(port)"
+    }
+}
