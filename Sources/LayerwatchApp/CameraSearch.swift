@@ -3,22 +3,46 @@ import GtkKit
 import StatusKit
 import StreamKit
 
-/// "Find Cameras": asks a Klipper or OctoPrint host for its cameras off the main loop and answers
-/// on it. A new search or `cancel()` stops the one in flight, whose answer is then dropped.
+/// "Find Cameras": asks a Klipper or OctoPrint host, or a go2rtc restreamer, for its cameras off
+/// the main loop and answers on it. A new search or `cancel()` stops the one in flight, whose
+/// answer is then dropped.
 @MainActor
 final class CameraSearch {
+    /// What a search asks.
+    enum Target: Sendable {
+        /// A Klipper or OctoPrint host's API.
+        case statusAPI(StatusEndpoint)
+        /// A go2rtc restreamer's API: its streams.
+        case go2rtc(Go2RTCImport)
+
+        /// Its key or password, to mask in the addresses listed.
+        var secrets: [String] {
+            switch self {
+            case .statusAPI(let endpoint): return endpoint.secrets
+            case .go2rtc(let api): return api.secrets
+            }
+        }
+
+        func cameras(stop: StopSignal) throws(StatusFailure) -> [ImportedCamera] {
+            switch self {
+            case .statusAPI(let endpoint): return try CameraImport.cameras(at: endpoint, stop: stop)
+            case .go2rtc(let api): return try api.cameras(stop: stop)
+            }
+        }
+    }
+
     private var current: StopSignal?
 
     var isRunning: Bool { current != nil }
 
-    /// Asks `endpoint` for its cameras; `answer` runs on the main loop unless the search is
+    /// Asks `target` for its cameras; `answer` runs on the main loop unless the search is
     /// cancelled or replaced first.
-    func start(_ endpoint: StatusEndpoint, answer: @escaping @MainActor (Result<[ImportedCamera], StatusFailure>) -> Void) {
+    func start(_ target: Target, answer: @escaping @MainActor (Result<[ImportedCamera], StatusFailure>) -> Void) {
         cancel()
         let stop = StopSignal()
         current = stop
         DispatchQueue.global(qos: .userInitiated).async {
-            let result = Result { () throws(StatusFailure) in try CameraImport.cameras(at: endpoint, stop: stop) }
+            let result = Result { () throws(StatusFailure) in try target.cameras(stop: stop) }
             MainLoopExecutor.main.runOnMainActor { [weak self] in
                 guard let self, current === stop, !stop.isStopped else { return }
                 current = nil

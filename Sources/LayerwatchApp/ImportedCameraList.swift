@@ -4,8 +4,8 @@ import GtkKit
 import StatusKit
 import StreamKit
 
-/// The printer dialog's cameras of a Klipper or OctoPrint host: "Find Cameras", a spinner while
-/// the host is asked (off the main loop), and what it listed, one row each with a check button:
+/// The printer dialog's cameras of a Klipper or OctoPrint host or a go2rtc restreamer: "Find
+/// Cameras", a spinner while the host is asked (off the main loop), and what it listed, one row each with a check button:
 /// name, address (passwords and keys masked), service and mounting. A WebRTC-only camera is listed
 /// but cannot be checked. What the host sent is shown as plain text, never markup.
 @MainActor
@@ -45,17 +45,17 @@ final class ImportedCameraList {
     /// True while a host is being asked.
     var isSearching: Bool { search.isRunning }
 
-    /// Asks `endpoint` for its cameras and lists them, checking the playable ones `checked` picks;
+    /// Asks `target` for its cameras and lists them, checking the playable ones `checked` picks;
     /// on failure the list stays as it was and `failed` gets the message.
-    func find(_ endpoint: StatusEndpoint, checked: @escaping @MainActor (ImportedCamera) -> Bool,
+    func find(_ target: CameraSearch.Target, checked: @escaping @MainActor (ImportedCamera) -> Bool,
               failed: @escaping @MainActor (String) -> Void) {
         gtk_widget_set_sensitive(findButton, false.gboolean)
         gtk_spinner_start(gcast(spinner))
-        search.start(endpoint) { [weak self] result in
+        search.start(target) { [weak self] result in
             guard let self else { return }
             searchEnded()
             switch result {
-            case .success(let found): show(found, secrets: endpoint.secrets, checked: checked)
+            case .success(let found): show(found, from: target, checked: checked)
             case .failure(let failure): failed(failure.userMessage)
             }
         }
@@ -73,19 +73,16 @@ final class ImportedCameraList {
         gtk_spinner_stop(gcast(spinner))
     }
 
-    /// Replaces the list with `cameras`, checking the playable ones `checked` picks; `secrets` are
-    /// masked wherever they appear in an address.
-    private func show(_ cameras: [ImportedCamera], secrets: [String], checked: (ImportedCamera) -> Bool) {
+    /// Replaces the list with the `cameras` `target` sent, checking the playable ones `checked`
+    /// picks; its secrets are masked wherever they appear in an address.
+    private func show(_ cameras: [ImportedCamera], from target: CameraSearch.Target, checked: (ImportedCamera) -> Bool) {
         for row in rows { gtk_list_box_remove(gcast(listBox), row) }
         self.cameras = cameras
         checks = cameras.map { _ in gtk_check_button_new()! }
         rows = zip(cameras, checks).map { camera, check in
-            makeRow(camera, check: check, redactor: Redactor(secrets: secrets), checked: checked(camera))
+            makeRow(camera, check: check, redactor: Redactor(secrets: target.secrets), checked: checked(camera))
         }
-        if cameras.isEmpty {
-            rows = [Self.row(title: tr("This printer lists no cameras"),
-                             subtitle: tr("Add the camera in Mainsail, Fluidd or OctoPrint's settings, then find again."))]
-        }
+        if cameras.isEmpty { rows = [Self.noCamerasRow(target)] }
         for row in rows { gtk_list_box_append(gcast(listBox), row) }
         gtk_widget_set_visible(listBox, true.gboolean)
         onToggle()
@@ -109,6 +106,18 @@ final class ImportedCameraList {
         gtk_widget_set_sensitive(row, (!camera.isWebRTCOnly).gboolean)
         connectSignal(check, "toggled") { [weak self] in self?.onToggle() }
         return row
+    }
+
+    /// What an empty list says, and where to add cameras.
+    private static func noCamerasRow(_ target: CameraSearch.Target) -> UnsafeMutablePointer<GtkWidget> {
+        switch target {
+        case .statusAPI:
+            return row(title: tr("This printer lists no cameras"),
+                       subtitle: tr("Add the camera in Mainsail, Fluidd or OctoPrint's settings, then find again."))
+        case .go2rtc:
+            return row(title: tr("go2rtc lists no streams"),
+                       subtitle: tr("Add the cameras under streams: in go2rtc.yaml, then find again."))
+        }
     }
 
     /// "rotated 90°, flipped horizontally", or nil for a camera mounted upright.

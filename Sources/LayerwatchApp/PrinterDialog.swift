@@ -8,14 +8,18 @@ import StreamKit
 
 /// The Add/Edit Printer dialog: the kind of camera, name, address, access code (masked, with
 /// reveal), optional serial, or a URL for other cameras; Bambu printers found on the network
-/// prefill it; a Klipper or OctoPrint host's API (address, port, key) finds its cameras, of which
-/// the user checks one or several; "Test Connection" probes the camera; Save checks every field and
-/// says what is wrong under the field itself.
+/// prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
+/// (address, port, username, password), finds its cameras, of which the user checks one or several
+/// (go2rtc's streams are saved as other cameras over RTSP); "Test Connection" probes the camera;
+/// Save checks every field and says what is wrong under the field itself.
 @MainActor
 final class PrinterDialog {
     /// The dialog's kinds, in the order of its drop-down.
     static let kindTitles = [tr("Bambu Lab with RTSPS (X1, P2S, H2, X2D)"), tr("Bambu Lab P1 / A1 (port 6000)"),
-                             tr("Klipper (Moonraker)"), tr("OctoPrint"), tr("Other camera (RTSP, MJPEG or snapshot URL)")]
+                             tr("Klipper (Moonraker)"), tr("OctoPrint"), Go2RTCText.title,
+                             tr("Other camera (RTSP, MJPEG or snapshot URL)")]
+    /// The drop-down's "go2rtc restreamer", a choice and no kind: it adds generic cameras.
+    private static let go2rtcIndex: guint = 4
 
     let window: UnsafeMutablePointer<GtkWidget>
     let name = FormField(title: tr("Name"))
@@ -23,11 +27,14 @@ final class PrinterDialog {
     let accessCode: FormField
     let apiPort = FormField(title: tr("Port"))
     let apiKey = FormField(title: tr("API key"), secret: true, hint: "")
+    let apiUser = FormField(title: tr("API username"), placeholder: tr("Optional"))
+    let apiPassword = FormField(title: tr("API password"), placeholder: tr("Optional"), secret: true,
+                                hint: Go2RTCText.passwordHint)
     let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000",
                            hint: tr("The printer tells it over the network; type it only if print status says it is missing (Settings → Device on the printer)."))
     let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream",
                         hint: tr("An https:// camera must have a certificate this computer trusts."))
-    /// "Find Cameras" and the cameras it found on a Klipper or OctoPrint host.
+    /// "Find Cameras" and the cameras it found on a Klipper, OctoPrint or go2rtc host.
     let cameraList = ImportedCameraList()
     let cameras: FormField
     private let hostRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
@@ -95,7 +102,8 @@ final class PrinterDialog {
         gtk_editable_set_max_width_chars(gcast(apiPort.entry), 6)
         gtk_box_append(gcast(hostRow), host.widget)
         gtk_box_append(gcast(hostRow), apiPort.widget)
-        for field in [name.widget, hostRow, apiKey.widget, accessCode.widget, serial.widget, url.widget, cameras.widget] {
+        for field in [name.widget, hostRow, apiKey.widget, apiUser.widget, apiPassword.widget, accessCode.widget, serial.widget,
+                      url.widget, cameras.widget] {
             gtk_box_append(gcast(form), field)
         }
         let testRow = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -128,7 +136,7 @@ final class PrinterDialog {
         for field in [name, accessCode, serial, url] {
             field.onChange { [weak self] in self?.revalidate() }
         }
-        for field in [host, apiPort, apiKey] {
+        for field in [host, apiPort, apiKey, apiUser, apiPassword] {
             field.onChange { [weak self] in self?.apiChanged() }
         }
         // The window's handlers own this object: it lives as long as the window.
@@ -163,14 +171,15 @@ final class PrinterDialog {
         gtk_widget_grab_focus(accessCode.entry)
     }
 
-    /// The draft the fields describe now: for Klipper and OctoPrint the API's fields, and the
-    /// checked cameras or, when editing with none checked, the camera URL.
+    /// The draft the fields describe now: for Klipper, OctoPrint and go2rtc the API's fields, and
+    /// the checked cameras or, when editing with none checked, the camera URL.
     var draft: PrinterDraft {
-        let kind = selectedKind
+        let kind = selectedKind, go2rtc = isGo2RTC
         let api = kind.hasStatusAPI
-        return PrinterDraft(id: id, kind: kind, name: name.text, host: host.text, apiPort: apiPortText,
-                            accessCode: api ? apiKey.text : accessCode.text, serial: serial.text,
-                            url: kind == .generic || urlKept ? url.text : "", cameras: api ? cameraList.chosen : [],
+        return PrinterDraft(id: id, kind: kind, isGo2RTC: go2rtc, name: name.text, host: host.text, apiPort: apiPortText,
+                            user: go2rtc ? apiUser.text : "",
+                            accessCode: go2rtc ? apiPassword.text : api ? apiKey.text : accessCode.text, serial: serial.text,
+                            url: showsURL ? url.text : "", cameras: api || go2rtc ? cameraList.chosen : [],
                             rotation: editing?.rotation ?? 0, flipHorizontal: editing?.flipHorizontal ?? false,
                             flipVertical: editing?.flipVertical ?? false, notifies: editing?.notifies ?? true)
     }
@@ -204,6 +213,13 @@ final class PrinterDialog {
         }
     }
 
+    private var isGo2RTC: Bool { gtk_drop_down_get_selected(gcast(kindDropDown)) == Self.go2rtcIndex }
+
+    /// Chooses "go2rtc restreamer".
+    func selectGo2RTC() {
+        gtk_drop_down_set_selected(gcast(kindDropDown), Self.go2rtcIndex)
+    }
+
     func selectKind(_ kind: Printer.Kind) {
         let index: guint
         switch kind {
@@ -211,7 +227,7 @@ final class PrinterDialog {
         case .bambuJPEG: index = 1
         case .klipper: index = 2
         case .octoprint: index = 3
-        case .generic: index = 4
+        case .generic: index = 5
         }
         gtk_drop_down_set_selected(gcast(kindDropDown), index)
     }
@@ -231,7 +247,7 @@ final class PrinterDialog {
     /// shows it).
     private var apiPortText: String {
         let kind = selectedKind
-        if kind.hasStatusAPI { return apiPort.text }
+        if kind.hasStatusAPI || isGo2RTC { return apiPort.text }
         guard kind.isBambu, let editing, editing.kind.isBambu else { return "" }
         return editing.apiPort.map(String.init) ?? ""
     }
@@ -242,17 +258,25 @@ final class PrinterDialog {
         selectedKind.hasStatusAPI && editing != nil && cameraList.chosen.isEmpty
     }
 
+    /// Whether the camera URL field is part of the form: for other cameras, or kept (`urlKept`).
+    private var showsURL: Bool {
+        (selectedKind == .generic && !isGo2RTC) || urlKept
+    }
+
     private func kindChanged() {
-        let kind = selectedKind
+        let kind = selectedKind, go2rtc = isGo2RTC
         let bambu = kind.isBambu, api = kind.hasStatusAPI
         for field in [accessCode, serial] { field.setShown(bambu) }
-        for field in [apiPort, apiKey, cameras] { field.setShown(api) }
-        host.setShown(bambu || api)
-        gtk_widget_set_visible(hostRow, (bambu || api).gboolean)
+        apiKey.setShown(api)
+        for field in [apiUser, apiPassword] { field.setShown(go2rtc) }
+        for field in [apiPort, cameras] { field.setShown(api || go2rtc) }
+        host.setShown(bambu || api || go2rtc)
+        gtk_widget_set_visible(hostRow, (bambu || api || go2rtc).gboolean)
         if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, bambu.gboolean) }
-        url.setShown(kind == .generic || urlKept)
-        gtk_entry_set_placeholder_text(gcast(name.entry), kind.namePlaceholder)
-        host.setHint(kind.hostHint)
+        url.setShown(showsURL)
+        gtk_entry_set_placeholder_text(gcast(name.entry), go2rtc ? Go2RTCText.namePlaceholder : kind.namePlaceholder)
+        host.setHint(go2rtc ? Go2RTCText.hostHint : kind.hostHint)
+        if go2rtc { gtk_entry_set_placeholder_text(gcast(apiPort.entry), String(Go2RTCImport.apiPort)) }
         if api {
             gtk_entry_set_placeholder_text(gcast(apiPort.entry), String(kind.usualAPIPort))
             lw_set_string_property(apiKey.entry, "placeholder-text", kind.apiKeyPlaceholder)
@@ -271,7 +295,7 @@ final class PrinterDialog {
     }
 
     private func camerasToggled() {
-        url.setShown(selectedKind == .generic || urlKept)
+        url.setShown(showsURL)
         revalidate()
     }
 
@@ -287,29 +311,34 @@ final class PrinterDialog {
         apiPort.showError(problems?[.apiPort])
         accessCode.showError(problems?[.accessCode])
         apiKey.showError(problems?[.accessCode])
+        apiUser.showError(problems?[.user])
+        apiPassword.showError(problems?[.accessCode])
         serial.showError(problems?[.serial])
         url.showError(problems?[.url])
         cameras.showError(problems?[.cameras])
         kind.showError(problems?[.kind])
     }
 
-    /// Asks the Klipper or OctoPrint host for its cameras off the main loop and lists them: every
-    /// playable one checked for a new printer, the one the printer shows when editing.
+    /// Asks the Klipper, OctoPrint or go2rtc host for its cameras off the main loop and lists them:
+    /// every playable one checked for a new printer, the one the printer shows when editing.
     func findCameras() {
-        let endpoint: StatusEndpoint
-        switch draft.statusEndpoint() {
+        let target: CameraSearch.Target
+        let asked: Result<CameraSearch.Target, PrinterDraft.Problems> = isGo2RTC ? draft.go2rtcImport().map { .go2rtc($0) }
+                                                                                 : draft.statusEndpoint().map { .statusAPI($0) }
+        switch asked {
         case .failure(let problems):
-            for (field, problem) in [(host, PrinterDraft.Field.host), (apiPort, .apiPort), (apiKey, .accessCode)] {
+            for (field, problem) in [(host, PrinterDraft.Field.host), (apiPort, .apiPort), (apiKey, .accessCode),
+                                     (apiUser, .user), (apiPassword, .accessCode)] {
                 field.showError(problems[problem])
             }
             return
         case .success(let found):
-            endpoint = found
+            target = found
         }
         findError = nil
         host.showError(nil)
         let shown = editing?.url
-        cameraList.find(endpoint, checked: { shown == nil || $0.url == shown }) { [weak self] message in
+        cameraList.find(target, checked: { shown == nil || $0.url == shown }) { [weak self] message in
             self?.findError = message
             self?.host.showError(message)
         }

@@ -36,3 +36,14 @@ extension Printer.Kind {
                          : tr("In OctoPrint: Settings → Application Keys, or Settings → API.")
     }
 }
+
+/// What the printer dialog says for its "go2rtc restreamer" choice (no kind of its own: its
+/// streams are saved as other cameras).
+enum Go2RTCText {
+    static var title: String { tr("go2rtc restreamer") }
+    static var namePlaceholder: String { tr("Optional: each tab is named after its stream") }
+    static var hostHint: String { tr("The computer running go2rtc: the address you open its web page at.") }
+    static var passwordHint: String {
+        tr("Only if go2rtc.yaml sets api: username and password. Used to list the streams only, and not saved: the cameras play over RTSP (port 8554) without it.")
+    }
+}

@@ -7,7 +7,7 @@ import StreamKit
 public struct PrinterDraft: Equatable, Sendable {
     /// A field of the dialog a message belongs to.
     public enum Field: Hashable, Sendable, CaseIterable {
-        case kind, name, host, apiPort, accessCode, serial, url, cameras
+        case kind, name, host, apiPort, user, accessCode, serial, url, cameras
     }
 
     /// What is wrong with a draft, one message per field.
@@ -21,19 +21,25 @@ public struct PrinterDraft: Equatable, Sendable {
     /// when several cameras are chosen).
     public let id: UUID
     public var kind: Printer.Kind
+    /// The dialog's "go2rtc restreamer" choice: the chosen streams become generic RTSP cameras,
+    /// whatever `kind` says.
+    public var isGo2RTC: Bool
     public var name: String
-    /// The Bambu printer's address, or the Klipper or OctoPrint host's.
+    /// The Bambu printer's address, or the Klipper, OctoPrint or go2rtc host's.
     public var host: String
-    /// The Moonraker or OctoPrint API's port as typed, or a Bambu printer's MQTT port kept from the
-    /// printer edited (the dialog has no field for it); empty for the usual one.
+    /// The Moonraker, OctoPrint or go2rtc API's port as typed, or a Bambu printer's MQTT port kept
+    /// from the printer edited (the dialog has no field for it); empty for the usual one.
     public var apiPort: String
-    /// The Bambu access code, or the Moonraker or OctoPrint API key.
+    /// go2rtc's API username, if it has one.
+    public var user: String
+    /// The Bambu access code, the Moonraker or OctoPrint API key, or go2rtc's API password (only
+    /// for listing its streams: the cameras saved do not carry it).
     public var accessCode: String
     public var serial: String
     /// The camera URL of a generic camera, or of a Klipper or OctoPrint printer when no listed
     /// camera is chosen (editing one).
     public var url: String
-    /// The cameras chosen from those a Klipper or OctoPrint host listed: one printer each.
+    /// The cameras chosen from those a Klipper, OctoPrint or go2rtc host listed: one printer each.
     public var cameras: [ImportedCamera]
     /// Kept from an edited printer: how its camera is mounted and whether it notifies.
     public var rotation: Int
@@ -41,14 +47,17 @@ public struct PrinterDraft: Equatable, Sendable {
     public var flipVertical: Bool
     public var notifies: Bool
 
-    public init(id: UUID = UUID(), kind: Printer.Kind, name: String = "", host: String = "", apiPort: String = "",
-                accessCode: String = "", serial: String = "", url: String = "", cameras: [ImportedCamera] = [],
+    public init(id: UUID = UUID(), kind: Printer.Kind, isGo2RTC: Bool = false, name: String = "", host: String = "",
+                apiPort: String = "", user: String = "", accessCode: String = "", serial: String = "", url: String = "",
+                cameras: [ImportedCamera] = [],
                 rotation: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true) {
         self.id = id
         self.kind = kind
+        self.isGo2RTC = isGo2RTC
         self.name = name
         self.host = host
         self.apiPort = apiPort
+        self.user = user
         self.accessCode = accessCode
         self.serial = serial
         self.url = url
@@ -72,14 +81,15 @@ public struct PrinterDraft: Equatable, Sendable {
         printers().map { $0[0] }
     }
 
-    /// The printers these fields describe (trimmed): one, or for a Klipper or OctoPrint host one per
-    /// chosen camera; else a message for every field that is wrong.
+    /// The printers these fields describe (trimmed): one, or for a Klipper, OctoPrint or go2rtc host
+    /// one per chosen camera; else a message for every field that is wrong.
     public func printers() -> Result<[Printer], Problems> {
         var messages: [Field: String] = [:]
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if name.isEmpty { messages[.name] = tr("Enter a name for this printer, for example “X1C workshop”.") }
+        if name.isEmpty && !isGo2RTC { messages[.name] = tr("Enter a name for this printer, for example “X1C workshop”.") }
         let printers: [Printer]
         switch kind {
+        case _ where isGo2RTC: printers = go2rtcPrinters(name: name, messages: &messages)
         case .bambuRTSPS, .bambuJPEG: printers = bambuPrinter(name: name, messages: &messages)
         case .generic: printers = cameraPrinter(name: name, messages: &messages)
         case .klipper, .octoprint: printers = statusAPIPrinters(name: name, messages: &messages)
@@ -100,7 +110,7 @@ public struct PrinterDraft: Equatable, Sendable {
     // MARK: Private
 
     /// A chosen camera's printer name: the printer's own when it is the only one.
-    private static func printerName(_ name: String, camera: ImportedCamera, of count: Int) -> String {
+    static func printerName(_ name: String, camera: ImportedCamera, of count: Int) -> String {
         count == 1 ? name : "\(name) — \(camera.name)"
     }
 
@@ -176,15 +186,7 @@ public struct PrinterDraft: Equatable, Sendable {
         } catch {
             messages[.host] = "\(error)"
         }
-        let portText = apiPort.trimmingCharacters(in: .whitespaces)
-        var port = moonraker ? StatusEndpoint.moonrakerPort : StatusEndpoint.octoprintPort
-        if !portText.isEmpty {
-            if let typed = Int(portText), (1...65535).contains(typed) {
-                port = typed
-            } else {
-                messages[.apiPort] = String(format: tr("A port is a number from 1 to 65535; leave it empty for %ld."), port)
-            }
-        }
+        let port = typedPort(usual: moonraker ? StatusEndpoint.moonrakerPort : StatusEndpoint.octoprintPort, messages: &messages)
         let key = accessCode.trimmingCharacters(in: .whitespaces)
         if !key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
             messages[.accessCode] = tr("An API key has only letters, digits and punctuation, no spaces: copy it again.")
@@ -194,6 +196,15 @@ public struct PrinterDraft: Equatable, Sendable {
         guard !host.isEmpty else { return nil }
         return moonraker ? .moonraker(host: host, port: port, apiKey: key.isEmpty ? nil : key)
                          : .octoprint(host: host, port: port, apiKey: key)
+    }
+
+    /// The API port typed, `usual` when the field is empty.
+    func typedPort(usual: Int, messages: inout [Field: String]) -> Int {
+        let text = apiPort.trimmingCharacters(in: .whitespaces)
+        guard !text.isEmpty else { return usual }
+        if let typed = Int(text), (1...65535).contains(typed) { return typed }
+        messages[.apiPort] = String(format: tr("A port is a number from 1 to 65535; leave it empty for %ld."), usual)
+        return usual
     }
 
     /// `printer` with the edited printer's mounting and notification switch.

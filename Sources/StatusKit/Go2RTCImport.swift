@@ -14,14 +14,22 @@ public struct Go2RTCImport: Hashable, Sendable {
     let user: String?
     let password: String?
 
+    /// go2rtc's API at `host` and `port`, with its `api:` username and password when it has them
+    /// (the add dialog's fields; `parse` takes the same from a URL).
+    public init(host: String, port: Int = apiPort, user: String? = nil, password: String? = nil) {
+        self.host = host
+        self.port = port
+        self.user = user
+        self.password = password
+    }
+
     /// Parses a `go2rtc://` URL; nil for anything else.
     public static func parse(_ text: String) -> Go2RTCImport? {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
               components.scheme?.lowercased() == "go2rtc", let raw = components.host, !raw.isEmpty else { return nil }
         let host = raw.hasPrefix("[") && raw.hasSuffix("]") ? String(raw.dropFirst().dropLast()) : raw
         return Go2RTCImport(host: host, port: components.port ?? apiPort,
-                            user: components.user?.removingPercentEncoding ?? components.user,
-                            password: components.password?.removingPercentEncoding ?? components.password)
+                            user: components.user, password: components.password)
     }
 
     /// The API's password, to scrub from any text.

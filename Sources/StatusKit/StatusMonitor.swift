@@ -40,16 +40,12 @@ public final class StatusMonitor: @unchecked Sendable {
         self.log = StatusLog(endpoint: endpoint)
     }
 
-    deinit {
-        stopSignal.stop()
-    }
-
     /// Starts the client's thread; a second call does nothing.
     public func start() {
         lock.withLock {
             guard thread == nil else { return }
             let stop = stopSignal
-            let made = Thread { [weak self] in self?.runLoop(stop: stop) }
+            let made = Thread { self.runLoop(stop: stop) }
             made.name = "Layerwatch status"
             thread = made
             made.start()
@@ -57,6 +53,7 @@ public final class StatusMonitor: @unchecked Sendable {
     }
 
     /// Ends the connection and the thread for good; nothing is delivered after the current delivery.
+    /// Until then the running thread keeps the monitor alive: its owner must call this.
     public func stop() {
         stopSignal.stop()
     }

@@ -4,14 +4,17 @@ import StatusKit
 import StreamKit
 import XCTest
 
-/// The add/edit dialog's draft for Klipper and OctoPrint printers: the API's host, port and key
-/// checked field by field, one printer per chosen camera, and what an edited printer keeps.
+/// The add/edit dialog's draft for Klipper and OctoPrint printers and go2rtc's streams: the API's
+/// host, port and key checked field by field, one printer per chosen camera, and what an edited
+/// printer keeps.
 final class PrinterDraftImportTests: XCTestCase {
     private let nozzle = ImportedCamera(name: "Nozzle", service: "mjpegstreamer-adaptive", url: "http://10.0.0.5/webcam/?action=stream",
                                         rotation: 90, flipHorizontal: true)
     private let bed = ImportedCamera(name: "Bed", service: "mjpegstreamer", url: "http://10.0.0.5/webcam2/?action=stream",
                                      flipVertical: true)
     private let janus = ImportedCamera(name: "Janus", service: "webrtc-janus", url: nil)
+    private let x1c = ImportedCamera(name: "x1c", service: "go2rtc", url: "rtsp://10.0.0.7:8554/x1c")
+    private let door = ImportedCamera(name: "door cam", service: "go2rtc", url: "rtsp://10.0.0.7:8554/door%20cam")
 
     func testMessagesPerField() {
         let cases: [(PrinterDraft, [PrinterDraft.Field: String])] = [
@@ -117,5 +120,45 @@ final class PrinterDraftImportTests: XCTestCase {
         let chosen = try renamed.validate().get()
         XCTAssertEqual(chosen, Printer(id: klipper.id, name: "Voron 2.4", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
                                        url: nozzle.url, accessCode: "k3yk3yk3y", rotation: 90, flipHorizontal: true, notifies: false))
+    }
+
+    func testGo2RTCMessagesPerFieldNeedNoName() {
+        let cases: [(PrinterDraft, [PrinterDraft.Field: String])] = [
+            (PrinterDraft(kind: .generic, isGo2RTC: true, host: " ", cameras: [x1c]),
+             [.host: "Enter the address of the computer running go2rtc (the one you open its web page at)."]),
+            (PrinterDraft(kind: .generic, isGo2RTC: true, host: "10.0.0.7", apiPort: "99999", cameras: [x1c]),
+             [.apiPort: "A port is a number from 1 to 65535; leave it empty for 1984."]),
+            (PrinterDraft(kind: .generic, isGo2RTC: true, host: "10.0.0.7", accessCode: "s3cret", cameras: [x1c]),
+             [.user: "Enter the username too (under api: in go2rtc.yaml), or leave both empty."]),
+            (PrinterDraft(kind: .generic, isGo2RTC: true, host: "10.0.0.7", user: "farm:s3cret", cameras: [x1c]),
+             [.user: "A username has no colon and no control characters: copy it again from go2rtc.yaml."]),
+            (PrinterDraft(kind: .generic, isGo2RTC: true, name: "Farm", host: "10.0.0.7"),
+             [.cameras: "Check at least one stream: “Find Cameras” lists the ones go2rtc has."]),
+        ]
+        for (draft, expected) in cases {
+            XCTAssertThrowsError(try draft.printers().get()) { error in
+                XCTAssertEqual((error as? PrinterDraft.Problems)?.messages, expected)
+            }
+        }
+        XCTAssertThrowsError(try PrinterDraft(kind: .generic, isGo2RTC: true, host: "").go2rtcImport().get())
+    }
+
+    func testEachChosenStreamIsAnRTSPCameraNamedAfterItWithoutThePassword() throws {
+        let id = UUID()
+        let draft = PrinterDraft(id: id, kind: .klipper, isGo2RTC: true, host: " 10.0.0.7 ", user: " farm ", accessCode: "Gr33nH0use",
+                                 cameras: [door, x1c])
+        XCTAssertEqual(try draft.go2rtcImport().get(), Go2RTCImport(host: "10.0.0.7", user: "farm", password: "Gr33nH0use"))
+        XCTAssertEqual(try draft.go2rtcImport().get().description, "go2rtc://farm:***@10.0.0.7:1984")
+        let printers = try draft.printers().get()
+        XCTAssertEqual(printers, [Printer(id: id, name: "door cam", kind: .generic, url: "rtsp://10.0.0.7:8554/door%20cam"),
+                                  Printer(id: printers[1].id, name: "x1c", kind: .generic, url: "rtsp://10.0.0.7:8554/x1c")],
+                       "generic cameras whatever the kind, the first with the draft's id, no API password kept")
+        XCTAssertNotEqual(printers[1].id, id)
+
+        var named = PrinterDraft(kind: .generic, isGo2RTC: true, name: "Farm", host: "10.0.0.7", apiPort: "1985", cameras: [door, x1c])
+        XCTAssertEqual(try named.printers().get().map(\.name), ["Farm — door cam", "Farm — x1c"])
+        XCTAssertEqual(try named.go2rtcImport().get(), Go2RTCImport(host: "10.0.0.7", port: 1985))
+        named.cameras = [x1c]
+        XCTAssertEqual(try named.printers().get().map(\.name), ["Farm"], "one stream: the typed name")
     }
 }
