@@ -40,7 +40,7 @@ struct StatusCommand: ParsableCommand {
         let updates = UpdateQueue()
         let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.status")) { updates.push($0) }
         monitor.start()
-        defer { monitor.stop() }
+        defer { monitor.stop(waitingUpTo: 2) }
         var printed: PrinterStatus?
         let deadline = Date().addingTimeInterval(timeout)
         while true {

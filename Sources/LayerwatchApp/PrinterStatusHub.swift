@@ -56,7 +56,9 @@ final class PrinterStatusHub {
     /// Stops every monitor (the window that shows them is gone); `sync` starts them again.
     func stopAll() {
         let ids = Array(entries.keys)
-        entries.values.forEach { $0.monitor.stop() }
+        // The window is going, and the process may follow: each connection is closed, not left
+        // running into the process's exit (each wakes at once; the wait is a bound, not a delay).
+        entries.values.forEach { $0.monitor.stop(waitingUpTo: 1) }
         entries.removeAll()
         ids.forEach(notify)
     }

@@ -24,10 +24,11 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     /// requests wake it sooner.
     static let loopTimeout: Int32 = 1000
 
-    /// The live client and the lights it switches, for `setChamberLight` on other threads; nil
-    /// while not connected.
+    /// The live client and the lights it switches, for `setChamberLight` on other threads (nil
+    /// while not connected), and the client from its creation on, for `interrupt`.
     private let lightLock = NSLock()
     private var client: (mosq: OpaquePointer, serial: String, nodes: [String])?
+    private var created: OpaquePointer?
 
     init(host: String, port: Int, accessCode: String, serial: String?, log: StatusLog) {
         self.host = host
@@ -46,6 +47,13 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
         }
     }
 
+    /// Disconnects from another thread: libmosquitto (threaded) wakes the loop through its socket pair.
+    func interrupt() {
+        lightLock.withLock {
+            if let created { mosquitto_disconnect(created) }
+        }
+    }
+
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
         _ = Self.libraryReady
         let events = Events()
@@ -53,10 +61,14 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
             throw .protocolError(tr("the MQTT client could not be created"))
         }
         defer {
-            lightLock.withLock { client = nil }
+            lightLock.withLock {
+                client = nil
+                created = nil
+            }
             mosquitto_destroy(mosq)
         }
         try configure(mosq)
+        lightLock.withLock { created = mosq }
         var reportTopic = ""
         let started = Date()
         var result = mosquitto_connect_async(mosq, host, Int32(port), Self.keepalive)

@@ -37,6 +37,9 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     /// Klipper has no chamber light Layerwatch knows how to switch.
     func setChamberLight(_ on: Bool) {}
 
+    /// The stop signal already interrupts its requests and its wait between polls.
+    func interrupt() {}
+
     /// The status in Moonraker's `result.status` object.
     static func status(from objects: [String: Any]) -> PrinterStatus {
         let stats = objects["print_stats"] as? [String: Any] ?? [:]

@@ -39,6 +39,9 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     /// OctoPrint has no chamber light Layerwatch knows how to switch.
     func setChamberLight(_ on: Bool) {}
 
+    /// The stop signal already interrupts its requests and its wait between polls.
+    func interrupt() {}
+
     /// The status in `/api/job`'s and (when a printer is connected) `/api/printer`'s answers.
     static func status(job: [String: Any], printer: [String: Any]?) -> PrinterStatus {
         let progress = job["progress"] as? [String: Any] ?? [:]

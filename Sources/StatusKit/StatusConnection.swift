@@ -12,6 +12,10 @@ protocol StatusConnection: AnyObject, Sendable {
     /// Asks the printer to switch its chamber light (from any thread); the new state comes back in a
     /// later report, never assumed. Printers without a light Layerwatch can switch ignore it.
     func setChamberLight(_ on: Bool)
+
+    /// Wakes `run` at once after its stop signal was given (from any thread), where the stop signal
+    /// alone would be seen only at the connection's next turn.
+    func interrupt()
 }
 
 extension StatusEndpoint {

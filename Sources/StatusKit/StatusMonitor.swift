@@ -28,6 +28,8 @@ public final class StatusMonitor: @unchecked Sendable {
     private let log: StatusLog
     private let lock = NSLock()
     private let stopSignal = StopSignal()
+    /// Given when the thread has finished (for `stop(waitingUpTo:)`).
+    private let ended = StopSignal()
     private var connection: StatusConnection?
     private var thread: Thread?
 
@@ -45,7 +47,10 @@ public final class StatusMonitor: @unchecked Sendable {
         lock.withLock {
             guard thread == nil else { return }
             let stop = stopSignal
-            let made = Thread { self.runLoop(stop: stop) }
+            let made = Thread {
+                self.runLoop(stop: stop)
+                self.ended.stop()
+            }
             made.name = "Layerwatch status"
             thread = made
             made.start()
@@ -53,9 +58,14 @@ public final class StatusMonitor: @unchecked Sendable {
     }
 
     /// Ends the connection and the thread for good; nothing is delivered after the current delivery.
-    /// Until then the running thread keeps the monitor alive: its owner must call this.
-    public func stop() {
+    /// Until then the running thread keeps the monitor alive: its owner must call this. With a
+    /// wait, it returns once the thread has finished (or the wait is over): before a process exits,
+    /// so no connection is still inside OpenSSL while the process tears it down.
+    public func stop(waitingUpTo seconds: TimeInterval = 0) {
         stopSignal.stop()
+        lock.withLock { connection }?.interrupt()
+        guard seconds > 0, lock.withLock({ thread != nil }) else { return }
+        ended.wait(seconds: seconds)
     }
 
     /// Asks the printer to switch its chamber light; the new state arrives as an update.

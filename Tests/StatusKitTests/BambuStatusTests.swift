@@ -56,6 +56,18 @@ final class BambuStatusTests: XCTestCase {
         recorder.awaitStatus(10, "light on, as reported") { $0.chamberLight == true }
     }
 
+    func testStoppingClosesTheConnectionAtOnce() throws {
+        let (server, endpoint) = try printer()
+        let recorder = StatusRecorder(endpoint)
+        recorder.awaitStatus(15, "live") { _ in true }
+        let started = Date()
+        recorder.monitor.stop(waitingUpTo: 5)
+        // libmosquitto's loop sleeps up to a second; the stop wakes it instead.
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5)
+        XCTAssertNotNil(server.waitFor("client-closed", timeout: 5) { $0.fields["printer"] as? Bool == false },
+                        "the broker saw the client leave")
+    }
+
     func testAWrongCodeIsRejectedOnceAndNotRetried() throws {
         let (server, good) = try printer()
         guard case .bambu(let host, let port, _, let serial) = good else { return XCTFail() }

@@ -17,7 +17,7 @@ final class StatusRecorder: @unchecked Sendable {
         monitor.start()
     }
 
-    deinit { monitor.stop() }
+    deinit { monitor.stop(waitingUpTo: 2) }
 
     var all: [StatusMonitor.Update] { condition.withLock { updates } }
 

@@ -1,0 +1,67 @@
+import CGtk
+import Foundation
+import GtkKit
+import PrinterKit
+import StreamKit
+
+/// "Export for go2rtc…": a save dialog, then the saved printers as a go2rtc.yaml (`Go2RTCExport`).
+extension LayerwatchApplication {
+    /// Asks where to save go2rtc.yaml (GTK 4.8's native chooser, a portal's where there is one),
+    /// then writes it there.
+    func chooseGo2RTCExport() {
+        guard let window else { return }
+        // GTK's own (translated) "Save" and "Cancel" buttons.
+        let chooser = gtk_file_chooser_native_new(tr("Export for go2rtc"), gcast(window.window),
+                                                  GTK_FILE_CHOOSER_ACTION_SAVE, nil, nil)!
+        gtk_native_dialog_set_modal(gcast(chooser), true.gboolean)
+        gtk_file_chooser_set_current_name(gcast(chooser), "go2rtc.yaml")
+        // Our reference keeps the chooser until it answers; the emission holds its own meanwhile.
+        let answered = ChooserResponse { [weak self] response in
+            defer { g_object_unref(gcast(chooser, to: gpointer.self)) }
+            guard response == GTK_RESPONSE_ACCEPT.rawValue,
+                  let file = gtk_file_chooser_get_file(gcast(chooser)) else { return }
+            defer { g_object_unref(gcast(file, to: gpointer.self)) }
+            guard let path = g_file_get_path(file) else {
+                self?.window?.toast(tr("go2rtc.yaml can only be saved in a local folder."))
+                return
+            }
+            defer { g_free(path) }
+            self?.exportGo2RTC(to: URL(fileURLWithPath: String(cString: path)))
+        }
+        g_signal_connect_data(gcast(chooser, to: gpointer.self), "response", ChooserResponse.thunk,
+                              Unmanaged.passRetained(answered).toOpaque(),
+                              { data, _ in Unmanaged<ChooserResponse>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
+        gtk_native_dialog_show(gcast(chooser))
+    }
+
+    /// Writes the saved printers' go2rtc.yaml to `url` (mode 0600, once the keyring's codes are in)
+    /// and says where in a toast, or why it could not.
+    func exportGo2RTC(to url: URL) {
+        library.whenSecretsLoaded { [weak self] in
+            guard let self else { return }
+            do {
+                try Go2RTCExport.write(library.config.printers, to: url)
+                window?.toast(String(format: tr("Saved the go2rtc configuration as %@"), url.path))
+            } catch {
+                window?.toast(String(format: tr("Could not export for go2rtc: %@"), "\(error)"))
+            }
+        }
+    }
+}
+
+/// The handler of a GtkNativeDialog's `response (int)` signal, carried through its user data.
+private final class ChooserResponse {
+    let run: @MainActor (Int32) -> Void
+
+    init(_ run: @escaping @MainActor (Int32) -> Void) {
+        self.run = run
+    }
+
+    static let thunk: GCallback = {
+        let thunk: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, response, data in
+            let handler = Unmanaged<ChooserResponse>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.run(response) }
+        }
+        return unsafeBitCast(thunk, to: GCallback.self)
+    }()
+}

@@ -1,0 +1,138 @@
+import Foundation
+@testable import PrinterKit
+import TestSupport
+import XCTest
+
+/// "Export for go2rtc…": the YAML, read back by a real YAML parser (PyYAML), gives every printer the
+/// source go2rtc needs under a safe, unique name, whatever the printers are called.
+final class Go2RTCExportTests: XCTestCase {
+    func testEachPrinterBecomesTheSourceGo2RTCNeeds() throws {
+        let x1 = Printer(name: "X1C workshop", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", accessCode: "12345678")
+        let p1 = Printer(name: "P1S workshop", kind: .bambuJPEG(.p1s), host: "192.168.1.21", accessCode: "87654321")
+        let apostrophe = Printer(name: "Bob's A1", kind: .bambuJPEG(nil), host: "192.168.1.22", accessCode: "ABCDEFGH")
+        let bothQuotes = Printer(name: "A1 \"mini\": it's\nstreams: {evil: 1}", kind: .bambuJPEG(nil), host: "192.168.1.23")
+        let backslash = Printer(name: #"back\slash "q""#, kind: .bambuJPEG(nil), host: "192.168.1.24")
+        let voron = Printer(name: "Voron 2.4", kind: .klipper, host: "voron.local",
+                            url: "http://voron.local/webcam/?action=stream")
+        let octopi = Printer(name: "Küche 🖨️", kind: .octoprint, host: "octopi.local", url: "https://octopi.local/webcam/?action=stream")
+        let door = Printer(name: "Door: cam", kind: .generic, url: "rtsp://admin:se%22cret@10.0.0.2:554/live")
+        let door2 = Printer(name: "door cam", kind: .generic, url: "rtsps://10.0.0.3:322/live")
+        let typedP1 = Printer(name: "🖨", kind: .generic, url: "bambu-jpeg://192.168.1.25?code=12345678")
+        let noCode = Printer(name: "X1E", kind: .bambuRTSPS(nil), host: "192.168.1.26")
+        let file = Printer(name: "Clip", kind: .generic, url: "/tmp/clip.mp4")
+        let printers = [x1, p1, apostrophe, bothQuotes, backslash, voron, octopi, door, door2, typedP1, noCode, file]
+
+        let yaml = Go2RTCExport.yaml(for: printers)
+        let streams = try XCTUnwrap(try Self.parse(yaml)["streams"] as? [String: String], yaml)
+        XCTAssertEqual(streams, [
+            "x1c_workshop": "rtspx://bblp:12345678@192.168.1.20:322/streaming/live/1",
+            "p1s_workshop": "exec:layerwatch relay --printer 'P1S workshop'",
+            "bob_s_a1": #"exec:layerwatch relay --printer "Bob's A1""#,
+            "a1_mini_it_s_streams_evil_1": "exec:layerwatch relay --printer \(bothQuotes.id.uuidString)",
+            "back_slash_q": #"exec:layerwatch relay --printer 'back\slash "q"'"#,
+            "voron_2_4": "http://voron.local/webcam/?action=stream",
+            "kuche": "https://octopi.local/webcam/?action=stream",
+            "door_cam": "rtsp://admin:se%22cret@10.0.0.2:554/live",
+            "door_cam-2": "rtsps://10.0.0.3:322/live",
+            "printer": "exec:layerwatch relay --printer '🖨'",
+        ])
+        XCTAssertTrue(yaml.contains("\n  # x1e: left out, its address or access code is missing or invalid\n"), yaml)
+        XCTAssertTrue(yaml.contains("\n  # clip: left out, it has no network camera URL go2rtc can open\n"), yaml)
+        XCTAssertTrue(yaml.hasPrefix("# go2rtc.yaml written by Layerwatch"), yaml)
+        XCTAssertTrue(yaml.contains("keep it private"), yaml)
+        XCTAssertTrue(yaml.contains("on go2rtc's PATH"), yaml)
+    }
+
+    /// What go2rtc's exec source runs is the argv its `shell.QuoteSplit` makes: `--printer` gets the
+    /// printer's exact name (or its id), never a part of it.
+    func testGo2RTCSplitsTheRelayCommandIntoTheExactName() {
+        let names = ["P1S workshop", "Bob's A1", #"say "hi""#, "  spaced  ", "tab\there", "both ' and \"", "",
+                     "a#b", "${HOME}", "{output}", "Küche"]
+        for name in names {
+            let printer = Printer(name: name, kind: .bambuJPEG(nil), host: "192.168.1.21")
+            guard case .success(let source) = Go2RTCExport.source(of: printer) else { return XCTFail(name) }
+            XCTAssertTrue(source.hasPrefix("exec:"))
+            let argv = Self.quoteSplit(String(source.dropFirst(5)))
+            let argument = argv?.last
+            XCTAssertEqual(argv?.dropLast(), ["layerwatch", "relay", "--printer"], name)
+            XCTAssertTrue(argument == name || argument == printer.id.uuidString, "\(name) → \(argv ?? [])")
+            let plain = !name.isEmpty && !(name.contains("'") && name.contains("\""))
+                && !name.contains { "#${}\t".contains($0) }
+            XCTAssertEqual(argument == name, plain, "\(name) → \(argv ?? [])")
+        }
+    }
+
+    func testEveryStringSurvivesYAMLQuoting() throws {
+        let texts = ["plain", "a: b", "#comment", "\"quoted\"", #"back\slash"#, "line\nbreak", "tab\tcr\r",
+                     "nul\u{0}bell\u{7}", "del\u{7F}c1\u{85}", "ls\u{2028}ps\u{2029}", "\u{FEFF}bom", "Küche 🖨️", "- item",
+                     "{a: 1}", "'single'", "*alias", "&anchor", "!tag", "%", "@", "`", "|", ">", "null", "yes", "1e3", ""]
+        let yaml = texts.enumerated().map { "k\($0.offset): \(Go2RTCExport.quoted($0.element))" }.joined(separator: "\n")
+        let parsed = try Self.parse(yaml)
+        for (index, text) in texts.enumerated() {
+            XCTAssertEqual(parsed["k\(index)"] as? String, text, "\(index): \(yaml)")
+        }
+    }
+
+    func testStreamNamesAreSafeAndUnique() {
+        var taken = Set<String>()
+        let names = ["P1S", "p1s", "P1S", "-Lead_ing-", "Ünïcödé", "日本", "", "a  b", "printer", "A-2", "a"]
+            .map { Go2RTCExport.streamName($0, taken: &taken) }
+        XCTAssertEqual(names, ["p1s", "p1s-2", "p1s-3", "lead_ing", "unicode", "printer", "printer-2", "a_b",
+                               "printer-3", "a-2", "a"])
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789_-")
+        XCTAssertTrue(names.allSatisfy { $0.allSatisfy(allowed.contains) })
+        XCTAssertEqual(Set(names).count, names.count)
+    }
+
+    func testTheFileIsOwnerOnlyAndReplacedWhole() throws {
+        let directory = try makeTemporaryDirectory()
+        let url = directory.appendingPathComponent("go2rtc.yaml")
+        try Data("old, readable by all".utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        let printers = [Printer(name: "X1C", kind: .bambuRTSPS(nil), host: "192.168.1.20", accessCode: "12345678")]
+        try Go2RTCExport.write(printers, to: url)
+        XCTAssertEqual(try String(contentsOf: url, encoding: .utf8), Go2RTCExport.yaml(for: printers))
+        XCTAssertEqual(try permissions(url), 0o600)
+        XCTAssertThrowsError(try Go2RTCExport.write(printers, to: directory.appendingPathComponent("missing/go2rtc.yaml"))) {
+            XCTAssertTrue("\($0)".contains("missing"), "\($0)")
+        }
+    }
+
+    /// `yaml` read by PyYAML's safe loader, as JSON.
+    private static func parse(_ yaml: String) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(yaml.utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "PyYAML could not read:\n\(yaml)")
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// go2rtc's `pkg/shell.QuoteSplit`, byte for byte: whitespace separates, '…' or "…" groups up
+    /// to the next same quote (no escapes, an empty or unclosed quote is an error: nil).
+    private static func quoteSplit(_ command: String) -> [String]? {
+        var rest = Substring(command)
+        var argv: [String] = []
+        while let first = rest.first {
+            if " \t\n\r".contains(first) {
+                rest = rest.dropFirst()
+            } else if first == "'" || first == "\"" {
+                guard let end = rest.dropFirst().firstIndex(of: first), end > rest.index(after: rest.startIndex) else { return nil }
+                argv.append(String(rest[rest.index(after: rest.startIndex)..<end]))
+                rest = rest[rest.index(after: end)...]
+            } else {
+                let end = rest.firstIndex { " \t\n\r".contains($0) } ?? rest.endIndex
+                argv.append(String(rest[..<end]))
+                rest = rest[end...]
+            }
+        }
+        return argv
+    }
+}
