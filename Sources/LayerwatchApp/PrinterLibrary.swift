@@ -14,7 +14,7 @@ final class PrinterLibrary {
     private(set) var config: AppConfig
     private let saver = DispatchQueue(label: "layerwatch.config-save")
     /// The newest state waiting to be written; nil while nothing is waiting.
-    private let pending = PendingConfig()
+    private let pending = NewestPending<AppConfig>()
     /// A problem found while loading, for the window's banner.
     private(set) var loadProblem: String?
     /// Called with a sentence when a save failed (the file on disk is unchanged).
@@ -153,27 +153,6 @@ final class PrinterLibrary {
                 let message = "\(error)"
                 MainLoopExecutor.main.runOnMainActor { [weak self] in self?.onSaveError(message) }
             }
-        }
-    }
-}
-
-/// The config waiting for the save queue: replaced by newer states until the queue takes it.
-private final class PendingConfig: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiting: AppConfig?
-
-    /// Stores `config`; true when a write must be queued (none was waiting).
-    func replace(with config: AppConfig) -> Bool {
-        lock.withLock {
-            defer { waiting = config }
-            return waiting == nil
-        }
-    }
-
-    func take() -> AppConfig? {
-        lock.withLock {
-            defer { waiting = nil }
-            return waiting
         }
     }
 }

@@ -15,7 +15,7 @@ public final class NotificationLedger {
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
     private var marks: [UUID: PrintMark]
     private let saver = DispatchQueue(label: "layerwatch.notification-ledger")
-    private let pending = PendingData()
+    private let pending = NewestPending<Data>()
 
     private struct File: Codable {
         var version = 1
@@ -83,27 +83,6 @@ public final class NotificationLedger {
             } catch {
                 StreamLog.log(.info, "notifications: could not save \(url.path): \(error)")
             }
-        }
-    }
-}
-
-/// The ledger's bytes waiting for the save queue: replaced by newer ones until the queue takes them.
-private final class PendingData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var waiting: Data?
-
-    /// Stores `data`; true when a write must be queued (none was waiting).
-    func replace(with data: Data) -> Bool {
-        lock.withLock {
-            defer { waiting = data }
-            return waiting == nil
-        }
-    }
-
-    func take() -> Data? {
-        lock.withLock {
-            defer { waiting = nil }
-            return waiting
         }
     }
 }
