@@ -16,11 +16,7 @@ enum StatusReportFormatter {
         if let left = status.timeLeft, status.hasActiveJob {
             rows.append((tr("time left"), String(format: tr("%@ (ends %@)"), StatusText.duration(left), StatusText.finishTime(after: left))))
         }
-        for (index, nozzle) in status.nozzles.enumerated() {
-            rows.append((status.nozzles.count > 1 ? String(format: tr("nozzle %d"), index + 1) : tr("nozzle"), StatusText.temperature(nozzle)))
-        }
-        if let bed = status.bed { rows.append((tr("bed"), StatusText.temperature(bed))) }
-        if let chamber = status.chamber { rows.append((tr("chamber"), StatusText.temperature(chamber))) }
+        rows += StatusText.heaters(status).map { ($0.label, $0.value) }
         if let light = status.chamberLight { rows.append((tr("light"), light ? tr("on") : tr("off"))) }
         if let error = status.errorText { rows.append((tr("error"), error)) }
         if !status.alerts.isEmpty { rows.append((tr("alerts"), status.alerts.joined(separator: ", "))) }

@@ -47,14 +47,8 @@ final class StatsOverlay {
 
     /// `nozzle  215 / 220 °C`, `bed  60 / 60 °C`, `chamber  32 °C`: each heater the printer reports.
     static func temperatures(_ status: PrinterStatus) -> [String] {
-        var rows = status.nozzles.enumerated().map { index, nozzle in
-            (status.nozzles.count > 1 ? String(format: tr("nozzle %d"), index + 1) : tr("nozzle"), nozzle)
-        }
-        if let bed = status.bed { rows.append((tr("bed"), bed)) }
-        if let chamber = status.chamber { rows.append((tr("chamber"), chamber)) }
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { name, heater in
-            name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + StatusText.temperature(heater)
-        }
+        let rows = StatusText.heaters(status)
+        let width = rows.map(\.label.count).max() ?? 0
+        return rows.map { $0.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.value }
     }
 }

@@ -32,7 +32,7 @@ public enum BambuCamera {
     public static func rtspsSource(host: String, accessCode: String) throws -> StreamSource {
         let host = try validatedHost(host)
         let code = try validatedAccessCode(accessCode)
-        return try StreamSource.parse("rtsps://bblp:\(code)@\(bracketed(host)):322/streaming/live/1")
+        return try StreamSource.parse("rtsps://bblp:\(code)@\(StreamSource.bracketed(host)):322/streaming/live/1")
     }
 
     /// The address of a P1/A1 printer's camera, JPEG frames over TLS on port 6000:
@@ -40,17 +40,12 @@ public enum BambuCamera {
     public static func jpegURL(host: String, accessCode: String) throws -> String {
         let host = try validatedHost(host)
         let code = try validatedAccessCode(accessCode)
-        return "bambu-jpeg://\(bracketed(host)):6000?code=\(code)"
+        return "bambu-jpeg://\(StreamSource.bracketed(host)):6000?code=\(code)"
     }
 
     /// The JPEG-over-TLS camera of a P1/A1 printer (see `jpegURL`).
     public static func jpegSource(host: String, accessCode: String) throws -> StreamSource {
         try StreamSource.parse(jpegURL(host: host, accessCode: accessCode))
-    }
-
-    /// An IPv6 address in the brackets a URL needs; names and IPv4 addresses as they are.
-    private static func bracketed(_ host: String) -> String {
-        host.contains(":") ? "[\(host)]" : host
     }
 
     static func validatedHost(_ text: String) throws -> String {

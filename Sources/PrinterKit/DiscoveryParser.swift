@@ -1,4 +1,5 @@
 import Foundation
+import StatusKit
 
 /// Turns one datagram heard on the discovery ports into a printer, or nothing. Anything on those
 /// ports may be garbage, another vendor's SSDP or Bambu Studio's own M-SEARCH, so only a Bambu
@@ -27,7 +28,7 @@ public enum DiscoveryParser {
         default: return nil
         }
         guard target?.lowercased() == deviceType, headers["nts"]?.lowercased() != "ssdp:byebye",
-              let serial = headers["usn"], isSerial(serial), isIPv4Address(sender)
+              let serial = headers["usn"], BambuSerial.isPlausible(serial), isIPv4Address(sender)
         else { return nil }
         return DiscoveredPrinter(
             serial: serial,
@@ -55,11 +56,6 @@ public enum DiscoveryParser {
             fields[name] = value
         }
         return fields
-    }
-
-    /// Bambu serials are short runs of ASCII letters and digits (e.g. `01P00A451601106`).
-    private static func isSerial(_ text: String) -> Bool {
-        text.count <= 64 && text.unicodeScalars.allSatisfy { $0.isASCII && CharacterSet.alphanumerics.contains($0) }
     }
 
     private static func isIPv4Address(_ text: String) -> Bool {

@@ -191,8 +191,7 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
         var buffer = [CChar](repeating: 0, count: 128)
         guard lw_mosquitto_peer_common_name(mosq, &buffer, Int32(buffer.count)) > 0 else { return nil }
         let name = String(cString: buffer)
-        guard !name.isEmpty, name.count <= 64,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else { return nil }
+        guard !name.isEmpty, BambuSerial.isPlausible(name) else { return nil }
         return name
     }
 

@@ -41,7 +41,7 @@ public enum CameraImport {
             let list = (answer["result"] as? [String: Any])?["webcams"] as? [[String: Any]]
             guard let list else { throw .protocolError(tr("Moonraker's answer has no camera list")) }
             // Relative URLs are relative to the web interface (Mainsail or Fluidd on port 80).
-            let web = URL(string: "http://\(host.contains(":") ? "[\(host)]" : host)/")!
+            let web = URL(string: "http://\(StreamSource.bracketed(host))/")!
             return list.prefix(64).compactMap { moonrakerCamera($0, web: web) }
         case .octoprint(_, _, let key):
             let base = endpoint.baseURL!
@@ -98,7 +98,7 @@ public enum CameraImport {
             // MediaMTX serves WebRTC on :8889/NAME and the same path as RTSP on :8554.
             let name = path.split(separator: "/").first(where: { $0 != "webrtc" }).map(String.init)
             guard let host = components.host, let name else { return nil }
-            return "rtsp://\(host.contains(":") ? "[\(host)]" : host):8554/\(name)"
+            return "rtsp://\(StreamSource.bracketed(host)):8554/\(name)"
         case "webrtc-janus", "hlsstream", "jmuxer-stream", "iframe":
             return nil
         default:

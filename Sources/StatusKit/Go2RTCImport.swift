@@ -38,7 +38,7 @@ public struct Go2RTCImport: Hashable, Sendable {
     /// Every stream go2rtc has, by name, as an RTSP camera on this host. What the streams are made
     /// from (their producers' URLs, which hold the printers' codes) is neither kept nor shown.
     public func cameras(stop: StopSignal? = nil) throws(StatusFailure) -> [ImportedCamera] {
-        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let bracketed = StreamSource.bracketed(host)
         var api = URLComponents()
         api.scheme = "http"
         api.host = bracketed
@@ -69,7 +69,7 @@ public struct Go2RTCImport: Hashable, Sendable {
 extension Go2RTCImport: CustomStringConvertible {
     /// The address for messages, its password masked.
     public var description: String {
-        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let bracketed = StreamSource.bracketed(host)
         let credentials = user.map { "\($0):\(Redactor.mask)@" } ?? ""
         return "go2rtc://\(credentials)\(bracketed):\(port)"
     }

@@ -72,8 +72,7 @@ public enum StatusEndpoint: Hashable, Sendable {
         switch self {
         case .bambu: return nil
         case .moonraker(let host, let port, _), .octoprint(let host, let port, _):
-            let bracketed = host.contains(":") ? "[\(host)]" : host
-            return URL(string: "http://\(bracketed):\(port)")
+            return URL(string: "http://\(StreamSource.bracketed(host)):\(port)")
         }
     }
 }
@@ -81,7 +80,7 @@ public enum StatusEndpoint: Hashable, Sendable {
 extension StatusEndpoint: CustomStringConvertible {
     /// The endpoint for logs and messages, its code or key masked.
     public var description: String {
-        let host = self.host.contains(":") ? "[\(self.host)]" : self.host
+        let host = StreamSource.bracketed(self.host)
         switch self {
         case .bambu(_, let port, _, let serial):
             return "bambu://bblp:\(Redactor.mask)@\(host):\(port)" + (serial.map { "?serial=\($0)" } ?? "")

@@ -44,6 +44,17 @@ public enum StatusText {
         return String(format: tr("%d °C"), current)
     }
 
+    /// Each heater the printer reports, labelled (`nozzle` or `nozzle 1`, `nozzle 2`; `bed`;
+    /// `chamber`), with its temperature as `temperature(_:)` words it.
+    public static func heaters(_ status: PrinterStatus) -> [(label: String, value: String)] {
+        var rows = status.nozzles.enumerated().map { index, nozzle in
+            (status.nozzles.count > 1 ? String(format: tr("nozzle %d"), index + 1) : tr("nozzle"), nozzle)
+        }
+        if let bed = status.bed { rows.append((tr("bed"), bed)) }
+        if let chamber = status.chamber { rows.append((tr("chamber"), chamber)) }
+        return rows.map { (label: $0.0, value: temperature($0.1)) }
+    }
+
     /// `layer 17 of 120`, or `layer 17` when the total is unknown; nil without a layer.
     public static func layers(_ status: PrinterStatus) -> String? {
         guard let layer = status.layer, status.hasActiveJob || status.state == .finished else { return nil }

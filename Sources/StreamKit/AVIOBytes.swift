@@ -48,6 +48,22 @@ final class AVIOBytes {
         return line
     }
 
+    /// Everything left to read (a snapshot's or an API's body), refused with `tooLarge` as soon as
+    /// its Content-Length or what arrived passes `limit`.
+    func whole(limit: Int, tooLarge: @autoclosure () -> FFmpegError) throws(FFmpegError) -> [UInt8] {
+        if avio_size(io) > Int64(limit) { throw tooLarge() }
+        var body: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let result = chunk.withUnsafeMutableBufferPointer { avio_read_partial(io, $0.baseAddress!, Int32($0.count)) }
+            if result == lw_averror_eof() || result == 0 { break }
+            if result < 0 { throw FFmpegError(code: result, stage: .read) }
+            body += chunk[0..<Int(result)]
+            if body.count > limit { throw tooLarge() }
+        }
+        return body
+    }
+
     /// Reads `count` bytes into `destination`, gathered from however many reads they arrive in, and
     /// returns how many came: fewer only when the input ended first (`ending` says why).
     func receive(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> Int {

@@ -45,31 +45,12 @@ public enum HTTPFetch {
 
     private static func read(_ url: URL, headers: [(String, String)], timeout: TimeInterval, limit: Int,
                              watcher: StopWatcher) throws(FFmpegError) -> Data {
-        var callback = watcher.callback
-        var dictionary: OpaquePointer?
-        defer { av_dict_free(&dictionary) }
-        var options = [("timeout", String(Int64(timeout * 1_000_000))), ("reconnect", "0"), ("seekable", "0"),
-                       ("protocol_whitelist", "http,https,tcp,tls")]
+        var options = HTTPInput.protocolOptions(url: url.absoluteString, timeoutMicroseconds: String(Int64(timeout * 1_000_000)))
         if !headers.isEmpty { options.append(("headers", headers.map { "\($0.0): \($0.1)\r\n" }.joined())) }
-        if url.scheme?.lowercased() == "https" { options.append(("tls_verify", "1")) }
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        var opened: UnsafeMutablePointer<AVIOContext>?
-        let result = avio_open2(&opened, url.absoluteString, AVIO_FLAG_READ, &callback, &dictionary)
-        guard result >= 0, let io = opened else { throw FFmpegError(code: result, stage: .open) }
-        defer { avio_closep(&opened) }
-        let tooLarge = FFmpegError.protocolViolation(
-            String(format: tr("the answer is larger than %d MB"), limit / 1_000_000))
-        if avio_size(io) > Int64(limit) { throw tooLarge }
-        var body = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBufferPointer { avio_read_partial(io, $0.baseAddress!, Int32($0.count)) }
-            if count == lw_averror_eof() || count == 0 { break }
-            if count < 0 { throw FFmpegError(code: count, stage: .read) }
-            body.append(contentsOf: chunk[0..<Int(count)])
-            if body.count > limit { throw tooLarge }
-        }
-        return body
+        let bytes = try HTTPInput.open(url.absoluteString, options: options, interrupting: watcher)
+        let body = try bytes.whole(limit: limit, tooLarge: .protocolViolation(
+            String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)))
+        return Data(body)
     }
 }
 

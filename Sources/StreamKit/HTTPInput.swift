@@ -19,17 +19,12 @@ final class HTTPInput: ArrivalTimedSource {
 
     /// Connects, sends the request and reads the response's headers.
     init(source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
-        var callback = gate.callback
-        var dictionary: OpaquePointer?
-        defer { av_dict_free(&dictionary) }
-        for (key, value) in Self.protocolOptions(for: source, options: options) {
-            av_dict_set(&dictionary, key, value, 0)
-        }
-        var opened: UnsafeMutablePointer<AVIOContext>?
-        let result = avio_open2(&opened, source.ffmpegURL, AVIO_FLAG_READ, &callback, &dictionary)
-        guard result >= 0, let context = opened else { throw FFmpegError(code: result, stage: .open) }
-        bytes = AVIOBytes(io: context)
-        let type = Self.contentType(context)
+        // The timeout is a backstop behind the interrupt gate's deadlines (see MediaInput).
+        let protocolOptions = Self.protocolOptions(url: source.ffmpegURL,
+                                                   timeoutMicroseconds: options.socketTimeoutMicroseconds(for: source),
+                                                   authorities: options.trustedCertificateAuthorities)
+        bytes = try Self.open(source.ffmpegURL, options: protocolOptions, interrupting: gate)
+        let type = Self.contentType(bytes.io)
         switch Self.body(contentType: type) {
         case .multipart(let boundary):
             parts = MultipartReader(bytes: bytes, boundary: boundary)
@@ -66,17 +61,7 @@ final class HTTPInput: ArrivalTimedSource {
     /// The whole body of a snapshot response, refused as soon as it (or its Content-Length) passes
     /// the limit.
     private func readSnapshot(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
-        let io = bytes.io
-        if avio_size(io) > Int64(FrameLimits.maximumBytes) { throw MultipartReader.frameTooLarge }
-        var body: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let result = chunk.withUnsafeMutableBufferPointer { avio_read_partial(io, $0.baseAddress!, Int32($0.count)) }
-            if result == lw_averror_eof() || result == 0 { break }
-            if result < 0 { throw FFmpegError(code: result, stage: .read) }
-            body += chunk[0..<Int(result)]
-            if body.count > FrameLimits.maximumBytes { throw MultipartReader.frameTooLarge }
-        }
+        let body = try bytes.whole(limit: FrameLimits.maximumBytes, tooLarge: MultipartReader.frameTooLarge)
         guard !body.isEmpty else { throw FFmpegError(code: lw_averror_eof(), stage: .read) }
         try packet.copyData(from: body)
     }
@@ -106,17 +91,32 @@ final class HTTPInput: ArrivalTimedSource {
         return String(cString: value)
     }
 
-    private static func protocolOptions(for source: StreamSource, options: SessionOptions) -> [(String, String)] {
-        // The timeout is a backstop behind the interrupt gate's deadlines (see MediaInput).
-        var list = [("timeout", options.socketTimeoutMicroseconds(for: source)), ("reconnect", "0"),
+    /// What FFmpeg's http protocol is told for every request Layerwatch makes (a camera, a status
+    /// API): no reconnects or seeks behind the caller's back, only http(s) over tcp/tls, and for
+    /// https a certificate that chains to a trusted authority and names the host.
+    static func protocolOptions(url: String, timeoutMicroseconds: String, authorities: String? = nil) -> [(String, String)] {
+        var list = [("timeout", timeoutMicroseconds), ("reconnect", "0"),
                     ("seekable", "0"), ("protocol_whitelist", "http,https,tcp,tls")]
-        if source.ffmpegURL.lowercased().hasPrefix("https:") {
+        if url.lowercased().hasPrefix("https:") {
             // As a browser does: the certificate must chain to a trusted authority and name the host
             // (FFmpeg's GnuTLS backend checks both when tls_verify is set). Without a ca_file it
             // trusts the system's store.
             list.append(("tls_verify", "1"))
-            if let authorities = options.trustedCertificateAuthorities { list.append(("ca_file", authorities)) }
+            if let authorities { list.append(("ca_file", authorities)) }
         }
         return list
+    }
+
+    /// Opens `url` for reading with FFmpeg's protocol `options`, interrupted by `interrupting`
+    /// (which must outlive the returned bytes).
+    static func open(_ url: String, options: [(String, String)], interrupting: Interrupting) throws(FFmpegError) -> AVIOBytes {
+        var callback = interrupting.callback
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        var opened: UnsafeMutablePointer<AVIOContext>?
+        let result = avio_open2(&opened, url, AVIO_FLAG_READ, &callback, &dictionary)
+        guard result >= 0, let io = opened else { throw FFmpegError(code: result, stage: .open) }
+        return AVIOBytes(io: io)
     }
 }

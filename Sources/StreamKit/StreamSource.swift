@@ -66,7 +66,7 @@ public enum StreamSource: Hashable, Sendable {
     }
 
     /// `host` as a URL's authority holds it: IPv6 addresses in brackets.
-    static func bracketed(_ host: String) -> String {
+    public static func bracketed(_ host: String) -> String {
         host.contains(":") ? "[\(host)]" : host
     }
 }
