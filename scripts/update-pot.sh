@@ -24,7 +24,7 @@ set -- --from-code=UTF-8 --add-comments=TRANSLATORS: --package-name=layerwatch \
     --msgid-bugs-address=https://github.com/layerwatch/layerwatch/issues --output="$template"
 # xgettext does not know Swift; its plain "…" literals read as Objective-C, which also marks the
 # strings with %@ as objc-format so msgfmt --check verifies their placeholders in each translation.
-xgettext "$@" --language=ObjectiveC --keyword=tr --files-from="$swift_files"
+xgettext "$@" --language=ObjectiveC --keyword=tr --keyword=trPlural:1,2 --files-from="$swift_files"
 # The rest by extension (GtkBuilder .ui, desktop file, metainfo), added to the same template.
 if [ -s "$other_files" ]; then
     xgettext "$@" --join-existing --files-from="$other_files"

@@ -9,7 +9,7 @@ import CLayerwatch
 ///
 /// Keep this object for as long as `widget` is shown: the host's layout runs through it.
 @MainActor
-public final class AdaptiveLayout {
+public final class AdaptiveLayout: HostedLayout {
     /// Where the control bar sits relative to the video.
     public enum Arrangement: Sendable {
         /// Under the video, the bar horizontal: tall or narrow windows.
@@ -62,16 +62,20 @@ public final class AdaptiveLayout {
         detachLayout(from: host.pointer)
     }
 
+    /// A bar of buttons has a fixed thickness and the video fills whatever it is given: the layout
+    /// measures without trading width for height.
+    var requestMode: GtkSizeRequestMode { GTK_SIZE_REQUEST_CONSTANT_SIZE }
+
     /// The host's minimum and natural size along `orientation` for the applied arrangement: the
     /// video's (at least `videoMinimum`) plus the bar's along the axis they share, the larger of the
     /// two across it.
-    func measure(_ orientation: GtkOrientation) -> (minimum: Int32, natural: Int32) {
+    func measure(_ orientation: GtkOrientation, forSize: Int32 = -1) -> (minimum: Int32, natural: Int32) {
         let horizontal = orientation == GTK_ORIENTATION_HORIZONTAL
-        let video = measure(primary, orientation)
+        let video = GtkKit.measure(primary, orientation)
         let videoMinimum = max(video.minimum, horizontal ? Self.videoMinimum.width : Self.videoMinimum.height)
         let videoNatural = max(video.natural, videoMinimum)
         guard isSecondaryShown else { return (videoMinimum, videoNatural) }
-        let bar = measure(secondary, orientation)
+        let bar = GtkKit.measure(secondary, orientation)
         let stacked = (arrangement == .beside) == horizontal
         return stacked
             ? (videoMinimum + bar.minimum, videoNatural + bar.natural)
@@ -88,11 +92,11 @@ public final class AdaptiveLayout {
         let thickness: Int32
         switch arrangement {
         case .below:
-            thickness = min(measure(secondary, GTK_ORIENTATION_VERTICAL, forSize: width).natural, height)
+            thickness = min(GtkKit.measure(secondary, GTK_ORIENTATION_VERTICAL, forSize: width).natural, height)
             place(primary, x: 0, y: 0, width: width, height: height - thickness)
             place(secondary, x: 0, y: height - thickness, width: width, height: thickness)
         case .beside:
-            thickness = min(measure(secondary, GTK_ORIENTATION_HORIZONTAL, forSize: height).natural, width)
+            thickness = min(GtkKit.measure(secondary, GTK_ORIENTATION_HORIZONTAL, forSize: height).natural, width)
             place(primary, x: 0, y: 0, width: width - thickness, height: height)
             place(secondary, x: width - thickness, y: 0, width: thickness, height: height)
         }
@@ -113,18 +117,5 @@ public final class AdaptiveLayout {
         arrangement = proposedArrangement
         onArrangementChange?(arrangement)
         gtk_widget_queue_resize(widget)
-    }
-
-    private func place(_ child: UnsafeMutablePointer<GtkWidget>, x: Int32, y: Int32, width: Int32, height: Int32) {
-        var allocation = GtkAllocation(x: x, y: y, width: max(width, 0), height: max(height, 0))
-        gtk_widget_size_allocate(child, &allocation, -1)
-    }
-
-    private func measure(_ child: UnsafeMutablePointer<GtkWidget>, _ orientation: GtkOrientation,
-                         forSize: Int32 = -1) -> (minimum: Int32, natural: Int32) {
-        var minimum: Int32 = 0
-        var natural: Int32 = 0
-        gtk_widget_measure(child, orientation, forSize, &minimum, &natural, nil, nil)
-        return (minimum, natural)
     }
 }

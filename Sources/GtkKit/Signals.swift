@@ -69,6 +69,29 @@ public func connectSizeSignal(_ instance: some GObjectPointer, _ signal: String,
     return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
+/// Connects `handler` to a click gesture's `pressed` or `released` (the press count and where).
+@MainActor @discardableResult
+public func connectClickSignal(_ instance: some GObjectPointer, _ signal: String,
+                               _ handler: @escaping @MainActor (_ presses: Int32, _ x: Double, _ y: Double) -> Void) -> gulong {
+    let thunk: @convention(c) (gpointer?, gint, gdouble, gdouble, gpointer?) -> Void = { _, presses, x, y, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (Int32, Double, Double) -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler(presses, x, y) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
+/// Connects `handler` to a key controller's `key-pressed` (the key value and the modifier mask);
+/// returning true stops the key there.
+@MainActor @discardableResult
+public func connectKeySignal(_ controller: some GObjectPointer,
+                             _ handler: @escaping @MainActor (_ key: guint, _ modifiers: guint) -> Bool) -> gulong {
+    let thunk: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { _, key, _, modifiers, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (guint, guint) -> Bool>.value(at: data)
+        return MainActor.assumeIsolated { handler(key, modifiers.rawValue) }.gboolean
+    }
+    return connect(controller, "key-pressed", handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
 /// Connects `handler` to a signal without arguments whose handlers return a gboolean
 /// (`close-request`: returning true stops the window from closing). A separate name, because a
 /// trailing closure could not tell this shape from the no-argument one.

@@ -4,8 +4,9 @@ import LayerwatchApp
 import PrinterKit
 import StreamKit
 
-/// `layerwatch [URL…]`: opens the viewer with a tab per saved printer plus one per camera URL given
-/// (not saved); the built-in demo camera shows when there is neither. When Layerwatch already runs,
+/// `layerwatch [--farm] [URL…]`: opens the viewer with a tab per saved printer plus one per camera
+/// URL given (not saved); the built-in demo camera shows when there is neither; `--farm` opens the
+/// farm view. When Layerwatch already runs,
 /// the URLs open in that window instead.
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +16,9 @@ struct ViewCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp(tr("Camera URLs or files to open as tabs (not saved as printers).")))
     var urls: [String] = []
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Open in the farm view: every printer at once (remembered for next time).")))
+    var farm = false
 
     func run() throws {
         for url in urls {
@@ -26,7 +30,7 @@ struct ViewCommand: ParsableCommand {
             }
         }
         let status = MainActor.assumeIsolated {
-            LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls)
+            LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls, farm: farm)
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -25,6 +25,9 @@ final class CameraSurface {
         case full
         /// A mini window: a compact status card and a one-line status strip.
         case compact
+        /// A farm tile: a compact status card and the picture's age over the picture; the owner
+        /// places the strip below it, where it covers nothing.
+        case tile
     }
 
     let session: StreamSession
@@ -61,6 +64,8 @@ final class CameraSurface {
     private let frameAge = GObjectRef(adopting: makeLabel(classes: ["frame-age"]))
     private let cameraHost: RepresentableHost<ObjectIdentifier, CameraView>
     private var displaySize = PixelSize.full
+    /// False while the owner has scrolled the surface out of sight (see `setOnScreen`).
+    private var onScreen = true
     private var ticker: RepeatingTimer?
     private var statusObservation: PrinterStatusHub.Observation?
 
@@ -70,7 +75,7 @@ final class CameraSurface {
         self.name = name
         strip = StatusStrip(style: style)
         cameraHost = RepresentableHost(id: ObjectIdentifier(session),
-                                       CameraView(session: session, displaySize: .full, look: .waiting, onState: { _ in }))
+                                       CameraView(session: session, displaySize: .full, look: .waiting, onScreen: true, onState: { _ in }))
         gtk_widget_add_css_class(widget, "camera-area")
         gtk_overlay_set_child(gcast(widget), cameraHost.widget)
         gtk_overlay_add_overlay(gcast(widget), allocation.widget)
@@ -90,6 +95,9 @@ final class CameraSurface {
         case .compact:
             gtk_widget_add_css_class(status.widget, "compact")
             gtk_overlay_add_overlay(gcast(widget), strip.widget)
+        case .tile:
+            gtk_widget_add_css_class(status.widget, "compact")
+            place(frameAge.pointer, valign: GTK_ALIGN_START)
         }
         status.onRetry = { [weak self] in self?.reconnect() }
         allocation.onChange = { [weak self] width, height in
@@ -141,6 +149,16 @@ final class CameraSurface {
         }
     }
 
+    /// Whether the picture can be seen: a farm tile scrolled out of the window is mapped but
+    /// hidden, and then costs what a hidden tab costs (the session converts nothing for it).
+    func setOnScreen(_ shown: Bool) {
+        guard shown != onScreen else { return }
+        onScreen = shown
+        cameraHost.update(cameraView())
+    }
+
+    var isOnScreen: Bool { onScreen }
+
     func setStatsShown(_ shown: Bool) {
         stats.setShown(shown)
         if shown { stats.show(session.stats) }
@@ -157,7 +175,7 @@ final class CameraSurface {
 
     private func cameraView() -> CameraView {
         let look: CameraView.Look = state == .live ? .live : (shownFrame == nil ? .waiting : .stale)
-        return CameraView(session: session, displaySize: displaySize, look: look) { [weak self] state in
+        return CameraView(session: session, displaySize: displaySize, look: look, onScreen: onScreen) { [weak self] state in
             self?.apply(state)
         }
     }

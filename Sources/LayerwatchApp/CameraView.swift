@@ -27,6 +27,8 @@ struct CameraView: WidgetRepresentable {
     /// Device pixels the picture covers: the size frames are converted to (never above the stream's).
     var displaySize: PixelSize
     var look: Look
+    /// False while the owner has the picture out of sight though mapped (a farm tile scrolled away).
+    var onScreen: Bool
     /// Called on the main loop with every state of the session.
     var onState: @MainActor (SessionState) -> Void
 
@@ -41,7 +43,7 @@ struct CameraView: WidgetRepresentable {
         gtk_widget_add_css_class(picture, "camera-picture")
         gtk_widget_set_hexpand(picture, true.gboolean)
         gtk_widget_set_vexpand(picture, true.gboolean)
-        context.coordinator.attach(to: picture, displaySize: displaySize)
+        context.coordinator.attach(to: picture, displaySize: displaySize, onScreen: onScreen)
         return gcast(picture)
     }
 
@@ -64,8 +66,9 @@ struct CameraView: WidgetRepresentable {
 }
 
 /// Turns a session's events into what the picture shows, on the main loop: frames become the
-/// paintable's texture, states go to the latest view's handler, mapping and unmapping tell the
-/// session whether this view wants pixels at all (a hidden tab converts nothing).
+/// paintable's texture, states go to the latest view's handler, mapping and unmapping (and the
+/// owner's on-screen flag) tell the session whether this view wants pixels at all (a hidden tab
+/// converts nothing).
 @MainActor
 final class CameraCoordinator {
     let session: StreamSession
@@ -73,7 +76,9 @@ final class CameraCoordinator {
     let paintable = GObjectRef(adopting: lw_frame_paintable_new()!)
     private var consumer: StreamConsumer?
     private var displaySize = PixelSize.full
-    private var visible = false
+    private var mapped = false
+    private var onScreen = true
+    private var visible: Bool { mapped && onScreen }
     private var onState: @MainActor (SessionState) -> Void = { _ in }
     /// The texture or surface on screen now; shared with the session's other views.
     private var presentation: AnyObject?
@@ -89,12 +94,13 @@ final class CameraCoordinator {
         self.session = session
     }
 
-    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize) {
+    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize, onScreen: Bool) {
         self.displaySize = displaySize
+        self.onScreen = onScreen
         self.picture = picture
-        visible = Bool(gboolean: gtk_widget_get_mapped(picture))
-        connectSignal(picture, "map") { [weak self] in self?.setVisible(true) }
-        connectSignal(picture, "unmap") { [weak self] in self?.setVisible(false) }
+        mapped = Bool(gboolean: gtk_widget_get_mapped(picture))
+        connectSignal(picture, "map") { [weak self] in self?.setMapped(true) }
+        connectSignal(picture, "unmap") { [weak self] in self?.setMapped(false) }
         consumer = session.attach(executor: MainLoopExecutor.main, displaySize: displaySize, visible: visible,
                                   onState: { [weak self] state in
                                       MainActor.assumeIsolated { self?.onState(state) }
@@ -103,11 +109,12 @@ final class CameraCoordinator {
                                   })
     }
 
-    /// Takes the newest view's display size and handler.
+    /// Takes the newest view's display size, on-screen flag and handler.
     func update(from view: CameraView) {
         onState = view.onState
-        guard view.displaySize != displaySize else { return }
+        guard view.displaySize != displaySize || view.onScreen != onScreen else { return }
         displaySize = view.displaySize
+        onScreen = view.onScreen
         updateConsumer()
     }
 
@@ -120,9 +127,9 @@ final class CameraCoordinator {
         shownFrame = nil
     }
 
-    private func setVisible(_ isVisible: Bool) {
-        guard isVisible != visible else { return }
-        visible = isVisible
+    private func setMapped(_ isMapped: Bool) {
+        guard isMapped != mapped else { return }
+        mapped = isMapped
         updateConsumer()
     }
 

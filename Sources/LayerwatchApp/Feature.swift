@@ -3,8 +3,8 @@ import GtkKit
 
 /// One thing the user can do, declared once: the action it is, its shortcut, the words for it, where
 /// its button or menu item goes, its handler and when it is enabled. `Feature.all` (Features.swift)
-/// feeds the GActions, the accelerators, the control bar, the tab bar's button, the primary menu and
-/// the shortcuts window, so adding a feature is one entry there plus its handler.
+/// feeds the GActions, the accelerators, the control bar, the tab bar's button, the header bar's
+/// toggle, the primary menu, the farm tiles' menu and the shortcuts window, so adding a feature is one entry there plus its handler.
 @MainActor
 struct Feature {
     /// Which action map holds the action.
@@ -28,10 +28,17 @@ struct Feature {
         case tabBar(icon: String)
         /// An item in section `section` of the primary menu.
         case menu(section: Int)
+        /// A toggle button at the start of the header bar.
+        case headerBar(icon: String)
+        /// An item in each farm tile's menu (acting on that tile's printer, which opening the menu
+        /// selects).
+        case tileMenu
 
         var controlBarIcon: String? { if case .controlBar(let icon) = self { icon } else { nil } }
         var tabBarIcon: String? { if case .tabBar(let icon) = self { icon } else { nil } }
         var menuSection: Int? { if case .menu(let section) = self { section } else { nil } }
+        var headerBarIcon: String? { if case .headerBar(let icon) = self { icon } else { nil } }
+        var tileMenuItem: Bool? { self == .tileMenu ? true : nil }
     }
 
     /// What activating the feature does.

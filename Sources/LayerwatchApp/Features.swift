@@ -3,9 +3,21 @@ import StreamKit
 /// Every feature of the main window and the application, each declared once (see `Feature`).
 extension Feature {
     static let all: [Feature] = [
+        // Views.
+        Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
+                placements: [.headerBar(icon: "view-grid-symbolic")],
+                handler: .toggle { app, shown in app.showFarm(shown) },
+                state: { $0.window?.isFarmShown ?? false }),
+        Feature(name: "attention-first", title: tr("Needs Attention First"), placements: [.menu(section: 0)],
+                handler: .toggle { app, on in app.setAttentionFirst(on) },
+                isEnabled: { $0.window?.isFarmShown ?? false },
+                state: { $0.library.config.farm.attentionFirst }, hiddenWhenDisabled: true),
+        Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
+                handler: .command { app in app.window?.tabs.selected.map { app.showTab($0.camera.id) } },
+                isEnabled: { $0.window?.tabs.selected != nil }),
         // Camera: the selected printer's page.
         Feature(name: "snapshot", title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
-                placements: [.controlBar(icon: "camera-photo-symbolic")],
+                placements: [.controlBar(icon: "camera-photo-symbolic"), .tileMenu],
                 handler: .command { $0.window?.takeSnapshot() },
                 isEnabled: { $0.window?.tabs.selected?.state == .live }),
         Feature(name: "show-stats", title: tr("Show Stats"), accelerators: ["<Control>i"], shortcutGroup: .camera,
@@ -18,11 +30,11 @@ extension Feature {
                 handler: .command { $0.window?.setFullscreen(false) },
                 isEnabled: { $0.window?.isFullscreen ?? false }),
         Feature(name: "pop-out", title: tr("Pop Out Mini Window"), accelerators: ["<Control><Shift>p"], shortcutGroup: .camera,
-                placements: [.controlBar(icon: "view-dual-symbolic")],
+                placements: [.controlBar(icon: "view-dual-symbolic"), .tileMenu],
                 handler: .command { app in app.window?.tabs.selected.map { app.togglePopOut($0.camera) } },
                 isEnabled: { $0.window?.tabs.selected != nil }),
         Feature(name: "reconnect", title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
-                placements: [.controlBar(icon: "view-refresh-symbolic")],
+                placements: [.controlBar(icon: "view-refresh-symbolic"), .tileMenu],
                 handler: .command { $0.window?.tabs.selected?.surface.reconnect() },
                 isEnabled: { $0.window?.tabs.selected != nil }),
         // Printers.
@@ -30,7 +42,7 @@ extension Feature {
                 placements: [.tabBar(icon: "list-add-symbolic"), .menu(section: 0)],
                 handler: .command { $0.showDialog(editing: nil) }),
         Feature(name: "edit-printer", title: tr("Edit Printer…"), accelerators: ["<Control>e"], shortcutGroup: .printers,
-                placements: [.menu(section: 0)],
+                placements: [.menu(section: 0), .tileMenu],
                 handler: .command { $0.editSelectedPrinter() },
                 isEnabled: { $0.selectedPrinter != nil }),
         Feature(name: "notify-prints", title: tr("Notify About Prints"), placements: [.menu(section: 0)],

@@ -27,6 +27,8 @@ public final class LayerwatchApplication {
     private var earlyConsumers: [StreamConsumer] = []
     private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
+    /// `--farm` was on the command line: the window opens in the farm view.
+    private var farmRequested = false
     let sessions = SessionRegistry()
     /// The saved printers' print status, one client each while the window is open.
     let statusHub = PrinterStatusHub()
@@ -62,22 +64,30 @@ public final class LayerwatchApplication {
         connectSignal(application, "startup") { [self] in startup() }
         connectSignal(application, "activate") { [self] in activate() }
         connectIntSignal(application, "command-line") { [self] commandLine in
-            open(urls: commandLine.map { Self.arguments(of: gcast($0)) } ?? [])
+            let arguments = commandLine.map { Self.arguments(of: gcast($0)) } ?? []
+            if arguments.contains(Self.farmArgument) { farmRequested = true }
+            open(urls: arguments.filter { $0 != Self.farmArgument })
             return 0
         }
     }
 
-    /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved.
-    /// Launched while Layerwatch already runs, it hands them to the running instance (which opens
-    /// them and comes to the front) and returns at once. Returns the exit status.
-    public func run(urls: [String]) -> Int32 {
+    /// How `run(urls:farm:)` passes the farm request to the instance that shows the window (a camera
+    /// URL never looks like it: URLs are validated before).
+    private nonisolated static let farmArgument = "--farm"
+
+    /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved, in
+    /// the farm view when `farm` is set. Launched while Layerwatch already runs, it hands them to
+    /// the running instance (which opens them and comes to the front) and returns at once. Returns
+    /// the exit status.
+    public func run(urls: [String], farm: Bool = false) -> Int32 {
         SoftwareGL.chooseRenderer()
         if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))) {
             connectEarly(cameras: Self.cameras(from: urls))
         }
-        return withCStringArray(["layerwatch"] + urls) { argv in
-            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: urls.count + 2) {
-                g_application_run(gcast(application), Int32(urls.count + 1), $0)
+        let arguments = ["layerwatch"] + (farm ? [Self.farmArgument] : []) + urls
+        return withCStringArray(arguments) { argv in
+            argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
+                g_application_run(gcast(application), Int32(arguments.count), $0)
             }
         }
     }
@@ -129,6 +139,7 @@ public final class LayerwatchApplication {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
             addTab(camera, select: true)
         }
+        if farmRequested { showFarm(true) }
         window.present()
     }
 
@@ -181,11 +192,15 @@ public final class LayerwatchApplication {
             window?.showBanner(message)
         }
         tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
-        tabs.onOrderChange = { [weak self, unowned tabs] in
+        tabs.onOrderChange = { [weak self, unowned tabs, unowned window] in
             self?.library.reorder(tabs.all.map(\.camera.id))
             // Tabs come and go as printers are added, edited and removed.
             self?.syncPrinterStatus()
+            window.farm.sync(tabs.all)
+            window.selectionChanged(tabs.selected)
         }
+        window.farm.attentionFirst = library.config.farm.attentionFirst
+        window.farm.onActivate = { [weak self] id in self?.showTab(id) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         connectBoolSignal(window.window, "close-request") { [weak self] in
             self?.rememberWindow()
@@ -228,6 +243,7 @@ public final class LayerwatchApplication {
         let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
+        if saved.farm.shown || farmRequested { showFarm(true) }
         window.present()
         for mini in saved.miniWindows {
             guard let page = tabs.page(id: mini.printerID) else { continue }
@@ -266,6 +282,26 @@ public final class LayerwatchApplication {
     /// Opens the Edit Printer dialog for the selected tab's printer.
     func editSelectedPrinter() {
         if let printer = selectedPrinter { showDialog(editing: printer) }
+    }
+
+    /// Shows the farm view (every printer at once) or the tabs, and remembers which.
+    func showFarm(_ shown: Bool) {
+        guard let window else { return }
+        window.setFarmShown(shown)
+        library.setFarm(AppConfig.Farm(shown: shown, attentionFirst: library.config.farm.attentionFirst))
+    }
+
+    /// Orders the farm's tiles with those needing attention first, or in the printers' own order.
+    func setAttentionFirst(_ on: Bool) {
+        window?.farm.attentionFirst = on
+        library.setFarm(AppConfig.Farm(shown: library.config.farm.shown, attentionFirst: on))
+    }
+
+    /// Leaves the farm view for printer `id`'s tab.
+    func showTab(_ id: UUID) {
+        guard let window, let page = window.tabs.page(id: id) else { return }
+        window.tabs.select(page)
+        showFarm(false)
     }
 
     /// Keeps the screen awake while a camera is fullscreen, as a video player does.

@@ -4,19 +4,23 @@ import Foundation
 import GtkKit
 import StreamKit
 
-/// The main window: a header bar, one tab per printer, a banner for problems the user must know
-/// about, toasts, and the window's half of the feature table: its actions (snapshot, stats,
-/// fullscreen, pop-out, reconnect, printers), kept enabled only where they apply. Actions act on
-/// the selected tab.
+/// The main window: a header bar, one tab per printer or the farm view of all of them, a banner for
+/// problems the user must know about, toasts, and the window's half of the feature table: its
+/// actions (farm view, snapshot, stats, fullscreen, pop-out, reconnect, printers), kept enabled
+/// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
+/// view is the focused tile's printer.
 @MainActor
 final class MainWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     let tabs: PrinterTabs
+    let farm: FarmView
     private unowned let app: LayerwatchApplication
     private let header: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let banner: Banner
+    /// The tabs' view or the farm's.
+    private let body: UnsafeMutablePointer<GtkWidget>
     private var statsShown = false
     /// The window's actions by feature name, to enable and disable them.
     private var actions: [(feature: Feature, action: OpaquePointer)] = []
@@ -29,6 +33,7 @@ final class MainWindow {
     init(app: LayerwatchApplication, tabs: PrinterTabs) {
         self.app = app
         self.tabs = tabs
+        farm = FarmView(hub: app.statusHub)
         window = adw_application_window_new(gcast(app.application))
         gtk_window_set_title(gcast(window), "Layerwatch")
         gtk_window_set_default_size(gcast(window), 960, 680)
@@ -43,13 +48,24 @@ final class MainWindow {
             gtk_widget_add_css_class(button, "flat")
             adw_tab_bar_set_end_action_widget(gcast(tabs.bar), button)
         }
+        for (feature, icon) in Feature.placed(\.headerBarIcon) {
+            let button = gtk_toggle_button_new()!
+            gtk_button_set_icon_name(gcast(button), icon)
+            gtk_widget_set_tooltip_text(button, feature.tooltip)
+            lw_accessible_set_label(button, feature.title)
+            gtk_actionable_set_action_name(gcast(button), feature.actionName)
+            adw_header_bar_pack_start(gcast(header), button)
+        }
         adw_header_bar_pack_end(gcast(header), AppMenu.button())
         banner = Banner()
         toasts = adw_toast_overlay_new()
-        let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_box_append(gcast(body), banner.widget)
-        gtk_box_append(gcast(body), tabs.view)
-        adw_toast_overlay_set_child(gcast(toasts), body)
+        body = gtk_stack_new()
+        gtk_stack_add_named(gcast(body), tabs.view, "tabs")
+        gtk_stack_add_named(gcast(body), farm.widget, "farm")
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(gcast(column), banner.widget)
+        gtk_box_append(gcast(column), body)
+        adw_toast_overlay_set_child(gcast(toasts), column)
         let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(gcast(content), header)
         gtk_box_append(gcast(content), tabs.bar)
@@ -64,9 +80,16 @@ final class MainWindow {
         }
         tabs.onSelectionChange = { [weak self] page in self?.selectionChanged(page) }
         tabs.onPageStateChange = { [weak self] in self?.refreshFeatures() }
+        farm.onSelect = { id in
+            if let page = tabs.page(id: id) { tabs.select(page) }
+        }
         keepAlive(self, untilDestroyed: window)
         connectNotify(window, "fullscreened") { [weak self] in self?.fullscreenChanged() }
-        connectSignal(window, "destroy") { [weak self] in self?.tabs.dismantleAll() }
+        connectSignal(window, "destroy") { [weak self] in
+            guard let self else { return }
+            farm.dismantleAll()
+            tabs.dismantleAll()
+        }
         refreshFeatures()
     }
 
@@ -99,6 +122,20 @@ final class MainWindow {
     func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
         page.surface.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position)
+    }
+
+    var isFarmShown: Bool {
+        gtk_stack_get_visible_child_name(gcast(body)).map { String(cString: $0) } == "farm"
+    }
+
+    /// Shows every printer at once, or the tabs again. The tab pages are unmapped while the farm
+    /// shows (their sessions then convert only for the tiles), and the tiles while the tabs show.
+    func setFarmShown(_ shown: Bool) {
+        guard shown != isFarmShown else { return }
+        gtk_stack_set_visible_child_name(gcast(body), shown ? "farm" : "tabs")
+        gtk_widget_set_visible(tabs.bar, (!shown && !isFullscreen).gboolean)
+        if shown, let selected = tabs.selected { farm.focus(selected.camera.id) }
+        selectionChanged(tabs.selected)
     }
 
     /// Whether the action of the feature named `name` can be used now (for tests).
@@ -136,16 +173,23 @@ final class MainWindow {
 
     // MARK: Changes
 
-    /// Names the selected printer in the title.
+    /// Names the selected printer in the title, or the farm and how many printers it shows.
     func selectionChanged(_ page: PrinterPage?) {
-        adw_window_title_set_title(gcast(title), page?.name ?? "Layerwatch")
-        adw_window_title_set_subtitle(gcast(title), page?.camera.subtitle ?? "")
-        gtk_window_set_title(gcast(window), page.map { "\($0.name) — Layerwatch" } ?? "Layerwatch")
+        if isFarmShown {
+            let count = tabs.all.count
+            adw_window_title_set_title(gcast(title), tr("Farm"))
+            adw_window_title_set_subtitle(gcast(title), String(format: trPlural("%d printer", "%d printers", count), count))
+            gtk_window_set_title(gcast(window), String(format: tr("%@ — Layerwatch"), tr("Farm")))
+        } else {
+            adw_window_title_set_title(gcast(title), page?.name ?? "Layerwatch")
+            adw_window_title_set_subtitle(gcast(title), page?.camera.subtitle ?? "")
+            gtk_window_set_title(gcast(window), page.map { String(format: tr("%@ — Layerwatch"), $0.name) } ?? "Layerwatch")
+        }
         refreshFeatures()
     }
 
     /// Enables each action exactly where its feature applies now.
-    private func refreshFeatures() {
+    func refreshFeatures() {
         for (feature, action) in actions {
             g_simple_action_set_enabled(action, feature.isEnabled(app).gboolean)
             if let state = feature.state { setToggleState(action, state(app)) }
@@ -156,7 +200,7 @@ final class MainWindow {
         let fullscreen = isFullscreen
         onFullscreenChange(fullscreen)
         gtk_widget_set_visible(header, (!fullscreen).gboolean)
-        gtk_widget_set_visible(tabs.bar, (!fullscreen).gboolean)
+        gtk_widget_set_visible(tabs.bar, (!fullscreen && !isFarmShown).gboolean)
         tabs.all.forEach { $0.setControlsHidden(fullscreen) }
         refreshFeatures()
     }

@@ -121,6 +121,12 @@ final class PrinterLibrary {
         save()
     }
 
+    func setFarm(_ farm: AppConfig.Farm) {
+        guard config.farm != farm else { return }
+        config.farm = farm
+        save()
+    }
+
     /// Remembers that the Wayland keep-above hint was shown, so it is shown once.
     func markKeepAboveHintShown() {
         guard !config.keepAboveHintShown else { return }

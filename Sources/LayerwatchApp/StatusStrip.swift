@@ -4,8 +4,9 @@ import GtkKit
 /// The print's status over the bottom of the video: a state chip, the job, a progress bar, the
 /// layer and the time left with the clock time it ends — or the state when not printing (paused,
 /// failed with the printer's error, finished, idle), or "Offline" with why the status is not
-/// coming. In a mini window it is one line: the bar, the percentage and the time left. Hidden for
-/// cameras without status. Separate from the camera's status card: one can fail, the other not.
+/// coming. In a mini window it is one line: the bar, the percentage and the time left; under a
+/// farm tile's picture, the full strip without the layer and with the message on one line. Hidden
+/// for cameras without status. Separate from the camera's status card: one can fail, the other not.
 @MainActor
 final class StatusStrip {
     /// What the owner embeds: a clamp that keeps the full strip readable in a wide window, or the
@@ -42,7 +43,13 @@ final class StatusStrip {
             details = nil
             widget = card
         } else {
-            gtk_label_set_wrap(gcast(message), true.gboolean)
+            let isTile = style == .tile
+            if isTile {
+                gtk_label_set_ellipsize(gcast(message), PANGO_ELLIPSIZE_END)
+                gtk_widget_add_css_class(card, "tile")
+            } else {
+                gtk_label_set_wrap(gcast(message), true.gboolean)
+            }
             gtk_widget_set_hexpand(layers, true.gboolean)
             let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
             for child in [chip, job, percent] { gtk_box_append(gcast(heading), child) }
@@ -50,10 +57,14 @@ final class StatusStrip {
             for child in [layers, time] { gtk_box_append(gcast(details), child) }
             self.details = details
             for child in [heading, bar, details, message] { gtk_box_append(gcast(card), child) }
-            widget = adw_clamp_new()
-            adw_clamp_set_maximum_size(gcast(widget), 560)
-            adw_clamp_set_tightening_threshold(gcast(widget), 560)
-            adw_clamp_set_child(gcast(widget), card)
+            if isTile {
+                widget = card
+            } else {
+                widget = adw_clamp_new()
+                adw_clamp_set_maximum_size(gcast(widget), 560)
+                adw_clamp_set_tightening_threshold(gcast(widget), 560)
+                adw_clamp_set_child(gcast(widget), card)
+            }
         }
         gtk_widget_set_visible(widget, false.gboolean)
     }

@@ -1,11 +1,12 @@
 import Foundation
 
 /// Everything Layerwatch restores at start: the printers in tab order, which tab was shown, the
-/// main window's size and the mini windows that were open. `ConfigStore` keeps it in `printers.json`.
+/// main window's size, the mini windows that were open and the farm view's settings. `ConfigStore` keeps it in `printers.json`.
 public struct AppConfig: Hashable, Sendable {
     /// The `formatVersion` this build writes; a file with a higher one is not read (see `NewerFormat`).
     /// Version 2 added Klipper and OctoPrint printers, camera mounting and per-printer
-    /// notifications; version-1 files load as they are (every new field has its default).
+    /// notifications; version-1 files load as they are (every new field has its default). The farm
+    /// view's settings (`farm`) are optional in version 2: a file without them gets the defaults.
     public static let formatVersion = 2
 
     /// The sizes a saved window may have: a hand-edited or damaged file can hold any number, and
@@ -40,6 +41,21 @@ public struct AppConfig: Hashable, Sendable {
         }
     }
 
+    /// The farm view: whether the window shows every printer at once, and in which order.
+    public struct Farm: Codable, Hashable, Sendable {
+        /// The window opens in the farm view.
+        public var shown: Bool
+        /// Tiles needing attention come first (failed and paused, then the print ending soonest);
+        /// otherwise the printers' own order.
+        public var attentionFirst: Bool
+
+        public static let standard = Farm(shown: false, attentionFirst: true)
+
+        public init(shown: Bool, attentionFirst: Bool) {
+            self.shown = shown
+            self.attentionFirst = attentionFirst
+        }
+    }
 
     /// Why a file was not read: a newer Layerwatch wrote it, and reading it here would lose what it added.
     public struct NewerFormat: Error, Equatable {
@@ -52,20 +68,22 @@ public struct AppConfig: Hashable, Sendable {
     public var miniWindows: [MiniWindow]
     /// Whether the user was already told how to keep the mini window on top on Wayland (once).
     public var keepAboveHintShown: Bool
+    public var farm: Farm
 
     public init(printers: [Printer] = [], selectedPrinterID: UUID? = nil, window: Window = .standard,
-                miniWindows: [MiniWindow] = [], keepAboveHintShown: Bool = false) {
+                miniWindows: [MiniWindow] = [], keepAboveHintShown: Bool = false, farm: Farm = .standard) {
         self.printers = printers
         self.selectedPrinterID = selectedPrinterID
         self.window = window
         self.miniWindows = miniWindows
         self.keepAboveHintShown = keepAboveHintShown
+        self.farm = farm
     }
 }
 
 extension AppConfig: Codable {
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown
+        case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown, farm
     }
 
     /// Reads a file of this format or an older one; a selection or mini window of a printer that is
@@ -86,7 +104,8 @@ extension AppConfig: Codable {
             window: try container.decodeIfPresent(Window.self, forKey: .window) ?? .standard,
             miniWindows: (try container.decodeIfPresent([MiniWindow].self, forKey: .miniWindows) ?? [])
                 .filter { ids.contains($0.printerID) },
-            keepAboveHintShown: try container.decodeIfPresent(Bool.self, forKey: .keepAboveHintShown) ?? false
+            keepAboveHintShown: try container.decodeIfPresent(Bool.self, forKey: .keepAboveHintShown) ?? false,
+            farm: try container.decodeIfPresent(Farm.self, forKey: .farm) ?? .standard
         )
     }
 
@@ -98,5 +117,6 @@ extension AppConfig: Codable {
         try container.encode(window, forKey: .window)
         try container.encode(miniWindows, forKey: .miniWindows)
         try container.encode(keepAboveHintShown, forKey: .keepAboveHintShown)
+        try container.encode(farm, forKey: .farm)
     }
 }

@@ -12,6 +12,20 @@ public func tr(_ message: String) -> String {
     }
 }
 
+/// The plural lookup beside `tr`, for a count in the text: `String(format: trPlural("%d printer",
+/// "%d printers", n), n)`. xgettext finds it by the `trPlural:1,2` keyword.
+public func trPlural(_ singular: String, _ plural: String, _ count: Int) -> String {
+    let english = count == 1 ? singular : plural
+    guard let dngettext = GlibcGettext.dngettext else { return english }
+    return singular.withCString { one in
+        plural.withCString { many in
+            guard let translated = dngettext(Localization.domain, one, many, UInt(max(count, 0))),
+                  translated != one, translated != many else { return english }
+            return String(cString: translated)
+        }
+    }
+}
+
 /// Where the translations live and which text domain they use.
 public enum Localization {
     public static let domain = "layerwatch"
@@ -35,6 +49,8 @@ private enum GlibcGettext {
     typealias Binding = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?
 
     static let dgettext: Lookup? = symbol("dgettext")
+    static let dngettext: (@convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, UInt) -> UnsafePointer<CChar>?)? =
+        symbol("dngettext")
     static let bindtextdomain: Binding? = symbol("bindtextdomain")
     static let bindTextdomainCodeset: Binding? = symbol("bind_textdomain_codeset")
     static let textdomain: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>?)? = symbol("textdomain")

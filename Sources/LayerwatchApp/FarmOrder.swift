@@ -1,0 +1,52 @@
+import Foundation
+import StatusKit
+
+/// The farm view's "needs attention" order, kept free of GTK: failed and paused printers first,
+/// then those printing (the print that ends soonest first), then finished prints (a plate to
+/// clear), then idle printers, then those without status; the printers' own order within each
+/// group. Also which prints are about to finish.
+enum FarmOrder {
+    /// What the order needs to know of one printer.
+    struct Entry: Equatable {
+        let id: UUID
+        /// The printer's state while its status is live; nil without one.
+        let state: PrinterStatus.State?
+        /// Seconds left of the print, as the printer last said.
+        let timeLeft: TimeInterval?
+    }
+
+    /// A print with at most this many seconds left is marked as finishing.
+    static let finishingWithin: TimeInterval = 10 * 60
+
+    /// `entries` (in the user's order) with those needing attention first.
+    static func attentionFirst(_ entries: [Entry]) -> [UUID] {
+        entries.enumerated()
+            .sorted { a, b in
+                let (left, right) = (rank(a.element), rank(b.element))
+                if left.group != right.group { return left.group < right.group }
+                if left.timeLeft != right.timeLeft { return left.timeLeft < right.timeLeft }
+                return a.offset < b.offset
+            }
+            .map(\.element.id)
+    }
+
+    /// Whether the entry's print ends within `finishingWithin`.
+    static func isFinishing(_ entry: Entry) -> Bool {
+        entry.state == .printing && (entry.timeLeft.map { $0 <= finishingWithin } ?? false)
+    }
+
+    /// Whether the entry's printer waits for someone: a failed or paused print.
+    static func needsAttention(_ state: PrinterStatus.State?) -> Bool {
+        state == .failed || state == .paused
+    }
+
+    private static func rank(_ entry: Entry) -> (group: Int, timeLeft: TimeInterval) {
+        switch entry.state {
+        case .failed?, .paused?: return (0, 0)
+        case .printing?, .preparing?: return (1, entry.timeLeft ?? .infinity)
+        case .finished?: return (2, 0)
+        case .idle?: return (3, 0)
+        case .offline?, nil: return (4, 0)
+        }
+    }
+}

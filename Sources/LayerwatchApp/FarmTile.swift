@@ -1,0 +1,148 @@
+import CGtk
+import CLayerwatch
+import Foundation
+import GtkKit
+import StatusKit
+import StreamKit
+
+/// One printer in the farm view: its live picture (a third camera surface on the printer's shared
+/// session, beside its tab and mini window), its name, the print's state, progress and time left
+/// (the status strip in its tile form), the picture's age for cameras that send a frame a second,
+/// and the chamber-light switch. A failed or paused print frames the tile; a print ending within
+/// ten minutes is marked. Click or Enter opens the printer's tab; the menu (its button, a
+/// right-click, the Menu key or Shift+F10) holds the printer's other actions.
+@MainActor
+final class FarmTile {
+    let camera: Camera
+    let surface: CameraSurface
+    let light = ChamberLightToggle(classes: ["circular", "flat"])
+    /// The tile's root widget, the one the grid places and focus lands on.
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let finishing = makeLabel(tr("Finishing soon"), classes: ["finishing-badge"])
+    private let menuButton = gtk_menu_button_new()!
+    /// Every tile's picture is a 16:9 box, so the tiles of a row line up.
+    private let pictureSlot: AspectSlot
+
+    /// The user chose the tile (click, Enter, Space): show the printer's tab.
+    var onActivate: @MainActor () -> Void = {}
+    /// The tile got the keyboard focus or its menu is opening: the printer becomes the selected one,
+    /// which the window's actions act on.
+    var onSelect: @MainActor () -> Void = {}
+    /// The printer's status changed (the farm reorders).
+    var onStatusChange: @MainActor () -> Void = {}
+
+    init(camera: Camera, session: StreamSession, menu: OpaquePointer) {
+        self.camera = camera
+        surface = CameraSurface(session: session, name: camera.name, style: .tile)
+        pictureSlot = AspectSlot(surface.widget, ratio: 16.0 / 9.0)
+        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_widget_add_css_class(widget, "farm-tile")
+        gtk_widget_set_focusable(widget, true.gboolean)
+        lw_accessible_set_label(widget, camera.name)
+        gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
+
+        let name = makeLabel(camera.name, classes: ["tile-name"], leading: true)
+        gtk_label_set_ellipsize(gcast(name), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(name, true.gboolean)
+        gtk_widget_set_tooltip_text(name, camera.name)
+        gtk_widget_set_visible(finishing, false.gboolean)
+        gtk_widget_set_valign(finishing, GTK_ALIGN_CENTER)
+        gtk_menu_button_set_icon_name(gcast(menuButton), "view-more-symbolic")
+        gtk_menu_button_set_menu_model(gcast(menuButton), gcast(menu))
+        gtk_widget_add_css_class(menuButton, "flat")
+        gtk_widget_add_css_class(menuButton, "circular")
+        gtk_widget_set_tooltip_text(menuButton, tr("Printer Menu"))
+        lw_accessible_set_label(menuButton, tr("Printer Menu"))
+        let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        for child in [name, finishing, light.button, menuButton] { gtk_box_append(gcast(heading), child) }
+        let caption = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
+        gtk_widget_add_css_class(caption, "tile-caption")
+        gtk_box_append(gcast(caption), heading)
+        gtk_box_append(gcast(caption), surface.strip.widget)
+        gtk_box_append(gcast(widget), pictureSlot.widget)
+        gtk_box_append(gcast(widget), caption)
+
+        if let popover = gtk_menu_button_get_popover(gcast(menuButton)) {
+            connectSignal(popover, "show") { [weak self] in self?.onSelect() }
+        }
+        listenForActivation(menu: menu)
+    }
+
+    /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
+    func followStatus(in hub: PrinterStatusHub) {
+        surface.followStatus(of: camera.id, in: hub, light: light) { [weak self, weak hub] in
+            guard let self, let hub else { return }
+            show(entry(in: hub))
+            onStatusChange()
+        }
+    }
+
+    /// What the farm's order needs of this printer, from `hub`.
+    func entry(in hub: PrinterStatusHub) -> FarmOrder.Entry {
+        let update = hub.latest(camera.id)
+        let status = update?.connection == .live ? update?.status : nil
+        return FarmOrder.Entry(id: camera.id, state: status?.state, timeLeft: status?.timeLeft)
+    }
+
+    func dismantle() {
+        surface.dismantle()
+    }
+
+    var isFramed: Bool { Bool(gboolean: gtk_widget_has_css_class(widget, "attention")) }
+    var isMarkedFinishing: Bool { Bool(gboolean: gtk_widget_get_visible(finishing)) }
+
+    /// Opens the tile's menu (the Menu key, Shift+F10, a right-click).
+    func openMenu() {
+        onSelect()
+        gtk_menu_button_popup(gcast(menuButton))
+    }
+
+    private func show(_ entry: FarmOrder.Entry) {
+        setClass("attention", FarmOrder.needsAttention(entry.state))
+        setClass("failed", entry.state == .failed)
+        let soon = FarmOrder.isFinishing(entry)
+        gtk_widget_set_visible(finishing, soon.gboolean)
+        setClass("finishing", soon)
+    }
+
+    private func setClass(_ name: String, _ on: Bool) {
+        if on { gtk_widget_add_css_class(widget, name) } else { gtk_widget_remove_css_class(widget, name) }
+    }
+
+    /// Click (primary button, released on the tile), Enter or Space activates; the secondary button
+    /// and the menu keys open the menu; taking the focus selects.
+    private func listenForActivation(menu: OpaquePointer) {
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(gcast(click), 0)
+        connectClickSignal(click, "released") { [weak self] _, _, _ in
+            guard let self else { return }
+            let button = gtk_gesture_single_get_current_button(gcast(click))
+            gtk_widget_grab_focus(widget)
+            if button == UInt32(GDK_BUTTON_SECONDARY) { openMenu() } else if button == UInt32(GDK_BUTTON_PRIMARY) { onActivate() }
+        }
+        gtk_widget_add_controller(widget, gcast(click))
+
+        let keys = gtk_event_controller_key_new()!
+        connectKeySignal(keys) { [weak self] key, modifiers in
+            guard let self else { return false }
+            switch Int32(key) {
+            case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space:
+                onActivate()
+                return true
+            case GDK_KEY_Menu:
+                openMenu()
+                return true
+            case GDK_KEY_F10 where modifiers & GDK_SHIFT_MASK.rawValue != 0:
+                openMenu()
+                return true
+            default:
+                return false
+            }
+        }
+        gtk_widget_add_controller(widget, keys)
+
+        let focus = gtk_event_controller_focus_new()!
+        connectSignal(focus, "enter") { [weak self] in self?.onSelect() }
+        gtk_widget_add_controller(widget, focus)
+    }
+}

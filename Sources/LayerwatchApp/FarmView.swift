@@ -1,0 +1,166 @@
+import CGtk
+import CLayerwatch
+import Foundation
+import GtkKit
+import StreamKit
+
+/// The farm view: every open printer at once, as tiles in a grid that reflows with the window
+/// (one column in a narrow window, up to six in a wide one), in the printers' own order or with
+/// those needing attention first. Each tile shows its printer's shared session (never a second
+/// connection); reordering and reflowing only move tiles, and a tile scrolled out of the window
+/// tells its session it is not seen, so it costs what a hidden tab costs. Arrow keys move between
+/// tiles, Home and End go to the first and last.
+@MainActor
+final class FarmView {
+    /// The widget to embed: the grid, or a page saying there is nothing to show.
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let grid = TileGrid(minimumTileWidth: 320, maximumColumns: 6, spacing: 12)
+    /// The tiles, in the printers' own order.
+    private(set) var tiles: [FarmTile] = []
+    /// Tiles needing attention first (failed and paused, then the print ending soonest, …).
+    var attentionFirst = true {
+        didSet { if attentionFirst != oldValue { reorder() } }
+    }
+
+    /// The user chose a tile: show the printer's tab.
+    var onActivate: @MainActor (UUID) -> Void = { _ in }
+    /// A tile took the focus or opened its menu: that printer becomes the selected one.
+    var onSelect: @MainActor (UUID) -> Void = { _ in }
+
+    private let scroller: UnsafeMutablePointer<GtkWidget>
+    private let menu = GObjectRef(adopting: g_menu_new()!)
+    private weak var hub: PrinterStatusHub?
+    private lazy var visibilityIdle = CoalescingIdle { [weak self] in self?.updateOnScreen() }
+
+    init(hub: PrinterStatusHub) {
+        self.hub = hub
+        for (feature, _) in Feature.placed(\.tileMenuItem) {
+            g_menu_append(menu.pointer, feature.title, feature.actionName)
+        }
+        scroller = gtk_scrolled_window_new()
+        gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(gcast(scroller), grid.widget)
+        gtk_widget_add_css_class(grid.widget, "farm-grid")
+        gtk_widget_set_valign(grid.widget, GTK_ALIGN_START)
+        let empty = adw_status_page_new()!
+        adw_status_page_set_icon_name(gcast(empty), "view-grid-symbolic")
+        adw_status_page_set_title(gcast(empty), tr("No Printers"))
+        adw_status_page_set_description(gcast(empty), tr("Add a printer to watch it here."))
+        let add = gtk_button_new_with_label(tr("Add Printer…"))!
+        gtk_actionable_set_action_name(gcast(add), "win.add-printer")
+        gtk_widget_set_halign(add, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(add, "pill")
+        gtk_widget_add_css_class(add, "suggested-action")
+        adw_status_page_set_child(gcast(empty), add)
+        widget = gtk_stack_new()
+        gtk_stack_add_named(gcast(widget), scroller, "grid")
+        gtk_stack_add_named(gcast(widget), empty, "empty")
+        gtk_widget_set_vexpand(widget, true.gboolean)
+
+        grid.onAllocate = { [weak self] in self?.visibilityIdle.schedule() }
+        let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller))!
+        connectSignal(adjustment, "value-changed") { [weak self] in self?.visibilityIdle.schedule() }
+        let keys = gtk_event_controller_key_new()!
+        connectKeySignal(keys) { [weak self] key, _ in self?.moveFocus(key) ?? false }
+        gtk_widget_add_controller(grid.widget, keys)
+        showEmptyPage()
+    }
+
+    /// Makes the tiles match `pages` (the tabs, in their order): a tile for each new printer, a new
+    /// tile for a printer whose session was replaced (edited), none for printers gone.
+    func sync(_ pages: [PrinterPage]) {
+        for tile in tiles where !pages.contains(where: { $0.camera.id == tile.camera.id && $0.session === tile.surface.session }) {
+            grid.remove(tile.widget)
+            tile.dismantle()
+        }
+        tiles = pages.map { page in
+            tiles.first { $0.camera.id == page.camera.id && $0.surface.session === page.session } ?? makeTile(for: page)
+        }
+        showEmptyPage()
+        reorder()
+    }
+
+    /// Dismantles every tile (the window is going away); their views leave the sessions.
+    func dismantleAll() {
+        tiles.forEach { $0.dismantle() }
+    }
+
+    func tile(id: UUID) -> FarmTile? {
+        tiles.first { $0.camera.id == id }
+    }
+
+    /// The tiles in the order they are shown.
+    var shownOrder: [FarmTile] {
+        grid.tiles.compactMap { widget in tiles.first { $0.widget == widget } }
+    }
+
+    /// Gives `id`'s tile the keyboard focus (and so the selection).
+    func focus(_ id: UUID) {
+        if let tile = tile(id: id) { gtk_widget_grab_focus(tile.widget) }
+    }
+
+    /// The tile holding the keyboard focus, if any.
+    var focusedTile: FarmTile? {
+        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return nil }
+        return tiles.first { focus == $0.widget || Bool(gboolean: gtk_widget_is_ancestor(focus, $0.widget)) }
+    }
+
+    private func makeTile(for page: PrinterPage) -> FarmTile {
+        let tile = FarmTile(camera: page.camera, session: page.session, menu: menu.pointer)
+        let id = page.camera.id
+        tile.onActivate = { [weak self] in self?.onActivate(id) }
+        tile.onSelect = { [weak self] in self?.onSelect(id) }
+        grid.append(tile.widget)
+        if let hub { tile.followStatus(in: hub) }
+        // Set after the first status, which comes at once: `sync` orders the new tiles itself.
+        tile.onStatusChange = { [weak self] in self?.reorder() }
+        return tile
+    }
+
+    /// Puts the tiles in the chosen order; a tile only moves, its stream never restarts.
+    private func reorder() {
+        guard let hub else { return }
+        let ordered = attentionFirst
+            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.id == id } }
+            : tiles
+        grid.setOrder(ordered.map(\.widget))
+    }
+
+    private func showEmptyPage() {
+        gtk_stack_set_visible_child_name(gcast(widget), tiles.isEmpty ? "empty" : "grid")
+    }
+
+    /// Arrow keys move the focus one tile along the grid, or one row up or down; Home and End go
+    /// to the ends. Keys elsewhere, or with no tile focused, go on to GTK.
+    private func moveFocus(_ key: guint) -> Bool {
+        let shown = shownOrder
+        guard let focused = focusedTile, let index = shown.firstIndex(where: { $0 === focused }) else { return false }
+        let columns = grid.columns
+        let target: Int
+        switch Int32(key) {
+        case GDK_KEY_Left, GDK_KEY_KP_Left: target = index - 1
+        case GDK_KEY_Right, GDK_KEY_KP_Right: target = index + 1
+        case GDK_KEY_Up, GDK_KEY_KP_Up: target = index - columns
+        case GDK_KEY_Down, GDK_KEY_KP_Down:
+            // From a row with a shorter row below, Down lands on that row's last tile.
+            let lastRow = (shown.count - 1) / columns
+            target = index / columns < lastRow ? min(index + columns, shown.count - 1) : index
+        case GDK_KEY_Home, GDK_KEY_KP_Home: target = 0
+        case GDK_KEY_End, GDK_KEY_KP_End: target = shown.count - 1
+        default: return false
+        }
+        if shown.indices.contains(target) { gtk_widget_grab_focus(shown[target].widget) }
+        return true
+    }
+
+    /// Tells each tile whether any of it is inside the scrolled window's view.
+    private func updateOnScreen() {
+        let height = Float(gtk_widget_get_height(scroller))
+        for tile in tiles {
+            var bounds = graphene_rect_t()
+            let known = Bool(gboolean: gtk_widget_compute_bounds(tile.widget, scroller, &bounds))
+            let seen = !known || (bounds.origin.y < height && bounds.origin.y + bounds.size.height > 0)
+            tile.surface.setOnScreen(seen)
+        }
+    }
+}
