@@ -39,7 +39,11 @@ final class FarmView {
         }
         scroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_child(gcast(scroller), grid.widget)
+        // The view follows the keyboard: a tile the arrows reach scrolls into sight.
+        let viewport = gtk_viewport_new(nil, nil)!
+        gtk_viewport_set_scroll_to_focus(gcast(viewport), true.gboolean)
+        gtk_viewport_set_child(gcast(viewport), grid.widget)
+        gtk_scrolled_window_set_child(gcast(scroller), viewport)
         gtk_widget_add_css_class(grid.widget, "farm-grid")
         gtk_widget_set_valign(grid.widget, GTK_ALIGN_START)
         let empty = adw_status_page_new()!

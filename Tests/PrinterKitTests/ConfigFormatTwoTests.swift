@@ -39,10 +39,21 @@ final class ConfigFormatTwoTests: XCTestCase {
             selectedPrinterID: webcam, window: .init(width: 1400, height: 900, maximized: true),
             miniWindows: [.init(printerID: x1c, width: 480, height: 270)]))
         XCTAssertTrue(loaded.config.printers.allSatisfy { $0.rotation == 0 && !$0.flipHorizontal && !$0.flipVertical && $0.notifies })
+        XCTAssertEqual(loaded.config.farm, AppConfig.Farm(shown: false, attentionFirst: true), "tabs, attention first")
 
         // Saved again, it is a version-2 file.
         try ConfigStore(directory: directory, secrets: nil).save(loaded.config)
         XCTAssertEqual(try fileObject(in: directory)["formatVersion"] as? Int, 2)
+    }
+
+    func testTheFarmViewSettingsRoundTrip() throws {
+        let directory = try makeTemporaryDirectory()
+        let config = AppConfig(printers: [trusted], farm: .init(shown: true, attentionFirst: false))
+        try ConfigStore(directory: directory, secrets: nil).save(config)
+        XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config, config)
+        let farm = try XCTUnwrap(try fileObject(in: directory)["farm"] as? [String: Any])
+        XCTAssertEqual(farm["shown"] as? Bool, true)
+        XCTAssertEqual(farm["attentionFirst"] as? Bool, false)
     }
 
     func testKlipperAndOctoPrintPrintersRoundTripWithTheirKeysInTheFileWithoutAKeyring() throws {

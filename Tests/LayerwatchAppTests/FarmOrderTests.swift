@@ -1,0 +1,35 @@
+import Foundation
+@testable import LayerwatchApp
+import StatusKit
+import XCTest
+
+/// The farm's "needs attention" order and its finishing mark, on their own.
+final class FarmOrderTests: XCTestCase {
+    private func entry(_ name: Int, _ state: PrinterStatus.State?, left: TimeInterval? = nil) -> FarmOrder.Entry {
+        FarmOrder.Entry(id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", name))!, state: state, timeLeft: left)
+    }
+
+    func testFailedAndPausedFirstThenPrintingByTimeLeftThenFinishedIdleAndUnknown() {
+        let entries = [entry(1, nil), entry(2, .idle), entry(3, .printing, left: 3600), entry(4, .paused, left: 600),
+                       entry(5, .printing, left: 300), entry(6, .finished), entry(7, .failed), entry(8, .printing),
+                       entry(9, .offline), entry(10, .preparing, left: 1200)]
+        let order = FarmOrder.attentionFirst(entries).map { Int($0.uuidString.suffix(12))! }
+        XCTAssertEqual(order, [4, 7, 5, 10, 3, 8, 6, 2, 1, 9],
+                       "paused and failed in the user's order, then 5 min, 20 min, 1 h, unknown; finished, idle, no status")
+    }
+
+    func testTheUsersOrderStandsWithinAGroup() {
+        let entries = (1...5).map { entry($0, .idle) }
+        XCTAssertEqual(FarmOrder.attentionFirst(entries), entries.map(\.id))
+    }
+
+    func testOnlyAPrintEndingWithinTenMinutesIsFinishing() {
+        XCTAssertTrue(FarmOrder.isFinishing(entry(1, .printing, left: 600)))
+        XCTAssertTrue(FarmOrder.isFinishing(entry(1, .printing, left: 0)))
+        XCTAssertFalse(FarmOrder.isFinishing(entry(1, .printing, left: 601)))
+        XCTAssertFalse(FarmOrder.isFinishing(entry(1, .printing)))
+        XCTAssertFalse(FarmOrder.isFinishing(entry(1, .paused, left: 60)), "a paused print is not about to finish")
+        XCTAssertTrue(FarmOrder.needsAttention(.paused) && FarmOrder.needsAttention(.failed))
+        XCTAssertFalse(FarmOrder.needsAttention(.printing) || FarmOrder.needsAttention(nil))
+    }
+}

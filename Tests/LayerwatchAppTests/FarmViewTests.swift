@@ -1,0 +1,289 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// The farm view in the real app under Xvfb, against real loopback cameras and printers: a tile per
+/// printer showing its own camera on the printer's one connection (shared with its tab and mini
+/// window), tiles needing attention first, the keyboard, and the grid reflowing from one to four
+/// columns while no tile's stream restarts.
+final class FarmViewTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    /// A loopback camera and how many connections it has accepted so far.
+    private struct LoopbackCamera {
+        let server: TestServer
+        let url: String
+        let connectionEvent: String
+
+        var connections: Int { server.events(named: connectionEvent).count }
+    }
+
+    /// Six cameras of the three kinds a farm has: H.264 over RTSP (two sizes), HTTP MJPEG and a
+    /// Bambu P1-style JPEG-over-TLS camera.
+    private func sixCameras() throws -> [LoopbackCamera] {
+        func start(_ script: String, _ arguments: [String]) throws -> TestServer {
+            let server = try TestServer(script: script, arguments: arguments)
+            addTeardownBlock { server.stop() }
+            return server
+        }
+        var cameras: [LoopbackCamera] = []
+        for size in [("320", "240"), ("640", "360"), ("320", "180")] {
+            let server = try start("rtsp_server.py", ["--width", size.0, "--height", size.1, "--fps", "10"])
+            cameras.append(LoopbackCamera(server: server, url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1", connectionEvent: "client"))
+        }
+        for _ in 0..<2 {
+            let server = try start("mjpeg_server.py", ["--width", "320", "--height", "240", "--fps", "5"])
+            cameras.append(LoopbackCamera(server: server, url: "http://127.0.0.1:\(server.port)/?action=stream", connectionEvent: "request"))
+        }
+        let bambu = try start("bambu_jpeg_server.py", ["--width", "640", "--height", "360", "--fps", "2"])
+        cameras.append(LoopbackCamera(server: bambu, url: "bambu-jpeg://127.0.0.1:\(bambu.port)?code=12345678", connectionEvent: "client"))
+        return cameras
+    }
+
+    @MainActor
+    private func startApp(with printers: [Printer], farm: Bool = true, width: Int = 1500, height: Int = 1000) throws -> (LayerwatchApplication, MainWindow) {
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(
+            AppConfig(printers: printers, window: .init(width: width, height: height, maximized: false),
+                      farm: .init(shown: farm, attentionFirst: true)))
+        return try LayerwatchAppTests.startApp(in: directory)
+    }
+
+    /// SMPTE bars put green at the middle of the picture's upper part, whatever the size.
+    @MainActor
+    private func showsBars(_ tile: FarmTile) -> Bool {
+        guard let image = RenderedImage(of: tile.surface.widget) else { return false }
+        let pixel = image.rgb(x: image.width / 2, y: image.height * 3 / 10)
+        return pixel.g > 120 && pixel.r < 90 && pixel.b < 90
+    }
+
+    func testEveryTileShowsItsOwnCameraOnThePrintersOneConnection() throws {
+        let windowManager = try WindowManager()
+        let cameras = try sixCameras()
+        let printers = cameras.enumerated().map { Printer(name: "Printer \($0.offset + 1)", kind: .generic, url: $0.element.url) }
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(window.isFarmShown, "the saved choice opens the farm view")
+            XCTAssertEqual(gtk_widget_get_visible(window.tabs.bar), 0, "no tab bar over the farm")
+            XCTAssertEqual(String(cString: gtk_window_get_title(gcast(window.window))), "Farm — Layerwatch")
+            let tiles = window.farm.tiles
+            XCTAssertEqual(tiles.map(\.camera.name), printers.map(\.name))
+            XCTAssertTrue(iterateMainContext(timeout: 30) { tiles.allSatisfy { $0.surface.state == .live && $0.surface.shownFrame != nil } },
+                          "every tile live: \(tiles.map { "\($0.camera.name) \($0.surface.state)" })")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { tiles.allSatisfy(showsBars) },
+                          "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera.name))")
+            XCTAssertEqual(window.farm.grid.columns, 4, "1500 px hold four tiles of at least 320 px")
+
+            // Each camera is converted at its tile's size, not the stream's.
+            let firstTile = try XCTUnwrap(tiles.first)
+            let tileWidth = Int(gtk_widget_get_width(firstTile.surface.widget) * gtk_widget_get_scale_factor(firstTile.surface.widget))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { (firstTile.surface.session.stats.outputSize?.width ?? .max) <= tileWidth },
+                          "\(String(describing: firstTile.surface.session.stats.outputSize)) for a \(tileWidth) px tile")
+
+            // The tabs (hidden behind the farm) and a mini window per printer: still one connection each.
+            for tile in tiles { app.togglePopOut(tile.camera) }
+            defer { app.miniWindows.values.forEach { $0.close() } }
+            XCTAssertEqual(app.miniWindows.count, 6)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { app.miniWindows.values.allSatisfy { $0.surface.shownFrame != nil } })
+            for (tile, camera) in zip(tiles, cameras) {
+                XCTAssertEqual(tile.surface.session.consumerCount, 3, "\(tile.camera.name): tab, tile and mini window")
+                XCTAssertTrue(tile.surface.session === window.tabs.page(id: tile.camera.id)?.session)
+                XCTAssertEqual(camera.connections, 1, "\(tile.camera.name) (\(camera.url.prefix(4))) sees one client")
+            }
+            // Every tile keeps updating with the mini windows open.
+            let shown = tiles.map { $0.surface.shownFrame }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { zip(tiles, shown).allSatisfy { $0.surface.shownFrame !== $1 } },
+                          "tiles updating: \(zip(tiles, shown).filter { $0.surface.shownFrame === $1 }.map(\.0.camera.name))")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testAPrintThatPausesMovesToTheFrontAndIsFramed() throws {
+        let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "3"])
+        addTeardownBlock { camera.stop() }
+        var moonrakers: [TestServer] = []
+        for _ in 0..<3 {
+            let server = try TestServer(script: "moonraker_server.py")
+            addTeardownBlock { server.stop() }
+            moonrakers.append(server)
+        }
+        func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
+            ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
+                                      "display_status": ["progress": progress]]]
+        }
+        // Idle; printing with an hour left; printing with five minutes left.
+        moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
+        moonrakers[2].send(printing("clip.gcode", progress: 0.9, printed: 2700))
+        let paths = ["/streaming/live/1", "/streaming/live/1/2", "/streaming/live/1/3"]
+        let printers = zip(["Anvil", "Bolt", "Cog"], zip(moonrakers, paths)).map { name, peer in
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: peer.0.port, url: "rtsp://127.0.0.1:\(camera.port)\(peer.1)")
+        }
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] },
+                          "printing by least time left, then idle: \(order())")
+            let cog = try XCTUnwrap(farm.tile(id: printers[2].id)), anvil = try XCTUnwrap(farm.tile(id: printers[0].id))
+            XCTAssertTrue(cog.isMarkedFinishing, "five minutes left: finishing soon")
+            XCTAssertFalse(try XCTUnwrap(farm.tile(id: printers[1].id)).isMarkedFinishing)
+            XCTAssertEqual(cog.surface.strip.stateText, "Printing")
+            XCTAssertEqual(cog.surface.strip.percentText, "90 %")
+            XCTAssertTrue(iterateMainContext(timeout: 15) { farm.tiles.allSatisfy { $0.surface.state == .live } })
+            let pictures = farm.tiles.map(\.surface.picture)
+            let connections = camera.events(named: "client").count
+            XCTAssertEqual(connections, 3)
+
+            moonrakers[0].send(printing("anvil.gcode", progress: 0.3, printed: 600))
+            moonrakers[0].send(["cmd": "set", "status": ["print_stats": ["state": "paused"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order().first == "Anvil" }, "a pause comes first: \(order())")
+            XCTAssertEqual(order(), ["Anvil", "Cog", "Bolt"])
+            XCTAssertTrue(anvil.isFramed, "a paused print frames its tile")
+            XCTAssertFalse(cog.isFramed)
+
+            // Your own order when asked; either way no tile was made again or reconnected.
+            app.setAttentionFirst(false)
+            XCTAssertEqual(order(), ["Anvil", "Bolt", "Cog"])
+            XCTAssertFalse(app.library.config.farm.attentionFirst, "remembered")
+            XCTAssertEqual(farm.tiles.map(\.surface.picture), pictures)
+            XCTAssertTrue(farm.tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 && $0.surface.state == .live })
+            XCTAssertEqual(camera.events(named: "client").count, connections, "reordering never reconnects")
+        }
+    }
+
+    func testArrowKeysMoveBetweenTilesAndEnterOpensTheTab() throws {
+        let windowManager = try WindowManager()
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 1)
+        let printers = (1...5).map { Printer(name: "P\($0)", kind: .generic, url: clip.path) }
+        try MainActor.assumeIsolated {
+            // 1100 px: three columns, so five tiles make a row of three and a row of two.
+            let (app, window) = try startApp(with: printers, width: 1100, height: 900)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 && window.farm.grid.columns == 3 },
+                          "columns: \(window.farm.grid.columns)")
+            func press(_ keys: String) { XCTAssertEqual(Keyboard.press(keys, window: xid), 0, "xdotool \(keys)") }
+            @MainActor func focused() -> String? { window.farm.focusedTile?.camera.name }
+
+            window.farm.focus(printers[0].id)
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P1" })
+            press("Right")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P2" }, "Right: \(String(describing: focused()))")
+            XCTAssertEqual(window.tabs.selected?.name, "P2", "the focused tile's printer is the selected one")
+            press("Down")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P5" }, "Down: \(String(describing: focused()))")
+            press("Down")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P5" }, "Down on the last row stays")
+            press("Up")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P2" })
+            press("Left")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P1" })
+            press("End")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P5" })
+            press("Home")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P1" })
+            press("Right")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P2" })
+
+            // The window's actions act on the focused tile's printer: Ctrl+Shift+P pops P2 out.
+            press("ctrl+shift+p")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.miniWindows[printers[1].id] != nil }, "Ctrl+Shift+P on a tile")
+            app.miniWindows[printers[1].id]?.close()
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() != nil || gtk_window_is_active(gcast(window.window)) != 0 })
+            window.farm.focus(printers[1].id)
+
+            press("Return")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { !window.isFarmShown }, "Enter opens the tab")
+            XCTAssertEqual(window.tabs.selected?.name, "P2")
+            XCTAssertEqual(gtk_widget_get_visible(window.tabs.bar), 1)
+            XCTAssertFalse(app.library.config.farm.shown, "the tabs are remembered")
+
+            press("ctrl+g")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { window.isFarmShown }, "Ctrl+G: the farm again")
+            XCTAssertTrue(app.library.config.farm.shown)
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P2" }, "back on the printer it left")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testTheGridReflowsFromOneToFourColumnsWithoutRestartingAStream() throws {
+        let windowManager = try WindowManager()
+        let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "4"])
+        addTeardownBlock { camera.stop() }
+        let printers = (1...4).map { Printer(name: "R\($0)", kind: .generic, url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)")) }
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(with: printers, width: 500, height: 900)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm
+            let tiles = farm.tiles
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil } })
+            let sizer = WindowSizer(window.window)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 1 }, "500 px: one column")
+            let pictures = tiles.map(\.surface.picture)
+            // A hidden listener on each session hears every state from here on.
+            var states: [String: [SessionState]] = [:]
+            let listeners = tiles.map { tile in
+                let name = tile.camera.name
+                return tile.surface.session.attach(executor: MainLoopExecutor.main, visible: false,
+                                                   onState: { state in MainActor.assumeIsolated { states[name, default: []].append(state) } },
+                                                   onFrame: { _ in })
+            }
+            defer { listeners.forEach { $0.detach() } }
+            XCTAssertEqual(camera.events(named: "client").count, 4)
+
+            for (width, columns) in [(Int32(700), 2), (1040, 3), (1500, 4), (500, 1), (1500, 4)] {
+                // The main window's own size leaves out its frame: wait for the X server's and the grid.
+                gtk_window_set_default_size(gcast(window.window), width, 900)
+                XCTAssertTrue(iterateMainContext(timeout: 5) {
+                    sizer.serverSize == WindowSizer.Size(width: width, height: 900) && farm.grid.columns == columns
+                }, "\(width) px: \(sizer.serverSize), \(farm.grid.columns) columns")
+                // In one column the last tiles are below the window: those alone wait (see the next test).
+                @MainActor func inSight() -> [FarmTile] { tiles.filter { $0.surface.isOnScreen } }
+                XCTAssertTrue(iterateMainContext(timeout: 3) { columns == 1 ? inSight().count < 4 : inSight().count == 4 },
+                              "\(inSight().count) tiles in sight at \(width) px")
+                let seen = inSight()
+                let before = seen.map { $0.surface.shownFrame }
+                XCTAssertTrue(iterateMainContext(timeout: 5) { zip(seen, before).allSatisfy { $0.surface.shownFrame !== $1 } },
+                              "every tile in sight still updating at \(width) px")
+            }
+            let frames = farm.grid.frames
+            XCTAssertEqual(Set(frames.map(\.y)).count, 1, "four tiles in one row: \(frames)")
+            XCTAssertEqual(tiles.map(\.surface.picture), pictures, "no picture was made again")
+            XCTAssertTrue(tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 })
+            XCTAssertEqual(camera.events(named: "client").count, 4, "no stream restarted")
+            XCTAssertTrue(states.values.allSatisfy { $0.allSatisfy { $0 == .live } }, "only live states: \(states)")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testATileScrolledOutOfSightCostsWhatAHiddenTabCosts() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 1)
+        let printers = (1...6).map { Printer(name: "S\($0)", kind: .generic, url: clip.path) }
+        try MainActor.assumeIsolated {
+            // One column, 400 px high: the first tile is seen, the last is far below.
+            let (_, window) = try startApp(with: printers, width: 450, height: 400)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let tiles = window.farm.shownOrder
+            XCTAssertTrue(iterateMainContext(timeout: 10) { tiles[0].surface.shownFrame != nil })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { !tiles[5].surface.isOnScreen }, "the last tile is out of sight")
+            XCTAssertTrue(tiles[0].surface.isOnScreen)
+            let hidden = tiles[5]
+            let shown = hidden.surface.shownFrame
+            iterateFrames(30)
+            XCTAssertTrue(hidden.surface.shownFrame === shown, "nothing delivered to a tile out of sight")
+
+            window.farm.focus(hidden.camera.id)  // the scrolled window follows the focus
+            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.isOnScreen && !tiles[0].surface.isOnScreen })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.shownFrame !== shown && hidden.surface.shownFrame != nil },
+                          "in sight again, it updates")
+        }
+    }
+}
