@@ -88,6 +88,10 @@ final class FarmTile {
         surface.dismantle()
     }
 
+    var isMenuOpen: Bool {
+        gtk_menu_button_get_popover(gcast(menuButton)).map { Bool(gboolean: gtk_widget_get_mapped(gcast($0))) } ?? false
+    }
+
     var isFramed: Bool { Bool(gboolean: gtk_widget_has_css_class(widget, "attention")) }
     var isMarkedFinishing: Bool { Bool(gboolean: gtk_widget_get_visible(finishing)) }
 

@@ -83,6 +83,12 @@ final class MainWindow {
         farm.onSelect = { id in
             if let page = tabs.page(id: id) { tabs.select(page) }
         }
+        // Shown (at start too, before the window had a focus to give), the farm puts the keyboard
+        // on the selected printer's tile, so the arrows work at once.
+        connectSignal(farm.widget, "map") { [weak self] in
+            guard let self, farm.focusedTile == nil, let selected = tabs.selected else { return }
+            farm.focus(selected.camera.id)
+        }
         keepAlive(self, untilDestroyed: window)
         connectNotify(window, "fullscreened") { [weak self] in self?.fullscreenChanged() }
         connectSignal(window, "destroy") { [weak self] in
@@ -134,7 +140,6 @@ final class MainWindow {
         guard shown != isFarmShown else { return }
         gtk_stack_set_visible_child_name(gcast(body), shown ? "farm" : "tabs")
         gtk_widget_set_visible(tabs.bar, (!shown && !isFullscreen).gboolean)
-        if shown, let selected = tabs.selected { farm.focus(selected.camera.id) }
         selectionChanged(tabs.selected)
     }
 

@@ -193,6 +193,15 @@ final class FarmViewTests: XCTestCase {
             press("Right")
             XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P2" })
 
+            // Shift+F10 opens the focused tile's menu, Escape closes it.
+            let second = try XCTUnwrap(window.farm.tile(id: printers[1].id))
+            press("shift+F10")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { second.isMenuOpen }, "Shift+F10: the tile's menu")
+            press("Escape")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { !second.isMenuOpen })
+            XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P2" }, "the focus goes back to the tile")
+            iterateFrames(30)  // the popover's X window goes, and with it its keyboard grab
+
             // The window's actions act on the focused tile's printer: Ctrl+Shift+P pops P2 out.
             press("ctrl+shift+p")
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.miniWindows[printers[1].id] != nil }, "Ctrl+Shift+P on a tile")
