@@ -2,8 +2,8 @@
 # Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
 # camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
 # server), the stats overlay (on that server, with the right code), tabs, the dialog and a mini
-# window of that camera, and a Klipper printer mid-print (the status strip, from a loopback
-# Moonraker). Run `make screenshots` (it builds first and runs this under xvfb-run).
+# window of that camera, a Klipper printer mid-print (the status strip, from a loopback
+# Moonraker) and the farm view of four printers. Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/screenshots
@@ -100,4 +100,27 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
   "kind": "klipper", "host": "127.0.0.1", "apiPort": $moonraker, "url": "http://127.0.0.1:$mjpeg/?action=stream"}]}
 JSON
 shot status 1100 680 4 -
-rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$fifo"
+
+# The farm view: that printer finishing, a second Klipper printer paused (its own Moonraker, told
+# through a second FIFO), an MJPEG camera, the RTSPS camera and the demo.
+fifo2=$(mktemp -u)
+mkfifo "$fifo2"
+paused_log=$(mktemp)
+/usr/bin/python3 Tests/Servers/moonraker_server.py < "$fifo2" > "$paused_log" 2>/dev/null &
+pids+=($!)
+exec {paused_in}>"$fifo2"
+for _ in $(seq 100); do grep -q '"ready"' "$paused_log" && break; sleep 0.1; done
+paused=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$paused_log" | head -1)
+echo '{"cmd":"set","status":{"print_stats":{"state":"printing","print_duration":5400},"display_status":{"progress":0.95}}}' >&"$moonraker_in"
+echo '{"cmd":"set","status":{"print_stats":{"state":"paused","filename":"gearbox_housing_PETG.gcode","print_duration":1800},"display_status":{"progress":0.18}}}' >&"$paused_in"
+cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
+{"formatVersion": 2, "printers": [
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron 2.4", "kind": "klipper", "host": "127.0.0.1",
+   "apiPort": $moonraker, "url": "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"},
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96500", "name": "Ender 3 V3", "kind": "klipper", "host": "127.0.0.1",
+   "apiPort": $paused, "url": "http://127.0.0.1:$mjpeg/?action=stream"},
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96501", "name": "Prusa MK4", "kind": "generic", "url": "$PWD/$demo"},
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96502", "name": "Garage cam", "kind": "generic", "url": "http://127.0.0.1:$mjpeg/?action=stream&n=2"}]}
+JSON
+shot farm 1300 720 5 - --farm
+rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$fifo" "$fifo2"
