@@ -27,7 +27,8 @@ public final class LayerwatchApplication {
     private var earlyConsumers: [StreamConsumer] = []
     private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
-    /// `--farm` was on the command line: the window opens in the farm view.
+    /// `--farm` was on the latest command line (this launch's, or one passed on by another launch):
+    /// the window opens in, or switches to, the farm view.
     private var farmRequested = false
     let sessions = SessionRegistry()
     /// The saved printers' print status, one client each while the window is open.
@@ -65,7 +66,7 @@ public final class LayerwatchApplication {
         connectSignal(application, "activate") { [self] in activate() }
         connectIntSignal(application, "command-line") { [self] commandLine in
             let arguments = commandLine.map { Self.arguments(of: gcast($0)) } ?? []
-            if arguments.contains(Self.farmArgument) { farmRequested = true }
+            farmRequested = arguments.contains(Self.farmArgument)
             open(urls: arguments.filter { $0 != Self.farmArgument })
             return 0
         }

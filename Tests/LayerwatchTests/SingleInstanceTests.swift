@@ -41,5 +41,17 @@ final class SingleInstanceTests: XCTestCase {
         XCTAssertTrue(first.isRunning, "the first instance keeps running")
         XCTAssertEqual(server.events(named: "request").count, 1,
                        "only the running instance connects: the launch that hands over starts no connection of its own")
+
+        // `layerwatch --farm` switches the running window to the farm view, which is remembered.
+        let farm = try CommandRun.product("layerwatch", ["--farm"], timeout: 20, environment: childEnvironment)
+        XCTAssertEqual(farm.status, 0, farm.stderr)
+        let saved = config.appendingPathComponent("layerwatch/printers.json")
+        func farmShown() -> Bool? {
+            guard let data = try? Data(contentsOf: saved),
+                  let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            return (object["farm"] as? [String: Any])?["shown"] as? Bool
+        }
+        XCTAssertTrue(waitUntil(timeout: 10) { farmShown() == true }, "saved: \(String(describing: farmShown()))")
+        XCTAssertEqual(server.events(named: "request").count, 1, "switching views opens no connection")
     }
 }
