@@ -85,14 +85,23 @@ shot mini 1000 640 2 ctrl+shift+p "rtsps://bblp:12345678@127.0.0.1:$rtsps/stream
 
 # A Klipper printer mid-print: Moonraker told the print's state through a FIFO on its stdin, the
 # printer saved in the config the app starts with.
-fifo=$(mktemp -u)
-mkfifo "$fifo"
-moonraker_log=$(mktemp)
-/usr/bin/python3 Tests/Servers/moonraker_server.py < "$fifo" > "$moonraker_log" 2>/dev/null &
-pids+=($!)
-exec {moonraker_in}>"$fifo"
-for _ in $(seq 100); do grep -q '"ready"' "$moonraker_log" && break; sleep 0.1; done
-moonraker=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$moonraker_log" | head -1)
+# start_moonraker PORT_VAR FD_VAR: a loopback Moonraker whose stdin is a FIFO held open on a new
+# file descriptor, stored in FD_VAR (write commands to it), its port in PORT_VAR.
+fifos=()
+start_moonraker() {
+    local fifo log fd
+    fifo=$(mktemp -u)
+    mkfifo "$fifo"
+    fifos+=("$fifo")
+    log=$(mktemp)
+    /usr/bin/python3 Tests/Servers/moonraker_server.py < "$fifo" > "$log" 2>/dev/null &
+    pids+=($!)
+    exec {fd}>"$fifo"
+    for _ in $(seq 100); do grep -q '"ready"' "$log" && break; sleep 0.1; done
+    printf -v "$1" '%s' "$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$log" | head -1)"
+    printf -v "$2" '%s' "$fd"
+}
+start_moonraker moonraker moonraker_in
 echo '{"cmd":"set","status":{"print_stats":{"state":"printing","filename":"voron_cube_0.2mm_ABS.gcode","print_duration":2520,"info":{"current_layer":57,"total_layer":180}},"display_status":{"progress":0.42},"extruder":{"temperature":244.6,"target":245},"heater_bed":{"temperature":99.8,"target":100}}}' >&"$moonraker_in"
 mkdir -p "$XDG_CONFIG_HOME/layerwatch"
 cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
@@ -103,14 +112,7 @@ shot status 1100 680 4 -
 
 # The farm view: that printer finishing, a second Klipper printer paused (its own Moonraker, told
 # through a second FIFO), an MJPEG camera, the RTSPS camera and the demo.
-fifo2=$(mktemp -u)
-mkfifo "$fifo2"
-paused_log=$(mktemp)
-/usr/bin/python3 Tests/Servers/moonraker_server.py < "$fifo2" > "$paused_log" 2>/dev/null &
-pids+=($!)
-exec {paused_in}>"$fifo2"
-for _ in $(seq 100); do grep -q '"ready"' "$paused_log" && break; sleep 0.1; done
-paused=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$paused_log" | head -1)
+start_moonraker paused paused_in
 echo '{"cmd":"set","status":{"print_stats":{"state":"printing","print_duration":5400},"display_status":{"progress":0.95}}}' >&"$moonraker_in"
 echo '{"cmd":"set","status":{"print_stats":{"state":"paused","filename":"gearbox_housing_PETG.gcode","print_duration":1800},"display_status":{"progress":0.18}}}' >&"$paused_in"
 cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
@@ -123,4 +125,4 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
   {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96502", "name": "Garage cam", "kind": "generic", "url": "http://127.0.0.1:$mjpeg/?action=stream&n=2"}]}
 JSON
 shot farm 1300 720 5 - --farm
-rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$fifo" "$fifo2"
+rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "${fifos[@]}"
