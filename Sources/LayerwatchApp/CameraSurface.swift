@@ -66,6 +66,8 @@ final class CameraSurface {
     private var displaySize = PixelSize.full
     /// False while the owner has scrolled the surface out of sight (see `setOnScreen`).
     private var onScreen = true
+    /// A picture at each keyframe is enough (see `setKeyframesSuffice`).
+    private var keyframesSuffice = false
     private var ticker: RepeatingTimer?
     private var statusObservation: PrinterStatusHub.Observation?
 
@@ -75,7 +77,8 @@ final class CameraSurface {
         self.name = name
         strip = StatusStrip(style: style)
         cameraHost = RepresentableHost(id: ObjectIdentifier(session),
-                                       CameraView(session: session, displaySize: .full, look: .waiting, onScreen: true, onState: { _ in }))
+                                       CameraView(session: session, displaySize: .full, look: .waiting, onScreen: true,
+                                                  keyframesSuffice: false, onState: { _ in }))
         gtk_widget_add_css_class(widget, "camera-area")
         gtk_overlay_set_child(gcast(widget), cameraHost.widget)
         gtk_overlay_add_overlay(gcast(widget), allocation.widget)
@@ -159,6 +162,16 @@ final class CameraSurface {
 
     var isOnScreen: Bool { onScreen }
 
+    /// Whether a new picture at each keyframe is enough here (a farm tile past the live ones): while
+    /// no other view of the session is shown, it then decodes keyframes only (see `HiddenDecoding`).
+    func setKeyframesSuffice(_ suffice: Bool) {
+        guard suffice != keyframesSuffice else { return }
+        keyframesSuffice = suffice
+        cameraHost.update(cameraView())
+    }
+
+    var keyframesAreEnough: Bool { keyframesSuffice }
+
     func setStatsShown(_ shown: Bool) {
         stats.setShown(shown)
         if shown { stats.show(session.stats) }
@@ -175,7 +188,8 @@ final class CameraSurface {
 
     private func cameraView() -> CameraView {
         let look: CameraView.Look = state == .live ? .live : (shownFrame == nil ? .waiting : .stale)
-        return CameraView(session: session, displaySize: displaySize, look: look, onScreen: onScreen) { [weak self] state in
+        return CameraView(session: session, displaySize: displaySize, look: look, onScreen: onScreen,
+                          keyframesSuffice: keyframesSuffice) { [weak self] state in
             self?.apply(state)
         }
     }

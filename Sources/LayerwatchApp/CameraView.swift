@@ -29,6 +29,8 @@ struct CameraView: WidgetRepresentable {
     var look: Look
     /// False while the owner has the picture out of sight though mapped (a farm tile scrolled away).
     var onScreen: Bool
+    /// A new picture at each keyframe is enough (a farm tile past the ones shown live).
+    var keyframesSuffice: Bool
     /// Called on the main loop with every state of the session.
     var onState: @MainActor (SessionState) -> Void
 
@@ -43,7 +45,7 @@ struct CameraView: WidgetRepresentable {
         gtk_widget_add_css_class(picture, "camera-picture")
         gtk_widget_set_hexpand(picture, true.gboolean)
         gtk_widget_set_vexpand(picture, true.gboolean)
-        context.coordinator.attach(to: picture, displaySize: displaySize, onScreen: onScreen)
+        context.coordinator.attach(to: picture, displaySize: displaySize, onScreen: onScreen, keyframesSuffice: keyframesSuffice)
         return gcast(picture)
     }
 
@@ -78,6 +80,7 @@ final class CameraCoordinator {
     private var displaySize = PixelSize.full
     private var mapped = false
     private var onScreen = true
+    private var keyframesSuffice = false
     private var visible: Bool { mapped && onScreen }
     private var onState: @MainActor (SessionState) -> Void = { _ in }
     /// The texture or surface on screen now; shared with the session's other views.
@@ -94,27 +97,30 @@ final class CameraCoordinator {
         self.session = session
     }
 
-    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize, onScreen: Bool) {
+    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize, onScreen: Bool, keyframesSuffice: Bool) {
         self.displaySize = displaySize
         self.onScreen = onScreen
+        self.keyframesSuffice = keyframesSuffice
         self.picture = picture
         mapped = Bool(gboolean: gtk_widget_get_mapped(picture))
         connectSignal(picture, "map") { [weak self] in self?.setMapped(true) }
         connectSignal(picture, "unmap") { [weak self] in self?.setMapped(false) }
-        consumer = session.attach(executor: MainLoopExecutor.main, displaySize: displaySize, visible: visible,
+        consumer = session.attach(executor: MainLoopExecutor.main, displaySize: displaySize, visible: false,
                                   onState: { [weak self] state in
                                       MainActor.assumeIsolated { self?.onState(state) }
                                   }, onFrame: { [weak self] frame in
                                       MainActor.assumeIsolated { self?.show(frame) }
                                   })
+        updateConsumer()
     }
 
-    /// Takes the newest view's display size, on-screen flag and handler.
+    /// Takes the newest view's display size, on-screen flag, keyframe setting and handler.
     func update(from view: CameraView) {
         onState = view.onState
-        guard view.displaySize != displaySize || view.onScreen != onScreen else { return }
+        guard view.displaySize != displaySize || view.onScreen != onScreen || view.keyframesSuffice != keyframesSuffice else { return }
         displaySize = view.displaySize
         onScreen = view.onScreen
+        keyframesSuffice = view.keyframesSuffice
         updateConsumer()
     }
 
@@ -134,7 +140,7 @@ final class CameraCoordinator {
     }
 
     private func updateConsumer() {
-        consumer?.update(displaySize: displaySize, visible: visible, order: path.order)
+        consumer?.update(displaySize: displaySize, visible: visible, order: path.order, keyframesSuffice: keyframesSuffice)
     }
 
     private func show(_ frame: VideoFrame) {

@@ -8,13 +8,22 @@ import StreamKit
 /// (one column in a narrow window, up to six in a wide one), in the printers' own order or with
 /// those needing attention first. Each tile shows its printer's shared session (never a second
 /// connection); reordering and reflowing only move tiles, and a tile scrolled out of the window
-/// tells its session it is not seen, so it costs what a hidden tab costs. Arrow keys move between
-/// tiles, Home and End go to the first and last.
+/// tells its session it is not seen, so it costs what a hidden tab costs. The first `liveTiles`
+/// tiles in sight play every frame; those after them (with attention first, the printers that
+/// need nobody) show a new picture at each keyframe. Arrow keys move between tiles, Home and End
+/// go to the first and last.
 @MainActor
 final class FarmView {
     /// The widget to embed: the grid, or a page saying there is nothing to show.
     let widget: UnsafeMutablePointer<GtkWidget>
     let grid = TileGrid(minimumTileWidth: 320, maximumColumns: 6, spacing: 12)
+    /// How many tiles in sight play every frame. Measured (bench/FARM.md, this 2-core machine):
+    /// eight 1080p30 tiles at every frame cost 0.66 of a core for the whole app, 1.02× the bare
+    /// decode of their streams, with drawing and conversion a sixth of it; sixteen cost 1.26 cores
+    /// and the tiles fell to 26 frames a second. Decoding is the cost, so past eight the tiles decode
+    /// keyframes only (a hidden session's 1 CPU s/min instead of 4.7), rather than drawing fewer of
+    /// frames that must be decoded anyway.
+    static let liveTiles = 8
     /// The tiles, in the printers' own order.
     private(set) var tiles: [FarmTile] = []
     /// Tiles needing attention first (failed and paused, then the print ending soonest, …).
@@ -128,6 +137,7 @@ final class FarmView {
             ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.id == id } }
             : tiles
         grid.setOrder(ordered.map(\.widget))
+        visibilityIdle.schedule()
     }
 
     private func showEmptyPage() {
@@ -157,14 +167,18 @@ final class FarmView {
         return true
     }
 
-    /// Tells each tile whether any of it is inside the scrolled window's view.
+    /// Tells each tile whether any of it is inside the scrolled window's view, and whether it is
+    /// among the first `liveTiles` in sight, which play every frame.
     private func updateOnScreen() {
         let height = Float(gtk_widget_get_height(scroller))
-        for tile in tiles {
+        var live = 0
+        for tile in shownOrder {
             var bounds = graphene_rect_t()
             let known = Bool(gboolean: gtk_widget_compute_bounds(tile.widget, scroller, &bounds))
             let seen = !known || (bounds.origin.y < height && bounds.origin.y + bounds.size.height > 0)
             tile.surface.setOnScreen(seen)
+            if seen { live += 1 }
+            tile.surface.setKeyframesSuffice(seen && live > Self.liveTiles)
         }
     }
 }

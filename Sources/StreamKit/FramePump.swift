@@ -7,8 +7,8 @@ import Foundation
 protocol FramePumpHost: AnyObject {
     /// The session is stopping: leave the loop.
     var isCancelled: Bool { get }
-    /// Whether any visible view (or a snapshot) wants pixels now.
-    var wantsPixels: Bool { get }
+    /// Whether any visible view (or a snapshot) wants every frame, not a picture at each keyframe.
+    var wantsEveryFrame: Bool { get }
     /// Whether a full-resolution snapshot is waiting for a frame.
     var wantsCapture: Bool { get }
     /// Whether the last frame went only to views small enough to skip deblocking.
@@ -99,7 +99,7 @@ struct FramePump {
             sawPacket = true
             meter.packet(bytes: Int(packet.pointee.size))
             if !firstFrameOfInput { host.extendDeadline(seconds: source.isNetwork ? stallTimeout : nil) }
-            if source.isNetwork, hidden.update(decoder: decoder, wantsPixels: host.wantsPixels) {
+            if source.isNetwork, hidden.update(decoder: decoder, wantsEveryFrame: host.wantsEveryFrame) {
                 let keyframesOnly = decoder.keyframesOnly
                 host.updateStats { $0.keyframesOnly = keyframesOnly }
             }

@@ -1,17 +1,19 @@
 import CFFmpeg
 import Foundation
 
-/// Keyframe-only decoding for a live session no view has shown for `delay`: full decoding resumes as
-/// soon as a view (or a snapshot) wants pixels, and frames are delivered again only from the next
-/// keyframe on, so nothing predicted from skipped pictures is ever shown.
+/// Keyframe-only decoding for a live session no view has wanted every frame of for `delay` — none
+/// shown (a background tab), or only views a picture at each keyframe is enough for (farm tiles past
+/// the live ones): full decoding resumes as soon as a view (or a snapshot) wants every frame, and
+/// frames are delivered again only from the next keyframe on, so nothing predicted from skipped
+/// pictures is ever shown.
 struct HiddenDecoding {
     static let delay: UInt64 = 3_000_000_000
     private var hiddenSince: UInt64?
     private var awaitingKeyframe = false
 
     /// Called before each packet; true when the decoder switched mode.
-    mutating func update(decoder: VideoDecoder, wantsPixels: Bool) -> Bool {
-        if wantsPixels {
+    mutating func update(decoder: VideoDecoder, wantsEveryFrame: Bool) -> Bool {
+        if wantsEveryFrame {
             hiddenSince = nil
             guard decoder.keyframesOnly else { return false }
             decoder.keyframesOnly = false

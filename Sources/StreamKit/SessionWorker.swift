@@ -124,7 +124,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     var isCancelled: Bool { gate.isCancelled }
 
     /// Whether any view (or a snapshot) wants pixels now.
-    var wantsPixels: Bool { session?.wantsPixels ?? false }
+    var wantsEveryFrame: Bool { session?.wantsEveryFrame ?? false }
 
     /// Whether a full-resolution snapshot is waiting for a frame.
     var wantsCapture: Bool { session?.wantsCapture ?? false }

@@ -11,12 +11,13 @@ public final class StreamConsumer: @unchecked Sendable {
     var display: Display
     var attached = true
 
-    /// What a view shows now: the pixel size it covers, whether it is on screen at all, and the
-    /// pixel order its renderer takes.
+    /// What a view shows now: the pixel size it covers, whether it is on screen at all, the pixel
+    /// order its renderer takes, and whether a new picture at each keyframe is enough for it.
     struct Display {
         var size: PixelSize
         var visible: Bool
         var order: PixelOrder
+        var keyframesSuffice = false
     }
 
     init(session: StreamSession, executor: EventExecutor, display: Display,
@@ -28,10 +29,12 @@ public final class StreamConsumer: @unchecked Sendable {
         self.onFrame = onFrame
     }
 
-    /// Tells the session the pixel size this view shows, whether it is on screen and the pixel order
-    /// it wants. Cheap; call it on every allocation, visibility or renderer change.
-    public func update(displaySize: PixelSize, visible: Bool, order: PixelOrder = .bgra) {
-        session.update(self, displaySize: displaySize, visible: visible, order: order)
+    /// Tells the session the pixel size this view shows, whether it is on screen, the pixel order it
+    /// wants, and whether a picture at each keyframe is enough (a farm tile beyond the ones shown
+    /// live): while every visible view says so, the session decodes keyframes only. Cheap; call it on
+    /// every allocation, visibility or renderer change.
+    public func update(displaySize: PixelSize, visible: Bool, order: PixelOrder = .bgra, keyframesSuffice: Bool = false) {
+        session.update(self, display: Display(size: displaySize, visible: visible, order: order, keyframesSuffice: keyframesSuffice))
     }
 
     /// Leaves the session; the last consumer to leave stops it. No handler runs after this returns

@@ -86,9 +86,9 @@ public final class StreamSession: @unchecked Sendable {
 
     // MARK: Consumers
 
-    func update(_ consumer: StreamConsumer, displaySize: PixelSize, visible: Bool, order: PixelOrder) {
+    func update(_ consumer: StreamConsumer, display: StreamConsumer.Display) {
         lock.withLock {
-            consumer.display = .init(size: displaySize, visible: visible, order: order)
+            consumer.display = display
         }
     }
 
@@ -191,8 +191,10 @@ public final class StreamSession: @unchecked Sendable {
         }
     }
 
-    /// Whether a visible consumer or a waiting capture wants pixels now.
-    var wantsPixels: Bool { lock.withLock { consumers.contains(where: \.display.visible) || !captureRequests.isEmpty } }
+    /// Whether a visible consumer or a waiting capture wants every frame decoded, not only keyframes.
+    var wantsEveryFrame: Bool {
+        lock.withLock { consumers.contains { $0.display.visible && !$0.display.keyframesSuffice } || !captureRequests.isEmpty }
+    }
 
     /// The size and pixel order to convert to, or nil when no visible consumer wants pixels. The order
     /// is the first visible consumer's (all views of one process share a renderer, so they agree).

@@ -229,13 +229,13 @@ final class FarmViewTests: XCTestCase {
         addTeardownBlock { camera.stop() }
         let printers = (1...4).map { Printer(name: "R\($0)", kind: .generic, url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)")) }
         try MainActor.assumeIsolated {
-            let (_, window) = try startApp(with: printers, width: 500, height: 900)
+            let (_, window) = try startApp(with: printers, width: 1500, height: 900)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
             let tiles = farm.tiles
             XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil } })
             let sizer = WindowSizer(window.window)
-            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 1 }, "500 px: one column")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 4 }, "1500 px: four columns")
             let pictures = tiles.map(\.surface.picture)
             // A hidden listener on each session hears every state from here on.
             var states: [String: [SessionState]] = [:]
@@ -248,7 +248,7 @@ final class FarmViewTests: XCTestCase {
             defer { listeners.forEach { $0.detach() } }
             XCTAssertEqual(camera.events(named: "client").count, 4)
 
-            for (width, columns) in [(Int32(700), 2), (1040, 3), (1500, 4), (500, 1), (1500, 4)] {
+            for (width, columns) in [(Int32(500), 1), (700, 2), (1040, 3), (1500, 4), (500, 1), (1500, 4)] {
                 // The main window's own size leaves out its frame: wait for the X server's and the grid.
                 gtk_window_set_default_size(gcast(window.window), width, 900)
                 XCTAssertTrue(iterateMainContext(timeout: 5) {
@@ -271,6 +271,26 @@ final class FarmViewTests: XCTestCase {
             XCTAssertTrue(states.values.allSatisfy { $0.allSatisfy { $0 == .live } }, "only live states: \(states)")
         }
         withExtendedLifetime(windowManager) {}
+    }
+
+    func testPastEightTilesInSightTheRestDecodeKeyframesOnly() throws {
+        let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "10"])
+        addTeardownBlock { camera.stop() }
+        let printers = (1...10).map { Printer(name: "K\($0)", kind: .generic, url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)")) }
+        try MainActor.assumeIsolated {
+            // 1900×1150: five columns, two rows, every tile in sight.
+            let (_, window) = try startApp(with: printers, width: 1900, height: 1150)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let tiles = window.farm.shownOrder
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil && $0.surface.isOnScreen } })
+            XCTAssertEqual(tiles.prefix(8).map(\.surface.keyframesAreEnough), Array(repeating: false, count: 8), "the first eight play every frame")
+            XCTAssertEqual(tiles.suffix(2).map(\.surface.keyframesAreEnough), [true, true])
+            XCTAssertTrue(iterateMainContext(timeout: 8) { tiles.suffix(2).allSatisfy { $0.surface.session.stats.keyframesOnly } },
+                          "the ninth and tenth decode keyframes only")
+            XCTAssertTrue(tiles.prefix(8).allSatisfy { !$0.surface.session.stats.keyframesOnly })
+            let last = tiles[9], shown = last.surface.shownFrame
+            XCTAssertTrue(iterateMainContext(timeout: 3) { last.surface.shownFrame !== shown }, "and still update at each keyframe")
+        }
     }
 
     func testATileScrolledOutOfSightCostsWhatAHiddenTabCosts() throws {

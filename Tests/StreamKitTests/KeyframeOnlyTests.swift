@@ -36,6 +36,35 @@ final class KeyframeOnlyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(decodeRate(of: session, over: 2), 10, "full decoding again")
     }
 
+    func testViewsThatAKeyframeSufficesGetKeyframesUntilAViewWantsEveryFrame() throws {
+        let server = try TestServer(script: "rtsp_server.py",
+                                    arguments: ["--width", "320", "--height", "240", "--fps", "15", "--clock-blocks"])
+        let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/streaming/live/1"))
+        let tileClocks = ClockRecorder()
+        let tile = session.attach(executor: DispatchQueue(label: "keyframes-suffice.tile"),
+                                  onState: { _ in }, onFrame: tileClocks.record)
+        defer { session.stop() }
+        XCTAssertTrue(tileClocks.waitForCount(3, timeout: 15), "state \(session.state)")
+
+        // A farm tile past the live ones: shown, but a picture at each keyframe is enough.
+        tile.update(displaySize: PixelSize(width: 160, height: 120), visible: true, keyframesSuffice: true)
+        XCTAssertTrue(waitUntil(timeout: 6) { session.stats.keyframesOnly }, "keyframes only, a few seconds on")
+        let shownBefore = tileClocks.count
+        XCTAssertLessThanOrEqual(decodeRate(of: session, over: 3), 2.5, "one keyframe a second, not 15 frames")
+        XCTAssertTrue(tileClocks.waitForCount(shownBefore + 2, timeout: 3), "the tile still gets each keyframe")
+
+        // The printer's tab is shown: every frame again, for both, from a clean keyframe on.
+        let tabClocks = ClockRecorder()
+        let tab = session.attach(executor: DispatchQueue(label: "keyframes-suffice.tab"), onState: { _ in }, onFrame: tabClocks.record)
+        XCTAssertTrue(tabClocks.waitForCount(20, timeout: 6), "the tab gets every frame")
+        XCTAssertFalse(session.stats.keyframesOnly)
+        XCTAssertGreaterThanOrEqual(decodeRate(of: session, over: 2), 10, "full decoding again")
+        for reading in tabClocks.readings + tileClocks.readings.dropFirst(shownBefore) {
+            XCTAssertTrue((-50...2000).contains(reading.age), "every frame shown has a current clock: \(reading)")
+        }
+        tab.detach()
+    }
+
     /// Frames decoded per second over a window: a rate needs its window of time.
     private func decodeRate(of session: StreamSession, over seconds: Double) -> Double {
         let before = session.stats.decodedFrames
