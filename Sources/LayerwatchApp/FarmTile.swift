@@ -65,7 +65,7 @@ final class FarmTile {
         if let popover = gtk_menu_button_get_popover(gcast(menuButton)) {
             connectSignal(popover, "show") { [weak self] in self?.onSelect() }
         }
-        listenForActivation(menu: menu)
+        listenForActivation()
     }
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
@@ -115,7 +115,7 @@ final class FarmTile {
 
     /// Click (primary button, released on the tile), Enter or Space activates; the secondary button
     /// and the menu keys open the menu; taking the focus selects.
-    private func listenForActivation(menu: OpaquePointer) {
+    private func listenForActivation() {
         let click = gtk_gesture_click_new()!
         gtk_gesture_single_set_button(gcast(click), 0)
         connectClickSignal(click, "released") { [weak self] _, _, _ in

@@ -194,7 +194,7 @@ final class MainWindow {
     }
 
     /// Enables each action exactly where its feature applies now.
-    func refreshFeatures() {
+    private func refreshFeatures() {
         for (feature, action) in actions {
             g_simple_action_set_enabled(action, feature.isEnabled(app).gboolean)
             if let state = feature.state { setToggleState(action, state(app)) }
