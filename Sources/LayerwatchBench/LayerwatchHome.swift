@@ -18,14 +18,16 @@ struct LayerwatchHome {
 
     /// Saves the app's config: `cameras` as printers in tabs, the first one's tab shown, and the
     /// second one popped out into a mini window when `mini` is set. No cameras: only the window size
-    /// (the camera then comes from the command line).
-    func write(cameras: [String] = [], mini: Bool = false) throws {
+    /// (the camera then comes from the command line). `farm`: whether the window opens in the farm
+    /// view (attention-first, the default: generic cameras have no print status, so their own order);
+    /// `maximized`: the window fills the screen (the farm bench's window).
+    func write(cameras: [String] = [], mini: Bool = false, farm: Bool = false, maximized: Bool = false) throws {
         let printers = cameras.enumerated().map { index, url in Printer(name: "Camera \(index + 1)", kind: .generic, url: url) }
         let minis = mini && printers.count > 1
             ? [AppConfig.MiniWindow(printerID: printers[1].id, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []
         let config = AppConfig(printers: printers, selectedPrinterID: printers.first?.id,
-                               window: .init(width: Self.window.width, height: Self.window.height, maximized: false),
-                               miniWindows: minis)
+                               window: .init(width: Self.window.width, height: Self.window.height, maximized: maximized),
+                               miniWindows: minis, farm: AppConfig.Farm(shown: farm, attentionFirst: true))
         let store = ConfigStore(directory: ConfigStore.defaultDirectory(environment: environment), secrets: nil)
         try store.save(config)
     }

@@ -31,3 +31,15 @@ struct Machine {
         return output.split(separator: "\n").first.map(String.init) ?? "unknown"
     }
 }
+
+extension Machine {
+    /// The lines every bench report lists under "## Machine".
+    var markdownLines: String {
+        """
+        - Date: \(date)
+        - CPU: \(cpuModel), \(cores) cores
+        - Kernel: \(kernel)
+        - FFmpeg: \(ffmpegVersion)
+        """
+    }
+}

@@ -116,10 +116,7 @@ struct Report {
 
         ## Machine
 
-        - Date: \(machine.date)
-        - CPU: \(machine.cpuModel), \(machine.cores) cores
-        - Kernel: \(machine.kernel)
-        - FFmpeg: \(machine.ffmpegVersion)
+        \(machine.markdownLines)
         - Streams: loopback RTSPS (`Tests/Servers/rtsp_server.py --tls --clock-blocks`), H.264 \(BenchServer.width)×\(BenchServer.height) at \(BenchServer.fps) fps, about 2 Mbit/s, encoded by GStreamer's x264 on the same two cores: **ultrafast** (no deblocking, CAVLC; one IDR a second), **ultrafast, IDR on PLAY** (`--keyframe-on-play`), **superfast + noise** (CABAC and deblocking, like a camera's encoder, of the picture with sensor-like noise of 0–7 grey levels: `--preset superfast --noise 7`; one IDR a second)
         - Windows: \(fmt(plan.warmup, 0)) s warm-up, then \(fmt(plan.seconds, 0)) s measured per run; \(plan.trials) first-frame trials per client and stream
 
@@ -152,6 +149,17 @@ struct Report {
 private func zip2(_ a: Double?, _ b: Double?) -> (Double, Double)? {
     guard let a, let b else { return nil }
     return (a, b)
+}
+
+/// A table as lines: Markdown (`| a | b |` under a `|---|` rule) or plain columns padded to width.
+func tableLines(headers: [String], rows: [[String]], markdown: Bool) -> [String] {
+    let all = [headers] + rows
+    if markdown {
+        return all.map { "| " + $0.joined(separator: " | ") + " |" }
+            .enumerated().flatMap { index, line in index == 0 ? [line, "|" + String(repeating: "---|", count: headers.count)] : [line] }
+    }
+    let widths = headers.indices.map { column in all.map { $0[column].count }.max()! }
+    return all.map { row in zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") }
 }
 
 func fmt(_ value: Double?, _ digits: Int) -> String {

@@ -7,20 +7,13 @@
 enum ScreenMarks {
     /// The picture's rectangle, or nil when both marks are not on screen (yet).
     static func find(in shot: Screenshot) -> ScreenRect? {
-        var orange = Blobs(), chartreuse = Blobs()
-        shot.pixels.withUnsafeBufferPointer { bgrx in
-            for row in 0..<shot.rect.height {
-                var offset = row * shot.rect.width * 4
-                for column in 0..<shot.rect.width {
-                    defer { offset += 4 }
-                    let (b, g, r) = (bgrx[offset], bgrx[offset + 1], bgrx[offset + 2])
-                    guard b < 60, g > 100 else { continue }
-                    if r > 200, g < 165 {
-                        orange.add(x: shot.rect.x + column, y: shot.rect.y + row)
-                    } else if r > 90, r < 170, g > 190 {
-                        chartreuse.add(x: shot.rect.x + column, y: shot.rect.y + row)
-                    }
-                }
+        var orange = PixelBlobs(), chartreuse = PixelBlobs()
+        shot.forEachPixel { x, y, b, g, r in
+            guard b < 60, g > 100 else { return }
+            if r > 200, g < 165 {
+                orange.add(x: x, y: y)
+            } else if r > 90, r < 170, g > 190 {
+                chartreuse.add(x: x, y: y)
             }
         }
         guard let topRight = orange.largestSquare, let bottomLeft = chartreuse.largestSquare else { return nil }
@@ -31,31 +24,5 @@ enum ScreenMarks {
         let marks = Double(picture.width) / Double(topRight.width)
         guard picture.width > 0, picture.height > 0, abs(aspect - 1) < 0.03, marks > 48, marks < 80 else { return nil }
         return picture
-    }
-
-    /// Bounding boxes of touching pixels of one colour, with how many pixels each holds.
-    private struct Blobs {
-        private var boxes: [(rect: ScreenRect, count: Int)] = []
-
-        /// Adds the pixel at (x, y) to the box it touches (scanning goes row by row), or starts one.
-        mutating func add(x: Int, y: Int) {
-            for index in boxes.indices.reversed() {
-                let box = boxes[index].rect
-                guard x >= box.x - 1, x <= box.x + box.width, y <= box.y + box.height else { continue }
-                let left = min(box.x, x), right = max(box.x + box.width, x + 1)
-                boxes[index] = (ScreenRect(x: left, y: box.y, width: right - left, height: max(box.height, y + 1 - box.y)),
-                                boxes[index].count + 1)
-                return
-            }
-            boxes.append((ScreenRect(x: x, y: y, width: 1, height: 1), 1))
-        }
-
-        /// The box with the most pixels among those that are nearly square and nearly full.
-        var largestSquare: ScreenRect? {
-            boxes.filter { box in
-                let (w, h) = (box.rect.width, box.rect.height)
-                return w >= 3 && h >= 3 && abs(w - h) <= max(2, w / 5) && box.count * 10 >= w * h * 8
-            }.max { $0.count < $1.count }?.rect
-        }
     }
 }

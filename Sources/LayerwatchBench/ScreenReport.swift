@@ -33,10 +33,7 @@ struct ScreenReport {
 
         ## Machine
 
-        - Date: \(machine.date)
-        - CPU: \(machine.cpuModel), \(machine.cores) cores
-        - Kernel: \(machine.kernel)
-        - FFmpeg: \(machine.ffmpegVersion)
+        \(machine.markdownLines)
 
         ## Method
 
@@ -139,13 +136,7 @@ struct ScreenReport {
     // MARK: Formatting
 
     private static func render(_ rows: [[String]], markdown: Bool) -> [String] {
-        let all = [headers] + rows
-        if markdown {
-            return all.map { "| " + $0.joined(separator: " | ") + " |" }
-                .enumerated().flatMap { index, line in index == 0 ? [line, "|" + String(repeating: "---|", count: headers.count)] : [line] }
-        }
-        let widths = headers.indices.map { column in all.map { $0[column].count }.max()! }
-        return all.map { row in zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") }
+        tableLines(headers: headers, rows: rows, markdown: markdown)
     }
 
     /// "1.2 (0.9–1.5)": the median and the range of several runs; one run alone.
