@@ -34,7 +34,8 @@ final class EarlyConnectionTests: XCTestCase {
             let window = try XCTUnwrap(app.window)
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.state == .live })
-            XCTAssertEqual(session.consumerCount, 1, "the tab's view alone: the early one has left")
+            XCTAssertEqual(session.consumerCount, 2, "the tab's view and its farm tile (hidden): the early one has left")
+            XCTAssertTrue(window.farm.tile(id: garage.id)?.surface.session === session)
             XCTAssertEqual(server.events(named: "client").count, 1, "one connection from launch to live tab")
             XCTAssertTrue(server.events(named: "client-closed").isEmpty)
         }

@@ -41,7 +41,7 @@ final class FarmViewTests: XCTestCase {
             let server = try start("mjpeg_server.py", ["--width", "320", "--height", "240", "--fps", "5"])
             cameras.append(LoopbackCamera(server: server, url: "http://127.0.0.1:\(server.port)/?action=stream", connectionEvent: "request"))
         }
-        let bambu = try start("bambu_jpeg_server.py", ["--width", "640", "--height", "360", "--fps", "2"])
+        let bambu = try start("bambu_jpeg_server.py", ["--width", "640", "--height", "360", "--fps", "0.5"])
         cameras.append(LoopbackCamera(server: bambu, url: "bambu-jpeg://127.0.0.1:\(bambu.port)?code=12345678", connectionEvent: "client"))
         return cameras
     }
@@ -80,6 +80,10 @@ final class FarmViewTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { tiles.allSatisfy(showsBars) },
                           "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera.name))")
             XCTAssertEqual(window.farm.grid.columns, 4, "1500 px hold four tiles of at least 320 px")
+            let p1 = try XCTUnwrap(tiles.last), h264 = tiles[0]
+            XCTAssertTrue(iterateMainContext(timeout: 5) { p1.surface.frameAgeText?.hasSuffix("s ago") ?? false },
+                          "a P1-style camera's tile says how old its picture is")
+            XCTAssertNil(h264.surface.frameAgeText, "a 10 fps camera's does not")
 
             // Each camera is converted at its tile's size, not the stream's.
             let firstTile = try XCTUnwrap(tiles.first)
@@ -123,7 +127,10 @@ final class FarmViewTests: XCTestCase {
         moonrakers[2].send(printing("clip.gcode", progress: 0.9, printed: 2700))
         let paths = ["/streaming/live/1", "/streaming/live/1/2", "/streaming/live/1/3"]
         let printers = zip(["Anvil", "Bolt", "Cog"], zip(moonrakers, paths)).map { name, peer in
-            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: peer.0.port, url: "rtsp://127.0.0.1:\(camera.port)\(peer.1)")
+            // No notifications: GLib picks its notification backend once per process, and
+            // NotificationTests, later in the same process, needs to be the first to send one.
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: peer.0.port, url: "rtsp://127.0.0.1:\(camera.port)\(peer.1)",
+                    notifies: false)
         }
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(with: printers)

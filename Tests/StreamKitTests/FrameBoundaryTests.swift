@@ -55,12 +55,13 @@ final class FrameBoundaryTests: XCTestCase {
         let states = watched.states
         XCTAssertEqual(watched.pictures.count, 60)
         XCTAssertEqual(states.filter { $0 == .live }.count, 2, "live, restarted once, live again: \(states)")
-        // The lossy stream never ends the first connection. (The restart itself may need a retry:
-        // the test camera's shared stream can be torn down just as the new connection joins it,
-        // and then that connection gets no picture until its deadline.)
+        // Once live, the lossy stream never ends the first connection. (A connection may need a
+        // retry before its first picture: the test camera's shared stream can be torn down just as
+        // a connection joins it, or be slow to start on a loaded machine, and then that connection
+        // gets no picture until its deadline.)
         let firstLive = try XCTUnwrap(states.firstIndex(of: .live))
         let restart = states[firstLive...].firstIndex(of: .connecting) ?? states.endIndex
-        XCTAssertFalse(states[..<restart].contains { $0.isReconnecting }, "\(states)")
+        XCTAssertFalse(states[firstLive..<restart].contains { $0.isReconnecting }, "\(states)")
         let index = try XCTUnwrap(watched.firstAfterRestart)
         let first = try XCTUnwrap(watched.pictures.indices.contains(index) ? watched.pictures[index] : nil)
         XCTAssertEqual(first.top, first.bottom, "the first picture after the reconnect")
