@@ -144,8 +144,12 @@ public final class ConfigStore: @unchecked Sendable {
         defer { lock.unlock() }
         if let keptUnreadableFile { throw SaveError(description: keptUnreadableFile) }
         var written = config
-        let secrets = keyring.available
-        var location: SecretsLocation = secrets == nil ? .configFile : .keyring
+        let current = Set(config.printers.map(\.id))
+        // A list with no code to keep or clear never wakes the keyring: on a desktop whose Secret
+        // Service starts on demand, saving the window's size or view would otherwise start it.
+        let needsKeyring = config.printers.contains { $0.keyringSecret != nil } || !knownPrinterIDs.subtracting(current).isEmpty
+        let secrets = needsKeyring ? keyring.available : nil
+        var location: SecretsLocation = secrets != nil || (!needsKeyring && keyring.isKnownAvailable == true) ? .keyring : .configFile
         if let secrets {
             for index in written.printers.indices {
                 let printer = written.printers[index]
@@ -178,7 +182,6 @@ public final class ConfigStore: @unchecked Sendable {
         } catch {
             throw SaveError(description: String(format: tr("Layerwatch could not save its printer list: %@"), "\(error)"))
         }
-        let current = Set(config.printers.map(\.id))
         for removed in knownPrinterIDs.subtracting(current) {
             // A code left behind by a failed removal is only stale, and the file is already saved.
             if !keyring.isRefused { try? secrets?.removeAccessCode(for: removed) }
