@@ -3,15 +3,7 @@ import StreamKit
 /// Every feature of the main window and the application, each declared once (see `Feature`).
 extension Feature {
     static let all: [Feature] = [
-        // Views.
-        Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
-                placements: [.headerBar(icon: "view-grid-symbolic")],
-                handler: .toggle { app, shown in app.showFarm(shown) },
-                state: { $0.window?.isFarmShown ?? false }),
-        Feature(name: "attention-first", title: tr("Needs Attention First"), placements: [.menu(section: 0)],
-                handler: .toggle { app, on in app.setAttentionFirst(on) },
-                isEnabled: { $0.window?.isFarmShown ?? false },
-                state: { $0.library.config.farm.attentionFirst }, hiddenWhenDisabled: true),
+        // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
                 handler: .command { app in app.window?.tabs.selected.map { app.showTab($0.camera.id) } },
                 isEnabled: { $0.window?.tabs.selected != nil }),
@@ -60,6 +52,15 @@ extension Feature {
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .providedByGTK),
         Feature(name: "about", scope: .application, title: tr("About Layerwatch"), placements: [.menu(section: 1)],
                 handler: .command { AppMenu.showAbout(parent: $0.window?.window, version: LayerwatchApplication.version) }),
+        // The farm view (last: its shortcut changes what the window shows).
+        Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
+                placements: [.headerBar(icon: "view-grid-symbolic")],
+                handler: .toggle { app, shown in app.showFarm(shown) },
+                state: { $0.window?.isFarmShown ?? false }),
+        Feature(name: "attention-first", title: tr("Needs Attention First"), placements: [.menu(section: 0)],
+                handler: .toggle { app, on in app.setAttentionFirst(on) },
+                isEnabled: { $0.window?.isFarmShown ?? false },
+                state: { $0.library.config.farm.attentionFirst }, hiddenWhenDisabled: true),
     ]
 
     /// The features with a control of one kind, each with what `control` reads off its placement
