@@ -9,6 +9,10 @@ struct _LwFramePaintable {
     cairo_surface_t *retired[2];
     int stream_width;
     int stream_height;
+    /* How the camera is mounted: quarter turns clockwise (0-3), applied after the flips. */
+    int quarter_turns;
+    gboolean flip_horizontal;
+    gboolean flip_vertical;
 };
 
 static void lw_frame_paintable_paintable_init(GdkPaintableInterface *iface);
@@ -16,8 +20,8 @@ static void lw_frame_paintable_paintable_init(GdkPaintableInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE(LwFramePaintable, lw_frame_paintable, G_TYPE_OBJECT,
                               G_IMPLEMENT_INTERFACE(GDK_TYPE_PAINTABLE, lw_frame_paintable_paintable_init))
 
-static void lw_frame_paintable_snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double width, double height) {
-    LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
+/* Draws the frame upright into `width` x `height`. */
+static void lw_frame_paintable_draw(LwFramePaintable *self, GdkSnapshot *snapshot, double width, double height) {
     graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
     if (self->texture != NULL) {
         gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture, &bounds);
@@ -36,18 +40,43 @@ static void lw_frame_paintable_snapshot(GdkPaintable *paintable, GdkSnapshot *sn
     }
 }
 
+static gboolean lw_frame_paintable_is_sideways(LwFramePaintable *self) {
+    return self->quarter_turns % 2 == 1;
+}
+
+static void lw_frame_paintable_snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double width, double height) {
+    LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
+    if (self->quarter_turns == 0 && !self->flip_horizontal && !self->flip_vertical) {
+        lw_frame_paintable_draw(self, snapshot, width, height);
+        return;
+    }
+    /* Flip, then turn, about the centre; a sideways frame is drawn with its sides swapped. */
+    gboolean sideways = lw_frame_paintable_is_sideways(self);
+    double frame_width = sideways ? height : width, frame_height = sideways ? width : height;
+    gtk_snapshot_save(GTK_SNAPSHOT(snapshot));
+    gtk_snapshot_translate(GTK_SNAPSHOT(snapshot), &GRAPHENE_POINT_INIT((float)(width / 2), (float)(height / 2)));
+    gtk_snapshot_rotate(GTK_SNAPSHOT(snapshot), 90.0f * (float)self->quarter_turns);
+    gtk_snapshot_scale(GTK_SNAPSHOT(snapshot), self->flip_horizontal ? -1.0f : 1.0f, self->flip_vertical ? -1.0f : 1.0f);
+    gtk_snapshot_translate(GTK_SNAPSHOT(snapshot), &GRAPHENE_POINT_INIT((float)(-frame_width / 2), (float)(-frame_height / 2)));
+    lw_frame_paintable_draw(self, snapshot, frame_width, frame_height);
+    gtk_snapshot_restore(GTK_SNAPSHOT(snapshot));
+}
+
 static int lw_frame_paintable_get_intrinsic_width(GdkPaintable *paintable) {
-    return LW_FRAME_PAINTABLE(paintable)->stream_width;
+    LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
+    return lw_frame_paintable_is_sideways(self) ? self->stream_height : self->stream_width;
 }
 
 static int lw_frame_paintable_get_intrinsic_height(GdkPaintable *paintable) {
-    return LW_FRAME_PAINTABLE(paintable)->stream_height;
+    LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
+    return lw_frame_paintable_is_sideways(self) ? self->stream_width : self->stream_height;
 }
 
 static double lw_frame_paintable_get_intrinsic_aspect_ratio(GdkPaintable *paintable) {
     LwFramePaintable *self = LW_FRAME_PAINTABLE(paintable);
-    if (self->stream_width <= 0 || self->stream_height <= 0) return 16.0 / 9.0;
-    return (double)self->stream_width / (double)self->stream_height;
+    double ratio = self->stream_width <= 0 || self->stream_height <= 0 ? 16.0 / 9.0
+                                                                       : (double)self->stream_width / (double)self->stream_height;
+    return lw_frame_paintable_is_sideways(self) ? 1.0 / ratio : ratio;
 }
 
 static void lw_frame_paintable_paintable_init(GdkPaintableInterface *iface) {
@@ -106,4 +135,18 @@ void lw_frame_paintable_set_surface(LwFramePaintable *self, cairo_surface_t *sur
     self->surface = surface != NULL ? cairo_surface_reference(surface) : NULL;
     g_clear_object(&self->texture);
     lw_frame_paintable_show(self, stream_width, stream_height);
+}
+
+void lw_frame_paintable_set_orientation(LwFramePaintable *self, int quarter_turns, gboolean flip_horizontal,
+                                        gboolean flip_vertical) {
+    g_return_if_fail(LW_IS_FRAME_PAINTABLE(self));
+    quarter_turns = ((quarter_turns % 4) + 4) % 4;
+    if (quarter_turns == self->quarter_turns && !flip_horizontal == !self->flip_horizontal
+        && !flip_vertical == !self->flip_vertical) return;
+    gboolean turned = lw_frame_paintable_is_sideways(self) != (quarter_turns % 2 == 1);
+    self->quarter_turns = quarter_turns;
+    self->flip_horizontal = flip_horizontal;
+    self->flip_vertical = flip_vertical;
+    if (turned) gdk_paintable_invalidate_size(GDK_PAINTABLE(self));
+    gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
 }

@@ -7,5 +7,7 @@ extension Camera {
             .compactMap { $0 }.joined(separator: " · ")
         self.init(id: printer.id, name: printer.name, source: try printer.source(),
                   subtitle: subtitle.isEmpty ? nil : subtitle)
+        orientation = PictureOrientation(rotation: printer.rotation, flipHorizontal: printer.flipHorizontal,
+                                         flipVertical: printer.flipVertical)
     }
 }

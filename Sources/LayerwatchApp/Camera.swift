@@ -11,6 +11,8 @@ public struct Camera: Identifiable, Equatable, Sendable {
     public var subtitle: String
     /// The built-in demo camera, which gives way to the first printer the user adds.
     public var isDemo = false
+    /// How the camera is mounted; every view shows its picture upright.
+    public var orientation = PictureOrientation.upright
 
     public init(id: UUID = UUID(), name: String, source: StreamSource, subtitle: String? = nil) {
         self.id = id

@@ -56,6 +56,8 @@ final class CameraSurface {
     }
 
     private let name: String
+    /// How the camera is mounted (the picture is drawn upright).
+    private let orientation: PictureOrientation
     private let overlay = GObjectRef(adopting: gtk_overlay_new()!)
     private let allocation = AllocationWatch()
     private let liveBadge = GObjectRef(adopting: makeLabel(tr("LIVE"), classes: ["live-badge"]))
@@ -71,14 +73,16 @@ final class CameraSurface {
     private var ticker: RepeatingTimer?
     private var statusObservation: PrinterStatusHub.Observation?
 
-    /// A surface for `session`, captioned with the printer's `name`.
-    init(session: StreamSession, name: String, style: Style) {
+    /// A surface for `session`, captioned with the printer's `name`, showing the picture upright for
+    /// a camera mounted as `orientation` says.
+    init(session: StreamSession, name: String, style: Style, orientation: PictureOrientation = .upright) {
         self.session = session
         self.name = name
+        self.orientation = orientation
         strip = StatusStrip(style: style)
         cameraHost = RepresentableHost(id: ObjectIdentifier(session),
                                        CameraView(session: session, displaySize: .full, look: .waiting, onScreen: true,
-                                                  keyframesSuffice: false, onState: { _ in }))
+                                                  keyframesSuffice: false, orientation: orientation, onState: { _ in }))
         gtk_widget_add_css_class(widget, "camera-area")
         gtk_overlay_set_child(gcast(widget), cameraHost.widget)
         gtk_overlay_add_overlay(gcast(widget), allocation.widget)
@@ -189,7 +193,7 @@ final class CameraSurface {
     private func cameraView() -> CameraView {
         let look: CameraView.Look = state == .live ? .live : (shownFrame == nil ? .waiting : .stale)
         return CameraView(session: session, displaySize: displaySize, look: look, onScreen: onScreen,
-                          keyframesSuffice: keyframesSuffice) { [weak self] state in
+                          keyframesSuffice: keyframesSuffice, orientation: orientation) { [weak self] state in
             self?.apply(state)
         }
     }

@@ -31,6 +31,8 @@ struct CameraView: WidgetRepresentable {
     var onScreen: Bool
     /// A new picture at each keyframe is enough (a farm tile past the ones shown live).
     var keyframesSuffice: Bool
+    /// How the camera is mounted: the picture is drawn upright.
+    var orientation: PictureOrientation
     /// Called on the main loop with every state of the session.
     var onState: @MainActor (SessionState) -> Void
 
@@ -45,7 +47,8 @@ struct CameraView: WidgetRepresentable {
         gtk_widget_add_css_class(picture, "camera-picture")
         gtk_widget_set_hexpand(picture, true.gboolean)
         gtk_widget_set_vexpand(picture, true.gboolean)
-        context.coordinator.attach(to: picture, displaySize: displaySize, onScreen: onScreen, keyframesSuffice: keyframesSuffice)
+        context.coordinator.attach(to: picture, displaySize: displaySize, onScreen: onScreen, keyframesSuffice: keyframesSuffice,
+                                   orientation: orientation)
         return gcast(picture)
     }
 
@@ -81,6 +84,7 @@ final class CameraCoordinator {
     private var mapped = false
     private var onScreen = true
     private var keyframesSuffice = false
+    private var orientation = PictureOrientation.upright
     private var visible: Bool { mapped && onScreen }
     private var onState: @MainActor (SessionState) -> Void = { _ in }
     /// The texture or surface on screen now; shared with the session's other views.
@@ -97,8 +101,11 @@ final class CameraCoordinator {
         self.session = session
     }
 
-    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize, onScreen: Bool, keyframesSuffice: Bool) {
+    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize, onScreen: Bool, keyframesSuffice: Bool,
+                orientation: PictureOrientation) {
         self.displaySize = displaySize
+        self.orientation = orientation
+        applyOrientation()
         self.onScreen = onScreen
         self.keyframesSuffice = keyframesSuffice
         self.picture = picture
@@ -114,9 +121,14 @@ final class CameraCoordinator {
         updateConsumer()
     }
 
-    /// Takes the newest view's display size, on-screen flag, keyframe setting and handler.
+    /// Takes the newest view's display size, on-screen flag, keyframe setting, orientation and handler.
     func update(from view: CameraView) {
         onState = view.onState
+        if view.orientation != orientation {
+            orientation = view.orientation
+            applyOrientation()
+            updateConsumer()
+        }
         guard view.displaySize != displaySize || view.onScreen != onScreen || view.keyframesSuffice != keyframesSuffice else { return }
         displaySize = view.displaySize
         onScreen = view.onScreen
@@ -140,7 +152,13 @@ final class CameraCoordinator {
     }
 
     private func updateConsumer() {
-        consumer?.update(displaySize: displaySize, visible: visible, order: path.order, keyframesSuffice: keyframesSuffice)
+        consumer?.update(displaySize: orientation.frameSize(forDisplay: displaySize), visible: visible, order: path.order,
+                         keyframesSuffice: keyframesSuffice)
+    }
+
+    private func applyOrientation() {
+        lw_frame_paintable_set_orientation(paintable.pointer, Int32(orientation.quarterTurns),
+                                           orientation.flipHorizontal.gboolean, orientation.flipVertical.gboolean)
     }
 
     private func show(_ frame: VideoFrame) {

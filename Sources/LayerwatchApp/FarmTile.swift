@@ -33,7 +33,7 @@ final class FarmTile {
 
     init(camera: Camera, session: StreamSession, menu: OpaquePointer) {
         self.camera = camera
-        surface = CameraSurface(session: session, name: camera.name, style: .tile)
+        surface = CameraSurface(session: session, name: camera.name, style: .tile, orientation: camera.orientation)
         pictureSlot = AspectSlot(surface.widget, ratio: 16.0 / 9.0)
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(widget, "farm-tile")

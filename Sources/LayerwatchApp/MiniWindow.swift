@@ -28,7 +28,7 @@ final class MiniWindow {
 
     init(camera: Camera, session: StreamSession, application: OpaquePointer?, size: (Int32, Int32) = MiniWindow.defaultSize) {
         self.camera = camera
-        surface = CameraSurface(session: session, name: camera.name, style: .compact)
+        surface = CameraSurface(session: session, name: camera.name, style: .compact, orientation: camera.orientation)
         window = adw_window_new()
         if let application { gtk_window_set_application(gcast(window), gcast(application)) }
         gtk_window_set_title(gcast(window), KeepAboveHint.title(of: camera.name))
@@ -64,7 +64,8 @@ final class MiniWindow {
     /// Shows the window and asks for it to stay on top; on Wayland the outcome says it could not.
     func present() {
         gtk_window_present(gcast(window))
-        let aspect = surface.session.stats.sourceSize.map { (Int32($0.width), Int32($0.height)) } ?? (16, 9)
+        let source = surface.session.stats.sourceSize.map { (Int32($0.width), Int32($0.height)) } ?? (16, 9)
+        let aspect = camera.orientation.isSideways ? (source.1, source.0) : source
         keepAbove = KeepAbove.apply(to: window, aspect: aspect)
     }
 

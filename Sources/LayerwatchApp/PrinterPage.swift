@@ -32,7 +32,7 @@ final class PrinterPage: CameraSurfaceDelegate {
     init(camera: Camera, session: StreamSession) {
         self.camera = camera
         self.session = session
-        surface = CameraSurface(session: session, name: camera.name, style: .full)
+        surface = CameraSurface(session: session, name: camera.name, style: .full, orientation: camera.orientation)
         layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
         surface.delegate = self
         controls.append(light.button)
@@ -77,7 +77,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// The layout judges its arrangements by the stream's shape once it is known.
     private func followAspectRatio(of state: SessionState) {
         if state == .live, let size = session.stats.sourceSize, size.width > 0, size.height > 0 {
-            layout.contentAspectRatio = Double(size.width) / Double(size.height)
+            let ratio = Double(size.width) / Double(size.height)
+            layout.contentAspectRatio = camera.orientation.isSideways ? 1 / ratio : ratio
         }
     }
 }

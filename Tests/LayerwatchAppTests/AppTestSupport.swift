@@ -26,8 +26,11 @@ final class PageWindow {
     let window: UnsafeMutablePointer<GtkWidget>
     let page: PrinterPage
 
-    init(name: String, session: StreamSession, width: Int32 = 800, height: Int32 = 600) {
-        page = PrinterPage(camera: Camera(name: name, source: session.source), session: session)
+    init(name: String, session: StreamSession, width: Int32 = 800, height: Int32 = 600,
+         orientation: PictureOrientation = .upright) {
+        var camera = Camera(name: name, source: session.source)
+        camera.orientation = orientation
+        page = PrinterPage(camera: camera, session: session)
         window = gtk_window_new()
         gtk_window_set_default_size(gcast(window), width, height)
         gtk_window_set_child(gcast(window), page.widget)

@@ -23,6 +23,12 @@ void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, i
  * float and back to draw it. */
 void lw_frame_paintable_set_surface(LwFramePaintable *self, cairo_surface_t *surface, int stream_width, int stream_height);
 
+/* Shows the frames as a camera mounted this way needs: flipped (mirrored left-right, upside down),
+ * then turned `quarter_turns` quarters clockwise about the centre. A sideways turn swaps the
+ * intrinsic width and height. GTK applies it while drawing: no pixel is moved in memory. */
+void lw_frame_paintable_set_orientation(LwFramePaintable *self, int quarter_turns, gboolean flip_horizontal,
+                                        gboolean flip_vertical);
+
 G_END_DECLS
 
 #endif
