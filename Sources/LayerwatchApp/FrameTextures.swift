@@ -28,8 +28,11 @@ public enum FrameTextures {
     /// A GdkMemoryTexture over `bytes` holding pixels laid out as `frame`'s are (the benchmark also
     /// wraps copies of frames, to measure what not copying saves).
     public static func texture(over bytes: OpaquePointer, shapedLike frame: VideoFrame) -> OpaquePointer {
-        gdk_memory_texture_new(Int32(frame.width), Int32(frame.height),
-                               frame.order == .rgba ? GDK_MEMORY_R8G8B8A8_PREMULTIPLIED : GDK_MEMORY_B8G8R8A8_PREMULTIPLIED,
-                               bytes, gsize(frame.stride))
+        gdk_memory_texture_new(Int32(frame.width), Int32(frame.height), memoryFormat(of: frame.order), bytes, gsize(frame.stride))
+    }
+
+    /// GDK's name for pixels in `order` (alpha 255, so premultiplied is exact).
+    static func memoryFormat(of order: PixelOrder) -> GdkMemoryFormat {
+        order == .rgba ? GDK_MEMORY_R8G8B8A8_PREMULTIPLIED : GDK_MEMORY_B8G8R8A8_PREMULTIPLIED
     }
 }

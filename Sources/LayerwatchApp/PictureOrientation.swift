@@ -28,4 +28,31 @@ public struct PictureOrientation: Equatable, Sendable {
     func frameSize(forDisplay display: PixelSize) -> PixelSize {
         isSideways ? PixelSize(width: display.height, height: display.width) : display
     }
+
+    /// The picture upright: 4-byte pixels (any channel order) `width`×`height` with rows `stride`
+    /// bytes apart, flipped then turned as this orientation says, packed into new rows. For a
+    /// snapshot, off the main loop.
+    func upright(_ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> (bytes: [UInt8], width: Int, height: Int) {
+        let (outWidth, outHeight) = isSideways ? (height, width) : (width, height)
+        var out = [UInt32](repeating: 0, count: outWidth * outHeight)
+        out.withUnsafeMutableBufferPointer { target in
+            for v in 0..<height {
+                let row = (pixels + v * stride).assumingMemoryBound(to: UInt32.self)
+                let y1 = flipVertical ? height - 1 - v : v
+                for u in 0..<width {
+                    let x1 = flipHorizontal ? width - 1 - u : u
+                    let (x, y): (Int, Int)
+                    switch quarterTurns {
+                    case 1: (x, y) = (height - 1 - y1, x1)
+                    case 2: (x, y) = (width - 1 - x1, height - 1 - y1)
+                    case 3: (x, y) = (y1, width - 1 - x1)
+                    default: (x, y) = (x1, y1)
+                    }
+                    target[y * outWidth + x] = row[u]
+                }
+            }
+        }
+        let bytes = out.withUnsafeBytes { Array($0) }
+        return (bytes, outWidth, outHeight)
+    }
 }

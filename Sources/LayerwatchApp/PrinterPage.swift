@@ -52,14 +52,14 @@ final class PrinterPage: CameraSurfaceDelegate {
         surface.dismantle()
     }
 
-    /// Saves the current picture at the stream's full resolution as a PNG (see SnapshotWriter).
+    /// Saves the current picture at the stream's full resolution as a PNG, upright (see SnapshotWriter).
     func takeSnapshot(into folder: URL = SnapshotWriter.directory(),
                       completion: @escaping @MainActor (Result<URL, SnapshotWriter.Failure>) -> Void) {
-        let printer = name
+        let (printer, orientation) = (name, camera.orientation)
         session.captureFullResolution(executor: MainLoopExecutor.main) { frame in
             MainActor.assumeIsolated {
                 guard let frame else { return completion(.failure(.noPicture)) }
-                SnapshotWriter.save(frame, printer: printer, into: folder, completion: completion)
+                SnapshotWriter.save(frame, printer: printer, orientation: orientation, into: folder, completion: completion)
             }
         }
     }

@@ -49,18 +49,19 @@ enum SnapshotWriter {
 
     static let maximumNameBytes = 160
 
-    /// Writes `frame` for `printer`; `completion` runs on the main loop with the file written.
-    static func save(_ frame: VideoFrame, printer: String, into folder: URL = directory(), at date: Date = Date(),
-                     completion: @escaping @MainActor (Result<URL, Failure>) -> Void) {
+    /// Writes `frame` for `printer`, upright for a camera mounted as `orientation` says; `completion`
+    /// runs on the main loop with the file written.
+    static func save(_ frame: VideoFrame, printer: String, orientation: PictureOrientation = .upright, into folder: URL = directory(),
+                     at date: Date = Date(), completion: @escaping @MainActor (Result<URL, Failure>) -> Void) {
         let name = fileName(printer: printer, at: date)
         DispatchQueue.global(qos: .userInitiated).async {
-            let result = write(frame, to: folder, name: name)
+            let result = write(frame, orientation: orientation, to: folder, name: name)
             MainLoopExecutor.main.runOnMainActor { completion(result) }
         }
     }
 
-    private static func write(_ frame: VideoFrame, to folder: URL, name: String) -> Result<URL, Failure> {
-        let texture = GObjectRef(adopting: FrameTextures.wrap(frame))
+    private static func write(_ frame: VideoFrame, orientation: PictureOrientation, to folder: URL, name: String) -> Result<URL, Failure> {
+        let texture = GObjectRef(adopting: orientation == .upright ? FrameTextures.wrap(frame) : uprightTexture(of: frame, orientation))
         guard let bytes = gdk_texture_save_to_png_bytes(texture.pointer) else { return .failure(.encodeFailed) }
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
@@ -73,6 +74,15 @@ enum SnapshotWriter {
         } catch {
             return .failure(.writeFailed(error.localizedDescription))
         }
+    }
+
+    /// A new texture of the frame turned and flipped upright (a copy: the frame stays as decoded).
+    private static func uprightTexture(of frame: VideoFrame, _ orientation: PictureOrientation) -> OpaquePointer {
+        let turned = orientation.upright(frame.pixels, width: frame.width, height: frame.height, stride: frame.stride)
+        let bytes = turned.bytes.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count))! }
+        defer { g_bytes_unref(bytes) }
+        return gdk_memory_texture_new(Int32(turned.width), Int32(turned.height), FrameTextures.memoryFormat(of: frame.order),
+                                      bytes, gsize(turned.width * 4))
     }
 
     /// `name`, or "name (2).png" and so on when a file of that name exists: never overwrite.

@@ -68,6 +68,52 @@ final class OrientationTests: XCTestCase {
         }
     }
 
+    func testASnapshotOfATurnedCameraIsUpright() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
+        let session = try makeSession(clip.path)
+        let folder = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let shown = PageWindow(name: "Sideways", session: session, orientation: PictureOrientation(rotation: 90, flipHorizontal: false, flipVertical: false))
+            defer { shown.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { shown.page.state == .live })
+            var saved: Result<URL, SnapshotWriter.Failure>?
+            shown.page.takeSnapshot(into: folder) { saved = $0 }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { saved != nil })
+            let url = try XCTUnwrap(try saved?.get())
+            let texture = try XCTUnwrap(gdk_texture_new_from_filename(url.path, nil))
+            defer { g_object_unref(texture.rawGObject) }
+            XCTAssertEqual(gdk_texture_get_width(texture), 240, "turned a quarter: 240 wide")
+            XCTAssertEqual(gdk_texture_get_height(texture), 320)
+            var pixels = [UInt8](repeating: 0, count: 240 * 320 * 4)
+            gdk_texture_download(texture, &pixels, 240 * 4)
+            func bar(x: Int, y: Int) -> String? {
+                let offset = (y * 240 + x) * 4
+                return Self.bar((Int(pixels[offset + 2]), Int(pixels[offset + 1]), Int(pixels[offset])))
+            }
+            // The bars run top to bottom on the right, the left one (grey) at the top.
+            XCTAssertEqual([0.5, 3.5, 6.5].map { bar(x: 192, y: Int($0 / 7 * 320)) }, ["grey", "green", "blue"])
+        }
+    }
+
+    func testUprightMovesEveryPixelWhereTheDrawingPutsIt() {
+        let source: [UInt32] = [0, 1, 2, 3, 4, 5]  // 3×2: rows [0 1 2] and [3 4 5]
+        func upright(_ rotation: Int, flipH: Bool = false, flipV: Bool = false) -> [UInt32] {
+            let turned = source.withUnsafeBytes {
+                PictureOrientation(rotation: rotation, flipHorizontal: flipH, flipVertical: flipV)
+                    .upright($0.baseAddress!, width: 3, height: 2, stride: 12)
+            }
+            XCTAssertEqual(turned.width * turned.height, 6)
+            return turned.bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        }
+        XCTAssertEqual(upright(0), [0, 1, 2, 3, 4, 5])
+        XCTAssertEqual(upright(90), [3, 0, 4, 1, 5, 2], "clockwise: 2 wide, 3 high")
+        XCTAssertEqual(upright(180), [5, 4, 3, 2, 1, 0])
+        XCTAssertEqual(upright(270), [2, 5, 1, 4, 0, 3])
+        XCTAssertEqual(upright(0, flipH: true), [2, 1, 0, 5, 4, 3])
+        XCTAssertEqual(upright(0, flipV: true), [3, 4, 5, 0, 1, 2])
+        XCTAssertEqual(upright(90, flipH: true), [5, 2, 4, 1, 3, 0], "flipped first, then turned")
+    }
+
     func testAPrintersSavedMountingReachesItsCamera() throws {
         let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", url: "http://127.0.0.1:8080/?action=stream",
                               rotation: 270, flipHorizontal: true)
