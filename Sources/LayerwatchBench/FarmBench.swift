@@ -225,7 +225,7 @@ enum FarmBench {
             }
             let xvfb = session.server.processIdentifier
             let main = run.player.isPeer ? nil : trees.roots.first
-            let mainBefore = main.flatMap(FarmProcesses.mainThreadCPUSeconds(pid:))
+            let mainBefore = main.flatMap { ProcFS.cpuSeconds(pid: $0, thread: $0) }  // the GTK main loop
             let cpuBefore = trees.cpuSeconds, serverBefore = serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +)
             let xvfbBefore = ProcFS.cpuSeconds(pid: xvfb) ?? 0, selfBefore = ProcFS.selfCPUSeconds()
             let machineBefore = FarmProcesses.machineBusySeconds()
@@ -246,7 +246,7 @@ enum FarmBench {
             }
             let seconds = plan.seconds
             run.cpu = (trees.cpuSeconds - cpuBefore) / seconds * 60
-            if let main, let mainBefore, let mainAfter = FarmProcesses.mainThreadCPUSeconds(pid: main) {
+            if let main, let mainBefore, let mainAfter = ProcFS.cpuSeconds(pid: main, thread: main) {
                 run.mainThreadCPU = (mainAfter - mainBefore) / seconds * 60
             }
             run.serverCPU = (serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +) - serverBefore) / seconds * 60

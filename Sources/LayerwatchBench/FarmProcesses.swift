@@ -27,15 +27,6 @@ struct FarmProcesses {
         return values.isEmpty ? nil : values.reduce(0, +)
     }
 
-    /// User + system CPU seconds of `pid`'s main thread (the GTK main loop in Layerwatch).
-    static func mainThreadCPUSeconds(pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
     /// Busy CPU seconds of the whole machine (every core: user, nice, system, irq, softirq, steal),
     /// from `/proc/stat`: what the processes the bench knows did not use was someone else's.
     static func machineBusySeconds() -> Double? {

@@ -4,7 +4,17 @@ import Foundation
 enum ProcFS {
     /// User + system CPU seconds of process `pid` (all its threads).
     static func cpuSeconds(pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        cpuSeconds(statFile: "/proc/\(pid)/stat")
+    }
+
+    /// User + system CPU seconds of thread `tid` of process `pid` (its main thread when they agree).
+    static func cpuSeconds(pid: Int32, thread tid: Int32) -> Double? {
+        cpuSeconds(statFile: "/proc/\(pid)/task/\(tid)/stat")
+    }
+
+    /// The utime and stime fields of a `stat` file, in seconds.
+    private static func cpuSeconds(statFile: String) -> Double? {
+        guard let stat = try? String(contentsOfFile: statFile, encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }

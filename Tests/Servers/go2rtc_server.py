@@ -23,8 +23,8 @@ import sys
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import (JsonApiHandler, add_common_args, emit, serve_commands,  # noqa: E402
-                          start_http_server, stop_http_server)
+from servercommon import (JsonApiHandler, add_common_args, emit, serve_http_commands,  # noqa: E402
+                          start_http_server)
 
 NAME = "go2rtc_server"
 DEFAULT_STREAMS = {
@@ -82,9 +82,7 @@ def main():
     cfg = p.parse_args()
     server = start_http_server(NAME, cfg, Handler)
     server.streams = dict(DEFAULT_STREAMS)
-    emit(event="ready", port=server.server_address[1])
-    serve_commands(NAME, lambda command: handle_command(server, command))
-    stop_http_server(server)
+    serve_http_commands(NAME, server, handle_command)
     return 0
 
 

@@ -30,8 +30,8 @@ from urllib.parse import parse_qsl
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_commands,  # noqa: E402
-                          start_http_server, stop_http_server)
+from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_http_commands,  # noqa: E402
+                          start_http_server)
 
 NAME = "moonraker_server"
 REASONS = {401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"}
@@ -205,9 +205,7 @@ def main():
     printer = Printer(load_webcams(cfg.webcams))
     server = start_http_server(NAME, cfg, Handler)
     server.printer = printer
-    emit(event="ready", port=server.server_address[1])
-    serve_commands(NAME, lambda command: handle_command(server, command))
-    stop_http_server(server)
+    serve_http_commands(NAME, server, handle_command)
     return 0
 
 

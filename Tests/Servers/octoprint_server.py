@@ -28,8 +28,8 @@ import threading
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_commands,  # noqa: E402
-                          start_http_server, stop_http_server)
+from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_http_commands,  # noqa: E402
+                          start_http_server)
 
 NAME = "octoprint_server"
 VERSION = "1.10.3"
@@ -221,9 +221,7 @@ def main():
     printer = Printer(cfg.old_settings)
     server = start_http_server(NAME, cfg, Handler)
     server.printer = printer
-    emit(event="ready", port=server.server_address[1])
-    serve_commands(NAME, lambda command: handle_command(server, command))
-    stop_http_server(server)
+    serve_http_commands(NAME, server, handle_command)
     return 0
 
 

@@ -228,6 +228,15 @@ def stop_http_server(server):
     server.server_close()
 
 
+def serve_http_commands(name, server, handle_command):
+    """The life of a server from start_http_server that takes commands: announces its port
+    ({"event":"ready"}), hands each stdin command to `handle_command(server, command)` until EOF or
+    a signal (serve_commands), then stops it."""
+    emit(event="ready", port=server.server_address[1])
+    serve_commands(name, lambda command: handle_command(server, command))
+    stop_http_server(server)
+
+
 def serve_dbus_name(glib, gio, bus_name, path, interface_xml, on_call, on_property=None, name=None):
     """For the D-Bus peers (session manager, secret service): exports `interface_xml` at `path` on
     the session bus, owns `bus_name`, prints {"event":"ready"} once it is owned, and runs until the
