@@ -80,6 +80,41 @@ public func connectClickSignal(_ instance: some GObjectPointer, _ signal: String
     return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
+/// Connects `handler` to a signal with two double arguments: a point (a motion controller's
+/// `motion`, a drag gesture's `drag-begin`) or an offset (`drag-update`).
+@MainActor @discardableResult
+public func connectPointSignal(_ instance: some GObjectPointer, _ signal: String,
+                               _ handler: @escaping @MainActor (_ x: Double, _ y: Double) -> Void) -> gulong {
+    let thunk: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = { _, x, y, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (Double, Double) -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler(x, y) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
+/// Connects `handler` to a scroll controller's `scroll` (the deltas); returning true stops the
+/// event there.
+@MainActor @discardableResult
+public func connectScrollSignal(_ controller: some GObjectPointer,
+                                _ handler: @escaping @MainActor (_ dx: Double, _ dy: Double) -> Bool) -> gulong {
+    let thunk: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> gboolean = { _, dx, dy, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (Double, Double) -> Bool>.value(at: data)
+        return MainActor.assumeIsolated { handler(dx, dy) }.gboolean
+    }
+    return connect(controller, "scroll", handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
+/// Connects `handler` to a signal with one double argument (a zoom gesture's `scale-changed`).
+@MainActor @discardableResult
+public func connectDoubleSignal(_ instance: some GObjectPointer, _ signal: String,
+                                _ handler: @escaping @MainActor (Double) -> Void) -> gulong {
+    let thunk: @convention(c) (gpointer?, gdouble, gpointer?) -> Void = { _, value, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (Double) -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler(value) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
 /// Connects `handler` to a key controller's `key-pressed` (the key value and the modifier mask);
 /// returning true stops the key there.
 @MainActor @discardableResult

@@ -13,8 +13,9 @@ protocol CameraSurfaceDelegate: AnyObject {
 
 /// Everything that shows one view of a session, whatever window it sits in (a printer's tab, a mini
 /// window, a farm tile): the picture (a `CameraView` driven by its `RepresentableHost`), the
-/// overlays over it (status card, LIVE badge, picture age, stats, the print's status strip), the
-/// display-size hint taken from its own allocation and scale factor, and retry. The owner embeds
+/// overlays over it (status card, LIVE badge, picture age, stats, the print's status strip, the
+/// zoom indicator), zoom and pan (not in a farm tile), the display-size hint taken from its own
+/// allocation and scale factor, and retry. The owner embeds
 /// `widget`, and hears of states through `delegate`; the picture is made once and never moves
 /// inside the surface.
 @MainActor
@@ -71,6 +72,9 @@ final class CameraSurface {
     /// A picture at each keyframe is enough (see `setKeyframesSuffice`).
     private var keyframesSuffice = false
     private var ticker: RepeatingTimer?
+    /// Zoom and pan, and the indicator showing them; nil in a farm tile.
+    private var zoomControls: ZoomControls?
+    private var zoomIndicator: ZoomIndicator?
     private var statusObservation: PrinterStatusHub.Observation?
 
     /// A surface for `session`, captioned with the printer's `name`, showing the picture upright for
@@ -90,18 +94,30 @@ final class CameraSurface {
         switch style {
         case .full:
             place(liveBadge.pointer, valign: GTK_ALIGN_START)
-            // The picture's age sits just above the strip, so neither covers the other.
+            // The picture's age and the zoom sit just above the strip, so none covers another.
             let bottom = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             gtk_widget_set_valign(bottom, GTK_ALIGN_END)
+            let above = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
             gtk_widget_set_halign(frameAge.pointer, GTK_ALIGN_START)
+            gtk_widget_set_valign(frameAge.pointer, GTK_ALIGN_END)
+            gtk_widget_set_hexpand(frameAge.pointer, true.gboolean)
             gtk_widget_set_visible(frameAge.pointer, false.gboolean)
-            gtk_box_append(gcast(bottom), frameAge.pointer)
+            let indicator = makeZoomable().widget
+            gtk_widget_set_halign(indicator, GTK_ALIGN_END)
+            gtk_widget_set_hexpand(indicator, true.gboolean)
+            gtk_box_append(gcast(above), frameAge.pointer)
+            gtk_box_append(gcast(above), indicator)
+            gtk_box_append(gcast(bottom), above)
             gtk_box_append(gcast(bottom), strip.widget)
             gtk_overlay_add_overlay(gcast(widget), bottom)
             gtk_overlay_add_overlay(gcast(widget), stats.widget)
         case .compact:
             gtk_widget_add_css_class(status.widget, "compact")
             gtk_overlay_add_overlay(gcast(widget), strip.widget)
+            let indicator = makeZoomable().widget
+            gtk_widget_set_halign(indicator, GTK_ALIGN_START)
+            gtk_widget_set_valign(indicator, GTK_ALIGN_START)
+            gtk_overlay_add_overlay(gcast(widget), indicator)
         case .tile:
             gtk_widget_add_css_class(status.widget, "compact")
             place(frameAge.pointer, valign: GTK_ALIGN_START)
@@ -176,6 +192,48 @@ final class CameraSurface {
 
     var keyframesAreEnough: Bool { keyframesSuffice }
 
+    // MARK: Zoom
+
+    /// How far the picture is zoomed in, and where (always fitted in a farm tile).
+    var zoom: PictureZoom { zoomControls?.zoom ?? .fitted }
+
+    /// Zooms to `zoom` (a farm tile stays fitted).
+    func setZoom(_ zoom: PictureZoom) {
+        zoomControls?.set(zoom)
+    }
+
+    /// One step in or out about the middle (the `+` and `-` keys).
+    func stepZoom(in zoomIn: Bool) {
+        zoomControls?.step(in: zoomIn)
+    }
+
+    /// The zoom indicator's text while it is shown ("2×").
+    var zoomIndicatorText: String? { zoomIndicator?.text }
+
+    /// Where (`x`, `y`) of the surface falls on the picture, in fractions of its sides.
+    func picturePoint(x: Double, y: Double) -> (x: Double, y: Double)? {
+        zoomControls?.viewPoint(x: x, y: y)
+    }
+
+    /// The picture's width over its height as drawn (upright), 16:9 before the stream's is known.
+    private var pictureAspectRatio: Double {
+        cameraHost.coordinator.map { gdk_paintable_get_intrinsic_aspect_ratio($0.paintable.pointer) } ?? 16.0 / 9
+    }
+
+    /// Adds zoom and pan over the picture; returns the indicator for the style to place.
+    private func makeZoomable() -> ZoomIndicator {
+        let controls = ZoomControls(on: widget) { [weak self] in self?.pictureAspectRatio ?? 16.0 / 9 }
+        let indicator = ZoomIndicator { [weak controls] in controls?.set(.fitted) }
+        controls.onChange = { [weak self] zoom in
+            guard let self else { return }
+            zoomIndicator?.show(zoom, aspectRatio: pictureAspectRatio)
+            cameraHost.update(cameraView())
+        }
+        zoomControls = controls
+        zoomIndicator = indicator
+        return indicator
+    }
+
     func setStatsShown(_ shown: Bool) {
         stats.setShown(shown)
         if shown { stats.show(session.stats) }
@@ -193,7 +251,7 @@ final class CameraSurface {
     private func cameraView() -> CameraView {
         let look: CameraView.Look = state == .live ? .live : (shownFrame == nil ? .waiting : .stale)
         return CameraView(session: session, displaySize: displaySize, look: look, onScreen: onScreen,
-                          keyframesSuffice: keyframesSuffice, orientation: orientation) { [weak self] state in
+                          keyframesSuffice: keyframesSuffice, orientation: orientation, zoom: zoom) { [weak self] state in
             self?.apply(state)
         }
     }

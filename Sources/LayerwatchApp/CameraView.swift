@@ -33,6 +33,8 @@ struct CameraView: WidgetRepresentable {
     var keyframesSuffice: Bool
     /// How the camera is mounted: the picture is drawn upright.
     var orientation: PictureOrientation
+    /// How far the view is zoomed into the upright picture, and where.
+    var zoom = PictureZoom.fitted
     /// Called on the main loop with every state of the session.
     var onState: @MainActor (SessionState) -> Void
 
@@ -47,8 +49,7 @@ struct CameraView: WidgetRepresentable {
         gtk_widget_add_css_class(picture, "camera-picture")
         gtk_widget_set_hexpand(picture, true.gboolean)
         gtk_widget_set_vexpand(picture, true.gboolean)
-        context.coordinator.attach(to: picture, displaySize: displaySize, onScreen: onScreen, keyframesSuffice: keyframesSuffice,
-                                   orientation: orientation)
+        context.coordinator.attach(to: picture, from: self)
         return gcast(picture)
     }
 
@@ -73,7 +74,8 @@ struct CameraView: WidgetRepresentable {
 /// Turns a session's events into what the picture shows, on the main loop: frames become the
 /// paintable's texture, states go to the latest view's handler, mapping and unmapping (and the
 /// owner's on-screen flag) tell the session whether this view wants pixels at all (a hidden tab
-/// converts nothing).
+/// converts nothing), and the zoom tells the paintable what part of the picture to show and the
+/// session what part to convert.
 @MainActor
 final class CameraCoordinator {
     let session: StreamSession
@@ -85,6 +87,7 @@ final class CameraCoordinator {
     private var onScreen = true
     private var keyframesSuffice = false
     private var orientation = PictureOrientation.upright
+    private var zoom = PictureZoom.fitted
     private var visible: Bool { mapped && onScreen }
     private var onState: @MainActor (SessionState) -> Void = { _ in }
     /// The texture or surface on screen now; shared with the session's other views.
@@ -101,13 +104,13 @@ final class CameraCoordinator {
         self.session = session
     }
 
-    func attach(to picture: UnsafeMutablePointer<GtkWidget>, displaySize: PixelSize, onScreen: Bool, keyframesSuffice: Bool,
-                orientation: PictureOrientation) {
-        self.displaySize = displaySize
-        self.orientation = orientation
+    func attach(to picture: UnsafeMutablePointer<GtkWidget>, from view: CameraView) {
+        displaySize = view.displaySize
+        orientation = view.orientation
+        zoom = view.zoom
         applyOrientation()
-        self.onScreen = onScreen
-        self.keyframesSuffice = keyframesSuffice
+        onScreen = view.onScreen
+        keyframesSuffice = view.keyframesSuffice
         self.picture = picture
         mapped = Bool(gboolean: gtk_widget_get_mapped(picture))
         connectSignal(picture, "map") { [weak self] in self?.setMapped(true) }
@@ -121,26 +124,31 @@ final class CameraCoordinator {
         updateConsumer()
     }
 
-    /// Takes the newest view's display size, on-screen flag, keyframe setting, orientation and handler.
+    /// Takes the newest view's display size, on-screen flag, keyframe setting, orientation, zoom and
+    /// handler.
     func update(from view: CameraView) {
         onState = view.onState
-        if view.orientation != orientation {
-            orientation = view.orientation
-            applyOrientation()
-            updateConsumer()
-        }
-        guard view.displaySize != displaySize || view.onScreen != onScreen || view.keyframesSuffice != keyframesSuffice else { return }
+        guard view.displaySize != displaySize || view.onScreen != onScreen || view.keyframesSuffice != keyframesSuffice
+            || view.orientation != orientation || view.zoom != zoom else { return }
         displaySize = view.displaySize
         onScreen = view.onScreen
         keyframesSuffice = view.keyframesSuffice
+        if view.orientation != orientation || view.zoom != zoom {
+            orientation = view.orientation
+            zoom = view.zoom
+            applyOrientation()
+        }
         updateConsumer()
     }
+
+    /// The part of the stream in view, in the stream's own orientation.
+    private var region: PictureRegion { orientation.streamRegion(ofUpright: zoom.visible) }
 
     func detach() {
         consumer?.detach()
         consumer = nil
         picture = nil
-        lw_frame_paintable_set_frame(paintable.pointer, nil, 0, 0)
+        lw_frame_paintable_set_frame(paintable.pointer, nil, nil)
         presentation = nil
         shownFrame = nil
     }
@@ -153,12 +161,15 @@ final class CameraCoordinator {
 
     private func updateConsumer() {
         consumer?.update(displaySize: orientation.frameSize(forDisplay: displaySize), visible: visible, order: path.order,
-                         keyframesSuffice: keyframesSuffice)
+                         keyframesSuffice: keyframesSuffice, region: region)
     }
 
+    /// Draws the picture upright, and only the part in view.
     private func applyOrientation() {
         lw_frame_paintable_set_orientation(paintable.pointer, Int32(orientation.quarterTurns),
                                            orientation.flipHorizontal.gboolean, orientation.flipVertical.gboolean)
+        let region = region
+        lw_frame_paintable_set_viewport(paintable.pointer, region.x, region.y, region.width, region.height)
     }
 
     private func show(_ frame: VideoFrame) {
@@ -167,15 +178,17 @@ final class CameraCoordinator {
             path = current
             updateConsumer()  // the next frames come in the order this renderer takes
         }
-        let width = Int32(frame.sourceWidth), height = Int32(frame.sourceHeight)
+        var placement = LwFramePlacement(stream_width: Int32(frame.sourceWidth), stream_height: Int32(frame.sourceHeight),
+                                         x: Int32(frame.region.x), y: Int32(frame.region.y),
+                                         width: Int32(frame.region.width), height: Int32(frame.region.height))
         switch path {
         case .cairoSurface where frame.order == .bgra:
             let surface = FrameSurface.shared(for: frame)
-            lw_frame_paintable_set_surface(paintable.pointer, surface.surface, width, height)
+            lw_frame_paintable_set_surface(paintable.pointer, surface.surface, &placement)
             presentation = surface
         case .cairoSurface, .texture:
             let texture = FrameTextures.shared(for: frame)
-            lw_frame_paintable_set_frame(paintable.pointer, texture.pointer, width, height)
+            lw_frame_paintable_set_frame(paintable.pointer, texture.pointer, &placement)
             presentation = texture
         }
         shownFrame = frame

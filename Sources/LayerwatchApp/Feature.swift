@@ -4,7 +4,7 @@ import GtkKit
 /// One thing the user can do, declared once: the action it is, its shortcut, the words for it, where
 /// its button or menu item goes, its handler and when it is enabled. `Feature.all` (Features.swift)
 /// feeds the GActions, the accelerators, the control bar, the tab bar's button, the header bar's
-/// toggle, the primary menu, the farm tiles' menu and the shortcuts window, so adding a feature is one entry there plus its handler.
+/// toggle, the primary menu, the farm tiles' menu, the mini windows' actions and the shortcuts window, so adding a feature is one entry there plus its handler.
 @MainActor
 struct Feature {
     /// Which action map holds the action.
@@ -33,12 +33,16 @@ struct Feature {
         /// An item in each farm tile's menu (acting on that tile's printer, which opening the menu
         /// selects).
         case tileMenu
+        /// An action of each mini window too, so its shortcut works there (acting on the window
+        /// that has the keyboard).
+        case miniWindow
 
         var controlBarIcon: String? { if case .controlBar(let icon) = self { icon } else { nil } }
         var tabBarIcon: String? { if case .tabBar(let icon) = self { icon } else { nil } }
         var menuSection: Int? { if case .menu(let section) = self { section } else { nil } }
         var headerBarIcon: String? { if case .headerBar(let icon) = self { icon } else { nil } }
         var tileMenuItem: Bool? { self == .tileMenu ? true : nil }
+        var miniWindowAction: Bool? { self == .miniWindow ? true : nil }
     }
 
     /// What activating the feature does.

@@ -11,6 +11,7 @@ extension LayerwatchApplication {
             return
         }
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
+        mini.install(Feature.placed(\.miniWindowAction).map(\.feature), for: self)
         miniWindows[camera.id] = mini
         mini.onClosed = { [weak self, weak mini] in
             guard let self, let mini, miniWindows[camera.id] === mini else { return }
@@ -29,5 +30,16 @@ extension LayerwatchApplication {
             library.markKeepAboveHintShown()
             mini.toast(KeepAboveHint.text())
         }
+    }
+
+    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
+    /// selected tab's (none while the farm shows: tiles do not zoom).
+    var zoomTarget: CameraSurface? {
+        if let active = gtk_application_get_active_window(gcast(application)),
+           let mini = miniWindows.values.first(where: { UnsafeMutableRawPointer($0.window) == UnsafeMutableRawPointer(active) }) {
+            return mini.surface
+        }
+        guard let window, !window.isFarmShown else { return nil }
+        return window.tabs.selected?.surface
     }
 }

@@ -56,6 +56,14 @@ final class MiniWindow {
         connectSignal(window, "destroy") { [weak self] in self?.onClosed() }
     }
 
+    /// Gives the window `features` (those placed in mini windows: zoom) as its own `win.` actions,
+    /// so the app's shortcuts for them work here too, on this window's picture.
+    func install(_ features: [Feature], for app: LayerwatchApplication) {
+        let group = GObjectRef(adopting: g_simple_action_group_new()!)
+        for feature in features { _ = feature.install(on: group.pointer, for: app) }
+        gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
+    }
+
     /// Shows the printer's status from `hub`: the strip and the light switch.
     func followStatus(in hub: PrinterStatusHub) {
         surface.followStatus(of: camera.id, in: hub, light: light)

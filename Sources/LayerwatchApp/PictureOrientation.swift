@@ -29,6 +29,27 @@ public struct PictureOrientation: Equatable, Sendable {
         isSideways ? PixelSize(width: display.height, height: display.width) : display
     }
 
+    /// The part of the stream (in the camera's own orientation, as the session converts it) that
+    /// shows `region` of the upright picture: a zoomed view's region turned back.
+    func streamRegion(ofUpright region: PictureRegion) -> PictureRegion {
+        let corners = [streamPoint(region.x, region.y), streamPoint(region.x + region.width, region.y + region.height)]
+        let left = corners.map(\.x).min()!, top = corners.map(\.y).min()!
+        return PictureRegion(x: left, y: top, width: corners.map(\.x).max()! - left, height: corners.map(\.y).max()! - top)
+    }
+
+    /// The stream's point (fractions of its sides) shown at (`x`, `y`) of the upright picture: the
+    /// turn undone, then the flips.
+    private func streamPoint(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        let (u, v): (Double, Double)
+        switch quarterTurns {
+        case 1: (u, v) = (y, 1 - x)
+        case 2: (u, v) = (1 - x, 1 - y)
+        case 3: (u, v) = (1 - y, x)
+        default: (u, v) = (x, y)
+        }
+        return (flipHorizontal ? 1 - u : u, flipVertical ? 1 - v : v)
+    }
+
     /// The picture upright: 4-byte pixels (any channel order) `width`×`height` with rows `stride`
     /// bytes apart, flipped then turned as this orientation says, packed into new rows. For a
     /// snapshot, off the main loop.

@@ -15,10 +15,15 @@ import Foundation
 ///   window size, 1080p → 720p, where swscale's resize took 0.78);
 /// - the colour conversion (`lw_yuv420_to_bgra`, AVX2, within one level of the exact matrix) takes
 ///   0.27 ms at 1080p where swscale's SIMD converter took 0.51.
+/// A zoomed view's frames are cut to the part in sight first (a new reference to the same decoded
+/// picture, its planes' pointers moved: no pixel is copied), so they are converted from the source's
+/// own pixels at the view's size, never scaled down and up again.
 /// Its swscale contexts are cached and rebuilt only when a size or format changes.
 final class FrameScaler {
     private var context: OpaquePointer?
     private var resizeContext: OpaquePointer?
+    /// A reference to the frame being converted, cut to a zoomed view's region.
+    private var cut = av_frame_alloc()
     private let boxed = ScratchFrame()
     private let resized = ScratchFrame()
     private let pool = FramePool()
@@ -26,6 +31,7 @@ final class FrameScaler {
     deinit {
         sws_freeContext(context)
         sws_freeContext(resizeContext)
+        av_frame_free(&cut)
     }
 
     /// The size to convert a `sourceWidth`×`sourceHeight` frame to so that it fills the largest of
@@ -62,11 +68,16 @@ final class FrameScaler {
         return width * 2 <= sourceWidth ? SWS_FAST_BILINEAR : SWS_BILINEAR
     }
 
-    /// Converts `frame` to BGRA (or `order`) at `size`, with the frame's colour matrix and range.
-    func convert(_ frame: UnsafeMutablePointer<AVFrame>, to size: PixelSize, order: PixelOrder = .bgra,
+    /// Converts `frame`, or its `region` of it, to BGRA (or `order`) at `size`, with the frame's
+    /// colour matrix and range.
+    func convert(_ frame: UnsafeMutablePointer<AVFrame>, region: PixelRect? = nil, to size: PixelSize, order: PixelOrder = .bgra,
                  sequence: UInt64) throws(FFmpegError) -> VideoFrame {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
-        let input = try shrunk(frame, to: size)
+        let whole = PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        let region = region ?? whole
+        let shown = region == whole ? frame : try cut(frame, to: region)
+        defer { if shown != frame { av_frame_unref(shown) } }
+        let input = try shrunk(shown, to: size)
         let colours = ColourDetails(of: frame)
         let buffer = pool.obtain(width: size.width, height: size.height)
         if !colourConvert(input, with: colours, order: order, into: buffer) {
@@ -81,8 +92,24 @@ final class FrameScaler {
             guard rows == Int32(size.height) else { throw FFmpegError(code: rows < 0 ? rows : lw_averror(EINVAL), stage: .convert) }
         }
         return VideoFrame(buffer: buffer, width: size.width, height: size.height, order: order,
-                          sourceWidth: sourceWidth, sourceHeight: sourceHeight,
+                          sourceWidth: sourceWidth, sourceHeight: sourceHeight, region: region,
                           sequence: sequence, decodedAt: DispatchTime.now().uptimeNanoseconds)
+    }
+
+    /// A new reference to `frame` showing only `region` (inside the frame, on even coordinates for
+    /// 4:2:0): FFmpeg moves each plane's pointer to the region's corner, whatever the pixel format.
+    private func cut(_ frame: UnsafeMutablePointer<AVFrame>, to region: PixelRect) throws(FFmpegError) -> UnsafeMutablePointer<AVFrame> {
+        guard let cut, av_frame_ref(cut, frame) >= 0 else { throw FFmpegError(code: lw_averror(ENOMEM), stage: .convert) }
+        cut.pointee.crop_left += region.x
+        cut.pointee.crop_top += region.y
+        cut.pointee.crop_right += Int(frame.pointee.width) - region.x - region.width
+        cut.pointee.crop_bottom += Int(frame.pointee.height) - region.y - region.height
+        let result = av_frame_apply_cropping(cut, Int32(AV_FRAME_CROP_UNALIGNED))
+        guard result >= 0 else {
+            av_frame_unref(cut)
+            throw FFmpegError(code: result, stage: .convert)
+        }
+        return cut
     }
 
     /// Whether `frame` is planar 4:2:0, video or full range: the layout the C steps take.

@@ -14,6 +14,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     private let classifier: FailureClassifier
     private let capture: FFmpegLog.Capture
     private let scaler = FrameScaler()
+    /// Converts a zoomed view's region (see `scaler(for:)`).
+    private let zoomScaler = FrameScaler()
     /// Converts full-size captures, so they don't thrash the view scaler's cached context.
     private let captureScaler = FrameScaler()
     private var sequence: UInt64 = 0
@@ -159,13 +161,27 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
         if capture, session.wantsCapture {
             session.completeCaptures(with: try? captureScaler.convert(frame, to: sourceSize, sequence: sequence))
         }
-        let target = session.conversionTarget(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
-        lastFrameOnlySmallViews = target.map { SmallViewDeblocking.isSmall(viewWidth: $0.size.width, sourceWidth: sourceSize.width) } ?? false
-        guard let target else { return }
+        let targets = session.conversionTargets(sourceWidth: sourceSize.width, sourceHeight: sourceSize.height)
+        lastFrameOnlySmallViews = !targets.isEmpty && targets.allSatisfy {
+            SmallViewDeblocking.isSmall(viewWidth: $0.size.width, sourceWidth: $0.pixels.width)
+        }
+        guard !targets.isEmpty else { return }
         let begin = DispatchTime.now().uptimeNanoseconds
         sequence += 1
-        let converted = try scaler.convert(frame, to: target.size, order: target.order, sequence: sequence)
+        var frames: [PictureRegion: VideoFrame] = [:]
+        for target in targets {
+            frames[target.region] = try scaler(for: target).convert(frame, region: target.pixels, to: target.size,
+                                                                    order: target.order, sequence: sequence)
+        }
         meter.converted(nanos: DispatchTime.now().uptimeNanoseconds - begin)
-        session.publish(converted, generation: generation)
+        session.publish(frames, generation: generation)
+    }
+
+    /// The scaler for `target`: the whole picture's, or a zoomed region's (each keeps its own
+    /// cached swscale contexts and scratch frames, so a zoomed tab beside a mini window showing
+    /// the whole picture does not rebuild them every frame).
+    private func scaler(for target: ConversionTarget) -> FrameScaler {
+        if target.region.isWhole { return scaler }
+        return zoomScaler
     }
 }

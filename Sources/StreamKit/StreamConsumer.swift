@@ -12,12 +12,14 @@ public final class StreamConsumer: @unchecked Sendable {
     var attached = true
 
     /// What a view shows now: the pixel size it covers, whether it is on screen at all, the pixel
-    /// order its renderer takes, and whether a new picture at each keyframe is enough for it.
+    /// order its renderer takes, whether a new picture at each keyframe is enough for it, and the
+    /// part of the picture it has in sight.
     struct Display {
         var size: PixelSize
         var visible: Bool
         var order: PixelOrder
         var keyframesSuffice = false
+        var region = PictureRegion.whole
     }
 
     init(session: StreamSession, executor: EventExecutor, display: Display,
@@ -30,11 +32,14 @@ public final class StreamConsumer: @unchecked Sendable {
     }
 
     /// Tells the session the pixel size this view shows, whether it is on screen, the pixel order it
-    /// wants, and whether a picture at each keyframe is enough (a farm tile beyond the ones shown
-    /// live): while every visible view says so, the session decodes keyframes only. Cheap; call it on
-    /// every allocation, visibility or renderer change.
-    public func update(displaySize: PixelSize, visible: Bool, order: PixelOrder = .bgra, keyframesSuffice: Bool = false) {
-        session.update(self, display: Display(size: displaySize, visible: visible, order: order, keyframesSuffice: keyframesSuffice))
+    /// wants, whether a picture at each keyframe is enough (a farm tile beyond the ones shown live:
+    /// while every visible view says so, the session decodes keyframes only), and the part of the
+    /// picture in sight (`region`, zoomed views: frames for it show only that part, at
+    /// `displaySize`). Cheap; call it on every allocation, visibility, renderer or zoom change.
+    public func update(displaySize: PixelSize, visible: Bool, order: PixelOrder = .bgra, keyframesSuffice: Bool = false,
+                       region: PictureRegion = .whole) {
+        session.update(self, display: Display(size: displaySize, visible: visible, order: order,
+                                              keyframesSuffice: keyframesSuffice, region: region))
     }
 
     /// Leaves the session; the last consumer to leave stops it. No handler runs after this returns

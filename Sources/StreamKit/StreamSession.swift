@@ -3,7 +3,8 @@ import Foundation
 /// One upstream connection and decoder for one source, shared by every view of it: printers accept a
 /// single camera client, so a tab and its mini window attach to the same session. It runs on its own
 /// thread while any consumer is attached, converts frames to the largest size a visible consumer
-/// shows, and hands each consumer only the newest frame (a latest-frame-wins mailbox, never a queue).
+/// shows (once for each part of the picture the views have in sight: all of it, or a zoomed view's
+/// region), and hands each consumer only the newest frame (a latest-frame-wins mailbox, never a queue).
 public final class StreamSession: @unchecked Sendable {
     public let source: StreamSource
     public let options: SessionOptions
@@ -73,7 +74,7 @@ public final class StreamSession: @unchecked Sendable {
     public func captureFullResolution(executor: EventExecutor, completion: @escaping (VideoFrame?) -> Void) {
         let immediate: VideoFrame?? = lock.withLock {
             guard currentState == .live else { return .some(nil) }
-            if let newest = mailbox.newest, newest.width == newest.sourceWidth, newest.height == newest.sourceHeight {
+            if let newest = mailbox.newest(of: .whole), newest.isFullResolution {
                 return .some(newest)
             }
             captureRequests.append((executor, completion))
@@ -196,29 +197,39 @@ public final class StreamSession: @unchecked Sendable {
         lock.withLock { consumers.contains { $0.display.visible && !$0.display.keyframesSuffice } || !captureRequests.isEmpty }
     }
 
-    /// The size and pixel order to convert to, or nil when no visible consumer wants pixels. The order
-    /// is the first visible consumer's (all views of one process share a renderer, so they agree).
-    func conversionTarget(sourceWidth: Int, sourceHeight: Int) -> (size: PixelSize, order: PixelOrder)? {
+    /// What to convert a `sourceWidth`×`sourceHeight` frame to: one target for each part of the
+    /// picture the visible consumers have in sight (usually one, the whole picture), each the
+    /// largest size a consumer shows it at; empty when no visible consumer wants pixels. The order is
+    /// the first visible consumer's (all views of one process share a renderer, so they agree).
+    func conversionTargets(sourceWidth: Int, sourceHeight: Int) -> [ConversionTarget] {
         let displays = lock.withLock { consumers.map(\.display).filter(\.visible) }
-        guard let size = FrameScaler.targetSize(sourceWidth: sourceWidth, sourceHeight: sourceHeight,
-                                                displays: displays.map(\.size)) else { return nil }
-        return (size, displays.first?.order ?? .bgra)
+        var regions: [PictureRegion] = []
+        for display in displays where !regions.contains(display.region) { regions.append(display.region) }
+        return regions.compactMap { region in
+            let pixels = region.pixels(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            let sizes = displays.filter { $0.region == region }.map(\.size)
+            return FrameScaler.targetSize(sourceWidth: pixels.width, sourceHeight: pixels.height, displays: sizes).map {
+                ConversionTarget(region: region, pixels: pixels, size: $0, order: displays.first?.order ?? .bgra)
+            }
+        }
     }
 
-    /// Puts `frame` in the mailbox and wakes each visible consumer that has no wake-up pending; each
-    /// wake-up hands its consumer whatever frame is newest when it runs.
-    func publish(_ frame: VideoFrame, generation: Int) {
+    /// Puts `frames` (one decoded picture, converted for each part of it in sight) in the mailbox and
+    /// wakes each visible consumer that has no wake-up pending; each wake-up hands its consumer
+    /// whatever frame of its region is newest when it runs.
+    func publish(_ frames: [PictureRegion: VideoFrame], generation: Int) {
         let targets: [StreamConsumer] = lock.withLock {
             guard isCurrentLocked(generation) else { return [] }
-            if mailbox.put(frame) { currentStats.droppedFrames += 1 }
+            currentStats.droppedFrames += UInt64(mailbox.put(frames))
             currentStats.convertedFrames += 1
-            currentStats.outputSize = PixelSize(width: frame.width, height: frame.height)
+            currentStats.outputSize = frames.values.max { $0.width * $0.height < $1.width * $1.height }
+                .map { PixelSize(width: $0.width, height: $0.height) }
             return mailbox.wakeUps(for: consumers.filter(\.display.visible))
         }
         for consumer in targets {
             consumer.executor.execute { [self] in
                 let newest: VideoFrame? = lock.withLock {
-                    let newest = mailbox.take(for: consumer)
+                    let newest = mailbox.take(for: consumer, region: consumer.display.region)
                     return consumer.attached ? newest : nil
                 }
                 if let newest { consumer.onFrame(newest) }

@@ -13,6 +13,9 @@ public final class VideoFrame: @unchecked Sendable {
     /// The stream's own resolution; `width`×`height` may be smaller (scaled to the largest view).
     public let sourceWidth: Int
     public let sourceHeight: Int
+    /// The part of the stream this frame shows, in the stream's pixels: all of it, or what a zoomed
+    /// view has in sight (see `PictureRegion`).
+    public let region: PixelRect
     /// Counts frames delivered by its session, from 1.
     public let sequence: UInt64
     /// When the frame was decoded and converted (monotonic, `DispatchTime.now().uptimeNanoseconds`).
@@ -23,7 +26,7 @@ public final class VideoFrame: @unchecked Sendable {
     private weak var presentation: AnyObject?
 
     init(buffer: PixelBuffer, width: Int, height: Int, order: PixelOrder, sourceWidth: Int, sourceHeight: Int,
-         sequence: UInt64, decodedAt: UInt64) {
+         region: PixelRect? = nil, sequence: UInt64, decodedAt: UInt64) {
         self.buffer = buffer
         self.width = width
         self.height = height
@@ -31,6 +34,7 @@ public final class VideoFrame: @unchecked Sendable {
         self.stride = buffer.stride
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.region = region ?? PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
         self.sequence = sequence
         self.decodedAt = decodedAt
     }
@@ -41,6 +45,11 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// The first byte of the top row. Valid while this frame is alive.
     public var pixels: UnsafeRawPointer { UnsafeRawPointer(buffer.bytes) }
+
+    /// Whether the frame shows the whole picture at the stream's own resolution.
+    public var isFullResolution: Bool {
+        width == sourceWidth && height == sourceHeight && region == PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+    }
 
     /// Size in bytes of the pixel memory (`stride` × `height`).
     public var byteCount: Int { stride * height }

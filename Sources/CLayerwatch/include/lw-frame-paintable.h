@@ -14,14 +14,32 @@ G_DECLARE_FINAL_TYPE(LwFramePaintable, lw_frame_paintable, LW, FRAME_PAINTABLE, 
 
 LwFramePaintable *lw_frame_paintable_new(void);
 
-/* Shows `texture` (may be NULL: black) scaled into whatever size the paintable is drawn at.
- * `stream_width`/`stream_height` are the stream's own size; a change invalidates the size. */
-void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, int stream_width, int stream_height);
+/* Where a frame sits in its stream: the stream's own size, and the rectangle of it the frame shows
+ * (all of it, or a zoomed view's region), in the stream's pixels. */
+typedef struct {
+    int stream_width;
+    int stream_height;
+    int x;
+    int y;
+    int width;
+    int height;
+} LwFramePlacement;
+
+/* Shows `texture` (may be NULL: black), which shows `placement`'s rectangle of the stream, scaled
+ * into the part of whatever size the paintable is drawn at that the rectangle takes in the viewport.
+ * A change of the stream's size invalidates the size. */
+void lw_frame_paintable_set_frame(LwFramePaintable *self, GdkTexture *texture, const LwFramePlacement *placement);
 
 /* The same with a cairo image surface (ARGB32) instead of a texture, for the cairo renderer: it is
  * painted through a cairo node, so GTK 4.8 does not convert every pixel of a memory texture to
  * float and back to draw it. */
-void lw_frame_paintable_set_surface(LwFramePaintable *self, cairo_surface_t *surface, int stream_width, int stream_height);
+void lw_frame_paintable_set_surface(LwFramePaintable *self, cairo_surface_t *surface, const LwFramePlacement *placement);
+
+/* Shows only the part of the stream at (`x`, `y`), `width` x `height`, in fractions of its sides
+ * (zoom and pan; 0, 0, 1, 1 shows all of it), stretched over the paintable. Frames of another part
+ * are drawn where that part falls, clipped; a zoomed view keeps the last whole picture under the
+ * frame wherever that does not reach, so a pan never shows a blank edge while the next frame comes. */
+void lw_frame_paintable_set_viewport(LwFramePaintable *self, double x, double y, double width, double height);
 
 /* Shows the frames as a camera mounted this way needs: flipped (mirrored left-right, upside down),
  * then turned `quarter_turns` quarters clockwise about the centre. A sideways turn swaps the
