@@ -65,6 +65,11 @@ struct RenderedImage {
                                        size: graphene_size_t(width: Float(width), height: Float(height)))
         let texture = gsk_renderer_render_texture(renderer, node, &viewport)!
         defer { g_object_unref(texture.rawGObject) }
+        self.init(texture: texture)
+    }
+
+    /// The pixels of `texture` (a rendering, a PNG read back).
+    init(texture: OpaquePointer) {
         let textureWidth = Int(gdk_texture_get_width(texture)), textureHeight = Int(gdk_texture_get_height(texture))
         var pixels = [UInt8](repeating: 0, count: textureWidth * textureHeight * 4)
         gdk_texture_download(texture, &pixels, gsize(textureWidth * 4))
@@ -77,6 +82,25 @@ struct RenderedImage {
     func rgb(x: Int, y: Int) -> (r: Int, g: Int, b: Int) {
         let offset = (y * width + x) * 4
         return (Int(pixels[offset + 2]), Int(pixels[offset + 1]), Int(pixels[offset]))
+    }
+
+    /// The SMPTE bar (grey, yellow, cyan, green, magenta, red, blue) whose colour the pixel has,
+    /// channels either lit or dark; nil for a colour between (a blend of two bars).
+    func barName(x: Int, y: Int) -> String? {
+        let pixel = rgb(x: x, y: y)
+        let (r, g, b) = (pixel.r > 120, pixel.g > 120, pixel.b > 120)
+        let low = (pixel.r < 60 || r, pixel.g < 60 || g, pixel.b < 60 || b)
+        guard low == (true, true, true) else { return nil }
+        switch (r, g, b) {
+        case (true, true, true): return "grey"
+        case (true, true, false): return "yellow"
+        case (false, true, true): return "cyan"
+        case (false, true, false): return "green"
+        case (true, false, true): return "magenta"
+        case (true, false, false): return "red"
+        case (false, false, true): return "blue"
+        default: return nil
+        }
     }
 }
 

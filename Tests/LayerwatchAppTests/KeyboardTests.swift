@@ -60,15 +60,3 @@ final class KeyboardTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 }
-
-/// Real key presses for a window: activates it and types through XTEST.
-enum Keyboard {
-    static func press(_ keys: String, window: UInt) -> Int32 {
-        let xdotool = Process()
-        xdotool.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-        xdotool.arguments = ["windowactivate", "--sync", String(window), "key", "--clearmodifiers", keys]
-        guard (try? xdotool.run()) != nil else { return -1 }
-        xdotool.waitUntilExit()
-        return xdotool.terminationStatus
-    }
-}

@@ -13,23 +13,6 @@ final class OrientationTests: XCTestCase {
         AppTestEnvironment.prepare()
     }
 
-    /// The colour of SMPTE bar `index` (0 grey … 6 blue) as a name, or nil for another colour.
-    private static func bar(_ pixel: (r: Int, g: Int, b: Int)) -> String? {
-        let (r, g, b) = (pixel.r > 120, pixel.g > 120, pixel.b > 120)
-        let low = (pixel.r < 60 || r, pixel.g < 60 || g, pixel.b < 60 || b)
-        guard low == (true, true, true) else { return nil }
-        switch (r, g, b) {
-        case (true, true, true): return "grey"
-        case (true, true, false): return "yellow"
-        case (false, true, true): return "cyan"
-        case (false, true, false): return "green"
-        case (true, false, true): return "magenta"
-        case (true, false, false): return "red"
-        case (false, false, true): return "blue"
-        default: return nil
-        }
-    }
-
     /// Shows the bars with `orientation` and reads the bar at (x, y), fractions of the drawn picture.
     @MainActor
     private func bars(_ orientation: PictureOrientation, at points: [(x: Double, y: Double)]) throws -> [String?] {
@@ -45,7 +28,7 @@ final class OrientationTests: XCTestCase {
         let aspect = orientation.isSideways ? 240.0 / 320.0 : 320.0 / 240.0
         let width = min(Double(image.width), Double(image.height) * aspect), height = width / aspect
         let left = (Double(image.width) - width) / 2, top = (Double(image.height) - height) / 2
-        return points.map { Self.bar(image.rgb(x: Int(left + $0.x * width), y: Int(top + $0.y * height))) }
+        return points.map { image.barName(x: Int(left + $0.x * width), y: Int(top + $0.y * height)) }
     }
 
     func testTurnedAndFlippedCamerasShowUpright() throws {
@@ -84,14 +67,9 @@ final class OrientationTests: XCTestCase {
             defer { g_object_unref(texture.rawGObject) }
             XCTAssertEqual(gdk_texture_get_width(texture), 240, "turned a quarter: 240 wide")
             XCTAssertEqual(gdk_texture_get_height(texture), 320)
-            var pixels = [UInt8](repeating: 0, count: 240 * 320 * 4)
-            gdk_texture_download(texture, &pixels, 240 * 4)
-            func bar(x: Int, y: Int) -> String? {
-                let offset = (y * 240 + x) * 4
-                return Self.bar((Int(pixels[offset + 2]), Int(pixels[offset + 1]), Int(pixels[offset])))
-            }
+            let image = RenderedImage(texture: texture)
             // The bars run top to bottom on the right, the left one (grey) at the top.
-            XCTAssertEqual([0.5, 3.5, 6.5].map { bar(x: 192, y: Int($0 / 7 * 320)) }, ["grey", "green", "blue"])
+            XCTAssertEqual([0.5, 3.5, 6.5].map { image.barName(x: 192, y: Int($0 / 7 * 320)) }, ["grey", "green", "blue"])
         }
     }
 
