@@ -10,8 +10,9 @@ import StreamKit
 /// reveal), optional serial, or a URL for other cameras; Bambu printers found on the network
 /// prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
 /// (address, port, username, password), finds its cameras, of which the user checks one or several
-/// (go2rtc's streams are saved as other cameras over RTSP); "Test Connection" probes the camera;
-/// Save checks every field and says what is wrong under the field itself.
+/// (go2rtc's streams are saved as other cameras over RTSP); how the camera is mounted (turned,
+/// mirrored: an imported camera fills it in); "Test Connection" probes the camera; Save checks every
+/// field and says what is wrong under the field itself.
 @MainActor
 final class PrinterDialog {
     /// The dialog's kinds, in the order of its drop-down.
@@ -37,6 +38,8 @@ final class PrinterDialog {
     /// "Find Cameras" and the cameras it found on a Klipper, OctoPrint or go2rtc host.
     let cameraList = ImportedCameraList()
     let cameras: FormField
+    /// How the camera is mounted; hidden while several imported cameras are checked (each keeps its own).
+    let mounting = MountingField()
     private let hostRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
     /// "On your network" (adding only), shown while a Bambu kind is chosen.
     private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
@@ -50,7 +53,7 @@ final class PrinterDialog {
     let discovered = DiscoveredPrinterList()
     private var model: BambuModel?
     private let id: UUID
-    /// The printer being edited: its camera URL and mounting stay unless the user changes them.
+    /// The printer being edited: its camera URL stays unless the user changes it.
     private let editing: Printer?
     private var attemptedSave = false
 
@@ -103,7 +106,7 @@ final class PrinterDialog {
         gtk_box_append(gcast(hostRow), host.widget)
         gtk_box_append(gcast(hostRow), apiPort.widget)
         for field in [name.widget, hostRow, apiKey.widget, apiUser.widget, apiPassword.widget, accessCode.widget, serial.widget,
-                      url.widget, cameras.widget] {
+                      url.widget, cameras.widget, mounting.field.widget] {
             gtk_box_append(gcast(form), field)
         }
         let testRow = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -176,12 +179,18 @@ final class PrinterDialog {
     var draft: PrinterDraft {
         let kind = selectedKind, go2rtc = isGo2RTC
         let api = kind.hasStatusAPI
+        var cameras = api || go2rtc ? cameraList.chosen : []
+        if cameras.count == 1 {  // one checked camera: mounted as the field says (it came filled from the camera)
+            cameras[0].rotation = mounting.rotation
+            cameras[0].flipHorizontal = mounting.flipHorizontal
+            cameras[0].flipVertical = mounting.flipVertical
+        }
         return PrinterDraft(id: id, kind: kind, isGo2RTC: go2rtc, name: name.text, host: host.text, apiPort: apiPortText,
                             user: go2rtc ? apiUser.text : "",
                             accessCode: go2rtc ? apiPassword.text : api ? apiKey.text : accessCode.text, serial: serial.text,
-                            url: showsURL ? url.text : "", cameras: api || go2rtc ? cameraList.chosen : [],
-                            rotation: editing?.rotation ?? 0, flipHorizontal: editing?.flipHorizontal ?? false,
-                            flipVertical: editing?.flipVertical ?? false, notifies: editing?.notifies ?? true)
+                            url: showsURL ? url.text : "", cameras: cameras,
+                            rotation: mounting.rotation, flipHorizontal: mounting.flipHorizontal,
+                            flipVertical: mounting.flipVertical, notifies: editing?.notifies ?? true)
     }
 
     var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
@@ -241,6 +250,7 @@ final class PrinterDialog {
         (printer.kind.hasStatusAPI ? apiKey : accessCode).text = printer.accessCode
         serial.text = printer.serial ?? ""
         url.text = printer.url ?? ""
+        mounting.show(rotation: printer.rotation, flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical)
     }
 
     /// The API port field's text, or for a Bambu printer the MQTT port it was saved with (no field
@@ -296,6 +306,11 @@ final class PrinterDialog {
 
     private func camerasToggled() {
         url.setShown(showsURL)
+        let chosen = cameraList.chosen
+        if chosen.count == 1 {
+            mounting.show(rotation: chosen[0].rotation, flipHorizontal: chosen[0].flipHorizontal, flipVertical: chosen[0].flipVertical)
+        }
+        mounting.field.setShown(chosen.count <= 1)
         revalidate()
     }
 

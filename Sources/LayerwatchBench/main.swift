@@ -4,11 +4,13 @@ import Foundation
 // Layerwatch scenarios) and writes the results; `layerwatch-bench scenario …` is the child process
 // that measures one Layerwatch scenario in isolation and prints one JSON line; `layerwatch-bench
 // screen …` measures what reaches the screen, against GStreamer and mpv (bench/screen.sh);
-// `layerwatch-bench farm …` what the farm view costs with 1 to 16 printers (bench/farm.sh).
+// `layerwatch-bench farm …` what the farm view costs with 1 to 16 printers (bench/farm.sh);
+// `layerwatch-bench zoom …` what a zoomed view costs against a fitted one (bench/zoom.sh).
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 switch benchArguments.first {
 case "scenario": ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
 case "screen": ScreenBench.run(arguments: Array(benchArguments.dropFirst()))
 case "farm": FarmBench.run(arguments: Array(benchArguments.dropFirst()))
+case "zoom": ZoomBench.run(arguments: Array(benchArguments.dropFirst()))
 default: BenchRun.run(arguments: benchArguments)
 }

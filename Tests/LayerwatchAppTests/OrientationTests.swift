@@ -20,8 +20,15 @@ final class OrientationTests: XCTestCase {
         let session = try makeSession(clip.path)
         let shown = PageWindow(name: "Sideways", session: session, width: 800, height: 700, orientation: orientation)
         defer { shown.close() }
-        let picture = try XCTUnwrap(shown.page.surface.picture)
-        XCTAssertTrue(iterateMainContext(timeout: 10) { shown.page.surface.shownFrame != nil })
+        return try bars(on: shown.page.surface, orientation, at: points)
+    }
+
+    /// The bars `surface` shows of a 320×240 SMPTE picture mounted as `orientation` says, at (x, y),
+    /// fractions of the drawn picture.
+    @MainActor
+    private func bars(on surface: CameraSurface, _ orientation: PictureOrientation, at points: [(x: Double, y: Double)]) throws -> [String?] {
+        let picture = try XCTUnwrap(surface.picture)
+        XCTAssertTrue(iterateMainContext(timeout: 10) { surface.shownFrame != nil })
         iterateFrames(10)
         let image = try XCTUnwrap(RenderedImage(of: picture))
         // Contain fit: the picture's aspect (turned when sideways), centred.
@@ -29,6 +36,39 @@ final class OrientationTests: XCTestCase {
         let width = min(Double(image.width), Double(image.height) * aspect), height = width / aspect
         let left = (Double(image.width) - width) / 2, top = (Double(image.height) - height) / 2
         return points.map { image.barName(x: Int(left + $0.x * width), y: Int(top + $0.y * height)) }
+    }
+
+    func testTheDialogsMountingIsSavedAndTurnsThePicture() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Door", kind: .generic, url: clip.path, notifies: false)
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: printer)
+            let dialog = try XCTUnwrap(app.openDialog)
+            XCTAssertEqual([dialog.mounting.rotation], [0])
+            XCTAssertEqual([dialog.mounting.flipHorizontal, dialog.mounting.flipVertical], [false, false])
+            dialog.mounting.rotation = 90
+            dialog.mounting.flipHorizontal = true
+            dialog.save()
+            let mounted = PictureOrientation(rotation: 90, flipHorizontal: true, flipVertical: false)
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertEqual(page.camera.orientation, mounted, "the reopened tab shows the camera as mounted")
+            // Mirrored, the blue bar is on the left; turned a quarter, the left is at the top, on the right side.
+            XCTAssertEqual(try bars(on: page.surface, mounted, at: [0.5, 3.5, 6.5].map { (0.8, $0 / 7) }), ["blue", "green", "grey"])
+
+            app.flushSaves()
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
+            XCTAssertEqual([saved.rotation], [90])
+            XCTAssertEqual([saved.flipHorizontal, saved.flipVertical], [true, false])
+            app.showDialog(editing: saved)
+            let again = try XCTUnwrap(app.openDialog)
+            XCTAssertEqual([again.mounting.rotation], [90], "the dialog shows the saved mounting")
+            XCTAssertEqual([again.mounting.flipHorizontal, again.mounting.flipVertical], [true, false])
+            gtk_window_destroy(gcast(again.window))
+        }
     }
 
     func testTurnedAndFlippedCamerasShowUpright() throws {
