@@ -20,9 +20,12 @@ struct LayerwatchHome {
     /// second one popped out into a mini window when `mini` is set. No cameras: only the window size
     /// (the camera then comes from the command line). `farm`: whether the window opens in the farm
     /// view (attention-first, the default: generic cameras have no print status, so their own order);
-    /// `maximized`: the window fills the screen (the farm bench's window).
-    func write(cameras: [String] = [], mini: Bool = false, farm: Bool = false, maximized: Bool = false) throws {
-        let printers = cameras.enumerated().map { index, url in Printer(name: "Camera \(index + 1)", kind: .generic, url: url) }
+    /// `maximized`: the window fills the screen (the farm bench's window); `rotation`: how the
+    /// cameras are mounted (clockwise degrees; the zoom bench's turned camera).
+    func write(cameras: [String] = [], mini: Bool = false, farm: Bool = false, maximized: Bool = false, rotation: Int = 0) throws {
+        let printers = cameras.enumerated().map { index, url in
+            Printer(name: "Camera \(index + 1)", kind: .generic, url: url, rotation: rotation)
+        }
         let minis = mini && printers.count > 1
             ? [AppConfig.MiniWindow(printerID: printers[1].id, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []
         let config = AppConfig(printers: printers, selectedPrinterID: printers.first?.id,

@@ -4,8 +4,10 @@ import Foundation
 /// Layerwatch's window (`GSK_RENDERER=cairo`) shows the camera-like 1080p30 RTSPS stream fitted,
 /// then zoomed 2×, 4× and 8× with the `+` key, as a user zooms; beside it in the same run, mpv at the
 /// same picture size and place zoomed as far (`--video-zoom`), and `ffmpeg -f null` (the decode
-/// floor). For each: CPU of the process tree, and the frames shown a second, counted as changes of
-/// rows across the picture on the framebuffer (the stream's noise changes every frame).
+/// floor); and Layerwatch showing the camera mounted turned half and a quarter way round (GTK
+/// turns the picture while drawing it), against upright. For each: CPU of the process tree, and the frames shown a second,
+/// counted as changes of rows across the picture on the framebuffer (the stream's noise changes
+/// every frame).
 /// Prints a table and writes the results file; it asserts nothing.
 enum ZoomBench {
     /// The zooms measured; each is two `+` steps (√2 each) beyond the one before.
@@ -68,6 +70,10 @@ enum ZoomBench {
                 BenchRun.progress("round \(round) of \(rounds): Layerwatch, fitted then zoomed with +")
                 let (layerwatch, picture) = try self.layerwatch(url: server.url)
                 runs += layerwatch
+                for rotation in [180, 90] {
+                    BenchRun.progress("round \(round) of \(rounds): Layerwatch, the camera mounted turned \(rotation)°")
+                    runs.append(try turned(rotation, url: server.url, upright: picture))
+                }
                 for zoom in ZoomBench.zooms {
                     BenchRun.progress("round \(round) of \(rounds): mpv at \(zoom)×")
                     runs.append(try mpv(url: server.url, zoom: zoom, picture: picture))
@@ -94,6 +100,23 @@ enum ZoomBench {
                 runs.append(Run(player: "Layerwatch", zoom: zoom, cpu: measured.cpu, framesPerSecond: measured.framesPerSecond))
             }
             return (runs, picture)
+        }
+
+        /// Layerwatch with the stream saved as a printer mounted turned `rotation` degrees clockwise,
+        /// fitted: turned half way, the picture is where the upright one was; a quarter, it stands in
+        /// the middle of it, as tall.
+        private func turned(_ rotation: Int, url: String, upright: ScreenRect) throws -> Run {
+            try home.write(cameras: [url], rotation: rotation)
+            let process = try StartedProcesses.start(app, [], environment: session.environment
+                .merging(Renderer.cairo.environment) { $1 }.merging(home.environment) { $1 })
+            defer { StartedProcesses.stop(process) }
+            let width = rotation == 90 ? upright.height * 9 / 16 : upright.width
+            let picture = ScreenRect(x: upright.x + (upright.width - width) / 2, y: upright.y, width: width, height: upright.height)
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline, process.isRunning, changesPerSecond(at: picture, seconds: 0.3) < 5 {}
+            Thread.sleep(forTimeInterval: settle)
+            let measured = window(of: process, at: picture)
+            return Run(player: "Layerwatch turned \(rotation)°", zoom: 1, cpu: measured.cpu, framesPerSecond: measured.framesPerSecond)
         }
 
         /// mpv zoomed `zoom` times about the middle, its window where Layerwatch's picture was.

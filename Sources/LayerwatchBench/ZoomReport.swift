@@ -14,16 +14,17 @@ struct ZoomReport {
                                   "frames shown/s (median)"]
 
     private func rows() -> [[String]] {
-        let players = ["Layerwatch", "mpv", "ffmpeg -f null"]
+        let players = ["Layerwatch", "Layerwatch turned 180°", "Layerwatch turned 90°", "mpv", "ffmpeg -f null"]
         return players.flatMap { player in
             ZoomBench.zooms.compactMap { zoom -> [String]? in
                 let matching = runs.filter { $0.player == player && $0.zoom == zoom }
                 guard !matching.isEmpty else { return nil }
-                let cpu = Percentiles(matching.compactMap(\.cpu)), fitted = median(player, zoom: 1)
+                let cpu = Percentiles(matching.compactMap(\.cpu))
+                let fitted = median(player.hasPrefix("Layerwatch") ? "Layerwatch" : player, zoom: 1)
                 let ratio = cpu.median.flatMap { value in fitted.map { value / $0 } }
                 return [player, player.hasPrefix("ffmpeg") ? "–" : "\(zoom)×", fmt(cpu.median, 1),
                         "\(fmt(cpu.value(0), 1))–\(fmt(cpu.value(100), 1))", fmt(cpu.median.map { $0 / 60 }, 2),
-                        zoom == 1 ? "–" : fmt(ratio, 2) + "×",
+                        zoom == 1 && player == "Layerwatch" || player.hasPrefix("ffmpeg") ? "–" : fmt(ratio, 2) + "×",
                         fmt(Percentiles(matching.compactMap(\.framesPerSecond)).median, 1)]
             }
         }
@@ -53,6 +54,7 @@ struct ZoomReport {
         - Screen: Xvfb \(XDisplaySession.width)×\(XDisplaySession.height)×24 with openbox, private to the bench; no compositor, no GPU.
         - Stream: loopback RTSPS from `Tests/Servers/rtsp_server.py --tls --clock-blocks --screen-marks --preset superfast --noise 7`, H.264 1920×1080 at 30 fps of a noisy picture (camera-like), one IDR a second; an `ffmpeg -c copy` client keeps it running.
         - Layerwatch: one process a round, `GSK_RENDERER=cairo` (what the app picks without a GPU), the stream on its command line in a \(LayerwatchHome.window.width)×\(LayerwatchHome.window.height) window; measured fitted, then after two presses of `+` (√2 each: 2×), two more (4×) and two more (8×), zooming about the middle as the key does. The session converts only the part in sight at the view's size (crop before scale): fitted it shrinks 1920×1080 to the picture's size, zoomed 2× it converts 960×540 source pixels unscaled and GTK draws them 1.5× larger, and so on.
+        - Rotation: in the same round, Layerwatch again with the stream saved as a printer mounted turned (`"rotation": 180`, then `90`), fitted. The session converts frames as the camera sends them, at the size they are drawn, and GTK turns them while drawing (a transform in the render node; the cairo renderer paints the surface through it). Turned 180° the picture has the upright one's size and place, so its row compares the transform alone with the upright picture; turned 90° the picture stands 457×812 in the middle (frames converted to 812×457), fewer pixels, so its row only shows it keeps up. A turn in the conversion step instead would be one more pass over every converted pixel (or a colour conversion writing rows as columns) on top of the same conversion: where GTK's turn costs about nothing on screen, the conversion step cannot cost less.
         - Peers in the same round: `mpv --no-config --profile=low-latency --untimed --vo=x11 --no-border --geometry=WxH+X+Y --video-zoom=log2(zoom)`, its window where Layerwatch's picture was, zoomed as far about the middle; `ffmpeg -rtsp_transport tcp -i URL -an -f null -` (decode only: the floor).
         - Each window: \(fmt(seconds, 0)) s after 2 s to settle. CPU is user + system time of the player's process tree over the window (s/min; cores = ÷ 60). Frames shown a second: how often the picture changed, read as four rows across its width (at 30, 45, 60 and 75 % of its height) grabbed every 4 ms (XGetImage), any of them different from its last grab; the stream's noise changes every frame (where the encoder did not skip it), so each change is a frame shown. \(rounds) round(s); a row is the median over them, with the lowest and highest.
 
