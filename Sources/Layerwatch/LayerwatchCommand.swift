@@ -9,7 +9,7 @@ struct LayerwatchCommand: ParsableCommand {
         commandName: "layerwatch",
         abstract: tr("A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files)."),
         version: LayerwatchApplication.version,
-        subcommands: [ViewCommand.self, ProbeCommand.self, StatusCommand.self, CamerasCommand.self, RelayCommand.self],
+        subcommands: [ViewCommand.self, ProbeCommand.self, StatusCommand.self, CamerasCommand.self, RelayCommand.self, RecordCommand.self],
         defaultSubcommand: ViewCommand.self
     )
 

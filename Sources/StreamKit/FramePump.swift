@@ -19,6 +19,8 @@ protocol FramePumpHost: AnyObject {
     func pace(seconds: TimeInterval) -> Bool
     func report(_ state: SessionState)
     func updateStats(_ update: (inout StreamStats) -> Void)
+    /// Hands a packet, once decoded, to the session's recording, if one runs.
+    func record(_ packet: UnsafeMutablePointer<AVPacket>, from input: any PacketSource)
     /// Converts and publishes a decoded frame for the views; serves a waiting snapshot when the frame
     /// is fit for one (`capture`).
     func deliver(_ frame: UnsafeMutablePointer<AVFrame>, meter: inout StatsMeter, capture: Bool) throws(FFmpegError)
@@ -117,6 +119,7 @@ struct FramePump {
             } catch {
                 return .failed(error, sawPacket: sawPacket)
             }
+            host.record(packet, from: input)
         }
         return .cancelled
     }

@@ -114,6 +114,11 @@ final class MediaInput: PacketSource {
         try VideoDecoder(stream: stream, threads: threads, picturesInChunks: nalAssembler != nil)
     }
 
+    var recordedStream: RecordedStream {
+        RecordedStream(codecID: stream.pointee.codecpar.pointee.codec_id, timeBase: timeBase,
+                       packets: nalAssembler != nil ? .h264NALUnits : .wholePictures, parameters: UnsafePointer(stream.pointee.codecpar))
+    }
+
     func rewind() throws(FFmpegError) {
         let result = av_seek_frame(context, -1, 0, AVSEEK_FLAG_BACKWARD)
         if result < 0 { throw FFmpegError(code: result, stage: .read) }

@@ -18,6 +18,8 @@ protocol PacketSource: AnyObject {
     var probedStreamInfo: Bool { get }
     /// Goes back to the start, for looping files.
     func rewind() throws(FFmpegError)
+    /// What a recording of this input needs to know of its stream.
+    var recordedStream: RecordedStream { get }
 }
 
 /// The packet sources of cameras that send bare JPEGs without timestamps (HTTP, Bambu P1/A1): each
@@ -29,6 +31,7 @@ extension ArrivalTimedSource {
     var timeBase: AVRational { AVRational(num: 1, den: 1_000_000) }
     /// The codec is always MJPEG.
     var probedStreamInfo: Bool { false }
+    var recordedStream: RecordedStream { .arrivalTimedJPEG }
 
     func rewind() throws(FFmpegError) {
         throw FFmpegError(code: lw_averror(ESPIPE), stage: .read)

@@ -153,6 +153,11 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
         session?.setStats(update, generation: generation)
     }
 
+    func record(_ packet: UnsafeMutablePointer<AVPacket>, from input: any PacketSource) {
+        guard let session, let recording = session.recording else { return }
+        recording.take(packet, stream: input.recordedStream, input: ObjectIdentifier(input), size: session.stats.sourceSize)
+    }
+
     /// Converts and publishes a decoded frame if any visible consumer wants pixels, and serves
     /// waiting full-resolution captures when the frame is fit for one (`capture`).
     func deliver(_ frame: UnsafeMutablePointer<AVFrame>, meter: inout StatsMeter, capture: Bool) throws(FFmpegError) {

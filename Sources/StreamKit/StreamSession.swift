@@ -20,6 +20,7 @@ public final class StreamSession: @unchecked Sendable {
     private var mailbox = FrameMailbox()
     private var nextGeneration = 0
     private var captureRequests: [(executor: EventExecutor, completion: (VideoFrame?) -> Void)] = []
+    private var recorder: StreamRecording?
 
     public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
         self.source = source
@@ -85,6 +86,36 @@ public final class StreamSession: @unchecked Sendable {
         }
     }
 
+    // MARK: Recording
+
+    /// The recording running now, if any (a finished one is gone).
+    public var recording: StreamRecording? {
+        lock.withLock {
+            if recorder?.current.isFinished == true { recorder = nil }
+            return recorder
+        }
+    }
+
+    /// Records the camera from the next keyframe into `url` (a new file; later parts are named from
+    /// it), on this session's connection; returns the recording running already if there is one.
+    public func startRecording(to url: URL) -> StreamRecording {
+        lock.withLock {
+            if let recorder, !recorder.current.isFinished { return recorder }
+            let started = StreamRecording(url: url)
+            recorder = started
+            return started
+        }
+    }
+
+    /// Stops the recording, if one runs; `completion` gets its final status (on the recording's queue).
+    public func stopRecording(completion: (@Sendable (StreamRecording.Status) -> Void)? = nil) {
+        let stopping = lock.withLock { () -> StreamRecording? in
+            defer { recorder = nil }
+            return recorder
+        }
+        stopping?.stop(completion: completion)
+    }
+
     // MARK: Consumers
 
     func update(_ consumer: StreamConsumer, display: StreamConsumer.Display) {
@@ -106,6 +137,8 @@ public final class StreamSession: @unchecked Sendable {
             retireWorkerLocked()
             return true
         }
+        // Nothing shows the camera any more: a recording ends with its last view.
+        if stopped { stopRecording() }
         // A snapshot asked for just before the last view left gets its answer (none).
         if stopped { completeCaptures(with: nil) }
     }

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import StreamKit
+
+/// `layerwatch record URL --seconds N -o FILE`: the app's recording without a window. One camera
+/// connection; the camera's pictures copied into a Matroska file as they come (H.264 as sent, a JPEG
+/// camera's pictures as MJPEG), never re-encoded and decoded only at keyframes; reconnects as the
+/// app does, the file continuing. Ctrl+C stops it early with a whole file.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: tr("Record a camera into a Matroska file, without re-encoding."),
+        discussion: tr("Exit codes: 0 recorded, 2 invalid URL or arguments, 3 access code rejected, 4 refused, 5 timeout or unreachable, 6 not found, 7 unsupported codec, 8 end of stream, 9 protocol error, 11 the file could not be written (the disk is full: what was recorded is kept), 12 no picture within 30 s. Access codes are replaced by *** in everything printed.")
+    )
+
+    /// How long the camera may take to send its first picture.
+    static let firstPictureLimit = 30.0
+
+    @Argument(help: ArgumentHelp(tr("The camera: rtsps://…, rtsp://…, bambu-jpeg://IP?code=CODE, http(s)://… or a file.")))
+    var url: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name or id), its access code taken from the keyring.")))
+    var printer: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("How many seconds to record, from the first picture.")))
+    var seconds: Double
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(tr("The file to write (.mkv); it must not exist yet.")))
+    var output: String
+
+    func validate() throws {
+        guard (url == nil) != (printer == nil) else { throw ValidationError(tr("Give either a camera URL or --printer NAME.")) }
+        guard seconds > 0, seconds.isFinite else { throw ValidationError(tr("--seconds must be more than 0.")) }
+        guard !FileManager.default.fileExists(atPath: output) else {
+            throw ValidationError(String(format: tr("“%@” exists already: choose another file."), output))
+        }
+    }
+
+    func run() throws {
+        let source: StreamSource
+        do {
+            source = try printer.map { try ProbeTarget.savedPrinter($0) } ?? StreamSource.parse(url ?? "")
+        } catch {
+            Self.complain(String(format: tr("error: %@"), "\(error)"))
+            throw ExitCode(2)
+        }
+        let session = StreamSession(source: source)
+        let states = DispatchQueue(label: "layerwatch.record.states")
+        var failure: StreamFailure?
+        let consumer = session.attach(executor: states, visible: false, onState: { state in
+            switch state {
+            case .failed(let failed): failure = failed
+            case .reconnecting(_, let retryAt, let cause):
+                Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), cause.userMessage, retryAt.timeIntervalSinceNow))
+            default: break
+            }
+        }, onFrame: { _ in })
+        // A file-size limit (`ulimit -f`) then fails the write like a full disk, rather than killing us.
+        signal(SIGXFSZ, SIG_IGN)
+        let recording = session.startRecording(to: URL(fileURLWithPath: output))
+        let interrupted = Self.interruptions()
+        let started = Date()
+        while true {
+            let status = recording.current
+            let stoppedByCamera = states.sync { failure }
+            if status.isFinished || stoppedByCamera != nil || interrupted.isSet || status.seconds >= seconds { break }
+            if status.files.isEmpty, Date().timeIntervalSince(started) > Self.firstPictureLimit { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        recording.stop()
+        recording.waitUntilFinished()
+        states.sync { consumer.detach() }
+        session.stop()
+        let final = recording.current
+        if let failed = final.failure {
+            Self.complain(failed.description)
+            throw ExitCode(11)
+        }
+        if final.files.isEmpty {
+            if let failure = states.sync(execute: { failure }) {
+                Self.complain(failure.userMessage)
+                throw ExitCode(ProbeReportFormatter.exitCode(forKind: failure.kind))
+            }
+            Self.complain(String(format: tr("No picture came from the camera within %.0f s."), Self.firstPictureLimit))
+            throw ExitCode(12)
+        }
+        let size = ByteCountFormatter.string(fromByteCount: final.bytes, countStyle: .file)
+        print(String(format: tr("Recorded %.1f s (%@) into %@"), final.seconds, size, final.files.map(\.path).joined(separator: ", ")))
+    }
+
+    /// Set once SIGINT or SIGTERM arrives: the recording then stops with a whole file.
+    private static func interruptions() -> InterruptFlag {
+        let flag = InterruptFlag()
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { flag.set() }
+            source.resume()
+            flag.sources.append(source)
+        }
+        return flag
+    }
+
+    /// One line on standard error, with anything a camera sent made harmless for a terminal.
+    private static func complain(_ text: String) {
+        FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
+    }
+}
+
+/// A flag a signal handler sets and the recording loop reads, and the signal sources that set it.
+private final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var raised = false
+    var sources: [any DispatchSourceSignal] = []
+
+    var isSet: Bool { lock.withLock { raised } }
+
+    func set() { lock.withLock { raised = true } }
+}
