@@ -44,21 +44,23 @@ public final class StreamRecording: @unchecked Sendable {
     // The queue's state.
     private var writer: MatroskaWriter?
     private var finishedBytes: Int64 = 0
+    /// The newest picture written, in milliseconds of the recording.
+    private var writtenMilliseconds: Int64 = 0
     private var onFinish: [@Sendable (Status) -> Void] = []
 
     init(url: URL) {
         self.url = url
     }
 
+    /// Where it is now: while it runs, the time since its first picture; once finished, the time
+    /// of its last picture written (the file's length).
     public var current: Status {
         lock.withLock {
             var shown = status
-            if let startedAt { shown.seconds = Double(DispatchTime.now().uptimeNanoseconds - startedAt) / 1e9 }
-            if shown.isFinished, let end = finishedAt, let startedAt { shown.seconds = Double(end - startedAt) / 1e9 }
+            if !shown.isFinished, let startedAt { shown.seconds = Double(DispatchTime.now().uptimeNanoseconds - startedAt) / 1e9 }
             return shown
         }
     }
-    private var finishedAt: UInt64?
 
     /// Stops: the last picture waiting is written, the file closed; `completion` then runs (on the
     /// recording's queue) with the final status. Safe to call more than once.
@@ -159,6 +161,7 @@ public final class StreamRecording: @unchecked Sendable {
                 }
             }
             if let failure { throw failure }
+            writtenMilliseconds = milliseconds
             let total = finishedBytes + (writer?.byteCount ?? 0)
             lock.withLock { status.bytes = total }
         } catch {
@@ -183,7 +186,7 @@ public final class StreamRecording: @unchecked Sendable {
             status.failure = failure
             status.isFinished = true
             status.bytes = finishedBytes
-            finishedAt = DispatchTime.now().uptimeNanoseconds
+            status.seconds = Double(writtenMilliseconds) / 1000
             defer { onFinish = [] }
             return (status, onFinish)
         }

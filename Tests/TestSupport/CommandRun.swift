@@ -12,16 +12,17 @@ public struct CommandRun {
         URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    /// Runs `product` with `arguments`, waiting at most `timeout` seconds.
+    /// Runs `product` with `arguments`, waiting at most `timeout` seconds; through `launcher` when
+    /// given (a command that runs the rest of its line: `prlimit --fsize=N`).
     public static func product(_ product: String, _ arguments: [String], timeout: TimeInterval = 60,
-                               environment: [String: String] = [:]) throws -> CommandRun {
+                               environment: [String: String] = [:], launcher: [String] = []) throws -> CommandRun {
         let executable = productsDirectory.appendingPathComponent(product)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CommandRunError.notBuilt(executable.path)
         }
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? executable
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable.path] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

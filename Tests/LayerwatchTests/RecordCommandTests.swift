@@ -1,0 +1,67 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `layerwatch record`, as a user runs it against the loopback RTSP camera: the file decodes cleanly
+/// at the camera's codec and size; a recorder killed mid-way leaves a file that plays; a full disk
+/// (a file-size limit) stops it with a message and exit status 11, what was written playing.
+final class RecordCommandTests: XCTestCase {
+    private func camera() throws -> (TestServer, String) {
+        let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480", "--fps", "15"])
+        return (server, "rtsp://127.0.0.1:\(server.port)/streaming/live/1")
+    }
+
+    func testRecordsTheCamerasH264IntoAFileThatDecodesCleanly() throws {
+        let (server, url) = try camera()
+        let file = try makeTemporaryDirectory().appendingPathComponent("camera.mkv")
+        let run = try CommandRun.product("layerwatch", ["record", url, "--seconds", "3", "-o", file.path], timeout: 40)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.hasPrefix("Recorded 3.") && run.stdout.contains(file.path), run.stdout)
+        let recorded = try RecordedFile(file)
+        XCTAssertEqual(recorded.codec, "h264")
+        XCTAssertEqual([recorded.width, recorded.height], [640, 480])
+        XCTAssertEqual(recorded.decodeErrors, "")
+        XCTAssertEqual(recorded.seconds, 3, accuracy: 0.5)
+        XCTAssertGreaterThanOrEqual(recorded.frames, 35, "15 pictures a second for 3 s")
+        XCTAssertEqual(server.events(named: "client").count, 1)
+
+        let again = try CommandRun.product("layerwatch", ["record", url, "--seconds", "1", "-o", file.path])
+        XCTAssertNotEqual(again.status, 0, "an existing file is never overwritten")
+        XCTAssertTrue(again.stderr.contains("exists already"), again.stderr)
+    }
+
+    func testAKilledRecorderLeavesAFileThatPlays() throws {
+        let (server, url) = try camera()
+        defer { withExtendedLifetime(server) {} }
+        let file = try makeTemporaryDirectory().appendingPathComponent("killed.mkv")
+        let recorder = Process()
+        recorder.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        recorder.arguments = ["record", url, "--seconds", "60", "-o", file.path]
+        recorder.standardOutput = FileHandle.nullDevice
+        recorder.standardError = FileHandle.nullDevice
+        try recorder.run()
+        XCTAssertTrue(waitUntil(timeout: 15) { ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? NSNumber)?.intValue ?? 0 > 200_000 })
+        kill(recorder.processIdentifier, SIGKILL)
+        recorder.waitUntilExit()
+        let recorded = try RecordedFile(file)
+        XCTAssertEqual(recorded.codec, "h264")
+        XCTAssertEqual([recorded.width, recorded.height], [640, 480])
+        XCTAssertGreaterThanOrEqual(recorded.frames, 10, "the pictures written before the kill play: \(recorded.decodeErrors)")
+        XCTAssertFalse(recorded.decodeErrors.contains("Invalid data"), recorded.decodeErrors)
+    }
+
+    func testAFullDiskStopsTheRecordingWithAMessageAndKeepsWhatWasWritten() throws {
+        let (server, url) = try camera()
+        defer { withExtendedLifetime(server) {} }
+        let file = try makeTemporaryDirectory().appendingPathComponent("full.mkv")
+        // prlimit's file-size limit makes writes past 300 kB fail as on a full disk (EFBIG).
+        let run = try CommandRun.product("layerwatch", ["record", url, "--seconds", "30", "-o", file.path],
+                                         timeout: 40, launcher: ["/usr/bin/prlimit", "--fsize=300000"])
+        XCTAssertEqual(run.status, 11, run.stderr)
+        XCTAssertTrue(run.stderr.contains("The disk is full: the recording stopped."), run.stderr)
+        XCTAssertTrue(run.stderr.contains(file.path), run.stderr)
+        let recorded = try RecordedFile(file)
+        XCTAssertEqual(recorded.codec, "h264")
+        XCTAssertGreaterThanOrEqual(recorded.frames, 5, "what was written before the disk filled plays")
+    }
+}
