@@ -13,8 +13,8 @@ protocol CameraSurfaceDelegate: AnyObject {
 
 /// Everything that shows one view of a session, whatever window it sits in (a printer's tab, a mini
 /// window, a farm tile): the picture (a `CameraView` driven by its `RepresentableHost`), the
-/// overlays over it (status card, LIVE badge, picture age, stats, the print's status strip, the
-/// zoom indicator), zoom and pan (not in a farm tile), the display-size hint taken from its own
+/// overlays over it (status card, LIVE badge, recording badge, picture age, stats, the print's
+/// status strip, the zoom indicator), zoom and pan (not in a farm tile), the display-size hint taken from its own
 /// allocation and scale factor, and retry. The owner embeds
 /// `widget`, and hears of states through `delegate`; the picture is made once and never moves
 /// inside the surface.
@@ -65,6 +65,8 @@ final class CameraSurface {
     /// "2 s ago": how old the picture is, for cameras that send a frame every second or so
     /// (Bambu P1/A1) and for a stream that has stopped sending.
     private let frameAge = GObjectRef(adopting: makeLabel(classes: ["frame-age"]))
+    /// The red dot while the camera is being recorded.
+    private let recordingBadge = RecordingBadge()
     private let cameraHost: RepresentableHost<ObjectIdentifier, CameraView>
     private var displaySize = PixelSize.full
     /// False while the owner has scrolled the surface out of sight (see `setOnScreen`).
@@ -91,9 +93,17 @@ final class CameraSurface {
         gtk_overlay_set_child(gcast(widget), cameraHost.widget)
         gtk_overlay_add_overlay(gcast(widget), allocation.widget)
         gtk_overlay_add_overlay(gcast(widget), status.widget)
+        // The top-left corner: badges side by side.
+        let corner = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
+        gtk_widget_add_css_class(corner, "corner-badges")
+        gtk_widget_set_halign(corner, GTK_ALIGN_START)
+        gtk_widget_set_valign(corner, GTK_ALIGN_START)
+        gtk_overlay_add_overlay(gcast(widget), corner)
         switch style {
         case .full:
-            place(liveBadge.pointer, valign: GTK_ALIGN_START)
+            gtk_widget_set_visible(liveBadge.pointer, false.gboolean)
+            gtk_box_append(gcast(corner), liveBadge.pointer)
+            gtk_box_append(gcast(corner), recordingBadge.widget)
             // The picture's age and the zoom sit just above the strip, so none covers another.
             let bottom = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             gtk_widget_set_valign(bottom, GTK_ALIGN_END)
@@ -114,13 +124,13 @@ final class CameraSurface {
         case .compact:
             gtk_widget_add_css_class(status.widget, "compact")
             gtk_overlay_add_overlay(gcast(widget), strip.widget)
-            let indicator = makeZoomable().widget
-            gtk_widget_set_halign(indicator, GTK_ALIGN_START)
-            gtk_widget_set_valign(indicator, GTK_ALIGN_START)
-            gtk_overlay_add_overlay(gcast(widget), indicator)
+            gtk_box_append(gcast(corner), recordingBadge.widget)
+            gtk_box_append(gcast(corner), makeZoomable().widget)
         case .tile:
             gtk_widget_add_css_class(status.widget, "compact")
-            place(frameAge.pointer, valign: GTK_ALIGN_START)
+            gtk_widget_set_visible(frameAge.pointer, false.gboolean)
+            gtk_box_append(gcast(corner), frameAge.pointer)
+            gtk_box_append(gcast(corner), recordingBadge.widget)
         }
         status.onRetry = { [weak self] in self?.reconnect() }
         allocation.onChange = { [weak self] width, height in
@@ -277,8 +287,18 @@ final class CameraSurface {
             if state != .live { status.apply(state, name: name) }
             if stats.isShown { stats.show(session.stats) }
             showFrameAge()
+            showRecording()
         }
     }
+
+    /// Shows whether the camera is being recorded, how long and how large (each second, and at once
+    /// when a recording starts or ends).
+    func showRecording() {
+        recordingBadge.show(session.recording?.current)
+    }
+
+    /// The recording badge's text while it is shown.
+    var recordingBadgeText: String? { recordingBadge.text }
 
     /// The age of the picture on screen, once it is at least a second old while live.
     private func showFrameAge(now: UInt64 = DispatchTime.now().uptimeNanoseconds) {
@@ -289,12 +309,5 @@ final class CameraSurface {
         let seconds = Int((now - frame.decodedAt) / 1_000_000_000)
         gtk_widget_set_visible(frameAge.pointer, (seconds >= 1).gboolean)
         gtk_label_set_text(gcast(frameAge.pointer), String(format: tr("%d s ago"), seconds))
-    }
-
-    private func place(_ label: UnsafeMutablePointer<GtkWidget>, valign: GtkAlign) {
-        gtk_widget_set_halign(label, GTK_ALIGN_START)
-        gtk_widget_set_valign(label, valign)
-        gtk_widget_set_visible(label, false.gboolean)
-        gtk_overlay_add_overlay(gcast(widget), label)
     }
 }

@@ -37,6 +37,7 @@ final class ControlBar {
         let button: UnsafeMutablePointer<GtkWidget>
         if case .toggle = feature.handler { button = gtk_toggle_button_new() } else { button = gtk_button_new() }
         gtk_button_set_icon_name(gcast(button), icon)
+        gtk_widget_add_css_class(button, "feature-\(feature.name)")  // for the stylesheet (Record turns red)
         gtk_widget_set_tooltip_text(button, feature.tooltip)
         gtk_actionable_set_action_name(gcast(button), feature.actionName)
         gtk_widget_add_css_class(button, "circular")

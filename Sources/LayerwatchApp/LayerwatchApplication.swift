@@ -86,11 +86,13 @@ public final class LayerwatchApplication {
             connectEarly(cameras: Self.cameras(from: urls))
         }
         let arguments = ["layerwatch"] + (farm ? [Self.farmArgument] : []) + urls
-        return withCStringArray(arguments) { argv in
+        let status = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(gcast(application), Int32(arguments.count), $0)
             }
         }
+        finishRecordings()
+        return status
     }
 
     /// Reads the config and starts the connection of every camera the window will show, before GTK
@@ -167,6 +169,8 @@ public final class LayerwatchApplication {
     var pendingRemoval: OpaquePointer?
     /// The Add/Edit Printer dialog while it is open.
     weak var openDialog: PrinterDialog?
+    /// The recordings running (`setRecording`), so each file is closed before the process ends.
+    var recordings: [StreamRecording] = []
 
     private func startup() {
         GLibLog.install()

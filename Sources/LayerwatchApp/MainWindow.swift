@@ -26,7 +26,9 @@ final class MainWindow {
     private var actions: [(feature: Feature, action: OpaquePointer)] = []
 
     /// Where Save Snapshot writes its PNGs.
-    var snapshotFolder = SnapshotWriter.directory()
+    var snapshotFolder = SavedFiles.folder(.pictures)
+    /// Where Record writes its videos.
+    var recordingFolder = SavedFiles.folder(.videos)
     /// The window entered or left fullscreen.
     var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
 
@@ -193,8 +195,8 @@ final class MainWindow {
         refreshFeatures()
     }
 
-    /// Enables each action exactly where its feature applies now.
-    private func refreshFeatures() {
+    /// Enables each action exactly where its feature applies now, and shows each toggle's state.
+    func refreshFeatures() {
         for (feature, action) in actions {
             g_simple_action_set_enabled(action, feature.isEnabled(app).gboolean)
             if let state = feature.state { setToggleState(action, state(app)) }

@@ -53,7 +53,7 @@ final class PrinterPage: CameraSurfaceDelegate {
     }
 
     /// Saves the current picture at the stream's full resolution as a PNG, upright (see SnapshotWriter).
-    func takeSnapshot(into folder: URL = SnapshotWriter.directory(),
+    func takeSnapshot(into folder: URL = SavedFiles.folder(.pictures),
                       completion: @escaping @MainActor (Result<URL, SnapshotWriter.Failure>) -> Void) {
         let (printer, orientation) = (name, camera.orientation)
         session.captureFullResolution(executor: MainLoopExecutor.main) { frame in

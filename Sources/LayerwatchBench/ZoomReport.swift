@@ -24,7 +24,7 @@ struct ZoomReport {
                 let ratio = cpu.median.flatMap { value in fitted.map { value / $0 } }
                 return [player, player.hasPrefix("ffmpeg") ? "–" : "\(zoom)×", fmt(cpu.median, 1),
                         "\(fmt(cpu.value(0), 1))–\(fmt(cpu.value(100), 1))", fmt(cpu.median.map { $0 / 60 }, 2),
-                        zoom == 1 && player == "Layerwatch" || player.hasPrefix("ffmpeg") ? "–" : fmt(ratio, 2) + "×",
+                        player.hasPrefix("ffmpeg") || (zoom == 1 && !player.contains("turned")) ? "–" : fmt(ratio, 2) + "×",
                         fmt(Percentiles(matching.compactMap(\.framesPerSecond)).median, 1)]
             }
         }

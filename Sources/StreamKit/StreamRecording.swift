@@ -62,14 +62,23 @@ public final class StreamRecording: @unchecked Sendable {
         }
     }
 
-    /// Stops: the last picture waiting is written, the file closed; `completion` then runs (on the
+    /// Stops: the pictures waiting are written and the file closed; `completion` then runs (on the
     /// recording's queue) with the final status. Safe to call more than once.
     public func stop(completion: (@Sendable (Status) -> Void)? = nil) {
-        lock.withLock {
-            stopping = true
-            if let completion { onFinish.append(completion) }
-        }
+        lock.withLock { stopping = true }
+        if let completion { whenFinished(completion) }
         queue.async { [self] in finish(failure: nil) }
+    }
+
+    /// Runs `callback` (on the recording's queue, or at once if it has finished) with the final
+    /// status, once the recording has stopped, asked to or on its own.
+    public func whenFinished(_ callback: @escaping @Sendable (Status) -> Void) {
+        let finished = lock.withLock { () -> Status? in
+            if status.isFinished { return status }
+            onFinish.append(callback)
+            return nil
+        }
+        if let finished { callback(finished) }
     }
 
     /// Blocks until the recording has stopped and its file is closed (the command-line recorder).

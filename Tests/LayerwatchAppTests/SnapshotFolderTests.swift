@@ -2,22 +2,28 @@
 import PrinterKit
 import XCTest
 
-/// Snapshots and the config follow the same home: `$HOME`, not the password database's entry.
+/// Snapshots, recordings and the config follow the same home: `$HOME`, not the password database's entry.
 final class SnapshotFolderTests: XCTestCase {
     func testWithoutAnXDGPicturesFolderSnapshotsGoUnderHOME() {
         let environment = ["HOME": "/tmp/elsewhere-home"]
-        XCTAssertEqual(SnapshotWriter.directory(pictures: nil, environment: environment).path,
+        XCTAssertEqual(SavedFiles.folder(.pictures, xdgFolder: nil, environment: environment).path,
                        "/tmp/elsewhere-home/Pictures/Layerwatch")
         XCTAssertEqual(ConfigStore.defaultDirectory(environment: environment).path, "/tmp/elsewhere-home/.config/layerwatch")
     }
 
+    func testRecordingsGoToTheVideosFolder() {
+        XCTAssertEqual(SavedFiles.folder(.videos, xdgFolder: nil, environment: ["HOME": "/tmp/elsewhere-home"]).path,
+                       "/tmp/elsewhere-home/Videos/Layerwatch")
+        XCTAssertEqual(SavedFiles.folder(.videos, xdgFolder: "/media/films", environment: ["HOME": "/tmp/x"]).path, "/media/films/Layerwatch")
+    }
+
     func testTheXDGPicturesFolderWins() {
-        XCTAssertEqual(SnapshotWriter.directory(pictures: "/media/photos", environment: ["HOME": "/tmp/x"]).path,
+        XCTAssertEqual(SavedFiles.folder(.pictures, xdgFolder: "/media/photos", environment: ["HOME": "/tmp/x"]).path,
                        "/media/photos/Layerwatch")
     }
 
     func testAnEmptyHOMEFallsBackToTheAccount() {
-        XCTAssertEqual(SnapshotWriter.directory(pictures: nil, environment: ["HOME": ""]).path,
+        XCTAssertEqual(SavedFiles.folder(.pictures, xdgFolder: nil, environment: ["HOME": ""]).path,
                        FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Layerwatch").path)
     }
 }

@@ -37,7 +37,7 @@ final class SnapshotTests: XCTestCase {
     func testSnapshotNamesNeverOverwrite() throws {
         let folder = try makeTemporaryDirectory()
         let date = Date(timeIntervalSince1970: 1_800_000_000)
-        let name = SnapshotWriter.fileName(printer: "A1", at: date)
+        let name = SavedFiles.name(printer: "A1", at: date, extension: "png")
         XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data([1])))
         let clip = try TestClips.smpteBars(width: 64, height: 48, fps: 5, seconds: 1)
         let session = StreamSession(source: .file(path: clip.path, loop: true))

@@ -1,0 +1,62 @@
+import CGtk
+import Foundation
+import PrinterKit
+
+/// Where Layerwatch keeps what it saves for the user, and under which names: snapshots in
+/// `$XDG_PICTURES_DIR/Layerwatch`, recordings in `$XDG_VIDEOS_DIR/Layerwatch`, each named after the
+/// printer and the time ("X1C 2026-11-22 16.30.05.png"), never over an existing file.
+enum SavedFiles {
+    /// One of the user's folders (XDG) that the app saves into.
+    enum Kind {
+        case pictures, videos
+
+        var xdgFolder: String? {
+            g_get_user_special_dir(self == .pictures ? G_USER_DIRECTORY_PICTURES : G_USER_DIRECTORY_VIDEOS).map { String(cString: $0) }
+        }
+
+        /// The folder under the home when XDG names none.
+        var fallback: String { self == .pictures ? "Pictures" : "Videos" }
+    }
+
+    /// `xdgFolder/Layerwatch`, or `$HOME/<Pictures or Videos>/Layerwatch` when XDG names no such
+    /// folder: the home the config follows too (`UserHome`), not the password database's.
+    static func folder(_ kind: Kind, xdgFolder: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let folder = xdgFolder ?? (UserHome.path(environment: environment) as NSString).appendingPathComponent(kind.fallback)
+        return URL(fileURLWithPath: folder, isDirectory: true).appendingPathComponent("Layerwatch", isDirectory: true)
+    }
+
+    /// The folder for `kind` on this machine.
+    static func folder(_ kind: Kind) -> URL {
+        folder(kind, xdgFolder: kind.xdgFolder)
+    }
+
+    /// "Printer name 2026-11-22 16.30.05.EXT", with characters that don't belong in a file name
+    /// replaced. The printer's part is cut to `maximumNameBytes`, so a long name still gives a file
+    /// name the file system takes (255 bytes), with room for the time and a " (2)".
+    static func name(printer: String, at date: Date, extension fileExtension: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH.mm.ss"
+        let unsafe = { (character: Character) in
+            "/\\:*?\"<>|".contains(character) || character.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        }
+        var safe = String(printer.map { unsafe($0) ? "-" : $0 })
+            .trimmingCharacters(in: .whitespaces)
+        while safe.utf8.count > maximumNameBytes { safe.removeLast() }
+        return "\(safe) \(formatter.string(from: date)).\(fileExtension)"
+    }
+
+    static let maximumNameBytes = 160
+
+    /// `name` in `folder`, or "name (2).EXT" and so on when a file of that name exists: never overwrite.
+    static func unique(_ name: String, in folder: URL) -> URL {
+        var url = folder.appendingPathComponent(name)
+        let stem = (name as NSString).deletingPathExtension, fileExtension = (name as NSString).pathExtension
+        var counter = 2
+        while FileManager.default.fileExists(atPath: url.path) {
+            url = folder.appendingPathComponent("\(stem) (\(counter)).\(fileExtension)")
+            counter += 1
+        }
+        return url
+    }
+}
