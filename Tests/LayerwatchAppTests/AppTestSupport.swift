@@ -125,3 +125,12 @@ func openAddPrinterDialog(in app: LayerwatchApplication) throws -> (dialog: Prin
     }
     return (dialog, port)
 }
+
+/// The text of every toast shown in `window`, as the user reads it.
+@MainActor
+func toastTitles(in window: UnsafeMutablePointer<GtkWidget>) -> [String] {
+    descendants(of: window).filter { String(cString: gtk_widget_get_css_name($0)) == "toast" }.flatMap { toast in
+        descendants(of: toast).filter { Bool(gboolean: gtk_widget_has_css_class($0, "heading")) }
+            .map { String(cString: gtk_label_get_text(gcast($0))) }
+    }
+}

@@ -25,6 +25,7 @@ final class FeatureTableTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.snapshotFolder = snapshots
+            window.recordingFolder = snapshots  // Record runs too: never into the real Videos folder
             XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.state == .live })
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
 

@@ -123,12 +123,3 @@ private func naturalHeight(of widget: UnsafeMutablePointer<GtkWidget>) -> Int32 
     gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, gtk_widget_get_width(widget), &minimum, &natural, nil, nil)
     return natural
 }
-
-/// The text of every toast shown in `window`, as the user reads it.
-@MainActor
-private func toastTitles(in window: UnsafeMutablePointer<GtkWidget>) -> [String] {
-    descendants(of: window).filter { String(cString: gtk_widget_get_css_name($0)) == "toast" }.flatMap { toast in
-        descendants(of: toast).filter { Bool(gboolean: gtk_widget_has_css_class($0, "heading")) }
-            .map { String(cString: gtk_label_get_text(gcast($0))) }
-    }
-}
