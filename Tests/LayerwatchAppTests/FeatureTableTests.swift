@@ -18,14 +18,14 @@ final class FeatureTableTests: XCTestCase {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 2)
         let directory = try makeTemporaryDirectory()
-        let snapshots = try makeTemporaryDirectory()
+        let snapshots = try makeTemporaryDirectory(), recordings = try makeTemporaryDirectory()
         let printers = ["One", "Two"].map { Printer(name: $0, kind: .generic, url: clip.path) }
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers, selectedPrinterID: printers[0].id))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.snapshotFolder = snapshots
-            window.recordingFolder = snapshots  // Record runs too: never into the real Videos folder
+            window.recordingFolder = recordings  // Record runs too: never into the real Videos folder
             XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.state == .live })
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
 
