@@ -5,12 +5,14 @@ import Foundation
 // that measures one Layerwatch scenario in isolation and prints one JSON line; `layerwatch-bench
 // screen …` measures what reaches the screen, against GStreamer and mpv (bench/screen.sh);
 // `layerwatch-bench farm …` what the farm view costs with 1 to 16 printers (bench/farm.sh);
-// `layerwatch-bench zoom …` what a zoomed view costs against a fitted one (bench/zoom.sh).
+// `layerwatch-bench zoom …` what a zoomed view costs against a fitted one (bench/zoom.sh);
+// `layerwatch-bench record …` what recording costs against decoding (bench/record.sh).
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 switch benchArguments.first {
 case "scenario": ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
 case "screen": ScreenBench.run(arguments: Array(benchArguments.dropFirst()))
 case "farm": FarmBench.run(arguments: Array(benchArguments.dropFirst()))
 case "zoom": ZoomBench.run(arguments: Array(benchArguments.dropFirst()))
+case "record": RecordBench.run(arguments: Array(benchArguments.dropFirst()))
 default: BenchRun.run(arguments: benchArguments)
 }
