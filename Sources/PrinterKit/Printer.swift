@@ -64,10 +64,12 @@ public struct Printer: Hashable, Identifiable, Sendable {
     public var flipVertical: Bool
     /// Whether a finished, failed or paused print on this printer raises a desktop notification.
     public var notifies: Bool
+    /// Whether its prints get a timelapse, and when it takes its pictures; nil: none.
+    public var timelapse: Timelapse?
 
     public init(id: UUID = UUID(), name: String, kind: Kind, host: String = "", apiPort: Int? = nil,
                 serial: String? = nil, url: String? = nil, accessCode: String = "", rotation: Int = 0,
-                flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true) {
+                flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true, timelapse: Timelapse? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
@@ -80,6 +82,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
         self.flipHorizontal = flipHorizontal
         self.flipVertical = flipVertical
         self.notifies = notifies
+        self.timelapse = timelapse
     }
 
     /// Where this printer's print status comes from; nil for a plain camera, or a Bambu printer

@@ -2,10 +2,10 @@ import Foundation
 
 /// How a printer is written in `printers.json`: flat, readable keys, the model as the code its SSDP
 /// announcement uses, the access code or API key only when there is one to keep in the file, and
-/// the format-2 fields (API port, mounting, notifications) only when not their defaults.
+/// the format-2 fields (API port, mounting, notifications, timelapse) only when not their defaults.
 extension Printer: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, name, kind, model, host, apiPort, serial, url, accessCode, rotation, flipHorizontal, flipVertical, notifies
+        case id, name, kind, model, host, apiPort, serial, url, accessCode, rotation, flipHorizontal, flipVertical, notifies, timelapse
     }
 
     private enum KindName: String, Codable {
@@ -38,7 +38,9 @@ extension Printer: Codable {
             rotation: ((rotation % 360) + 360) % 360 / 90 * 90,
             flipHorizontal: try container.decodeIfPresent(Bool.self, forKey: .flipHorizontal) ?? false,
             flipVertical: try container.decodeIfPresent(Bool.self, forKey: .flipVertical) ?? false,
-            notifies: try container.decodeIfPresent(Bool.self, forKey: .notifies) ?? true
+            notifies: try container.decodeIfPresent(Bool.self, forKey: .notifies) ?? true,
+            // A setting this version does not understand means no timelapse, not a rejected file.
+            timelapse: (try? container.decodeIfPresent(String.self, forKey: .timelapse)).flatMap { $0.flatMap(Timelapse.init(text:)) }
         )
     }
 
@@ -63,5 +65,6 @@ extension Printer: Codable {
         if flipHorizontal { try container.encode(true, forKey: .flipHorizontal) }
         if flipVertical { try container.encode(true, forKey: .flipVertical) }
         if !notifies { try container.encode(false, forKey: .notifies) }
+        try container.encodeIfPresent(timelapse, forKey: .timelapse)
     }
 }

@@ -1,0 +1,72 @@
+import Foundation
+
+/// One printer's timelapse pictures, waiting on disk until its print ends: numbered JPEGs in a
+/// folder of the app's state, and a small manifest naming the print they belong to and the layer
+/// of the last picture, so the app started again mid-print adds to the same timelapse. Not
+/// thread-safe: its owner calls it from one queue.
+public final class TimelapseFrames {
+    /// What the folder holds pictures of.
+    private struct Manifest: Codable {
+        var job: String
+        var layer: Int?
+    }
+
+    public let folder: URL
+    private var manifest: Manifest?
+    /// Pictures in the folder.
+    public private(set) var count = 0
+
+    /// The store in `folder`, with whatever an earlier run left there.
+    public init(folder: URL) {
+        self.folder = folder
+        if let data = try? Data(contentsOf: manifestURL), let manifest = try? JSONDecoder().decode(Manifest.self, from: data) {
+            self.manifest = manifest
+            count = pictures.count
+        }
+    }
+
+    /// The print the pictures are of, if any.
+    public var job: String? { manifest?.job }
+    /// The layer of the last picture, when taken per layer.
+    public var layer: Int? { manifest?.layer }
+
+    /// Starts the timelapse of `job`: the pictures of that job taken before (a restart) stay,
+    /// another print's are thrown away.
+    public func begin(job: String) throws {
+        let job = String(job.prefix(256))
+        guard manifest?.job != job else { return }
+        clear()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        manifest = Manifest(job: job, layer: nil)
+        try save()
+    }
+
+    /// Adds one picture (a JPEG), taken at `layer` when per layer.
+    public func add(jpeg: [UInt8], layer: Int?) throws {
+        guard manifest != nil else { return }
+        try Data(jpeg).write(to: folder.appendingPathComponent(String(format: "%06d.jpg", count + 1)), options: .atomic)
+        count += 1
+        manifest?.layer = layer
+        try save()
+    }
+
+    /// The pictures in the order they were taken.
+    public var pictures: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".jpg") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    /// Throws every picture and the manifest away.
+    public func clear() {
+        for url in pictures { try? FileManager.default.removeItem(at: url) }
+        try? FileManager.default.removeItem(at: manifestURL)
+        manifest = nil
+        count = 0
+    }
+
+    private var manifestURL: URL { folder.appendingPathComponent("timelapse.json") }
+
+    private func save() throws {
+        try JSONEncoder().encode(manifest).write(to: manifestURL, options: .atomic)
+    }
+}
