@@ -1,7 +1,7 @@
 import CGtk
 
 /// A desktop notification as GApplication sends it (GNotification): a title, a body, an icon, a
-/// priority and the action its click activates. GLib picks the way there: the portal in flatpak,
+/// priority, the action its click activates and its buttons. GLib picks the way there: the portal in flatpak,
 /// `org.gtk.Notifications` where one runs (GNOME Shell), else `org.freedesktop.Notifications`.
 /// Sending it again with the same id replaces the one shown.
 public struct DesktopNotification {
@@ -17,14 +17,17 @@ public struct DesktopNotification {
     public var priority: Priority
     /// The application action a click activates (`app.NAME`) and the string handed to it.
     public var defaultAction: (name: String, target: String)?
+    /// Buttons: each its label, the application action it activates and the string handed to it.
+    public var buttons: [(label: String, action: String, target: String)]
 
     public init(title: String, body: String? = nil, icon: GObjectRef<OpaquePointer>? = nil, priority: Priority = .normal,
-                defaultAction: (name: String, target: String)? = nil) {
+                defaultAction: (name: String, target: String)? = nil, buttons: [(label: String, action: String, target: String)] = []) {
         self.title = title
         self.body = body
         self.icon = icon
         self.priority = priority
         self.defaultAction = defaultAction
+        self.buttons = buttons
     }
 
     /// Shows it as `application`'s (registered, primary) notification `id`.
@@ -36,6 +39,9 @@ public struct DesktopNotification {
         g_notification_set_priority(notification.pointer, priority == .high ? G_NOTIFICATION_PRIORITY_HIGH : G_NOTIFICATION_PRIORITY_NORMAL)
         if let action = defaultAction {
             g_notification_set_default_action_and_target_value(notification.pointer, action.name, g_variant_new_string(action.target))
+        }
+        for button in buttons {
+            g_notification_add_button_with_target_value(notification.pointer, button.label, button.action, g_variant_new_string(button.target))
         }
         g_application_send_notification(gcast(application), id, notification.pointer)
     }

@@ -37,6 +37,7 @@ public final class LayerwatchApplication {
     private let stateDirectory: URL
     /// Notifies finished, failed and paused prints and HMS alerts; made in `startup`.
     var notifier: PrintNotifier!
+    var timelapses: TimelapseTaker!
     var window: MainWindow?
     var miniWindows: [UUID: MiniWindow] = [:] {
         didSet {
@@ -92,6 +93,7 @@ public final class LayerwatchApplication {
             }
         }
         finishRecordings()
+        timelapses?.flush()
         return status
     }
 
@@ -177,6 +179,7 @@ public final class LayerwatchApplication {
         if library == nil { library = PrinterLibrary(store: makeStore()) }
         AppStyle.install()
         startNotifications(ledger: NotificationLedger(directory: stateDirectory))
+        startTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -277,6 +280,7 @@ public final class LayerwatchApplication {
         guard library.secretsLoaded else { return }
         statusHub.sync(library.config.printers)
         notifier.follow(library.config.printers)
+        timelapses.follow(library.config.printers)
     }
 
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).

@@ -17,6 +17,8 @@ import StreamKit
 final class PrintNotifier {
     /// The application action a notification's click activates, with the printer's id (a string).
     static let showPrinterAction = "show-printer"
+    /// The application action of a notification's "Open Timelapse", with the video's path.
+    static let openTimelapseAction = "open-timelapse"
 
     private let application: OpaquePointer
     private let hub: PrinterStatusHub
@@ -97,8 +99,24 @@ final class PrintNotifier {
         }
         let hms = codes.isEmpty ? nil : String(format: tr("HMS %@"), codes.joined(separator: ", "))
         let body = [status.job, error, hms].compactMap { $0 }.joined(separator: "\n")
-        let text = DesktopNotification(title: title, body: body.isEmpty ? nil : body, priority: priority,
-                                       defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString))
+        send(DesktopNotification(title: title, body: body.isEmpty ? nil : body, priority: priority,
+                                 defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString)), for: printer)
+    }
+
+    /// The print's notification again, now offering its timelapse (`video`): it replaces the one
+    /// its end raised (the printer's one notification id), so the finish notification offers to
+    /// open it. Only for a printer whose notifications are on.
+    func offerTimelapse(_ video: URL, job: String?, failed: Bool, of printerID: UUID) {
+        guard let printer = printer(printerID), printer.notifies else { return }
+        let title = String(format: failed ? tr("%@: print failed") : tr("%@: print finished"), printer.name)
+        let body = [job, String(format: tr("Timelapse: %@"), video.lastPathComponent)].compactMap { $0 }.joined(separator: "\n")
+        send(DesktopNotification(title: title, body: body, defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString),
+                                 buttons: [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, video.path)]), for: printer)
+    }
+
+    /// Sends `text` as the printer's one notification, with the camera's picture as its icon.
+    private func send(_ text: DesktopNotification, for printer: Printer) {
+        let title = text.title
         let frame = picture(printer.id)
         let id = Self.notificationID(of: printer.id)
         pictures.async {

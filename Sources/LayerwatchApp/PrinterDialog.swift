@@ -11,7 +11,7 @@ import StreamKit
 /// prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
 /// (address, port, username, password), finds its cameras, of which the user checks one or several
 /// (go2rtc's streams are saved as other cameras over RTSP); how the camera is mounted (turned,
-/// mirrored: an imported camera fills it in); "Test Connection" probes the camera; Save checks every
+/// mirrored: an imported camera fills it in); the print's timelapse; "Test Connection" probes the camera; Save checks every
 /// field and says what is wrong under the field itself.
 @MainActor
 final class PrinterDialog {
@@ -40,6 +40,8 @@ final class PrinterDialog {
     let cameras: FormField
     /// How the camera is mounted; hidden while several imported cameras are checked (each keeps its own).
     let mounting = MountingField()
+    /// Whether its prints get a timelapse; shown for printers with print status.
+    let timelapse = TimelapseField()
     private let hostRow = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
     /// "On your network" (adding only), shown while a Bambu kind is chosen.
     private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
@@ -106,7 +108,7 @@ final class PrinterDialog {
         gtk_box_append(gcast(hostRow), host.widget)
         gtk_box_append(gcast(hostRow), apiPort.widget)
         for field in [name.widget, hostRow, apiKey.widget, apiUser.widget, apiPassword.widget, accessCode.widget, serial.widget,
-                      url.widget, cameras.widget, mounting.field.widget] {
+                      url.widget, cameras.widget, mounting.field.widget, timelapse.field.widget] {
             gtk_box_append(gcast(form), field)
         }
         let testRow = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -190,7 +192,7 @@ final class PrinterDialog {
                             accessCode: go2rtc ? apiPassword.text : api ? apiKey.text : accessCode.text, serial: serial.text,
                             url: showsURL ? url.text : "", cameras: cameras,
                             rotation: mounting.rotation, flipHorizontal: mounting.flipHorizontal,
-                            flipVertical: mounting.flipVertical, notifies: editing?.notifies ?? true)
+                            flipVertical: mounting.flipVertical, notifies: editing?.notifies ?? true, timelapse: timelapse.timelapse)
     }
 
     var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
@@ -251,6 +253,7 @@ final class PrinterDialog {
         serial.text = printer.serial ?? ""
         url.text = printer.url ?? ""
         mounting.show(rotation: printer.rotation, flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical)
+        timelapse.timelapse = printer.timelapse
     }
 
     /// The API port field's text, or for a Bambu printer the MQTT port it was saved with (no field
@@ -284,6 +287,7 @@ final class PrinterDialog {
         gtk_widget_set_visible(hostRow, (bambu || api || go2rtc).gboolean)
         if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, bambu.gboolean) }
         url.setShown(showsURL)
+        timelapse.field.setShown(bambu || api)
         gtk_entry_set_placeholder_text(gcast(name.entry), go2rtc ? Go2RTCText.namePlaceholder : kind.namePlaceholder)
         host.setHint(go2rtc ? Go2RTCText.hostHint : kind.hostHint)
         if go2rtc { gtk_entry_set_placeholder_text(gcast(apiPort.entry), String(Go2RTCImport.apiPort)) }

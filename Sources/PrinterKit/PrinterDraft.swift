@@ -41,16 +41,18 @@ public struct PrinterDraft: Equatable, Sendable {
     public var url: String
     /// The cameras chosen from those a Klipper, OctoPrint or go2rtc host listed: one printer each.
     public var cameras: [ImportedCamera]
-    /// Kept from an edited printer: how its camera is mounted and whether it notifies.
+    /// How its camera is mounted, whether it notifies (kept from an edited printer) and its timelapse.
     public var rotation: Int
     public var flipHorizontal: Bool
     public var flipVertical: Bool
     public var notifies: Bool
+    public var timelapse: Timelapse?
 
     public init(id: UUID = UUID(), kind: Printer.Kind, isGo2RTC: Bool = false, name: String = "", host: String = "",
                 apiPort: String = "", user: String = "", accessCode: String = "", serial: String = "", url: String = "",
                 cameras: [ImportedCamera] = [],
-                rotation: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true) {
+                rotation: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true,
+                timelapse: Timelapse? = nil) {
         self.id = id
         self.kind = kind
         self.isGo2RTC = isGo2RTC
@@ -66,6 +68,7 @@ public struct PrinterDraft: Equatable, Sendable {
         self.flipHorizontal = flipHorizontal
         self.flipVertical = flipVertical
         self.notifies = notifies
+        self.timelapse = timelapse
     }
 
     /// The fields of an existing printer, for the edit dialog.
@@ -73,7 +76,8 @@ public struct PrinterDraft: Equatable, Sendable {
         self.init(id: printer.id, kind: printer.kind, name: printer.name, host: printer.host,
                   apiPort: printer.apiPort.map(String.init) ?? "", accessCode: printer.accessCode,
                   serial: printer.serial ?? "", url: printer.url ?? "", rotation: printer.rotation,
-                  flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical, notifies: printer.notifies)
+                  flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical, notifies: printer.notifies,
+                  timelapse: printer.timelapse)
     }
 
     /// The printer these fields describe, the first when several cameras are chosen.
@@ -168,7 +172,7 @@ public struct PrinterDraft: Equatable, Sendable {
             printers.append(Printer(id: printers.isEmpty ? id : UUID(), name: Self.printerName(name, camera: camera, of: cameras.count),
                                     kind: kind, host: host, apiPort: port, url: camera.url, accessCode: key,
                                     rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
-                                    flipVertical: camera.flipVertical, notifies: notifies))
+                                    flipVertical: camera.flipVertical, notifies: notifies, timelapse: timelapse))
         }
         if !unplayable.isEmpty { messages[.cameras] = unplayable.joined(separator: "\n") }
         return printers
@@ -207,13 +211,14 @@ public struct PrinterDraft: Equatable, Sendable {
         return usual
     }
 
-    /// `printer` with the edited printer's mounting and notification switch.
+    /// `printer` with the draft's mounting, notification switch and timelapse.
     private func kept(_ printer: Printer) -> Printer {
         var printer = printer
         printer.rotation = rotation
         printer.flipHorizontal = flipHorizontal
         printer.flipVertical = flipVertical
         printer.notifies = notifies
+        printer.timelapse = printer.kind == .generic ? nil : timelapse  // a plain camera has no print to follow
         return printer
     }
 

@@ -165,8 +165,8 @@ class Server:
              title=plain(field("title")), body=plain(field("body")), priority=plain(field("priority")) or "normal",
              icon=describe_icon(icon, self.save_dir, self.icons) if icon is not None else None,
              default_action=default_action, target=plain(target),
-             buttons=[{"label": plain(b.lookup_value("label", None)), "action": plain(b.lookup_value("action", None)),
-                       "target": plain(b.lookup_value("target", None))} for b in (buttons or [])])
+             buttons=[{"label": b.get("label"), "action": b.get("action"), "target": b.get("target")}
+                      for b in (buttons.unpack() if buttons is not None else [])])
         invocation.return_value(None)
 
     def click_gtk(self, app_id, shown):

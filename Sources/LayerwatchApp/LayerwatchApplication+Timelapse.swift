@@ -1,0 +1,32 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+
+/// Timelapses of prints: the taker, what it does with a video, and the action that opens one.
+extension LayerwatchApplication {
+    /// Makes the taker (it follows the printers from `syncPrinterStatus`), its pictures waiting in
+    /// `folder`, and `app.open-timelapse` (a video's path), the finish notification's button.
+    func startTimelapses(in folder: URL) {
+        timelapses = TimelapseTaker(folder: folder, hub: statusHub,
+                                    session: { [weak self] id in self?.window?.tabs.page(id: id)?.session },
+                                    printer: { [weak self] id in self?.library.printer(id: id) })
+        timelapses.onVideo = { [weak self] id, video, job, failed in
+            guard let self else { return }
+            notifier.offerTimelapse(video, job: job, failed: failed, of: id)
+            window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent))
+        }
+        addStringAction(application, PrintNotifier.openTimelapseAction) { path in
+            Self.open(URL(fileURLWithPath: path))
+        }
+    }
+
+    /// Opens `file` in the desktop's application for it (a video player).
+    static func open(_ file: URL) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_app_info_launch_default_for_uri(file.absoluteString, nil, &error) == 0 {
+            GLibLog.warning("could not open \(file.path): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+            g_clear_error(&error)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import CGtk
+import GtkKit
+import PrinterKit
+import StreamKit
+
+/// The printer dialog's "Timelapse": off, a picture at each layer change, or every 10, 30 or 60
+/// seconds while a print runs; the video is made when the print ends. Printers with print status
+/// only (a plain camera has no print to follow).
+@MainActor
+final class TimelapseField {
+    /// The drop-down's choices, in its order.
+    private static let choices: [Timelapse?] = [nil, .perLayer] + Timelapse.intervals.map { .every(seconds: $0) }
+    let field: FormField
+    private let dropDown: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        let titles = [tr("Off"), tr("A picture at each layer")] + Timelapse.intervals.map { String(format: tr("A picture every %d s"), $0) }
+        dropDown = withCStringArray(titles) { gtk_drop_down_new(gcast(gtk_string_list_new($0)), nil) }
+        gtk_widget_set_halign(dropDown, GTK_ALIGN_START)
+        field = FormField(title: tr("Timelapse"), control: dropDown,
+                          hint: tr("Pictures wait on disk while the print runs; when it ends they become a video in Videos/Layerwatch. OctoPrint does not report layers: choose a picture every few seconds."))
+    }
+
+    var timelapse: Timelapse? {
+        get { Self.choices[min(Int(gtk_drop_down_get_selected(gcast(dropDown))), Self.choices.count - 1)] }
+        set { gtk_drop_down_set_selected(gcast(dropDown), guint(Self.choices.firstIndex(of: newValue) ?? 0)) }
+    }
+}

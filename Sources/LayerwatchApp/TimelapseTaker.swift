@@ -1,0 +1,171 @@
+import Foundation
+import GtkKit
+import PrinterKit
+import StatusKit
+import StreamKit
+
+/// Timelapses of prints. For every saved printer whose timelapse is on (`Printer.timelapse`) it
+/// follows the status in the hub: while a print runs it takes a picture at each layer change (or
+/// every so many seconds) from a full-resolution frame of the printer's camera session (decoded
+/// with deblocking: `captureFullResolution`), upright as the camera is mounted, and puts it on disk
+/// as a JPEG (`TimelapseFrames`, in the app's state folder: a restart mid-print adds to the same
+/// timelapse); when the print finishes or fails it makes the pictures an H.264 video in
+/// Videos/Layerwatch and hands it to `onVideo` (the notifier offers to open it). The pictures are
+/// encoded and written on its own queue, never on the main loop.
+@MainActor
+final class TimelapseTaker {
+    /// What is known of one followed printer.
+    private final class Followed {
+        let store: TimelapseFrames
+        var observation: PrinterStatusHub.Observation?
+        /// The print being taken, once seen printing.
+        var job: String?
+        var lastLayer: Int?
+        var timer: RepeatingTimer?
+        var timelapse: Timelapse
+        /// The print an earlier run left pictures of, and the layer of its last one.
+        let resumable: (job: String?, layer: Int?)
+
+        /// Read before its queue ever touches `store`.
+        init(store: TimelapseFrames, timelapse: Timelapse) {
+            self.store = store
+            self.timelapse = timelapse
+            resumable = (store.job, store.layer)
+        }
+    }
+
+    /// Where the pictures of printer `id` wait: `folder/<id>/`.
+    let folder: URL
+    /// Where the videos go.
+    var videoFolder = SavedFiles.folder(.videos)
+    /// A video was made of the pictures of `job` on printer `id` (`failed`: the print failed).
+    var onVideo: @MainActor (_ id: UUID, _ video: URL, _ job: String, _ failed: Bool) -> Void = { _, _, _, _ in }
+
+    private let hub: PrinterStatusHub
+    private let session: @MainActor (UUID) -> StreamSession?
+    private let printer: @MainActor (UUID) -> Printer?
+    private var followed: [UUID: Followed] = [:]
+    /// Encodes and writes pictures, and makes videos, in order.
+    private let queue = DispatchQueue(label: "layerwatch.timelapse")
+
+    init(folder: URL, hub: PrinterStatusHub, session: @escaping @MainActor (UUID) -> StreamSession?,
+         printer: @escaping @MainActor (UUID) -> Printer?) {
+        self.folder = folder
+        self.hub = hub
+        self.session = session
+        self.printer = printer
+    }
+
+    /// Follows the printers of `printers` whose timelapse is on; forgets the rest.
+    func follow(_ printers: [Printer]) {
+        let wanted = Dictionary(uniqueKeysWithValues: printers.compactMap { printer in printer.timelapse.map { (printer.id, $0) } })
+        for id in followed.keys where wanted[id] == nil { followed[id] = nil }
+        for (id, timelapse) in wanted {
+            if let known = followed[id] {
+                known.timelapse = timelapse
+                continue
+            }
+            let entry = Followed(store: TimelapseFrames(folder: folder.appendingPathComponent(id.uuidString)), timelapse: timelapse)
+            followed[id] = entry
+            entry.observation = hub.observe(printerID: id) { [weak self] update in self?.received(update, for: id) }
+        }
+    }
+
+    /// Blocks until the pictures taken so far are on disk and any video is made (tests, quitting).
+    func flush() {
+        queue.sync {}
+    }
+
+    /// Pictures of printer `id`'s print waiting on disk.
+    func pictureCount(of id: UUID) -> Int {
+        guard let entry = followed[id] else { return 0 }
+        return queue.sync { entry.store.count }
+    }
+
+    private func received(_ update: StatusMonitor.Update?, for id: UUID) {
+        guard let entry = followed[id], let update, update.connection == .live, let status = update.status else { return }
+        switch status.state {
+        case .printing, .paused, .preparing:
+            let job = status.job ?? tr("Print")
+            if entry.job != job { start(job, on: entry) }
+            guard status.state == .printing else {
+                entry.timer = nil
+                return
+            }
+            switch entry.timelapse {
+            case .perLayer:
+                entry.timer = nil
+                if let layer = status.layer, layer > 0, layer != entry.lastLayer {
+                    entry.lastLayer = layer
+                    take(for: id, entry: entry, layer: layer)
+                }
+            case .every(let seconds):
+                if entry.timer == nil {
+                    take(for: id, entry: entry, layer: nil)
+                    entry.timer = RepeatingTimer(seconds: UInt32(seconds)) { [weak self, weak entry] in
+                        guard let self, let entry else { return }
+                        take(for: id, entry: entry, layer: nil)
+                    }
+                }
+            }
+        case .finished, .failed, .idle:
+            entry.timer = nil
+            let job = status.job ?? entry.job
+            entry.job = nil
+            entry.lastLayer = nil
+            finish(job, failed: status.state == .failed, on: entry, id: id)
+        case .offline:
+            entry.timer = nil
+        }
+    }
+
+    /// Begins (or, after a restart, resumes) the timelapse of `job`.
+    private func start(_ job: String, on entry: Followed) {
+        entry.job = job
+        entry.lastLayer = entry.resumable.job == job ? entry.resumable.layer : nil
+        let store = entry.store
+        queue.async {
+            do { try store.begin(job: job) } catch { GLibLog.warning("timelapse: \(error.localizedDescription)") }
+        }
+    }
+
+    /// Takes one picture: the next full-resolution frame, upright, as a JPEG on disk.
+    private func take(for id: UUID, entry: Followed, layer: Int?) {
+        guard let session = session(id), let printer = printer(id), let camera = try? Camera(printer: printer) else { return }
+        let orientation = camera.orientation, store = entry.store
+        session.captureFullResolution(executor: queue) { frame in
+            guard let frame else { return }
+            do {
+                let jpeg: [UInt8]
+                if orientation == .upright {
+                    jpeg = try TimelapseEncoder.jpeg(frame.pixels, width: frame.width, height: frame.height, stride: frame.stride, order: frame.order)
+                } else {
+                    let turned = orientation.upright(frame.pixels, width: frame.width, height: frame.height, stride: frame.stride)
+                    jpeg = try turned.bytes.withUnsafeBytes {
+                        try TimelapseEncoder.jpeg($0.baseAddress!, width: turned.width, height: turned.height, stride: turned.width * 4, order: frame.order)
+                    }
+                }
+                try store.add(jpeg: jpeg, layer: layer)
+            } catch {
+                GLibLog.warning("timelapse picture: \(error)")
+            }
+        }
+    }
+
+    /// Makes the pictures of `job` a video (if there are any of it), then throws them away.
+    private func finish(_ job: String?, failed: Bool, on entry: Followed, id: UUID) {
+        let store = entry.store, folder = videoFolder, name = printer(id)?.name ?? tr("Printer")
+        queue.async {
+            guard let job, store.job == job, store.count > 0 else { return }
+            let video = SavedFiles.unique(SavedFiles.name(printer: String(format: tr("%@ timelapse"), name), at: Date(), extension: "mp4"), in: folder)
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try TimelapseEncoder.video(of: store.pictures, to: video)
+                store.clear()
+                MainLoopExecutor.main.runOnMainActor { [weak self] in self?.onVideo(id, video, job, failed) }
+            } catch {
+                GLibLog.warning("timelapse video: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StatusKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// A timelapse of a print on the fake Moonraker printer: one picture per layer change, from the
+/// printer's camera at full resolution, waiting on disk; the app started again mid-print adds to
+/// the same timelapse; when the print completes the pictures become an H.264 video in the videos
+/// folder, one picture a layer, and the finish notification is sent again offering to open it.
+final class TimelapseTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testOnePicturePerLayerAcrossARestartBecomeAVideoTheFinishNotificationOffers() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("needs a private session bus: run under dbus-run-session (make test)")
+        }
+        let notifications = try TestServer(script: "notification_server.py")
+        addTeardownBlock { notifications.stop() }
+        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                              url: "http://127.0.0.1:\(camera.port)/?action=stream", timelapse: .perLayer)
+        let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
+        try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: [printer]))
+        func set(_ stats: [String: Any]) {
+            moonraker.send(["cmd": "set", "status": ["print_stats": stats]])
+            XCTAssertNotNil(moonraker.waitFor("done", where: { _ in true }))
+        }
+        try MainActor.assumeIsolated {
+            @MainActor func start() throws -> (LayerwatchApplication, MainWindow) {
+                let app = LayerwatchApplication(store: { ConfigStore(directory: config, secrets: nil) },
+                                                id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
+                app.registerWithoutRunning()
+                app.activate()
+                app.timelapses.videoFolder = videos
+                let window = try XCTUnwrap(app.window)
+                XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
+                return (app, window)
+            }
+            @MainActor func layer(_ number: Int, of app: LayerwatchApplication, pictures: Int) {
+                set(["state": "printing", "filename": "benchy.gcode", "info": ["current_layer": number, "total_layer": 5]])
+                XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses.pictureCount(of: printer.id) == pictures },
+                              "layer \(number): \(app.timelapses.pictureCount(of: printer.id)) pictures")
+            }
+
+            let (first, firstWindow) = try start()
+            for number in 1...3 { layer(number, of: first, pictures: number) }
+            // The same layer reported again takes nothing more.
+            XCTAssertFalse(iterateMainContext(timeout: 3) { first.timelapses.pictureCount(of: printer.id) > 3 })
+
+            // Quit mid-print, start again: the pictures on disk are the same timelapse's.
+            gtk_window_destroy(gcast(firstWindow.window))
+            first.statusHub.stopAll()
+            first.timelapses.follow([])
+            first.timelapses.flush()
+            let (again, window) = try start()
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertFalse(iterateMainContext(timeout: 3) { again.timelapses.pictureCount(of: printer.id) != 3 }, "layer 3 is not taken twice")
+            for number in 4...5 { layer(number, of: again, pictures: number) }
+
+            set(["state": "complete", "info": ["current_layer": 5, "total_layer": 5]])
+            XCTAssertTrue(iterateMainContext(timeout: 30) { (try? FileManager.default.contentsOfDirectory(atPath: videos.path))?.count == 1 })
+            again.timelapses.flush()
+            let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: videos.path).first)
+            XCTAssertTrue(name.hasPrefix("Voron timelapse ") && name.hasSuffix(".mp4"), name)
+            let video = try RecordedFile(videos.appendingPathComponent(name))
+            XCTAssertEqual(video.codec, "h264")
+            XCTAssertEqual([video.width, video.height], [640, 360], "the camera's full resolution")
+            XCTAssertEqual(video.frames, 5, "one picture a layer")
+            XCTAssertEqual(video.decodeErrors, "")
+            XCTAssertEqual(again.timelapses.pictureCount(of: printer.id), 0, "the pictures are gone once the video is made")
+
+            // The finish notification, then the same one again with a button to open the video.
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count >= 2 })
+            let offered = try XCTUnwrap(notifications.events(named: "notification").last)
+            XCTAssertEqual(offered.string("id"), "printer-\(printer.id.uuidString)", "it replaces the finish notification")
+            XCTAssertEqual(offered.string("title"), "Voron: print finished")
+            XCTAssertEqual(offered.string("body"), "benchy.gcode\nTimelapse: \(name)")
+            let buttons = try XCTUnwrap(offered.fields["buttons"] as? [[String: Any]])
+            XCTAssertEqual(buttons.first?["label"] as? String, "Open Timelapse")
+            XCTAssertEqual(buttons.first?["action"] as? String, "app.open-timelapse")
+            XCTAssertEqual(buttons.first?["target"] as? String, videos.appendingPathComponent(name).path)
+        }
+    }
+}
