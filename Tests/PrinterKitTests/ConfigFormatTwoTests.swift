@@ -56,6 +56,28 @@ final class ConfigFormatTwoTests: XCTestCase {
         XCTAssertEqual(farm["attentionFirst"] as? Bool, false)
     }
 
+    func testTimelapseSettingsRoundTripAndAnUnknownOneMeansNone() throws {
+        let directory = try makeTemporaryDirectory()
+        var layers = voron, seconds = prusa
+        layers.timelapse = .perLayer
+        seconds.timelapse = .every(seconds: 30)
+        let config = AppConfig(printers: [layers, seconds, trusted])
+        try ConfigStore(directory: directory, secrets: nil).save(config)
+        XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config, config)
+        var object = try fileObject(in: directory)
+        var printers = try XCTUnwrap(object["printers"] as? [[String: Any]])
+        XCTAssertEqual(printers.map { $0["timelapse"] as? String }, ["layer", "30s", nil])
+
+        // A hand-edited or newer file's setting this version does not know: no timelapse, nothing else lost.
+        printers[0]["timelapse"] = "every full moon"
+        printers[1]["timelapse"] = 42
+        object["printers"] = printers
+        try JSONSerialization.data(withJSONObject: object).write(to: directory.appendingPathComponent("printers.json"))
+        let loaded = ConfigStore(directory: directory, secrets: nil).load().config.printers
+        XCTAssertEqual(loaded.map(\.timelapse), [nil, nil, nil])
+        XCTAssertEqual(loaded.map(\.name), [voron.name, prusa.name, trusted.name])
+    }
+
     func testKlipperAndOctoPrintPrintersRoundTripWithTheirKeysInTheFileWithoutAKeyring() throws {
         let directory = try makeTemporaryDirectory()
         let config = AppConfig(printers: [voron, trusted, prusa], selectedPrinterID: prusa.id)
