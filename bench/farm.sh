@@ -10,9 +10,4 @@
 #   more flags: --results PATH, --app PATH-TO-layerwatch, --printers 1,4,8,16, --peers ffmpeg,mpv,
 #               --rounds N, --seconds S, --settle S, --no-720p, --no-tabs, --shots DIR, --logs DIR
 set -eu
-cd "$(dirname "$0")/.."
-scripts/install-deps.sh screen >&2
-export PATH="${SWIFT_BIN:-/opt/swift/usr/bin}:$PATH"
-swift build -c release --scratch-path .build-screen --product layerwatch >&2
-swift build -c release --scratch-path .build-screen --product layerwatch-bench >&2
-exec .build-screen/release/layerwatch-bench farm "$@"
+exec "$(dirname "$0")/screen-bench.sh" farm "$@"

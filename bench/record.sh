@@ -7,9 +7,4 @@
 #   bench/record.sh --quick    1 round, 10 s windows (about 1 minute after the build)
 #   more flags: --results PATH, --app PATH-TO-layerwatch, --rounds N, --seconds S
 set -eu
-cd "$(dirname "$0")/.."
-scripts/install-deps.sh screen >&2
-export PATH="${SWIFT_BIN:-/opt/swift/usr/bin}:$PATH"
-swift build -c release --scratch-path .build-screen --product layerwatch >&2
-swift build -c release --scratch-path .build-screen --product layerwatch-bench >&2
-exec .build-screen/release/layerwatch-bench record "$@"
+exec "$(dirname "$0")/screen-bench.sh" record "$@"

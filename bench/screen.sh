@@ -10,9 +10,4 @@
 #   more flags: --results PATH, --app PATH-TO-layerwatch, --players layerwatch,gstreamer,mpv,
 #               --renderers cairo,gl,gles
 set -eu
-cd "$(dirname "$0")/.."
-scripts/install-deps.sh screen >&2
-export PATH="${SWIFT_BIN:-/opt/swift/usr/bin}:$PATH"
-swift build -c release --scratch-path .build-screen --product layerwatch >&2
-swift build -c release --scratch-path .build-screen --product layerwatch-bench >&2
-exec .build-screen/release/layerwatch-bench screen "$@"
+exec "$(dirname "$0")/screen-bench.sh" screen "$@"

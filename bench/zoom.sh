@@ -8,9 +8,4 @@
 #   bench/zoom.sh --quick    1 round, 10 s windows (about 3 minutes after the build)
 #   more flags: --results PATH, --app PATH-TO-layerwatch, --rounds N, --seconds S
 set -eu
-cd "$(dirname "$0")/.."
-scripts/install-deps.sh screen >&2
-export PATH="${SWIFT_BIN:-/opt/swift/usr/bin}:$PATH"
-swift build -c release --scratch-path .build-screen --product layerwatch >&2
-swift build -c release --scratch-path .build-screen --product layerwatch-bench >&2
-exec .build-screen/release/layerwatch-bench zoom "$@"
+exec "$(dirname "$0")/screen-bench.sh" zoom "$@"
