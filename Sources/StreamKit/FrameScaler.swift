@@ -17,7 +17,8 @@ import Foundation
 ///   0.27 ms at 1080p where swscale's SIMD converter took 0.51.
 /// A zoomed view's frames are cut to the part in sight first (a new reference to the same decoded
 /// picture, its planes' pointers moved: no pixel is copied), so they are converted from the source's
-/// own pixels at the view's size, never scaled down and up again.
+/// own pixels at the view's size, never scaled down and up again; a part smaller than the view is
+/// enlarged by swscale's bilinear resize before the colour conversion.
 /// Its swscale contexts are cached and rebuilt only when a size or format changes.
 final class FrameScaler {
     private var context: OpaquePointer?
@@ -34,9 +35,12 @@ final class FrameScaler {
         av_frame_free(&cut)
     }
 
-    /// The size to convert a `sourceWidth`×`sourceHeight` frame to so that it fills the largest of
-    /// `displays` (contain fit), never larger than the source. Nil when there is nothing to show.
-    static func targetSize(sourceWidth: Int, sourceHeight: Int, displays: [PixelSize]) -> PixelSize? {
+    /// The size to convert a `sourceWidth`×`sourceHeight` frame (or region) to so that it fills the
+    /// largest of `displays` (contain fit): never larger than the source, unless `upscale` (a
+    /// zoomed view's region smaller than the view: enlarged here in 4:2:0, before the colour
+    /// conversion, so the renderer draws it one to one — on the cairo renderer that cost less than
+    /// GTK scaling a small picture up, bench/ZOOM.md). Nil when there is nothing to show.
+    static func targetSize(sourceWidth: Int, sourceHeight: Int, displays: [PixelSize], upscale: Bool = false) -> PixelSize? {
         guard sourceWidth > 0, sourceHeight > 0, !displays.isEmpty else { return nil }
         var scale = 0.0
         for display in displays {
@@ -44,7 +48,7 @@ final class FrameScaler {
             scale = max(scale, min(Double(display.width) / Double(sourceWidth),
                                    Double(display.height) / Double(sourceHeight)))
         }
-        scale = min(scale, 1)
+        if !upscale { scale = min(scale, 1) }
         return PixelSize(width: max(1, Int((Double(sourceWidth) * scale).rounded())),
                          height: max(1, Int((Double(sourceHeight) * scale).rounded())))
     }

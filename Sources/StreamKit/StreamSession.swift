@@ -241,7 +241,7 @@ public final class StreamSession: @unchecked Sendable {
         return regions.compactMap { region in
             let pixels = region.pixels(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
             let sizes = displays.filter { $0.region == region }.map(\.size)
-            return FrameScaler.targetSize(sourceWidth: pixels.width, sourceHeight: pixels.height, displays: sizes).map {
+            return FrameScaler.targetSize(sourceWidth: pixels.width, sourceHeight: pixels.height, displays: sizes, upscale: !region.isWhole).map {
                 ConversionTarget(region: region, pixels: pixels, size: $0, order: displays.first?.order ?? .bgra)
             }
         }

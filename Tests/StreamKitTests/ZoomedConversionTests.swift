@@ -27,13 +27,15 @@ final class ZoomedConversionTests: XCTestCase {
         SMPTEBars.assertBar(6, at: 620, 100, in: twice, intensity: .ffmpeg)
         XCTAssertFalse(twice.isFullResolution)
 
-        // 4× a 640×360 view: 320×180 source pixels, converted at their own size, not blown up.
+        // 4× a 640×360 view: 320×180 source pixels, enlarged to the view's size before the colour
+        // conversion (the renderer then draws them one to one).
         zoomed.consumer.update(displaySize: view, visible: true, region: PictureRegion(x: 0.75, y: 0.25, width: 0.25, height: 0.25))
         let fourTimes = try XCTUnwrap(nextFrame(of: zoomed, matching: { $0.region.x == 960 }))
         XCTAssertEqual(fourTimes.region, PixelRect(x: 960, y: 180, width: 320, height: 180))
-        XCTAssertEqual(PixelSize(width: fourTimes.width, height: fourTimes.height), PixelSize(width: 320, height: 180))
-        SMPTEBars.assertBar(5, at: 40, 60, in: fourTimes, intensity: .ffmpeg)
-        SMPTEBars.assertBar(6, at: 300, 60, in: fourTimes, intensity: .ffmpeg)
+        XCTAssertEqual(PixelSize(width: fourTimes.width, height: fourTimes.height), view)
+        // Source x = 960 + x / 2: red up to 1097 (x 274), blue beyond.
+        SMPTEBars.assertBar(5, at: 80, 120, in: fourTimes, intensity: .ffmpeg)
+        SMPTEBars.assertBar(6, at: 600, 120, in: fourTimes, intensity: .ffmpeg)
 
         // A second view of the whole picture on the same session gets the whole picture meanwhile.
         let whole = SessionRecorder(session: session, displaySize: PixelSize(width: 480, height: 270))
@@ -43,7 +45,7 @@ final class ZoomedConversionTests: XCTestCase {
         SMPTEBars.assertBars(in: overview, intensity: .ffmpeg)
         let still = try XCTUnwrap(nextFrame(of: zoomed, matching: { _ in true }))
         XCTAssertEqual(still.region, PixelRect(x: 960, y: 180, width: 320, height: 180), "the zoomed view still gets its region")
-        XCTAssertEqual(session.stats.outputSize, PixelSize(width: 480, height: 270), "the larger conversion")
+        XCTAssertEqual(session.stats.outputSize, view, "the larger of the two conversions")
 
         // Back to fit: the whole picture at the view's size again.
         zoomed.consumer.update(displaySize: view, visible: true, region: .whole)
