@@ -31,6 +31,9 @@ final class PrintNotifier {
     private var shown: Set<UUID> = []
     /// Encodes pictures in order, so notifications leave in the order of their events.
     private let pictures = DispatchQueue(label: "layerwatch.notification-picture")
+    /// Each printer's newest timelapse and the job it is of: the end of that job's print offers it,
+    /// whichever comes first, the video or the report of the end.
+    private var timelapses: [UUID: (video: URL, job: String)] = [:]
 
     /// - Parameters:
     ///   - application: the GApplication that sends the notifications.
@@ -98,20 +101,29 @@ final class PrintNotifier {
             title = String(format: tr("%@: printer alert"), printer.name)
         }
         let hms = codes.isEmpty ? nil : String(format: tr("HMS %@"), codes.joined(separator: ", "))
-        let body = [status.job, error, hms].compactMap { $0 }.joined(separator: "\n")
-        send(DesktopNotification(title: title, body: body.isEmpty ? nil : body, priority: priority,
-                                 defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString)), for: printer)
+        let timelapse = (events[0] == .finished || events[0] == .failed) ? timelapses[printer.id].flatMap { $0.job == status.job ? $0.video : nil } : nil
+        send(notification(title: title, body: [status.job, error, hms], priority: priority, timelapse: timelapse, of: printer), for: printer)
     }
 
     /// The print's notification again, now offering its timelapse (`video`): it replaces the one
     /// its end raised (the printer's one notification id), so the finish notification offers to
     /// open it. Only for a printer whose notifications are on.
-    func offerTimelapse(_ video: URL, job: String?, failed: Bool, of printerID: UUID) {
+    func offerTimelapse(_ video: URL, job: String, failed: Bool, of printerID: UUID) {
+        timelapses[printerID] = (video, job)
         guard let printer = printer(printerID), printer.notifies else { return }
         let title = String(format: failed ? tr("%@: print failed") : tr("%@: print finished"), printer.name)
-        let body = [job, String(format: tr("Timelapse: %@"), video.lastPathComponent)].compactMap { $0 }.joined(separator: "\n")
-        send(DesktopNotification(title: title, body: body, defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString),
-                                 buttons: [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, video.path)]), for: printer)
+        send(notification(title: title, body: [job], priority: .normal, timelapse: video, of: printer), for: printer)
+    }
+
+    /// A notification of `printer`'s: `body`'s lines that are there, and with `timelapse` a line
+    /// naming it and a button opening it; a click brings up the printer's tab.
+    private func notification(title: String, body: [String?], priority: DesktopNotification.Priority, timelapse: URL?,
+                              of printer: Printer) -> DesktopNotification {
+        let lines = body + [timelapse.map { String(format: tr("Timelapse: %@"), $0.lastPathComponent) }]
+        let text = lines.compactMap { $0 }.joined(separator: "\n")
+        return DesktopNotification(title: title, body: text.isEmpty ? nil : text, priority: priority,
+                                   defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString),
+                                   buttons: timelapse.map { [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, $0.path)] } ?? [])
     }
 
     /// Sends `text` as the printer's one notification, with the camera's picture as its icon.

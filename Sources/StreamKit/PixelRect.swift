@@ -12,12 +12,5 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
-    /// All of a `size` frame.
-    public init(covering size: PixelSize) {
-        self.init(x: 0, y: 0, width: size.width, height: size.height)
-    }
-
-    public var size: PixelSize { PixelSize(width: width, height: height) }
-
     public var description: String { "\(width)×\(height)+\(x)+\(y)" }
 }
