@@ -19,6 +19,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     /// Converts full-size captures, so they don't thrash the view scaler's cached context.
     private let captureScaler = FrameScaler()
     private var sequence: UInt64 = 0
+    /// The session's number for the input being read (see `StreamSession.newConnectionNumber`).
+    private var connection = 0
 
     init(session: StreamSession, generation: Int) {
         self.session = session
@@ -97,6 +99,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
             } catch {
                 return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), livedFor: pump.livedFor)
             }
+            connection = session?.newConnectionNumber() ?? 0
             let opened = Double(DispatchTime.now().uptimeNanoseconds - pump.connectStarted) / 1e9
             let firstOpen = !pump.wentLive
             updateStats {
@@ -155,7 +158,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
 
     func record(_ packet: UnsafeMutablePointer<AVPacket>, from input: any PacketSource) {
         guard let session, let recording = session.recording else { return }
-        recording.take(packet, stream: input.recordedStream, input: ObjectIdentifier(input), size: session.stats.sourceSize)
+        recording.take(packet, stream: input.recordedStream, connection: connection, size: session.stats.sourceSize)
     }
 
     /// Converts and publishes a decoded frame if any visible consumer wants pixels, and serves

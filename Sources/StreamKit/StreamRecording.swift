@@ -11,7 +11,8 @@ import Foundation
 public final class StreamRecording: @unchecked Sendable {
     /// Where it is, as the UI shows it.
     public struct Status: Sendable, Equatable {
-        /// Seconds since its first picture (0 before it).
+        /// Seconds since its first picture while it runs (0 before it); once finished, the time of
+        /// its last picture written: the file's length.
         public var seconds: Double = 0
         /// Bytes written, over all its files.
         public var bytes: Int64 = 0
@@ -35,7 +36,7 @@ public final class StreamRecording: @unchecked Sendable {
     private var stopping = false
     private var startedAt: UInt64?
     // The session thread's state (only `take` touches it).
-    private var connection: ObjectIdentifier?
+    private var connection: Int?
     private var collector = AccessUnitCollector()
     private var waitingForKeyframe = true
     /// Milliseconds added to the camera's timestamps of this connection to continue the file's clock.
@@ -88,12 +89,12 @@ public final class StreamRecording: @unchecked Sendable {
 
     // MARK: The session's thread
 
-    /// Takes one packet the session read from `stream` on connection `input` (its identity), after
-    /// decoding it; `size` is the stream's picture size as decoded.
-    func take(_ packet: UnsafeMutablePointer<AVPacket>, stream: RecordedStream, input: ObjectIdentifier, size: PixelSize?) {
+    /// Takes one packet the session read from `stream` on its connection number `connection`,
+    /// after decoding it; `size` is the stream's picture size as decoded.
+    func take(_ packet: UnsafeMutablePointer<AVPacket>, stream: RecordedStream, connection number: Int, size: PixelSize?) {
         guard lock.withLock({ !stopping }), let data = packet.pointee.data, packet.pointee.size > 0 else { return }
-        if connection != input {
-            connection = input
+        if connection != number {
+            connection = number
             collector = AccessUnitCollector()
             waitingForKeyframe = true
             anchor = nil

@@ -21,6 +21,7 @@ public final class StreamSession: @unchecked Sendable {
     private var nextGeneration = 0
     private var captureRequests: [(executor: EventExecutor, completion: (VideoFrame?) -> Void)] = []
     private var recorder: StreamRecording?
+    private var connections = 0
 
     public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
         self.source = source
@@ -114,6 +115,15 @@ public final class StreamSession: @unchecked Sendable {
             return recorder
         }
         stopping?.stop(completion: completion)
+    }
+
+    /// A number for a connection just opened, never given before in this session (a recording
+    /// tells reconnects apart by it: an object's address may be reused).
+    func newConnectionNumber() -> Int {
+        lock.withLock {
+            connections += 1
+            return connections
+        }
     }
 
     // MARK: Consumers

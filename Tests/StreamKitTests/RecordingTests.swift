@@ -62,6 +62,33 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(server.events(named: "client").count, 1)
     }
 
+    func testACameraBackWithAnotherSizeStartsANewPart() throws {
+        let first = try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480", "--fps", "15"])
+        let port = first.port
+        var options = SessionOptions()
+        options.backoff = Backoff(initial: 0.2, maximum: 0.5)
+        let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(port)/streaming/live/1"), options: options)
+        defer { session.stop() }
+        let view = SessionRecorder(session: session, displaySize: PixelSize(width: 320, height: 240))
+        XCTAssertNotNil(view.waitForFrames(1, timeout: 15), "states \(view.states)")
+        let file = try makeTemporaryDirectory().appendingPathComponent("camera.mkv")
+        let recording = session.startRecording(to: file)
+        XCTAssertTrue(waitUntil(timeout: 10) { recording.current.seconds >= 1.5 })
+        first.stop()
+        // The camera comes back on the same port, at another size.
+        let second = try TestServer(script: "rtsp_server.py", arguments: ["--port", "\(port)", "--width", "320", "--height", "240", "--fps", "15"])
+        XCTAssertTrue(waitUntil(timeout: 20) { recording.current.files.count == 2 }, "\(recording.current) \(view.states.suffix(3))")
+        XCTAssertTrue(waitUntil(timeout: 10) { (try? RecordedFile(StreamRecording.url(of: file, part: 2)).frames) ?? 0 >= 10 })
+        recording.stop()
+        recording.waitUntilFinished()
+        XCTAssertEqual(recording.current.files, [file, StreamRecording.url(of: file, part: 2)])
+        let parts = try recording.current.files.map(RecordedFile.init)
+        XCTAssertEqual(parts.map { [$0.width, $0.height] }, [[640, 480], [320, 240]])
+        XCTAssertEqual(parts.map(\.decodeErrors), ["", ""], "both parts decode cleanly")
+        XCTAssertEqual(second.events(named: "client").count, 1)
+        view.detach()
+    }
+
     func testPartsAfterTheFirstAreNamedFromIt() {
         let first = URL(fileURLWithPath: "/videos/X1C 2026-11-23 10.00.00.mkv")
         XCTAssertEqual(StreamRecording.url(of: first, part: 1), first)
