@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
 # camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
-# server), the stats overlay (on that server, with the right code), tabs, the dialog and a mini
-# window of that camera, a Klipper printer mid-print (the status strip, from a loopback
+# server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
+# being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip, from a loopback
 # Moonraker) and the farm view of four printers. Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,8 @@ export GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1
 XDG_CONFIG_HOME=$(mktemp -d)
 XDG_STATE_HOME=$(mktemp -d)
 export XDG_CONFIG_HOME XDG_STATE_HOME
+# The recording shot's file goes to a Videos folder of its own (GLib reads user-dirs.dirs there).
+echo "XDG_VIDEOS_DIR=\"$(mktemp -d)\"" > "$XDG_CONFIG_HOME/user-dirs.dirs"
 
 pids=()
 openbox --sm-disable > /dev/null 2>&1 &
@@ -37,7 +39,8 @@ start_server() {
     printf -v "$var" '%s' "$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$log" | head -1)"
 }
 
-# shot NAME WIDTH HEIGHT SETTLE_SECONDS [KEYS|-] [layerwatch arguments...]
+# shot NAME WIDTH HEIGHT SETTLE_SECONDS [KEYS|-] [layerwatch arguments...]; KEYS may be several,
+# space-separated ("plus plus").
 shot() {
     local name=$1 width=$2 height=$3 settle=$4 keys=$5
     shift 5
@@ -48,8 +51,9 @@ shot() {
     xdotool windowsize "$window" "$width" "$height"
     sleep "$settle"
     if [ "$keys" != "-" ]; then
-        xdotool windowactivate --sync "$window" key "$keys"
-        sleep 1.5
+        # shellcheck disable=SC2086 # several keys are several words
+        xdotool windowactivate --sync "$window" key --delay 150 $keys
+        sleep 2.5
     fi
     case "$name" in
         dialog) import -window "$(xdotool search --limit 1 --name '^Add Printer$')" "$out/$name.png" ;;
@@ -76,6 +80,7 @@ shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1"
 start_server rtsps rtsp_server.py --tls --user bblp --password 12345678 --width 1920 --height 1080
 shot failed 900 620 3 - "rtsps://bblp:00000000@127.0.0.1:$rtsps/streaming/live/1"
 shot stats 1000 680 3 ctrl+i "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
+shot zoom 1000 680 3 "plus plus ctrl+shift+r" "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
 
 start_server mjpeg mjpeg_server.py
 demo=data/demo-printer.mp4
