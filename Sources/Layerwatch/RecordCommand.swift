@@ -58,15 +58,17 @@ struct RecordCommand: ParsableCommand {
         // A file-size limit (`ulimit -f`) then fails the write like a full disk, rather than killing us.
         signal(SIGXFSZ, SIG_IGN)
         let recording = session.startRecording(to: URL(fileURLWithPath: output))
-        let interrupted = Self.interruptions()
+        let interrupted = StopSignal()
+        let signals = Self.stop(interrupted, on: [SIGINT, SIGTERM])
         let started = Date()
         while true {
             let status = recording.current
             let stoppedByCamera = states.sync { failure }
-            if status.isFinished || stoppedByCamera != nil || interrupted.isSet || status.seconds >= seconds { break }
+            if status.isFinished || stoppedByCamera != nil || status.seconds >= seconds { break }
             if status.files.isEmpty, Date().timeIntervalSince(started) > Self.firstPictureLimit { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            guard interrupted.wait(seconds: 0.1) else { break }
         }
+        withExtendedLifetime(signals) {}
         recording.stop()
         recording.waitUntilFinished()
         states.sync { consumer.detach() }
@@ -88,32 +90,20 @@ struct RecordCommand: ParsableCommand {
         print(String(format: tr("Recorded %.1f s (%@) into %@"), final.seconds, size, final.files.map(\.path).joined(separator: ", ")))
     }
 
-    /// Set once SIGINT or SIGTERM arrives: the recording then stops with a whole file.
-    private static func interruptions() -> InterruptFlag {
-        let flag = InterruptFlag()
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
+    /// Stops `signal` when one of `numbers` arrives (Ctrl+C: the recording then ends with a whole
+    /// file); the sources must be kept while that should hold.
+    private static func stop(_ signal: StopSignal, on numbers: [Int32]) -> [any DispatchSourceSignal] {
+        numbers.map { number in
+            Foundation.signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { flag.set() }
+            source.setEventHandler { signal.stop() }
             source.resume()
-            flag.sources.append(source)
+            return source
         }
-        return flag
     }
 
     /// One line on standard error, with anything a camera sent made harmless for a terminal.
     private static func complain(_ text: String) {
         FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
     }
-}
-
-/// A flag a signal handler sets and the recording loop reads, and the signal sources that set it.
-private final class InterruptFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var raised = false
-    var sources: [any DispatchSourceSignal] = []
-
-    var isSet: Bool { lock.withLock { raised } }
-
-    func set() { lock.withLock { raised = true } }
 }
