@@ -157,7 +157,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     }
 
     func record(_ packet: UnsafeMutablePointer<AVPacket>, from input: any PacketSource) {
-        guard let session, let recording = session.recording else { return }
+        guard let session, let recording = session.recordingForPackets else { return }
         recording.take(packet, stream: input.recordedStream, connection: connection, size: session.stats.sourceSize)
     }
 

@@ -90,8 +90,9 @@ public final class StreamRecording: @unchecked Sendable {
     // MARK: The session's thread
 
     /// Takes one packet the session read from `stream` on its connection number `connection`,
-    /// after decoding it; `size` is the stream's picture size as decoded.
-    func take(_ packet: UnsafeMutablePointer<AVPacket>, stream: RecordedStream, connection number: Int, size: PixelSize?) {
+    /// after decoding it; `size` gives the stream's picture size as decoded (asked once a picture
+    /// is complete, not for every NAL unit).
+    func take(_ packet: UnsafeMutablePointer<AVPacket>, stream: RecordedStream, connection number: Int, size: @autoclosure () -> PixelSize?) {
         guard lock.withLock({ !stopping }), let data = packet.pointee.data, packet.pointee.size > 0 else { return }
         if connection != number {
             connection = number
@@ -105,10 +106,10 @@ public final class StreamRecording: @unchecked Sendable {
         case .h264NALUnits:
             guard let unit = collector.add(bytes, pts: pts) else { return }
             let extradata = collector.extradata ?? Self.extradata(of: stream)
-            picture(unit.bytes, pts: unit.pts, isKeyframe: unit.isKeyframe, stream: stream, extradata: extradata, size: size)
+            picture(unit.bytes, pts: unit.pts, isKeyframe: unit.isKeyframe, stream: stream, extradata: extradata, size: size())
         case .wholePictures:
             let key = packet.pointee.flags & AV_PKT_FLAG_KEY != 0 || stream.codecID == AV_CODEC_ID_MJPEG
-            picture(Array(bytes), pts: pts, isKeyframe: key, stream: stream, extradata: Self.extradata(of: stream), size: size)
+            picture(Array(bytes), pts: pts, isKeyframe: key, stream: stream, extradata: Self.extradata(of: stream), size: size())
         }
     }
 

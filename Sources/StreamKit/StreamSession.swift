@@ -97,6 +97,12 @@ public final class StreamSession: @unchecked Sendable {
         }
     }
 
+    /// The recording to hand packets to: a plain read, for the session thread's every packet (the
+    /// recording itself ignores packets once it has stopped).
+    var recordingForPackets: StreamRecording? {
+        lock.withLock { recorder }
+    }
+
     /// Records the camera from the next keyframe into `url` (a new file; later parts are named from
     /// it), on this session's connection; returns the recording running already if there is one.
     public func startRecording(to url: URL) -> StreamRecording {
