@@ -77,7 +77,7 @@ final class FrameScaler {
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, region: PixelRect? = nil, to size: PixelSize, order: PixelOrder = .bgra,
                  sequence: UInt64) throws(FFmpegError) -> VideoFrame {
         let sourceWidth = Int(frame.pointee.width), sourceHeight = Int(frame.pointee.height)
-        let whole = PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        let whole = PixelRect.whole(width: sourceWidth, height: sourceHeight)
         let region = region ?? whole
         let shown = region == whole ? frame : try cut(frame, to: region)
         defer { if shown != frame { av_frame_unref(shown) } }

@@ -12,5 +12,10 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// All of a `width`×`height` frame.
+    public static func whole(width: Int, height: Int) -> PixelRect {
+        PixelRect(x: 0, y: 0, width: width, height: height)
+    }
+
     public var description: String { "\(width)×\(height)+\(x)+\(y)" }
 }

@@ -26,7 +26,7 @@ public final class VideoFrame: @unchecked Sendable {
     private weak var presentation: AnyObject?
 
     init(buffer: PixelBuffer, width: Int, height: Int, order: PixelOrder, sourceWidth: Int, sourceHeight: Int,
-         region: PixelRect? = nil, sequence: UInt64, decodedAt: UInt64) {
+         region: PixelRect, sequence: UInt64, decodedAt: UInt64) {
         self.buffer = buffer
         self.width = width
         self.height = height
@@ -34,7 +34,7 @@ public final class VideoFrame: @unchecked Sendable {
         self.stride = buffer.stride
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
-        self.region = region ?? PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        self.region = region
         self.sequence = sequence
         self.decodedAt = decodedAt
     }
@@ -48,7 +48,7 @@ public final class VideoFrame: @unchecked Sendable {
 
     /// Whether the frame shows the whole picture at the stream's own resolution.
     public var isFullResolution: Bool {
-        width == sourceWidth && height == sourceHeight && region == PixelRect(x: 0, y: 0, width: sourceWidth, height: sourceHeight)
+        width == sourceWidth && height == sourceHeight && region == .whole(width: sourceWidth, height: sourceHeight)
     }
 
     /// Size in bytes of the pixel memory (`stride` × `height`).
