@@ -77,17 +77,13 @@ enum BenchRun {
         let quick: Bool
     }
 
-    /// Starts a server for `profile` with an `ffmpeg -c copy` keeper (the camera runs, as a
-    /// printer's always does, so every measured connect joins a warm stream), runs `body`, stops both.
+    /// Starts a server for `profile` (kept warm: see `BenchServer`), runs `body`, stops it.
     private static func withServer(script: String, profile: StreamProfile,
                                    _ body: (BenchServer, FFmpegClient, FFmpegClient) throws -> Void) throws {
         progress("server: \(profile.label)")
         let server = try BenchServer(script: script, profile: profile)
         defer { server.stop() }
         let defaults = FFmpegClient(url: server.url, tuned: false), tuned = FFmpegClient(url: server.url, tuned: true)
-        let keeper = try defaults.startKeeper()
-        defer { defaults.stop(keeper) }
-        Thread.sleep(forTimeInterval: 3)
         try body(server, defaults, tuned)
     }
 
@@ -135,6 +131,29 @@ enum BenchRun {
 
     static func progress(_ text: String) {
         FileHandle.standardError.write(Data("· \(text)\n".utf8))
+    }
+
+    /// The frame of the subcommand `name` (`screen`, `farm`, `zoom`, `record`): the processes it
+    /// starts end with it, on Ctrl-C too; `body` gets a scratch folder removed at exit; an error is
+    /// printed as "layerwatch-bench NAME: …" and ends the process with status 1.
+    static func command(_ name: String, _ body: (_ scratch: URL) throws -> Void) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layerwatch-\(name)-\(getpid())")
+        StartedProcesses.stopAllOnSignals()
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            StartedProcesses.atExit { try? FileManager.default.removeItem(at: scratch) }
+            try body(scratch)
+        } catch {
+            FileHandle.standardError.write(Data("layerwatch-bench \(name): \(error)\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// Prints a bench's `table` and writes its `markdown` to `path`.
+    static func publish(table: String, markdown: String, to path: String) throws {
+        print(table)
+        try markdown.write(toFile: path, atomically: true, encoding: .utf8)
+        progress("wrote \(path)")
     }
 }
 

@@ -2,14 +2,18 @@ import Foundation
 import StreamKit
 
 /// `Tests/Servers/rtsp_server.py` serving the bench stream: RTSPS with a printer's credentials,
-/// 1920×1080 at 30 fps, the wall clock burnt into the pixels, encoded as `profile` says. It exits
-/// when its stdin closes, so it never outlives the bench.
+/// 1920×1080 at 30 fps, the wall clock burnt into the pixels, encoded as `profile` says. An
+/// `ffmpeg -c copy` client keeps the stream running from the start (as a printer's camera always
+/// runs), so every measured player joins it warm. It exits when its stdin closes, so it never
+/// outlives the bench.
 final class BenchServer {
     static let width = 1920, height = 1080, fps = 30
     let url: String
     let profile: StreamProfile
     private let process = Process()
     private let stdin = Pipe()
+    /// The `ffmpeg -c copy` client keeping the stream running, and its process.
+    private var keeper: (client: FFmpegClient, process: Process)?
 
     /// `extra`: more `rtsp_server.py` flags (the screen bench's `--screen-marks`, `--paths`).
     init(script: String, profile: StreamProfile, extra: [String] = []) throws {
@@ -31,9 +35,13 @@ final class BenchServer {
         }
         url = "rtsps://bblp:12345678@127.0.0.1:\(port)/streaming/live/1"
         Thread.detachNewThread { _ = try? reader.readToEnd() }  // client events: drained, not needed
+        let client = FFmpegClient(url: url, tuned: false)
+        keeper = (client, try client.startKeeper())
+        Thread.sleep(forTimeInterval: 3)
     }
 
     func stop() {
+        if let keeper { keeper.client.stop(keeper.process) }
         try? stdin.fileHandleForWriting.close()
         process.waitUntilExit()
     }

@@ -23,9 +23,7 @@ enum FarmBench {
                         seconds: flags.double("--seconds", default: quick ? 10 : 20),
                         poll: flags.double("--poll-ms", default: 4) / 1000,
                         rounds: flags.int("--rounds", default: quick ? 1 : 2), quick: quick)
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("layerwatch-farm-\(getpid())")
-        StartedProcesses.stopAllOnSignals()
-        do {
+        BenchRun.command("farm") { temporary in
             let counts = try (flags.string("--printers") ?? "1,4,8,16").split(separator: ",").map { text -> Int in
                 guard let count = Int(text.trimmingCharacters(in: .whitespaces)), (1...16).contains(count) else {
                     throw BenchError("--printers takes counts of 1 to 16, as 1,4,8,16")
@@ -39,8 +37,6 @@ enum FarmBench {
             let scenarios = Scenarios(fullHD: counts, hd: flags.has("--no-720p") ? [] : [6], peers: peers,
                                       tabs: flags.has("--no-tabs") ? nil : 8, headless: flags.has("--no-headless") ? nil : 8)
             let machine = Machine.current()
-            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-            StartedProcesses.atExit { try? FileManager.default.removeItem(at: temporary) }
             let logs = flags.string("--logs").map { URL(fileURLWithPath: $0) } ?? temporary
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
             let started = Date()
@@ -53,13 +49,7 @@ enum FarmBench {
             let (runs, headless) = try bench.measure(scenarios, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
             let report = FarmReport(machine: machine, plan: plan, runs: runs, headless: headless,
                                     minutes: Date().timeIntervalSince(started) / 60)
-            print(report.table())
-            let path = flags.string("--results") ?? "bench/FARM.md"
-            try report.markdown().write(toFile: path, atomically: true, encoding: .utf8)
-            BenchRun.progress("wrote \(path)")
-        } catch {
-            FileHandle.standardError.write(Data("layerwatch-bench farm: \(error)\n".utf8))
-            exit(1)
+            try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/FARM.md")
         }
     }
 
@@ -109,10 +99,6 @@ enum FarmBench {
                 BenchRun.progress("server: \(stream.label), \(StreamProfile.cameraLike.label), marks at the pictures' corners, \(paths) paths (display \(session.display))")
                 let server = try BenchServer(script: script, profile: .cameraLike, extra: ["--screen-marks", "--paths", "\(paths)"] + stream.serverArguments)
                 defer { server.stop() }
-                let keeper = FFmpegClient(url: server.url, tuned: false)
-                let keeping = try keeper.startKeeper()
-                defer { keeper.stop(keeping) }
-                Thread.sleep(forTimeInterval: 3)
                 let urls = (1...paths).map { $0 == 1 ? server.url : "\(server.url)/\($0)" }
                 let serverPIDs = FarmProcesses.children(matching: "rtsp_server.py")
 

@@ -12,19 +12,11 @@ enum RecordBench {
         let quick = flags.has("--quick")
         let rounds = flags.int("--rounds", default: quick ? 1 : 3), seconds = flags.double("--seconds", default: quick ? 10 : 20)
         let app = flags.string("--app") ?? ".build-screen/release/layerwatch"
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layerwatch-record-\(getpid())")
-        StartedProcesses.stopAllOnSignals()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            StartedProcesses.atExit { try? FileManager.default.removeItem(at: directory) }
+        BenchRun.command("record") { directory in
             let machine = Machine.current()
             BenchRun.progress("server: \(StreamProfile.cameraLike.label)")
             let server = try BenchServer(script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py", profile: .cameraLike)
             defer { server.stop() }
-            let keeper = FFmpegClient(url: server.url, tuned: false)
-            let keeping = try keeper.startKeeper()
-            defer { keeper.stop(keeping) }
-            Thread.sleep(forTimeInterval: 3)
             var runs: [(player: String, cpu: Double, bytesPerSecond: Double?)] = []
             for round in 1...rounds {
                 for player in Player.allCases {
@@ -50,7 +42,7 @@ enum RecordBench {
                         fmt(cpu.median.flatMap { value in decodeMedian.map { value / $0 } }, 2) + "×",
                         fmt(Percentiles(matching.compactMap(\.bytesPerSecond)).median.map { $0 / 1000 }, 0)]
             }
-            print((["Recording: CPU against decoding, in the same run", ""] + tableLines(headers: headers, rows: rows, markdown: false)).joined(separator: "\n"))
+            let table = (["Recording: CPU against decoding, in the same run", ""] + tableLines(headers: headers, rows: rows, markdown: false))
             let markdown = """
             # Recording: what it costs
 
@@ -70,12 +62,7 @@ enum RecordBench {
 
             \(tableLines(headers: headers, rows: rows, markdown: true).joined(separator: "\n"))
             """
-            let path = flags.string("--results") ?? "bench/RECORD.md"
-            try markdown.write(toFile: path, atomically: true, encoding: .utf8)
-            BenchRun.progress("wrote \(path)")
-        } catch {
-            FileHandle.standardError.write(Data("layerwatch-bench record: \(error)\n".utf8))
-            exit(1)
+            try BenchRun.publish(table: table.joined(separator: "\n"), markdown: markdown, to: flags.string("--results") ?? "bench/RECORD.md")
         }
     }
 

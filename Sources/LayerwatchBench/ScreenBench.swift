@@ -11,16 +11,12 @@ enum ScreenBench {
         let flags = Flags(arguments: arguments)
         let quick = flags.has("--quick")
         let plan = Plan(rounds: quick ? 1 : 3, timing: ScreenRun.Timing(settle: 2, seconds: quick ? 10 : 20), quick: quick)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layerwatch-screen-\(getpid())")
-        StartedProcesses.stopAllOnSignals()
-        do {
+        BenchRun.command("screen") { directory in
             let players = try list(flags.string("--players") ?? "layerwatch,gstreamer,mpv", of: ["layerwatch", "gstreamer", "mpv"])
             let renderers = try list(flags.string("--renderers") ?? "cairo,gl,gles", of: Renderer.allCases.map(\.rawValue))
                 .compactMap(Renderer.init(rawValue:)).filter { _ in players.contains("layerwatch") }
             let order = renderers.map(ScreenPlayer.layerwatch) + ScreenPlayer.peers.filter { players.contains($0.label.lowercased()) }
             let machine = Machine.current()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            StartedProcesses.atExit { try? FileManager.default.removeItem(at: directory) }
             BenchRun.progress("X server, window manager, session bus")
             let session = try XDisplaySession(directory: directory)
             defer { session.stop() }
@@ -31,13 +27,7 @@ enum ScreenBench {
                                              script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
 
             let report = ScreenReport(machine: machine, plan: plan, order: order, runs: measured.runs, fourCameras: measured.fourCameras)
-            print(report.table())
-            let path = flags.string("--results") ?? "bench/SCREEN.md"
-            try report.markdown().write(toFile: path, atomically: true, encoding: .utf8)
-            BenchRun.progress("wrote \(path)")
-        } catch {
-            FileHandle.standardError.write(Data("layerwatch-bench screen: \(error)\n".utf8))
-            exit(1)
+            try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/SCREEN.md")
         }
     }
 
@@ -64,11 +54,6 @@ enum ScreenBench {
             BenchRun.progress("server: \(StreamProfile.ultrafast.label), marks at the picture's corners, 4 paths (display \(session.display))")
             let server = try BenchServer(script: script, profile: .ultrafast, extra: ["--screen-marks", "--paths", "4"])
             defer { server.stop() }
-            // The camera runs, as a printer's always does, so every player joins a warm stream.
-            let keeper = FFmpegClient(url: server.url, tuned: false)
-            let keeping = try keeper.startKeeper()
-            defer { keeper.stop(keeping) }
-            Thread.sleep(forTimeInterval: 3)
 
             // Until Layerwatch's picture is measured, the peers get the size it is set up for.
             var picture = ScreenRect(x: 238, y: 210, width: 1443, height: 812)

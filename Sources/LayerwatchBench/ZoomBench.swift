@@ -17,11 +17,7 @@ enum ZoomBench {
         let flags = Flags(arguments: arguments)
         let quick = flags.has("--quick")
         let rounds = flags.int("--rounds", default: quick ? 1 : 2), seconds = flags.double("--seconds", default: quick ? 10 : 20)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("layerwatch-zoom-\(getpid())")
-        StartedProcesses.stopAllOnSignals()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            StartedProcesses.atExit { try? FileManager.default.removeItem(at: directory) }
+        BenchRun.command("zoom") { directory in
             let machine = Machine.current()
             BenchRun.progress("X server, window manager, session bus")
             let session = try XDisplaySession(directory: directory)
@@ -31,13 +27,7 @@ enum ZoomBench {
                               home: LayerwatchHome(directory: directory.appendingPathComponent("home")), seconds: seconds)
             let runs = try bench.measure(rounds: rounds, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
             let report = ZoomReport(machine: machine, rounds: rounds, seconds: seconds, quick: quick, runs: runs)
-            print(report.table())
-            let path = flags.string("--results") ?? "bench/ZOOM.md"
-            try report.markdown().write(toFile: path, atomically: true, encoding: .utf8)
-            BenchRun.progress("wrote \(path)")
-        } catch {
-            FileHandle.standardError.write(Data("layerwatch-bench zoom: \(error)\n".utf8))
-            exit(1)
+            try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/ZOOM.md")
         }
     }
 
@@ -61,10 +51,6 @@ enum ZoomBench {
             BenchRun.progress("server: \(StreamProfile.cameraLike.label), marks at the picture's corners")
             let server = try BenchServer(script: script, profile: .cameraLike, extra: ["--screen-marks"])
             defer { server.stop() }
-            let keeper = FFmpegClient(url: server.url, tuned: false)
-            let keeping = try keeper.startKeeper()
-            defer { keeper.stop(keeping) }
-            Thread.sleep(forTimeInterval: 3)
             var runs: [Run] = []
             for round in 1...rounds {
                 BenchRun.progress("round \(round) of \(rounds): Layerwatch, fitted then zoomed with +")
