@@ -105,12 +105,8 @@ final class CameraCoordinator {
     }
 
     func attach(to picture: UnsafeMutablePointer<GtkWidget>, from view: CameraView) {
-        displaySize = view.displaySize
-        orientation = view.orientation
-        zoom = view.zoom
-        applyOrientation()
-        onScreen = view.onScreen
-        keyframesSuffice = view.keyframesSuffice
+        adopt(view)
+        applyDrawing()
         self.picture = picture
         mapped = Bool(gboolean: gtk_widget_get_mapped(picture))
         connectSignal(picture, "map") { [weak self] in self?.setMapped(true) }
@@ -128,17 +124,21 @@ final class CameraCoordinator {
     /// handler.
     func update(from view: CameraView) {
         onState = view.onState
-        guard view.displaySize != displaySize || view.onScreen != onScreen || view.keyframesSuffice != keyframesSuffice
-            || view.orientation != orientation || view.zoom != zoom else { return }
+        let drawingChanged = view.orientation != orientation || view.zoom != zoom
+        guard drawingChanged || view.displaySize != displaySize || view.onScreen != onScreen
+            || view.keyframesSuffice != keyframesSuffice else { return }
+        adopt(view)
+        if drawingChanged { applyDrawing() }
+        updateConsumer()
+    }
+
+    /// Keeps what `view` says the consumer and the drawing need.
+    private func adopt(_ view: CameraView) {
         displaySize = view.displaySize
         onScreen = view.onScreen
         keyframesSuffice = view.keyframesSuffice
-        if view.orientation != orientation || view.zoom != zoom {
-            orientation = view.orientation
-            zoom = view.zoom
-            applyOrientation()
-        }
-        updateConsumer()
+        orientation = view.orientation
+        zoom = view.zoom
     }
 
     /// The part of the stream in view, in the stream's own orientation.
@@ -165,7 +165,7 @@ final class CameraCoordinator {
     }
 
     /// Draws the picture upright, and only the part in view.
-    private func applyOrientation() {
+    private func applyDrawing() {
         lw_frame_paintable_set_orientation(paintable.pointer, Int32(orientation.quarterTurns),
                                            orientation.flipHorizontal.gboolean, orientation.flipVertical.gboolean)
         let region = region
