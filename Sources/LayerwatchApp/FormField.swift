@@ -78,3 +78,10 @@ final class FormField {
         connectSignal(entry, "changed") { handler() }
     }
 }
+
+/// A drop-down offering `titles`, the first chosen (a form's choice of one).
+@MainActor
+func makeDropDown(_ titles: [String]) -> UnsafeMutablePointer<GtkWidget> {
+    let model = withCStringArray(titles) { gtk_string_list_new($0) }!
+    return gtk_drop_down_new(gcast(model), nil)
+}

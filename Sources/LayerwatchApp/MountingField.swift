@@ -17,7 +17,7 @@ final class MountingField {
 
     init() {
         let titles = [tr("Upright"), tr("Turned 90° clockwise"), tr("Turned 180°"), tr("Turned 90° counterclockwise")]
-        turn = withCStringArray(titles) { gtk_drop_down_new(gcast(gtk_string_list_new($0)), nil) }
+        turn = makeDropDown(titles)
         let control = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
         gtk_widget_set_halign(turn, GTK_ALIGN_START)
         for child in [turn, mirror, upsideDown] { gtk_box_append(gcast(control), child) }

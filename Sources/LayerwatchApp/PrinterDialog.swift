@@ -69,7 +69,7 @@ final class PrinterDialog {
         editing = printer
         accessCode = FormField(title: tr("Access code"), placeholder: tr("8 characters"), secret: true,
                                hint: Self.accessCodeHint(secretsNote: secretsNote))
-        kindDropDown = Self.dropDown(Self.kindTitles)
+        kindDropDown = makeDropDown(Self.kindTitles)
         kind = FormField(title: tr("Type"), control: kindDropDown)
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
         window = adw_window_new()
@@ -385,10 +385,5 @@ final class PrinterDialog {
             gtk_widget_set_sensitive(testButton, true.gboolean)
             gtk_label_set_text(gcast(testResult), answer)
         }
-    }
-
-    private static func dropDown(_ titles: [String]) -> UnsafeMutablePointer<GtkWidget> {
-        let model = withCStringArray(titles) { gtk_string_list_new($0) }!
-        return gtk_drop_down_new(gcast(model), nil)
     }
 }

@@ -15,7 +15,7 @@ final class TimelapseField {
 
     init() {
         let titles = [tr("Off"), tr("A picture at each layer")] + Timelapse.intervals.map { String(format: tr("A picture every %d s"), $0) }
-        dropDown = withCStringArray(titles) { gtk_drop_down_new(gcast(gtk_string_list_new($0)), nil) }
+        dropDown = makeDropDown(titles)
         gtk_widget_set_halign(dropDown, GTK_ALIGN_START)
         field = FormField(title: tr("Timelapse"), control: dropDown,
                           hint: tr("Pictures wait on disk while the print runs; when it ends they become a video in Videos/Layerwatch. OctoPrint does not report layers: choose a picture every few seconds."))
