@@ -28,6 +28,8 @@ public final class StreamRecording: @unchecked Sendable {
     public let url: URL
     /// At most this many bytes wait for the disk before the recording gives up (`diskTooSlow`).
     static let backlogLimit = 64 << 20
+    /// The least time between the last picture before a reconnect and the first after it.
+    static let gapMilliseconds: Int64 = 100
 
     private let lock = NSLock()
     private let queue = DispatchQueue(label: "layerwatch.recording")
@@ -127,7 +129,12 @@ public final class StreamRecording: @unchecked Sendable {
         let elapsed = Int64((now - began) / 1_000_000)
         let cameraTime = pts == Int64.min ? elapsed : av_rescale_q(pts, stream.timeBase, AVRational(num: 1, den: 1000))
         // A new connection, or a file that looped back: the camera's clock is laid onto the file's.
-        if anchor == nil || cameraTime + anchor! < lastMilliseconds - 1000 { anchor = max(elapsed, lastMilliseconds + 1) - cameraTime }
+        // The first picture after a gap comes at least `gapMilliseconds` after the last: a camera's
+        // clock can run ahead of the wall clock (a burst at connect), and a picture a millisecond
+        // after the one before would share its frame slot in a player.
+        if anchor == nil || cameraTime + anchor! < lastMilliseconds - 1000 {
+            anchor = max(elapsed, lastMilliseconds + (lastMilliseconds > 0 ? Self.gapMilliseconds : 0)) - cameraTime
+        }
         let milliseconds = max(cameraTime + anchor!, lastMilliseconds + 1)
         lastMilliseconds = milliseconds
         let format = MatroskaWriter.Format(codecID: stream.codecID, width: size.width, height: size.height, extradata: extradata)
