@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 
 /// A desktop notification as GApplication sends it (GNotification): a title, a body, an icon, a
 /// priority, the action its click activates and its buttons. GLib picks the way there: the portal in flatpak,
@@ -50,6 +51,19 @@ public struct DesktopNotification {
     @MainActor
     public static func withdraw(from application: some GObjectPointer, id: String) {
         g_application_withdraw_notification(gcast(application), id)
+    }
+
+    /// Whether the server GLib sends notifications to reads their body as markup, so that a body
+    /// holding a printer's or a job's name must be escaped. The portal (in a sandbox) and
+    /// `org.gtk.Notifications` (GNOME Shell) take plain text; an `org.freedesktop.Notifications`
+    /// server reads markup when its capabilities list `body-markup`, and one that does not answer is
+    /// taken to. Asks the session bus and waits up to a second: call it off the main loop.
+    public static func bodyIsMarkup() -> Bool {
+        if FileManager.default.fileExists(atPath: "/.flatpak-info") || DBusNames.hasOwner("org.gtk.Notifications") {
+            return false
+        }
+        return DBusNames.strings(from: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+                                 method: "GetCapabilities")?.contains("body-markup") ?? true
     }
 
     /// An icon made of an encoded picture (PNG, JPEG): the desktop decodes it.

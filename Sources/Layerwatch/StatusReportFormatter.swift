@@ -42,7 +42,7 @@ enum StatusReportFormatter {
         object["progress"] = status.progress
         object["layer"] = status.layer
         object["totalLayers"] = status.totalLayers
-        object["timeLeftSeconds"] = status.timeLeft.map { Int($0.rounded()) }
+        object["timeLeftSeconds"] = status.timeLeft.map(PrinterNumber.rounded)
         object["bed"] = status.bed.map(temperature)
         object["chamber"] = status.chamber.map(temperature)
         object["chamberLight"] = status.chamberLight

@@ -9,10 +9,12 @@ import StreamKit
 /// and when a Bambu printer raises an HMS alert it did not show before: the printer's name in the
 /// title, the job (and the printer's error or the HMS codes) in the body, the camera's last picture
 /// as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each printer has
-/// one notification id, so a newer event replaces an older one. What each printer last showed is
-/// kept in a `NotificationLedger` (even while its switch is off), so neither a reconnect nor a
-/// restart notifies the same event again, and a printer seen for the first time notifies nothing
-/// of the state it is already in.
+/// one notification id, so a newer event replaces an older one. Each printer's `NotificationGate`
+/// decides when: a state is told once it has held for a few seconds, alerts are counted in one
+/// notification, and a few notifications a minute at most leave, whatever the printer reports.
+/// What each printer last showed is kept in a `NotificationLedger` (even while its switch is off),
+/// so neither a reconnect nor a restart notifies the same event again, and a printer seen for the
+/// first time notifies nothing of the state it is already in.
 @MainActor
 final class PrintNotifier {
     /// The application action a notification's click activates, with the printer's id (a string).
@@ -34,6 +36,12 @@ final class PrintNotifier {
     /// Each printer's newest timelapse and the job it is of: the end of that job's print offers it,
     /// whichever comes first, the video or the report of the end.
     private var timelapses: [UUID: (video: URL, job: String)] = [:]
+    private var gates: [UUID: NotificationGate] = [:]
+    /// Ticks each second while a gate waits for a state to settle or for its turn.
+    private var ticker: RepeatingTimer?
+    /// Whether the notification server reads bodies as markup (asked once, off the main loop;
+    /// escaped meanwhile, so a name never reaches a markup reader raw).
+    private var bodyIsMarkup = true
 
     /// - Parameters:
     ///   - application: the GApplication that sends the notifications.
@@ -46,6 +54,10 @@ final class PrintNotifier {
         self.ledger = ledger
         self.printer = printer
         self.picture = picture
+        DispatchQueue.global().async {
+            let markup = DesktopNotification.bodyIsMarkup()
+            MainLoopExecutor.main.runOnMainActor { [weak self] in self?.bodyIsMarkup = markup }
+        }
     }
 
     /// Follows the status of `printers` (the saved ones) and forgets every other printer, taking
@@ -57,6 +69,7 @@ final class PrintNotifier {
         }
         shown.formIntersection(ids)
         observations = observations.filter { ids.contains($0.key) }
+        gates = gates.filter { ids.contains($0.key) }
         ledger.keep(only: ids)
         for id in ids where observations[id] == nil {
             observations[id] = hub.observe(printerID: id) { [weak self] update in self?.received(update, for: id) }
@@ -70,10 +83,33 @@ final class PrintNotifier {
 
     private func received(_ update: StatusMonitor.Update?, for id: UUID) {
         guard let update, update.connection == .live, let status = update.status else { return }
-        let (events, mark) = PrintEvent.changes(from: ledger[id], to: status)
-        ledger[id] = mark
-        guard !events.isEmpty, let printer = printer(id), printer.notifies else { return }
-        notify(events, status: status, printer: printer)
+        var gate = gates[id] ?? NotificationGate(mark: ledger[id])
+        let tell = gate.observe(status, at: Date())
+        settle(gate, tell, for: id)
+    }
+
+    /// Keeps `gate`'s state (and its mark in the ledger), sends what it let through, and ticks
+    /// while any gate waits.
+    private func settle(_ gate: NotificationGate, _ tell: NotificationGate.Tell?, for id: UUID) {
+        gates[id] = gate
+        ledger[id] = gate.mark
+        if let tell, let printer = printer(id), printer.notifies { notify(tell, printer: printer) }
+        let waiting = gates.values.contains { $0.nextDeadline != nil }
+        if waiting && ticker == nil {
+            ticker = RepeatingTimer(seconds: 1) { [weak self] in self?.tick() }
+        } else if !waiting {
+            ticker = nil
+        }
+    }
+
+    private func tick() {
+        let now = Date()
+        for (id, gate) in gates {
+            guard let deadline = gate.nextDeadline, deadline <= now else { continue }
+            var ticked = gate
+            let tell = ticked.tick(at: now)
+            settle(ticked, tell, for: id)
+        }
     }
 
     /// The printer's one notification: each new one replaces the one before.
@@ -81,27 +117,33 @@ final class PrintNotifier {
         "printer-\(printerID.uuidString)"
     }
 
-    /// One notification for what one report brought (a pause can come with an alert).
-    private func notify(_ events: [PrintEvent], status: PrinterStatus, printer: Printer) {
-        let codes = events.flatMap { event -> [String] in if case .alerts(let codes) = event { codes } else { [] } }
+    /// How many alert codes a notification lists; the rest are counted.
+    private static let listedAlerts = 5
+
+    /// One notification for what the gate let through (a pause can come with alerts).
+    private func notify(_ tell: NotificationGate.Tell, printer: Printer) {
+        let status = tell.status
         let title: String
         var priority = DesktopNotification.Priority.high
         var error: String?
-        switch events[0] {
-        case .finished:
+        switch tell.event {
+        case .finished?:
             title = String(format: tr("%@: print finished"), printer.name)
             priority = .normal
-        case .failed:
+        case .failed?:
             title = String(format: tr("%@: print failed"), printer.name)
             error = status.errorText
-        case .paused:
+        case .paused?:
             title = String(format: tr("%@: print paused"), printer.name)
             error = status.errorText
-        case .alerts:
+        case .alerts?, nil:
             title = String(format: tr("%@: printer alert"), printer.name)
         }
-        let hms = codes.isEmpty ? nil : String(format: tr("HMS %@"), codes.joined(separator: ", "))
-        let timelapse = (events[0] == .finished || events[0] == .failed) ? timelapses[printer.id].flatMap { $0.job == status.job ? $0.video : nil } : nil
+        let listed = tell.alerts.prefix(Self.listedAlerts).joined(separator: ", ")
+        let hms = tell.alerts.isEmpty ? nil : tell.alertCount > Self.listedAlerts
+            ? String(format: tr("%d HMS alerts: %@ …"), tell.alertCount, listed)
+            : String(format: tr("HMS %@"), listed)
+        let timelapse = (tell.event == .finished || tell.event == .failed) ? timelapses[printer.id].flatMap { $0.job == status.job ? $0.video : nil } : nil
         send(notification(title: title, body: [status.job, error, hms], priority: priority, timelapse: timelapse, of: printer), for: printer)
     }
 
@@ -121,7 +163,7 @@ final class PrintNotifier {
                               of printer: Printer) -> DesktopNotification {
         let lines = body + [timelapse.map { String(format: tr("Timelapse: %@"), $0.lastPathComponent) }]
         let text = lines.compactMap { $0 }.joined(separator: "\n")
-        return DesktopNotification(title: title, body: text.isEmpty ? nil : text, priority: priority,
+        return DesktopNotification(title: title, body: text.isEmpty ? nil : bodyIsMarkup ? markupEscaped(text) : text, priority: priority,
                                    defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString),
                                    buttons: timelapse.map { [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, $0.path)] } ?? [])
     }

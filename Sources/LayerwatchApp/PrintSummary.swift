@@ -58,7 +58,7 @@ struct PrintSummary: Equatable {
         job = [.idle, .offline].contains(status.state) ? nil : status.job
         let progress = status.state == .finished ? 100 : status.progress
         fraction = showsProgress ? progress.map { min(1, max(0, $0 / 100)) } : nil
-        percent = fraction.map { String(format: tr("%d %%"), Int(($0 * 100).rounded(.down))) }
+        percent = fraction.map { String(format: tr("%d %%"), PrinterNumber.rounded(($0 * 100).rounded(.down))) }
         layers = StatusText.layers(status)
         let left = [.printing, .paused].contains(status.state) ? status.timeLeft : nil
         timeLeft = left.map(StatusText.duration)

@@ -32,15 +32,15 @@ struct BambuReport {
     var status: PrinterStatus {
         var status = PrinterStatus(state: state)
         status.job = JSONValue.string(fields["subtask_name"]).flatMap { $0.isEmpty ? nil : $0 }
-        status.progress = JSONValue.double(fields["mc_percent"]).map { min(100, max(0, $0)) }
-        status.timeLeft = JSONValue.double(fields["mc_remaining_time"]).map { max(0, $0) * 60 }
-        status.layer = JSONValue.int(fields["layer_num"])
-        status.totalLayers = JSONValue.int(fields["total_layer_num"]).flatMap { $0 > 0 ? $0 : nil }
+        status.progress = PrinterNumber.double(fields["mc_percent"], in: PrinterNumber.percent)
+        status.timeLeft = PrinterNumber.double(fields["mc_remaining_time"], in: PrinterNumber.minutes).map { $0 * 60 }
+        status.layer = PrinterNumber.int(fields["layer_num"], in: PrinterNumber.layers)
+        status.totalLayers = PrinterNumber.int(fields["total_layer_num"], in: PrinterNumber.layers).flatMap { $0 > 0 ? $0 : nil }
         readTemperatures(into: &status)
         status.chamberLight = chamberLight
         status.alerts = alerts
-        if let error = JSONValue.int(fields["print_error"]), error != 0 {
-            status.errorText = String(format: tr("Printer error %@"), Self.code(UInt32(truncatingIfNeeded: error)))
+        if let error = PrinterNumber.int(fields["print_error"], in: PrinterNumber.code), error != 0 {
+            status.errorText = String(format: tr("Printer error %@"), Self.code(UInt32(error)))
         }
         return status
     }
@@ -61,21 +61,21 @@ struct BambuReport {
     /// flat fields. The packed form wins when both are there.
     private func readTemperatures(into status: inout PrinterStatus) {
         let device = fields["device"] as? [String: Any]
-        let extruders = ((device?["extruder"] as? [String: Any])?["info"] as? [[String: Any]])?
-            .compactMap { Self.packed($0["temp"]) } ?? []
+        let extruders = ((device?["extruder"] as? [String: Any])?["info"] as? [[String: Any]])
+            .map { ListLimit.first($0, ListLimit.nozzles, of: "nozzles").compactMap { Self.packed($0["temp"]) } } ?? []
         if !extruders.isEmpty {
             status.nozzles = extruders
-        } else if let current = JSONValue.double(fields["nozzle_temper"]) {
-            status.nozzles = [.init(current: current, target: JSONValue.double(fields["nozzle_target_temper"]))]
+        } else if let nozzle = PrinterStatus.Temperature(reported: fields["nozzle_temper"], target: fields["nozzle_target_temper"]) {
+            status.nozzles = [nozzle]
         }
         status.bed = Self.packed(((device?["bed"] as? [String: Any])?["info"] as? [String: Any])?["temp"])
-            ?? JSONValue.double(fields["bed_temper"]).map { .init(current: $0, target: JSONValue.double(fields["bed_target_temper"])) }
+            ?? PrinterStatus.Temperature(reported: fields["bed_temper"], target: fields["bed_target_temper"])
         status.chamber = Self.packed(((device?["ctc"] as? [String: Any])?["info"] as? [String: Any])?["temp"])
-            ?? JSONValue.double(fields["chamber_temper"]).map { .init(current: $0) }
+            ?? PrinterStatus.Temperature(reported: fields["chamber_temper"], target: nil)
     }
 
     private static func packed(_ value: Any?) -> PrinterStatus.Temperature? {
-        guard let raw = JSONValue.int(value), raw >= 0 else { return nil }
+        guard let raw = PrinterNumber.int(value, in: PrinterNumber.code) else { return nil }
         return .init(current: Double(raw & 0xFFFF), target: Double((raw >> 16) & 0xFFFF))
     }
 
@@ -96,9 +96,10 @@ struct BambuReport {
     /// HMS entries as the codes Bambu's wiki is searched by: `AAAA_BBBB_CCCC_DDDD` from `attr` and `code`.
     private var alerts: [String] {
         guard let entries = fields["hms"] as? [[String: Any]] else { return [] }
-        return entries.prefix(32).compactMap { entry in
-            guard let attr = JSONValue.int(entry["attr"]), let code = JSONValue.int(entry["code"]) else { return nil }
-            return Self.code(UInt32(truncatingIfNeeded: attr)) + "_" + Self.code(UInt32(truncatingIfNeeded: code))
+        return ListLimit.first(entries, ListLimit.alerts, of: "HMS alerts").compactMap { entry in
+            guard let attr = PrinterNumber.int(entry["attr"], in: PrinterNumber.code),
+                  let code = PrinterNumber.int(entry["code"], in: PrinterNumber.code) else { return nil }
+            return Self.code(UInt32(attr)) + "_" + Self.code(UInt32(code))
         }
     }
 

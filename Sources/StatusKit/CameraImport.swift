@@ -42,7 +42,7 @@ public enum CameraImport {
             guard let list else { throw .protocolError(tr("Moonraker's answer has no camera list")) }
             // Relative URLs are relative to the web interface (Mainsail or Fluidd on port 80).
             let web = URL(string: "http://\(StreamSource.bracketed(host))/")!
-            return list.prefix(64).compactMap { moonrakerCamera($0, web: web) }
+            return ListLimit.first(list, ListLimit.cameras, of: "cameras").compactMap { moonrakerCamera($0, web: web) }
         case .octoprint(_, _, let key):
             let base = endpoint.baseURL!
             let answer = try object(HTTPStatusAPI(baseURL: base, key: ("X-Api-Key", key)), "/api/settings", stop: stop)
@@ -67,7 +67,7 @@ public enum CameraImport {
         guard JSONValue.bool(entry["enabled"]) ?? true else { return nil }
         let service = JSONValue.string(entry["service"]) ?? "mjpegstreamer"
         let stream = JSONValue.string(entry["stream_url"]).flatMap { URL(string: $0, relativeTo: web)?.absoluteURL }
-        let rotation = JSONValue.int(entry["rotation"]).map { (($0 % 360) + 360) % 360 / 90 * 90 } ?? 0
+        let rotation = PrinterNumber.int(entry["rotation"], in: PrinterNumber.degrees).map { (($0 % 360) + 360) % 360 / 90 * 90 } ?? 0
         return ImportedCamera(name: JSONValue.string(entry["name"]) ?? tr("Camera"), service: service,
                               url: stream.flatMap { playableURL(service: service, stream: $0) },
                               rotation: rotation,
@@ -117,7 +117,7 @@ public enum CameraImport {
                                   flipVertical: JSONValue.bool(settings["flipV"]) ?? false)
         }
         if let list = webcam["webcams"] as? [[String: Any]], !list.isEmpty {
-            return list.prefix(64).compactMap { entry in
+            return ListLimit.first(list, ListLimit.cameras, of: "cameras").compactMap { entry in
                 let extras = entry["extras"] as? [String: Any] ?? [:]
                 let name = JSONValue.string(entry["displayName"]) ?? JSONValue.string(entry["name"]) ?? tr("Camera")
                 return camera(name: name, stream: JSONValue.string(extras["streamUrl"]) ?? JSONValue.string(webcam["streamUrl"]),

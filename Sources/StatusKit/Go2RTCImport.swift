@@ -57,7 +57,7 @@ public struct Go2RTCImport: Hashable, Sendable {
         } catch {
             throw .protocolError("\(error)")
         }
-        return streams.keys.sorted().prefix(256).compactMap { name in
+        return ListLimit.first(streams.keys.sorted(), ListLimit.streams, of: "go2rtc streams").compactMap { name in
             guard streams[name] is [String: Any],
                   let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
             else { return nil }

@@ -1,25 +1,11 @@
 import Foundation
 import StreamKit
 
-/// Reads numbers and strings out of parsed JSON whatever form a printer sent them in (`12`, `12.5`,
-/// `"12"`), and parses a body only after its size was checked: printers' firmware is not consistent
-/// and a hostile peer may send anything.
+/// Reads strings and flags out of parsed JSON whatever form a printer sent them in, and parses a
+/// body only after its size was checked and its lists cut to their limits (`JSONPruner`): printers'
+/// firmware is not consistent and a hostile peer may send anything. Numbers are read through
+/// `PrinterNumber`, which knows each field's range.
 enum JSONValue {
-    static func double(_ value: Any?) -> Double? {
-        switch value {
-        case let number as NSNumber:
-            let double = number.doubleValue
-            return double.isFinite ? double : nil
-        case let text as String: return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
-        default: return nil
-        }
-    }
-
-    static func int(_ value: Any?) -> Int? {
-        guard let double = double(value), abs(double) < 1e15 else { return nil }
-        return Int(double)
-    }
-
     static func string(_ value: Any?) -> String? {
         switch value {
         case let text as String: return text
@@ -41,9 +27,20 @@ enum JSONValue {
         guard data.count <= HTTPFetch.maximumBytes else {
             throw .protocolError(String(format: tr("a message of %d bytes, over the %d MB limit"), data.count, HTTPFetch.maximumBytes / 1_000_000))
         }
+        let pruned: (data: Data, dropped: Int)
+        do {
+            pruned = try JSONPruner.pruned(data)
+        } catch .tooDeep {
+            throw .protocolError(String(format: tr("a JSON answer nested more than %d levels deep"), JSONPruner.depth))
+        } catch {
+            throw .protocolError(tr("an answer that is not JSON"))
+        }
+        if pruned.dropped > 0 {
+            ListLimit.logOnce("json", "left out \(pruned.dropped) JSON values past the limits (\(JSONPruner.elements) entries a list, \(JSONPruner.members) members an object, \(JSONPruner.values) values a message)")
+        }
         let parsed: Any
         do {
-            parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            parsed = try JSONSerialization.jsonObject(with: pruned.data, options: [.fragmentsAllowed])
         } catch {
             throw .protocolError(tr("an answer that is not JSON"))
         }

@@ -47,15 +47,18 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
         let card = objects["virtual_sdcard"] as? [String: Any] ?? [:]
         var status = PrinterStatus(state: state(JSONValue.string(stats["state"])))
         status.job = JSONValue.string(stats["filename"]).flatMap { $0.isEmpty ? nil : $0 }
-        let fraction = JSONValue.double(display["progress"]) ?? JSONValue.double(card["progress"])
-        if status.job != nil, let fraction { status.progress = min(100, max(0, fraction * 100)) }
+        let fraction = PrinterNumber.double(display["progress"], in: PrinterNumber.fraction)
+            ?? PrinterNumber.double(card["progress"], in: PrinterNumber.fraction)
+        if status.job != nil, let fraction { status.progress = fraction * 100 }
         let info = stats["info"] as? [String: Any]
-        status.layer = JSONValue.int(info?["current_layer"])
-        status.totalLayers = JSONValue.int(info?["total_layer"]).flatMap { $0 > 0 ? $0 : nil }
-        // Mainsail's "file" estimate: the time printed so far, scaled by what is left.
+        status.layer = PrinterNumber.int(info?["current_layer"], in: PrinterNumber.layers)
+        status.totalLayers = PrinterNumber.int(info?["total_layer"], in: PrinterNumber.layers).flatMap { $0 > 0 ? $0 : nil }
+        // Mainsail's "file" estimate: the time printed so far, scaled by what is left (over ten
+        // years, as from a duration near the limit at a small fraction, is unknown).
         if status.state == .printing || status.state == .paused,
-           let printed = JSONValue.double(stats["print_duration"]), let fraction, fraction > 0.001, printed > 0 {
-            status.timeLeft = max(0, printed / min(fraction, 1) - printed)
+           let printed = PrinterNumber.double(stats["print_duration"], in: PrinterNumber.seconds),
+           let fraction, fraction > 0.001, printed > 0 {
+            status.timeLeft = printed / fraction - printed
         }
         status.nozzles = heater(objects["extruder"]).map { [$0] } ?? []
         status.bed = heater(objects["heater_bed"])
@@ -80,7 +83,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     }
 
     private static func heater(_ value: Any?) -> PrinterStatus.Temperature? {
-        guard let object = value as? [String: Any], let current = JSONValue.double(object["temperature"]) else { return nil }
-        return .init(current: current, target: JSONValue.double(object["target"]))
+        guard let object = value as? [String: Any] else { return nil }
+        return .init(reported: object["temperature"], target: object["target"])
     }
 }

@@ -46,15 +46,15 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     static func status(job: [String: Any], printer: [String: Any]?) -> PrinterStatus {
         let progress = job["progress"] as? [String: Any] ?? [:]
         let file = (job["job"] as? [String: Any])?["file"] as? [String: Any]
-        let completion = JSONValue.double(progress["completion"])
+        let completion = PrinterNumber.double(progress["completion"], in: PrinterNumber.percent)
         var status = PrinterStatus(state: state(JSONValue.string(job["state"]) ?? "", completion: completion))
         status.job = (JSONValue.string(file?["display"]) ?? JSONValue.string(file?["name"])).flatMap { $0.isEmpty ? nil : $0 }
-        status.progress = completion.map { min(100, max(0, $0)) }
-        if status.hasActiveJob { status.timeLeft = JSONValue.double(progress["printTimeLeft"]).map { max(0, $0) } }
+        status.progress = completion
+        if status.hasActiveJob { status.timeLeft = PrinterNumber.double(progress["printTimeLeft"], in: PrinterNumber.seconds) }
         if let error = JSONValue.string(job["error"]), !error.isEmpty { status.errorText = error }
         let temperatures = printer?["temperature"] as? [String: Any] ?? [:]
-        status.nozzles = temperatures.keys.filter { $0.hasPrefix("tool") }.sorted()
-            .compactMap { heater(temperatures[$0]) }
+        let tools = temperatures.keys.filter { $0.hasPrefix("tool") }.sorted()
+        status.nozzles = ListLimit.first(tools, ListLimit.nozzles, of: "nozzles").compactMap { heater(temperatures[$0]) }
         status.bed = heater(temperatures["bed"])
         status.chamber = heater(temperatures["chamber"])
         return status
@@ -76,7 +76,7 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     }
 
     private static func heater(_ value: Any?) -> PrinterStatus.Temperature? {
-        guard let object = value as? [String: Any], let current = JSONValue.double(object["actual"]) else { return nil }
-        return .init(current: current, target: JSONValue.double(object["target"]))
+        guard let object = value as? [String: Any] else { return nil }
+        return .init(reported: object["actual"], target: object["target"])
     }
 }

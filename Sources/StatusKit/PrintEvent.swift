@@ -45,7 +45,7 @@ public enum PrintEvent: Equatable, Sendable {
 /// the codes to `alertLimit`, whatever a printer sends.
 public struct PrintMark: Codable, Equatable, Sendable {
     public static let jobLength = 256
-    public static let alertLimit = 32
+    public static let alertLimit = ListLimit.alerts
 
     public let state: PrinterStatus.State
     public let job: String?

@@ -8,15 +8,24 @@ public struct PrinterStatus: Equatable, Sendable {
         case idle, preparing, printing, paused, finished, failed, offline
     }
 
-    /// A heater's reading: where it is and, when heating, where it is going.
+    /// A heater's reading: where it is and, when heating, where it is going. Both in
+    /// `PrinterNumber.celsius`: a heater whose reading is outside it has no reading.
     public struct Temperature: Equatable, Sendable {
-        public var current: Double
-        /// Nil when the printer did not say; 0 means the heater is off.
-        public var target: Double?
+        public let current: Double
+        /// Nil when the printer did not say (or said something implausible); 0 means the heater is off.
+        @InRange(PrinterNumber.celsius) public private(set) var target: Double? = nil
 
-        public init(current: Double, target: Double? = nil) {
+        public init?(current: Double, target: Double? = nil) {
+            guard PrinterNumber.checked(current, in: PrinterNumber.celsius) != nil else { return nil }
             self.current = current
             self.target = target
+        }
+
+        /// The heater whose current and target readings are `current` and `target` as a printer sent
+        /// them (JSON numbers or numeric strings); nil without a plausible current reading.
+        public init?(reported current: Any?, target: Any?) {
+            guard let value = PrinterNumber.double(current, in: PrinterNumber.celsius) else { return nil }
+            self.init(current: value, target: PrinterNumber.double(target, in: PrinterNumber.celsius))
         }
     }
 
@@ -24,11 +33,11 @@ public struct PrinterStatus: Equatable, Sendable {
     /// The print job's name (file name or Bambu's subtask name).
     public var job: String?
     /// Per cent done, 0...100.
-    public var progress: Double?
-    public var layer: Int?
-    public var totalLayers: Int?
-    /// Seconds the printer expects the job still needs.
-    public var timeLeft: TimeInterval?
+    @InRange(PrinterNumber.percent) public var progress: Double? = nil
+    @InRange(PrinterNumber.layers) public var layer: Int? = nil
+    @InRange(PrinterNumber.layers) public var totalLayers: Int? = nil
+    /// Seconds the printer expects the job still needs (at most ten years).
+    @InRange(PrinterNumber.seconds) public var timeLeft: TimeInterval? = nil
     /// One per nozzle (H2D has two).
     public var nozzles: [Temperature]
     public var bed: Temperature?

@@ -32,6 +32,9 @@ public final class StatusMonitor: @unchecked Sendable {
     private let ended = StopSignal()
     private var connection: StatusConnection?
     private var thread: Thread?
+    /// The update waiting for the caller's executor: a newer one replaces it, so a printer sending
+    /// thousands of reports a second costs this thread, never the caller's (the main loop).
+    private let pending = NewestPending<Update>()
 
     public init(endpoint: StatusEndpoint, executor: EventExecutor, backoff: Backoff = Backoff(),
                 handler: @escaping @Sendable (Update) -> Void) {
@@ -112,11 +115,14 @@ public final class StatusMonitor: @unchecked Sendable {
         }
     }
 
+    /// Hands `status` to the caller: the newest update replaces one still waiting, and the
+    /// executor is asked only when none was.
     private func deliver(_ connection: Connection, _ status: PrinterStatus?, stop: StopSignal) {
-        let update = Update(connection: connection, status: status)
+        guard pending.replace(with: Update(connection: connection, status: status)) else { return }
         let handler = handler
+        let pending = pending
         executor.execute {
-            guard !stop.isStopped else { return }
+            guard !stop.isStopped, let update = pending.take() else { return }
             handler(update)
         }
     }

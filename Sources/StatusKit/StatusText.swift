@@ -18,7 +18,7 @@ public enum StatusText {
 
     /// `2 h 05 min`, `12 min`, `< 1 min`.
     public static func duration(_ seconds: TimeInterval) -> String {
-        let minutes = Int((max(0, seconds) / 60).rounded())
+        let minutes = PrinterNumber.rounded(max(0, seconds) / 60)
         if minutes < 1 { return tr("< 1 min") }
         if minutes < 60 { return String(format: tr("%d min"), minutes) }
         return String(format: tr("%d h %02d min"), minutes / 60, minutes % 60)
@@ -27,7 +27,7 @@ public enum StatusText {
     /// The clock time a job `seconds` from `now` ends, in the user's locale (`15:42`), with the
     /// weekday when it is not today.
     public static func finishTime(after seconds: TimeInterval, from now: Date = Date()) -> String {
-        let end = now.addingTimeInterval(max(0, seconds))
+        let end = now.addingTimeInterval(min(max(0, seconds), PrinterNumber.seconds.upperBound))
         let formatter = DateFormatter()
         formatter.locale = Locale.current
         let sameDay = Calendar.current.isDate(end, inSameDayAs: now)
@@ -37,9 +37,9 @@ public enum StatusText {
 
     /// `215 / 220 °C` while heating, `24 °C` when the heater is off or its target unknown.
     public static func temperature(_ temperature: PrinterStatus.Temperature) -> String {
-        let current = Int(temperature.current.rounded())
+        let current = PrinterNumber.rounded(temperature.current)
         if let target = temperature.target, target > 0 {
-            return String(format: tr("%d / %d °C"), current, Int(target.rounded()))
+            return String(format: tr("%d / %d °C"), current, PrinterNumber.rounded(target))
         }
         return String(format: tr("%d °C"), current)
     }

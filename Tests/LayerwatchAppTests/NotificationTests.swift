@@ -142,6 +142,8 @@ final class NotificationTests: XCTestCase {
             XCTAssertEqual((icon["names"] as? [String])?.first, LayerwatchApplication.applicationID)
 
             report(["gcode_state": "RUNNING", "print_error": 0], shows: "Printing")
+            // A state is told once it has held for the gate's settle time: the print runs a while.
+            _ = iterateMainContext(timeout: UInt32(NotificationGate.settleTime) + 1) { false }
             report(["gcode_state": "PAUSE"], shows: "Paused")
             XCTAssertEqual(try awaitNotification(2).string("title"), "Bench P1S: print paused", "pause, resume, pause: two")
 

@@ -13,6 +13,11 @@ the openssl CLI.
 stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publish a report
         {"cmd":"raw","payload":TEXT[,"topic":T]}  publish exactly TEXT (report topic by default)
         {"cmd":"huge","bytes":N}            publish a valid report padded to N bytes
+        {"cmd":"flood","rate":R,"seconds":S,"reports":[{…},…][,"fresh_hms":true]}
+                                            publish R reports a second for S seconds, cycling
+                                            through `reports` (partial `print` objects); with
+                                            fresh_hms each carries an HMS code never sent before;
+                                            done says how many were published
         {"cmd":"other_serial","print":{…}[,"serial":S]}  a report on another printer's topic
         {"cmd":"disconnect_printer"} / {"cmd":"connect_printer"}   the printer leaves / rejoins
         {"cmd":"kick_clients"}              restart the broker on the same port (all dropped)
@@ -426,6 +431,27 @@ class Commands:
         padding = max(0, size - len(base.encode()))
         payload = base[:-3] + "x" * padding + base[-3:]  # base ends with the empty pad's `""}}`
         return {"published": self.printer.publish(payload, wait=True), "bytes": len(payload.encode())}
+
+    def cmd_flood(self, command):
+        rate = max(1, min(int(command.get("rate", 1000)), 20_000))
+        seconds = max(0.0, min(float(command.get("seconds", 1)), 60.0))
+        reports = command.get("reports") or [{}]
+        fresh_hms = bool(command.get("fresh_hms"))
+        started = time.monotonic()
+        count = 0
+        while count < rate * seconds:
+            body = dict(reports[count % len(reports)], command="push_status", sequence_id=str(count))
+            if fresh_hms:
+                body["hms"] = [{"attr": 0x0300_0000 + count, "code": 0x0001_0007}]
+            if not self.printer.publish(json.dumps({"print": body})):
+                break
+            count += 1
+            ahead = started + count / rate - time.monotonic()
+            if ahead > 0:
+                time.sleep(ahead)
+        if reports:
+            self.state.merge(dict(reports[(count - 1) % len(reports)]) if count else {})
+        return {"published": count, "seconds": round(time.monotonic() - started, 3)}
 
     def cmd_other_serial(self, command):
         serial = command.get("serial", OTHER_SERIAL)

@@ -28,6 +28,8 @@ stdout: {"event":"ready"}                                     (both names are ow
         {"event":"error","cmd":C,"message":M}
 stdin:  {"cmd":"click"[,"id":S][,"app_id":S]}   click the newest notification (with that id, of that
                                                application; a freedesktop id is Notify's number)
+Options: --freedesktop-only owns only org.freedesktop.Notifications (a desktop without GNOME Shell);
+--body-markup lists the body-markup capability (the server reads bodies as Pango-like markup).
 It exits when its stdin closes.  Needs /usr/bin/python3 with python3-gi.
 """
 import argparse
@@ -140,6 +142,7 @@ class Server:
         self.shown = {}  # (interface, app_id, id) -> what a click needs
         self.next_fdo_id = 1
         self.icons = 0
+        self.capabilities = ["actions", "body"]
 
     # ~~ org.gtk.Notifications
 
@@ -196,7 +199,7 @@ class Server:
 
     def on_fdo_call(self, _connection, sender, _path, _interface, method, parameters, invocation):
         if method == "GetCapabilities":
-            invocation.return_value(GLib.Variant("(as)", (["actions", "body"],)))
+            invocation.return_value(GLib.Variant("(as)", (self.capabilities,)))
         elif method == "GetServerInformation":
             invocation.return_value(GLib.Variant("(ssss)", ("layerwatch-test", "Layerwatch tests", "1", "1.2")))
         elif method == "CloseNotification":
@@ -286,10 +289,14 @@ def read_commands(loop, server):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save-icons", metavar="DIR", help="write every bytes icon to DIR/icon-N.png")
+    parser.add_argument("--freedesktop-only", action="store_true", help="own only org.freedesktop.Notifications")
+    parser.add_argument("--body-markup", action="store_true", help="list the body-markup capability")
     args = parser.parse_args()
     loop = GLib.MainLoop()
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     server = Server(bus, args.save_icons)
+    server.capabilities += ["body-markup"] if args.body_markup else []
+    names = ("org.freedesktop.Notifications",) if args.freedesktop_only else ("org.gtk.Notifications", "org.freedesktop.Notifications")
     for xml, path, method_call in ((GTK_XML, "/org/gtk/Notifications", server.on_gtk_call),
                                    (FDO_XML, FDO_PATH, server.on_fdo_call)):
         bus.register_object(path, Gio.DBusNodeInfo.new_for_xml(xml).interfaces[0], method_call, None, None)
@@ -297,14 +304,14 @@ def main():
 
     def on_acquired(_bus, name):
         owned.add(name)
-        if len(owned) == 2:
+        if len(owned) == len(names):
             emit(event="ready")
 
     def on_lost(_bus, name):
         log(NAME, f"cannot own {name}")
         loop.quit()
 
-    for name in ("org.gtk.Notifications", "org.freedesktop.Notifications"):
+    for name in names:
         Gio.bus_own_name_on_connection(bus, name, Gio.BusNameOwnerFlags.NONE, on_acquired, on_lost)
     for sig in (2, 15):  # SIGINT, SIGTERM
         GLib.unix_signal_add(GLib.PRIORITY_HIGH, sig, lambda *_: loop.quit() or GLib.SOURCE_REMOVE)

@@ -28,7 +28,7 @@ final class HTTPStatusTests: XCTestCase {
         XCTAssertEqual(printing?.progress, 10)
         XCTAssertEqual(printing?.layer, 7)
         XCTAssertEqual(printing?.timeLeft, 2700)
-        XCTAssertEqual(printing?.nozzles, [.init(current: 215.2, target: 215)])
+        XCTAssertEqual(printing?.nozzles, [.init(current: 215.2, target: 215)!])
         let before = moonraker.events(named: "request").count
         Thread.sleep(forTimeInterval: 5)
         let polls = moonraker.events(named: "request").count - before

@@ -48,7 +48,7 @@ final class PrintEventTests: XCTestCase {
 
     func testTheMarkStaysSmallWhateverThePrinterSends() throws {
         let status = PrinterStatus(state: .printing, job: String(repeating: "x", count: 100_000),
-                                   alerts: (0..<500).map { String(format: "%04X_0000_0000_0000", $0 % 40) })
+                                   alerts: (0..<500).map { String(format: "%04X_0000_0000_0000", $0 % 100) })
         let mark = try XCTUnwrap(PrintEvent.changes(from: nil, to: status).mark)
         XCTAssertEqual(mark.job?.count, PrintMark.jobLength)
         XCTAssertEqual(mark.alerts.count, PrintMark.alertLimit)
