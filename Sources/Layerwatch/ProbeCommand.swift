@@ -17,8 +17,7 @@ struct ProbeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name or id), its access code taken from the keyring.")))
     var printer: String?
 
-    @Flag(name: .long, help: ArgumentHelp(tr("Read the access code or password from standard input (typed without echo at a terminal), so it stays off the command line.")))
-    var codeFromStdin = false
+    @OptionGroup var code: CodeFromStdin
 
     @Option(name: .long, help: ArgumentHelp(tr("Frames to decode before reporting success.")))
     var frames: Int = 30
@@ -33,13 +32,13 @@ struct ProbeCommand: ParsableCommand {
         guard (url == nil) != (printer == nil) else {
             throw ValidationError(tr("Give either a camera URL or --printer NAME."))
         }
-        if codeFromStdin && url == nil { throw ValidationError(tr("--code-from-stdin needs a camera URL.")) }
+        try code.validate(url: url)
     }
 
     func run() throws {
         let source: StreamSource
         do {
-            source = try resolvedSource()
+            source = try ProbeTarget.source(url: url, printer: printer, code: code)
         } catch {
             FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
             throw ExitCode(2)
@@ -47,15 +46,5 @@ struct ProbeCommand: ParsableCommand {
         let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout)
         print(json ? ProbeReportFormatter.json(report) : ProbeReportFormatter.text(report))
         if let error = report.error { throw ExitCode(ProbeReportFormatter.exitCode(forKind: error.kind)) }
-    }
-
-    private func resolvedSource() throws -> StreamSource {
-        if let printer { return try ProbeTarget.savedPrinter(printer) }
-        let url = url ?? ""
-        guard codeFromStdin else { return try StreamSource.parse(url) }
-        guard let code = SecretInput.readLine(prompt: tr("Access code or password: ")), !code.isEmpty else {
-            throw ProbeTarget.Failure(description: tr("no access code came on standard input"))
-        }
-        return try ProbeTarget.url(url, withCode: code)
     }
 }

@@ -21,6 +21,14 @@ enum ProbeTarget {
         }
     }
 
+    /// The camera a command names: a saved printer, or a URL with the code `code` reads from
+    /// standard input put in (or as typed).
+    static func source(url: String?, printer: String?, code: CodeFromStdin) throws -> StreamSource {
+        if let printer { return try savedPrinter(printer) }
+        guard let secret = try code.read() else { return try StreamSource.parse(url ?? "") }
+        return try Self.url(url ?? "", withCode: secret)
+    }
+
     /// The saved printer named `name` (or with that id), its secrets from the keyring, and what
     /// loading the config had to say.
     static func saved(_ name: String, store: ConfigStore = .standard()) throws -> (Printer, problem: String?) {

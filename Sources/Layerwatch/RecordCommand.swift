@@ -22,6 +22,8 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name or id), its access code taken from the keyring.")))
     var printer: String?
 
+    @OptionGroup var code: CodeFromStdin
+
     @Option(name: .long, help: ArgumentHelp(tr("How many seconds to record, from the first picture.")))
     var seconds: Double
 
@@ -30,6 +32,7 @@ struct RecordCommand: ParsableCommand {
 
     func validate() throws {
         guard (url == nil) != (printer == nil) else { throw ValidationError(tr("Give either a camera URL or --printer NAME.")) }
+        try code.validate(url: url)
         guard seconds > 0, seconds.isFinite else { throw ValidationError(tr("--seconds must be more than 0.")) }
         guard !FileManager.default.fileExists(atPath: output) else {
             throw ValidationError(String(format: tr("“%@” exists already: choose another file."), output))
@@ -39,7 +42,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let source: StreamSource
         do {
-            source = try printer.map { try ProbeTarget.savedPrinter($0) } ?? StreamSource.parse(url ?? "")
+            source = try ProbeTarget.source(url: url, printer: printer, code: code)
         } catch {
             Self.complain(String(format: tr("error: %@"), "\(error)"))
             throw ExitCode(2)

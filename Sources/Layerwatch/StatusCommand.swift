@@ -20,6 +20,8 @@ struct StatusCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("The status of this saved printer (its name or id), its code or key taken from the keyring.")))
     var printer: String?
 
+    @OptionGroup var code: CodeFromStdin
+
     @Flag(name: .long, help: ArgumentHelp(tr("Print the status as JSON (one object per line with --watch).")))
     var json = false
 
@@ -33,10 +35,11 @@ struct StatusCommand: ParsableCommand {
         guard (url == nil) != (printer == nil) else {
             throw ValidationError(tr("Give either a status URL or --printer NAME."))
         }
+        try code.validate(url: url)
     }
 
     func run() throws {
-        let endpoint = try printer.map(StatusTarget.savedPrinter) ?? StatusTarget.endpoint(url ?? "")
+        let endpoint = try printer.map(StatusTarget.savedPrinter) ?? StatusTarget.endpoint(url ?? "", code: code)
         let updates = UpdateQueue()
         let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.status")) { updates.push($0) }
         monitor.start()
@@ -84,6 +87,8 @@ struct CamerasCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(tr("moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or go2rtc://[USER:PASSWORD@]HOST[:PORT].")))
     var url: String
 
+    @OptionGroup var code: CodeFromStdin
+
     @Flag(name: .long, help: ArgumentHelp(tr("Print the list as JSON.")))
     var json = false
 
@@ -94,7 +99,7 @@ struct CamerasCommand: ParsableCommand {
             source = go2rtc
             list = { () throws(StatusFailure) in try go2rtc.cameras() }
         } else {
-            let endpoint = try StatusTarget.endpoint(url)
+            let endpoint = try StatusTarget.endpoint(url, code: code)
             if case .bambu = endpoint {
                 throw ValidationError(tr("a Bambu printer has one camera: add it with its access code"))
             }
@@ -114,11 +119,13 @@ struct CamerasCommand: ParsableCommand {
 /// A status URL from the command line or a saved printer's endpoint, or exit code 2 with the reason
 /// (never the URL's secrets).
 enum StatusTarget {
-    static func endpoint(_ url: String) throws -> StatusEndpoint {
+    static func endpoint(_ url: String, code: CodeFromStdin) throws -> StatusEndpoint {
         do {
-            return try StatusEndpoint.parse(url)
-        } catch {
+            return try StatusEndpoint.parse(url, secret: code.read())
+        } catch let error as StatusEndpoint.ParseError {
             throw fail(error.description)
+        } catch {
+            throw fail("\(error)")
         }
     }
 

@@ -60,6 +60,8 @@ enum StatusReportFormatter {
                                         "flipHorizontal": camera.flipHorizontal, "flipVertical": camera.flipVertical,
                                         "webrtcOnly": camera.isWebRTCOnly]
             entry["url"] = camera.url
+            entry["refusal"] = camera.refusal
+            entry["otherHost"] = camera.otherHost
             return entry
         }])
     }
@@ -72,7 +74,8 @@ enum StatusReportFormatter {
             if camera.rotation != 0 { details.append(String(format: tr("rotated %ld°"), camera.rotation)) }
             if camera.flipHorizontal { details.append(tr("flipped horizontally")) }
             if camera.flipVertical { details.append(tr("flipped vertically")) }
-            let url = camera.url ?? tr("WebRTC only — Layerwatch cannot play it yet")
+            if let host = camera.otherHost { details.append(String(format: tr("on %@, not the printer's host"), host)) }
+            let url = [camera.url, camera.refusal.map { String(format: tr("cannot be added: %@"), $0) }].compactMap { $0 }.joined(separator: " — ")
             lines.append("  \(camera.name): \(url) (\(details.joined(separator: ", ")))")
         }
         return lines.map(TerminalText.safe).joined(separator: "\n")

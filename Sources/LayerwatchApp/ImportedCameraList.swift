@@ -95,15 +95,16 @@ final class ImportedCameraList {
 
     private func makeRow(_ camera: ImportedCamera, check: UnsafeMutablePointer<GtkWidget>, redactor: Redactor,
                          checked: Bool) -> UnsafeMutablePointer<GtkWidget> {
-        let details = [camera.service, Self.mounting(camera)].compactMap { $0 }.joined(separator: " · ")
-        let address = camera.url.map(redactor.redact) ?? tr("WebRTC only — Layerwatch cannot play it yet")
+        let otherHost = camera.otherHost.map { String(format: tr("on %@, not the printer's host"), $0) }
+        let details = [camera.service, Self.mounting(camera), otherHost].compactMap { $0 }.joined(separator: " · ")
+        let address = [camera.url.map(redactor.redact), camera.refusal].compactMap { $0 }.joined(separator: " — ")
         let row = Self.row(title: camera.name, subtitle: address + "\n" + details)
         gtk_widget_set_valign(check, GTK_ALIGN_CENTER)
         lw_accessible_set_label(check, camera.name)
         adw_action_row_add_prefix(gcast(row), check)
         adw_action_row_set_activatable_widget(gcast(row), check)
-        gtk_check_button_set_active(gcast(check), (checked && !camera.isWebRTCOnly).gboolean)
-        gtk_widget_set_sensitive(row, (!camera.isWebRTCOnly).gboolean)
+        gtk_check_button_set_active(gcast(check), (checked && camera.refusal == nil).gboolean)
+        gtk_widget_set_sensitive(row, (camera.refusal == nil).gboolean)
         connectSignal(check, "toggled") { [weak self] in self?.onToggle() }
         return row
     }

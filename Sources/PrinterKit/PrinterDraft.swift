@@ -157,18 +157,22 @@ public struct PrinterDraft: Equatable, Sendable {
             if url.isEmpty {
                 messages[.cameras] = tr("Check at least one camera: “Find Cameras” lists the ones this printer has.")
             } else {
-                do { _ = try StreamSource.parse(url) } catch { messages[.url] = error.description }
+                do {
+                    _ = try StreamSource.parse(url)
+                    // A printer's camera is on the network: a file or another kind of URL is refused here.
+                    if let refusal = NetworkCamera.refusal(url) {
+                        messages[.url] = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."), refusal)
+                    }
+                } catch {
+                    messages[.url] = error.description
+                }
             }
             return [kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, url: url, accessCode: key))]
         }
         var unplayable: [String] = []
         var printers: [Printer] = []
         for camera in cameras {
-            if let url = camera.url {
-                do { _ = try StreamSource.parse(url) } catch { unplayable.append("\(camera.name): \(error.description)") }
-            } else {
-                unplayable.append(String(format: tr("“%@” is WebRTC only — Layerwatch cannot play it yet."), camera.name))
-            }
+            if let refusal = camera.refusal { unplayable.append(String(format: tr("“%@”: %@"), camera.name, refusal)) }
             printers.append(Printer(id: printers.isEmpty ? id : UUID(), name: Self.printerName(name, camera: camera, of: cameras.count),
                                     kind: kind, host: host, apiPort: port, url: camera.url, accessCode: key,
                                     rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,

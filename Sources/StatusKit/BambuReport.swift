@@ -93,14 +93,18 @@ struct BambuReport {
         return ["chamber_light"] + (reported.contains("chamber_light2") ? ["chamber_light2"] : [])
     }
 
-    /// HMS entries as the codes Bambu's wiki is searched by: `AAAA_BBBB_CCCC_DDDD` from `attr` and `code`.
+    /// HMS entries as the codes Bambu's wiki is searched by: `AAAA_BBBB_CCCC_DDDD` from `attr` and
+    /// `code`, each once, in the printer's order.
     private var alerts: [String] {
         guard let entries = fields["hms"] as? [[String: Any]] else { return [] }
-        return ListLimit.first(entries, ListLimit.alerts, of: "HMS alerts").compactMap { entry in
+        var codes: [String] = []
+        for entry in ListLimit.first(entries, ListLimit.alerts, of: "HMS alerts") {
             guard let attr = PrinterNumber.int(entry["attr"], in: PrinterNumber.code),
-                  let code = PrinterNumber.int(entry["code"], in: PrinterNumber.code) else { return nil }
-            return Self.code(UInt32(attr)) + "_" + Self.code(UInt32(code))
+                  let code = PrinterNumber.int(entry["code"], in: PrinterNumber.code) else { continue }
+            let text = Self.code(UInt32(attr)) + "_" + Self.code(UInt32(code))
+            if !codes.contains(text) { codes.append(text) }
         }
+        return codes
     }
 
     private static func code(_ value: UInt32) -> String {

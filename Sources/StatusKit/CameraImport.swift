@@ -12,6 +12,9 @@ public struct ImportedCamera: Equatable, Sendable {
     public var rotation: Int
     public var flipHorizontal: Bool
     public var flipVertical: Bool
+    /// The camera's host when it is not the printer's own (a host may list any address), set by
+    /// the import so the list can say so beside the URL.
+    public var otherHost: String?
 
     public init(name: String, service: String, url: String?, rotation: Int = 0,
                 flipHorizontal: Bool = false, flipVertical: Bool = false) {
@@ -25,6 +28,13 @@ public struct ImportedCamera: Equatable, Sendable {
 
     /// True for a camera only reachable over WebRTC, which Layerwatch does not play yet.
     public var isWebRTCOnly: Bool { url == nil }
+
+    /// Why it cannot be added, in words for the list; nil when it can. A host's list may name
+    /// anything, so only network cameras pass (`NetworkCamera`).
+    public var refusal: String? {
+        guard let url else { return tr("WebRTC only — Layerwatch cannot play it yet") }
+        return NetworkCamera.refusal(url)
+    }
 }
 
 /// Asks a Moonraker or OctoPrint host which cameras it has (`/server/webcams/list`,
@@ -32,6 +42,14 @@ public struct ImportedCamera: Equatable, Sendable {
 public enum CameraImport {
     /// The cameras `endpoint` lists; Bambu printers have exactly their own and are not asked.
     public static func cameras(at endpoint: StatusEndpoint, stop: StopSignal? = nil) throws(StatusFailure) -> [ImportedCamera] {
+        try listed(at: endpoint, stop: stop).map { camera in
+            var marked = camera
+            if let host = camera.url.flatMap(NetworkCamera.host(of:)), host != endpoint.host.lowercased() { marked.otherHost = host }
+            return marked
+        }
+    }
+
+    private static func listed(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] {
         switch endpoint {
         case .bambu:
             return []
@@ -79,20 +97,22 @@ public enum CameraImport {
     /// another browser-only kind) with no plain endpoint on the same server.
     static func playableURL(service: String, stream: URL) -> String? {
         guard var components = URLComponents(url: stream, resolvingAgainstBaseURL: true) else { return nil }
-        let path = components.path
+        // The path stays as the host wrote it, percent-encoded: decoded, a `%24{HOME}` or `%2F`
+        // would become part of another URL's syntax.
+        let path = components.percentEncodedPath
         switch service {
         case "webrtc-camerastreamer":
             // camera-streamer serves MJPEG beside its WebRTC page: /webcam/webrtc → /webcam/?action=stream.
             let folder = path.hasSuffix("/webrtc") ? String(path.dropLast("webrtc".count)) : (path.hasSuffix("/") ? path : path + "/")
-            components.path = folder
+            components.percentEncodedPath = folder
             components.query = "action=stream"
             return components.url?.absoluteString
         case "webrtc-go2rtc":
             // go2rtc's page is …/webrtc.html?src=NAME (or stream.html); its MJPEG is …/api/stream.mjpeg?src=NAME.
-            guard let source = components.queryItems?.first(where: { $0.name == "src" })?.value else { return nil }
+            guard let source = components.percentEncodedQueryItems?.first(where: { $0.name == "src" })?.value else { return nil }
             let folder = path.range(of: "/", options: .backwards).map { String(path[..<$0.upperBound]) } ?? "/"
-            components.path = folder + "api/stream.mjpeg"
-            components.queryItems = [URLQueryItem(name: "src", value: source)]
+            components.percentEncodedPath = folder + "api/stream.mjpeg"
+            components.percentEncodedQueryItems = [URLQueryItem(name: "src", value: source)]
             return components.url?.absoluteString
         case "webrtc-mediamtx":
             // MediaMTX serves WebRTC on :8889/NAME and the same path as RTSP on :8554.

@@ -21,8 +21,9 @@ public enum StatusEndpoint: Hashable, Sendable {
     }
 
     /// Parses `bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL`, `moonraker://HOST[:PORT][?key=KEY]` or
-    /// `octoprint://HOST[:PORT]?key=KEY`.
-    public static func parse(_ text: String) throws(ParseError) -> StatusEndpoint {
+    /// `octoprint://HOST[:PORT]?key=KEY`; `secret`, when given (read off the command line), is the
+    /// access code or API key instead of the URL's.
+    public static func parse(_ text: String, secret: String? = nil) throws(ParseError) -> StatusEndpoint {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
               let rawHost = components.host, !rawHost.isEmpty else {
@@ -31,10 +32,10 @@ public enum StatusEndpoint: Hashable, Sendable {
         let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
         let query = Dictionary((components.queryItems ?? []).map { ($0.name.lowercased(), $0.value ?? "") },
                                uniquingKeysWith: { first, _ in first })
-        let key = query["key"].flatMap { $0.isEmpty ? nil : $0 }
+        let key = secret ?? query["key"].flatMap { $0.isEmpty ? nil : $0 }
         switch scheme {
         case "bambu":
-            guard let code = components.password?.removingPercentEncoding ?? components.password, !code.isEmpty else {
+            guard let code = secret ?? components.password?.removingPercentEncoding ?? components.password, !code.isEmpty else {
                 throw ParseError(description: tr("a bambu:// URL needs the access code: bambu://bblp:CODE@HOST?serial=SERIAL"))
             }
             let serial = query["serial"].flatMap { $0.isEmpty ? nil : $0 }

@@ -28,6 +28,9 @@ final class ImportDialogTests: XCTestCase {
             ["name": "Janus", "service": "webrtc-janus", "stream_url": "http://127.0.0.1:\(camera.port)/janus"],
             ["name": "Chamber", "service": "mjpegstreamer", "stream_url": "http://viewer:Pa55w0rd@\(stream)&token=T0k3n",
              "rotation": 180, "flip_vertical": true],
+            // What a hostile host may list: a file, and a cloud metadata address.
+            ["name": "Passwords", "service": "mjpegstreamer", "stream_url": "file:///etc/passwd"],
+            ["name": "Metadata", "service": "mjpegstreamer", "stream_url": "http://169.254.169.254/latest/meta-data"],
         ], key: Self.moonrakerKey)
         try MainActor.assumeIsolated {
             let store = ConfigStore.standard()
@@ -50,8 +53,11 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertNil(dialog.host.errorText)
             XCTAssertNotNil(moonraker.waitFor("request") { $0.string("path") == "/server/webcams/list" && $0.fields["authorized"] as? Bool == true })
             let list = dialog.cameraList
-            XCTAssertEqual(list.cameras.map(\.name), ["Nozzle", "Janus", "Chamber"])
-            XCTAssertEqual((0..<3).map { checked(list, $0) }, [true, false, true], "every playable camera is checked")
+            XCTAssertEqual(list.cameras.map(\.name), ["Nozzle", "Janus", "Chamber", "Passwords", "Metadata"])
+            XCTAssertEqual((0..<5).map { checked(list, $0) }, [true, false, true, false, false], "every playable camera is checked")
+            XCTAssertEqual((3..<5).map { gtk_widget_get_sensitive(list.row(at: $0).row) }, [0, 0], "neither can be chosen")
+            XCTAssertEqual(subtitle(list, 3), "file:///etc/passwd — not a network camera\nmjpegstreamer")
+            XCTAssertEqual(subtitle(list, 4), "http://169.254.169.254/latest/meta-data — a link-local address, where no camera streams\nmjpegstreamer · on 169.254.169.254, not the printer's host")
             XCTAssertEqual(gtk_widget_get_sensitive(list.row(at: 1).row), 0, "a WebRTC-only camera cannot be chosen")
             XCTAssertEqual(subtitle(list, 0), "http://\(stream)\nmjpegstreamer-adaptive · rotated 90°, flipped horizontally")
             XCTAssertEqual(subtitle(list, 1), "WebRTC only — Layerwatch cannot play it yet\nwebrtc-janus")

@@ -23,11 +23,11 @@ final class NotificationTests: XCTestCase {
 
     func testAFinishedPrintNotifiesOnceAndNeitherAReconnectNorARestartRepeatsIt() throws {
         let notifications = try notificationServer()
-        let host = Self.loopbackAddress()
+        let host = randomLoopbackAddress()
         let camera = try TestServer(script: "bambu_jpeg_server.py",
                                     arguments: ["--bind", host, "--port", "6000", "--password", code, "--width", "640", "--height", "360", "--fps", "4"])
         addTeardownBlock { camera.stop() }
-        let (mqtt, printer) = try p1s(on: host)
+        let (mqtt, printer) = try fakeP1S(code: code, on: host)
         let (config, state) = try directories(with: [printer])
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
@@ -111,7 +111,7 @@ final class NotificationTests: XCTestCase {
     func testPausesFailuresAndNewHMSAlertsNotifyAndTheSwitchSilencesThePrinter() throws {
         let notifications = try notificationServer()
         // No camera answers on this address: the notification carries the app's icon instead.
-        let (mqtt, printer) = try p1s(on: Self.loopbackAddress())
+        let (mqtt, printer) = try fakeP1S(code: code, on: randomLoopbackAddress())
         let plainCamera = Printer(name: "Door", kind: .generic, url: try TestClips.smpteBars(seconds: 2).path)
         let (config, state) = try directories(with: [printer, plainCamera])
         try MainActor.assumeIsolated {
@@ -194,7 +194,7 @@ final class NotificationTests: XCTestCase {
     func testClickingTheNotificationBringsUpThePrintersTab() throws {
         let windowManager = try WindowManager() // minimising is the window manager's to do
         let notifications = try notificationServer()
-        let (mqtt, printer) = try p1s(on: Self.loopbackAddress())
+        let (mqtt, printer) = try fakeP1S(code: code, on: randomLoopbackAddress())
         let plainCamera = Printer(name: "Door", kind: .generic, url: try TestClips.smpteBars(seconds: 2).path)
         let (config, state) = try directories(with: [printer, plainCamera], selected: plainCamera.id)
         try MainActor.assumeIsolated {
@@ -225,48 +225,6 @@ final class NotificationTests: XCTestCase {
     }
 
     // MARK: Helpers
-
-    /// The notification server on this test's session bus (dbus-run-session in `make test`). It
-    /// must run before the process's first notification: GLib picks its way there once.
-    private func notificationServer() throws -> TestServer {
-        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            throw XCTSkip("needs a private session bus: run under dbus-run-session (make test)")
-        }
-        let server = try TestServer(script: "notification_server.py")
-        addTeardownBlock { server.stop() }
-        return server
-    }
-
-    /// A fake P1S printer's MQTT side on `host`, and the saved printer pointing at it (its camera
-    /// at `host`:6000, where the P1 family has it).
-    private func p1s(on host: String) throws -> (TestServer, Printer) {
-        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--bind", host, "--code", code, "--model", "P1S", "--partial"])
-        addTeardownBlock { server.stop() }
-        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
-        let printer = Printer(name: "Bench P1S", kind: .bambuJPEG(.p1s), host: host, apiPort: server.port, serial: serial, accessCode: code)
-        return (server, printer)
-    }
-
-    /// A config directory holding `printers` and an empty state directory.
-    private func directories(with printers: [Printer], selected: UUID? = nil) throws -> (config: URL, state: URL) {
-        let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory()
-        try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: printers, selectedPrinterID: selected ?? printers.first?.id))
-        return (config, state)
-    }
-
-    @MainActor
-    private func startApp(config: URL, state: URL) throws -> (LayerwatchApplication, MainWindow) {
-        let app = LayerwatchApplication(store: { ConfigStore(directory: config, secrets: nil) },
-                                        id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
-        app.registerWithoutRunning()
-        app.activate()
-        return (app, try XCTUnwrap(app.window))
-    }
-
-    /// An address of 127/8 other than 127.0.0.x, so the camera can have the P1's own port 6000.
-    private static func loopbackAddress() -> String {
-        "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
-    }
 
     @MainActor
     private static func id(of app: LayerwatchApplication) -> String {

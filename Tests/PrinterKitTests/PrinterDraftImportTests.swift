@@ -35,7 +35,7 @@ final class PrinterDraftImportTests: XCTestCase {
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5"),
              [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [nozzle, janus]),
-             [.cameras: "“Janus” is WebRTC only — Layerwatch cannot play it yet."]),
+             [.cameras: "“Janus”: WebRTC only — Layerwatch cannot play it yet"]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", url: "ftp://10.0.0.5/cam"),
              [.url: SourceError.unsupportedScheme("ftp").description]),
             (PrinterDraft(kind: .octoprint, name: "", host: "", accessCode: ""),

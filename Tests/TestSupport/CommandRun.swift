@@ -13,9 +13,10 @@ public struct CommandRun {
     }
 
     /// Runs `product` with `arguments`, waiting at most `timeout` seconds; through `launcher` when
-    /// given (a command that runs the rest of its line: `prlimit --fsize=N`).
+    /// given (a command that runs the rest of its line: `prlimit --fsize=N`); `input` is its
+    /// standard input (none when nil).
     public static func product(_ product: String, _ arguments: [String], timeout: TimeInterval = 60,
-                               environment: [String: String] = [:], launcher: [String] = []) throws -> CommandRun {
+                               environment: [String: String] = [:], launcher: [String] = [], input: String? = nil) throws -> CommandRun {
         let executable = productsDirectory.appendingPathComponent(product)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CommandRunError.notBuilt(executable.path)
@@ -27,8 +28,13 @@ public struct CommandRun {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let stdin = input.map { _ in Pipe() }
+        process.standardInput = stdin ?? FileHandle.nullDevice
         try process.run()
+        if let stdin, let input {
+            stdin.fileHandleForWriting.write(Data(input.utf8))
+            try stdin.fileHandleForWriting.close()
+        }
         let outData = PipeDrain(out), errData = PipeDrain(err)
         guard outData.wait(timeout: timeout), errData.wait(timeout: 1) else {
             process.terminate()
