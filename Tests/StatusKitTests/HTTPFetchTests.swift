@@ -6,7 +6,8 @@ import XCTest
 
 /// `HTTPFetch` against moonraker_server.py and octoprint_server.py in their fault modes: bodies
 /// framed each way HTTP allows, answers over the limit or not HTTP at all refused, statuses read as
-/// the callers expect, and a server that stalls timed out or stopped.
+/// the callers expect, an https certificate nobody vouches for refused before the request, and a
+/// server that stalls timed out or stopped.
 final class HTTPFetchTests: XCTestCase {
     private var moonraker: TestServer!
 
@@ -89,6 +90,15 @@ final class HTTPFetchTests: XCTestCase {
         } catch {
             XCTAssertTrue(error.otherClientError, "\(error)")
         }
+    }
+
+    func testAnHTTPSCertificateNoAuthorityVouchesForGetsNoRequest() throws {
+        let server = try TestServer(script: "hostile_http_server.py", arguments: ["--tls", "self-signed"])
+        defer { server.stop() }
+        let failure = failure(URL(string: "https://127.0.0.1:\(server.port)/stream")!)?.failure
+        guard case .untrustedCertificate? = failure else { return XCTFail("\(String(describing: failure))") }
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertTrue(server.events(named: "request").isEmpty, "the request waits for a trusted certificate")
     }
 
     func testAStalledServerTimesOutAndAStopEndsTheWaitAtOnce() {
