@@ -3,12 +3,29 @@ import CFFmpeg
 /// An opened AVIOContext, closed when the last holder lets go, read by the inputs that parse a byte
 /// stream themselves (HTTP's MJPEG and snapshots, Bambu P1/A1 frames): a byte, a line of bounded
 /// length or a count of bytes, with FFmpeg's reason (end of input, interruption) when it ends first.
-final class AVIOBytes {
+final class AVIOBytes: ByteReading {
     let io: UnsafeMutablePointer<AVIOContext>
 
     /// Takes over `io`: it is closed with this object.
     init(io: UnsafeMutablePointer<AVIOContext>) {
         self.io = io
+    }
+
+    /// Opens `url` with FFmpeg's protocol `options`, interrupted by `interrupting` (which must
+    /// outlive the bytes). `flags` is `AVIO_FLAG_READ`, or for a protocol spoken both ways
+    /// `AVIO_FLAG_READ_WRITE | AVIO_FLAG_DIRECT`: a buffered AVIOContext opened for both directions
+    /// works as a writer and drops what it reads, while in direct mode reads and writes both go
+    /// straight to the protocol. A failure is told as coming from `stage`.
+    static func open(_ url: String, flags: Int32, options: [(String, String)], interrupting: Interrupting,
+                     stage: FFmpegError.Stage) throws(FFmpegError) -> AVIOBytes {
+        var callback = interrupting.callback
+        var dictionary: OpaquePointer?
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        var opened: UnsafeMutablePointer<AVIOContext>?
+        let result = avio_open2(&opened, url, flags, &callback, &dictionary)
+        guard result >= 0, let io = opened else { throw FFmpegError(code: result, stage: stage) }
+        return AVIOBytes(io: io)
     }
 
     deinit {
@@ -25,27 +42,21 @@ final class AVIOBytes {
     /// `ending`, told as a protocol violation saying `detail` when the peer closed the connection
     /// (an interruption stays one, for the classifier to read against its deadlines).
     func ending(inside detail: @autoclosure () -> String) -> FFmpegError {
-        let ending = ending
-        return ending.code == lw_averror_eof() ? .protocolViolation(detail()) : ending
+        ending.told(ifEnd: detail())
+    }
+
+    /// Sends `data` at once (a context opened read-write and direct); a failure is told as coming from `stage`.
+    func send(_ data: [UInt8], stage: FFmpegError.Stage) throws(FFmpegError) {
+        avio_write(io, data, Int32(data.count))
+        avio_flush(io)
+        let written = io.pointee.error
+        guard written >= 0 else { throw FFmpegError(code: written, stage: stage) }
     }
 
     func byte() throws(FFmpegError) -> UInt8 {
         let value = UInt8(truncatingIfNeeded: avio_r8(io))
         if value == 0, avio_feof(io) != 0 { throw ending }
         return value
-    }
-
-    /// The next line without its CR LF (or bare LF); throws `tooLong` past `limit` bytes.
-    func line(limit: Int, tooLong: @autoclosure () -> FFmpegError) throws(FFmpegError) -> [UInt8] {
-        var line: [UInt8] = []
-        while true {
-            let value = try byte()
-            if value == UInt8(ascii: "\n") { break }
-            guard line.count < limit else { throw tooLong() }
-            line.append(value)
-        }
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        return line
     }
 
     /// Everything left to read (a snapshot's or an API's body), refused with `tooLarge` as soon as

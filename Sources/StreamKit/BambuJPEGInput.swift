@@ -14,25 +14,13 @@ final class BambuJPEGInput: ArrivalTimedSource {
 
     /// Connects to `address` (`tls://HOST:PORT`) and sends the auth packet.
     init(address: String, accessCode: String, gate: InterruptGate, socketTimeout: String) throws(FFmpegError) {
-        var callback = gate.callback
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
         // The certificate is self-signed with the serial number as its name: there is nothing to
         // verify it against. (5.1's tls protocol does not verify by default; this keeps it so.)
-        av_dict_set(&options, "tls_verify", "0", 0)
-        // Passed on to the tcp protocol underneath: a backstop behind the gate's deadlines.
-        av_dict_set(&options, "timeout", socketTimeout, 0)
-        var context: UnsafeMutablePointer<AVIOContext>?
-        // A buffered AVIOContext opened for both directions works as a writer and drops what it
-        // reads; in direct mode reads and writes both go straight to the tls protocol.
-        let opened = avio_open2(&context, address, AVIO_FLAG_READ_WRITE | AVIO_FLAG_DIRECT, &callback, &options)
-        guard opened >= 0, let context else { throw FFmpegError(code: opened, stage: .connect) }
-        bytes = AVIOBytes(io: context)
-        let auth = BambuJPEGWire.authPacket(accessCode: accessCode)
-        avio_write(context, auth, Int32(auth.count))
-        avio_flush(context)
-        let written = context.pointee.error
-        guard written >= 0 else { throw FFmpegError(code: written, stage: .connect) }
+        // The timeout is passed on to the tcp protocol underneath: a backstop behind the gate's deadlines.
+        bytes = try AVIOBytes.open(address, flags: AVIO_FLAG_READ_WRITE | AVIO_FLAG_DIRECT,
+                                   options: [("tls_verify", "0"), ("timeout", socketTimeout)],
+                                   interrupting: gate, stage: .connect)
+        try bytes.send(BambuJPEGWire.authPacket(accessCode: accessCode), stage: .connect)
     }
 
     func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {

@@ -33,4 +33,11 @@ extension FFmpegError {
     static func protocolViolation(_ detail: String, stage: Stage = .read) -> FFmpegError {
         FFmpegError(code: lw_averror_invaliddata(), stage: stage, detail: detail, failure: .protocolError(detail))
     }
+
+    /// This error, told as a protocol violation saying `detail` when it is the end of input (the
+    /// peer closed the connection); an interruption stays one, for the classifier to read against
+    /// its deadlines.
+    func told(ifEnd detail: @autoclosure () -> String) -> FFmpegError {
+        code == lw_averror_eof() ? .protocolViolation(detail(), stage: stage) : self
+    }
 }

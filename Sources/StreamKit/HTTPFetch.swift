@@ -1,10 +1,13 @@
 import CFFmpeg
 import Foundation
 
-/// One HTTP GET whose whole body is wanted: the JSON Moonraker, OctoPrint and go2rtc answer. FFmpeg's
-/// http protocol does the request (redirects, chunked bodies, TLS) as it does for MJPEG cameras, so
-/// failures are classified by the same rules (`FailureClassifier`); the body is refused as soon as
-/// its Content-Length or what arrived passes `limit`, before anything parses it.
+/// One HTTP GET whose whole body is wanted: the JSON Moonraker, OctoPrint and go2rtc answer.
+/// Layerwatch speaks the HTTP/1.1 itself over FFmpeg's tcp and tls protocols (`HTTPConnection`), so
+/// the interrupt gate, the socket timeout, TLS verification and `FailureClassifier` apply as for
+/// cameras, while redirects are its own to follow (`HTTPRedirects`): an API key or password never
+/// goes to another scheme, host or port. The head is read in bounded lines (`HTTPResponseHead`) and
+/// the body is refused as soon as its length or what arrived passes `limit`, before anything parses
+/// it (`HTTPBody`).
 public enum HTTPFetch {
     /// The largest answer a status or camera-list request may give (10 MiB).
     public static let maximumBytes = 10 * 1024 * 1024
@@ -22,7 +25,8 @@ public enum HTTPFetch {
     }
 
     /// GETs `url` with `headers` (values may be secrets: list them in `secrets` so no message shows
-    /// them), giving up after `timeout` seconds or as soon as `stop` is signalled.
+    /// them) and Basic auth from its user info, giving up after `timeout` seconds or as soon as
+    /// `stop` is signalled. Headers and credentials go only to `url`'s scheme, host and port.
     public static func get(_ url: URL, headers: [(String, String)] = [], secrets: [String] = [],
                            timeout: TimeInterval, limit: Int = maximumBytes,
                            stop: StopSignal? = nil) throws(Failure) -> Data {
@@ -35,7 +39,7 @@ public enum HTTPFetch {
         FFmpegLog.begin(capture)
         defer { FFmpegLog.end() }
         do {
-            return try read(url, headers: headers, timeout: timeout, limit: limit, watcher: watcher)
+            return Data(try fetch(url, headers: headers, timeout: timeout, limit: limit, watcher: watcher))
         } catch {
             let classified = FailureClassifier(source: source, redactor: redactor)
                 .classify(error, log: capture, deadlineExpired: gate.deadlineExpired, sawPacket: false)
@@ -43,14 +47,26 @@ public enum HTTPFetch {
         }
     }
 
-    private static func read(_ url: URL, headers: [(String, String)], timeout: TimeInterval, limit: Int,
-                             watcher: StopWatcher) throws(FFmpegError) -> Data {
-        var options = HTTPInput.protocolOptions(url: url.absoluteString, timeoutMicroseconds: String(Int64(timeout * 1_000_000)))
-        if !headers.isEmpty { options.append(("headers", headers.map { "\($0.0): \($0.1)\r\n" }.joined())) }
-        let bytes = try HTTPInput.open(url.absoluteString, options: options, interrupting: watcher)
-        let body = try bytes.whole(limit: limit, tooLarge: .protocolViolation(
-            String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)))
-        return Data(body)
+    /// The body of the first 2xx answer, following the redirects `HTTPRedirects` allows.
+    private static func fetch(_ url: URL, headers: [(String, String)], timeout: TimeInterval, limit: Int,
+                              watcher: StopWatcher) throws(FFmpegError) -> [UInt8] {
+        let authorization = HTTPRequest.basicAuthorization(url)
+        let sent = headers + (authorization.map { [$0] } ?? [])
+        var redirects = HTTPRedirects(from: url, secret: !headers.isEmpty ? .apiKey : authorization != nil ? .password : nil)
+        let socketTimeout = String(Int64(timeout * 1_000_000))
+        var target = url
+        while true {
+            guard let origin = URLOrigin(target), origin.isWeb else { throw FFmpegError(code: lw_averror(EINVAL), stage: .connect) }
+            let connection = try HTTPConnection(to: origin, timeoutMicroseconds: socketTimeout, interrupting: watcher)
+            try connection.send(HTTPRequest.get(target, origin: origin, headers: sent))
+            let head = try HTTPResponseHead.read(from: connection)
+            if (200..<300).contains(head.status) {
+                return try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(
+                    String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)))
+            }
+            guard HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
+            target = try redirects.follow(head.values("location").first, from: target)
+        }
     }
 }
 

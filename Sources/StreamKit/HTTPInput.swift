@@ -23,7 +23,7 @@ final class HTTPInput: ArrivalTimedSource {
         let protocolOptions = Self.protocolOptions(url: source.ffmpegURL,
                                                    timeoutMicroseconds: options.socketTimeoutMicroseconds(for: source),
                                                    authorities: options.trustedCertificateAuthorities)
-        bytes = try Self.open(source.ffmpegURL, options: protocolOptions, interrupting: gate)
+        bytes = try AVIOBytes.open(source.ffmpegURL, flags: AVIO_FLAG_READ, options: protocolOptions, interrupting: gate, stage: .open)
         let type = Self.contentType(bytes.io)
         switch Self.body(contentType: type) {
         case .multipart(let boundary):
@@ -91,32 +91,20 @@ final class HTTPInput: ArrivalTimedSource {
         return String(cString: value)
     }
 
-    /// What FFmpeg's http protocol is told for every request Layerwatch makes (a camera, a status
-    /// API): no reconnects or seeks behind the caller's back, only http(s) over tcp/tls, and for
+    /// What FFmpeg's http protocol is told for every camera request: no reconnects or seeks behind the caller's back, only http(s) over tcp/tls, and for
     /// https a certificate that chains to a trusted authority and names the host.
-    static func protocolOptions(url: String, timeoutMicroseconds: String, authorities: String? = nil) -> [(String, String)] {
+    static func protocolOptions(url: String, timeoutMicroseconds: String, authorities: String?) -> [(String, String)] {
         var list = [("timeout", timeoutMicroseconds), ("reconnect", "0"),
                     ("seekable", "0"), ("protocol_whitelist", "http,https,tcp,tls")]
-        if url.lowercased().hasPrefix("https:") {
-            // As a browser does: the certificate must chain to a trusted authority and name the host
-            // (FFmpeg's GnuTLS backend checks both when tls_verify is set). Without a ca_file it
-            // trusts the system's store.
-            list.append(("tls_verify", "1"))
-            if let authorities { list.append(("ca_file", authorities)) }
-        }
+        if url.lowercased().hasPrefix("https:") { list += certificateChecks(authorities: authorities) }
         return list
     }
 
-    /// Opens `url` for reading with FFmpeg's protocol `options`, interrupted by `interrupting`
-    /// (which must outlive the returned bytes).
-    static func open(_ url: String, options: [(String, String)], interrupting: Interrupting) throws(FFmpegError) -> AVIOBytes {
-        var callback = interrupting.callback
-        var dictionary: OpaquePointer?
-        defer { av_dict_free(&dictionary) }
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        var opened: UnsafeMutablePointer<AVIOContext>?
-        let result = avio_open2(&opened, url, AVIO_FLAG_READ, &callback, &dictionary)
-        guard result >= 0, let io = opened else { throw FFmpegError(code: result, stage: .open) }
-        return AVIOBytes(io: io)
+    /// FFmpeg's tls options for an https request, as a browser checks: the certificate must chain
+    /// to a trusted authority and name the host (FFmpeg's GnuTLS backend checks both when
+    /// tls_verify is set). Without `authorities` (a ca_file) it trusts the system's store.
+    static func certificateChecks(authorities: String?) -> [(String, String)] {
+        [("tls_verify", "1")] + (authorities.map { [("ca_file", $0)] } ?? [])
     }
+
 }

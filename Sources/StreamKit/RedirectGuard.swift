@@ -11,7 +11,7 @@ final class RedirectGuard: Interrupting {
     static let maximumRedirects = 3
 
     private let gate: InterruptGate
-    private let typed: Origin?
+    private let typed: URLOrigin?
     private let carriesCredentials: Bool
     private var context: UnsafeMutablePointer<AVFormatContext>?
     /// The URL the context had when last looked at (a C copy, compared without allocating).
@@ -22,7 +22,7 @@ final class RedirectGuard: Interrupting {
 
     init(source: StreamSource, gate: InterruptGate) {
         self.gate = gate
-        typed = Origin(source.ffmpegURL)
+        typed = URLOrigin(source.ffmpegURL)
         let components = URLComponents(string: source.ffmpegURL)
         carriesCredentials = components?.percentEncodedUser != nil || components?.percentEncodedPassword != nil
         lastURL = strdup(source.ffmpegURL)
@@ -44,7 +44,7 @@ final class RedirectGuard: Interrupting {
         free(lastURL)
         self.lastURL = strdup(url)
         redirects += 1
-        let target = Origin(String(cString: url))
+        let target = URLOrigin(String(cString: url))
         if carriesCredentials && (target == nil || target != typed) {
             refusal = String(format: tr("the camera redirected Layerwatch to another address (%@), which would have received your password: type that address if you trust it"),
                              target?.displayName ?? tr("an invalid address"))
@@ -52,23 +52,5 @@ final class RedirectGuard: Interrupting {
             refusal = String(format: tr("the camera redirected Layerwatch more than %ld times"), Self.maximumRedirects)
         }
         return refusal != nil
-    }
-
-    /// Scheme, host and port of an RTSP URL, the part a redirect must keep for credentials to follow.
-    private struct Origin: Equatable {
-        let scheme: String
-        let host: String
-        let port: Int
-
-        init?(_ text: String) {
-            guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-                  let host = components.host?.lowercased() else { return nil }
-            self.scheme = scheme
-            self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-            port = components.port ?? (scheme == "rtsps" ? 322 : 554)
-        }
-
-        /// `scheme://host:port`, never any user information a hostile Location may carry.
-        var displayName: String { "\(scheme)://\(StreamSource.bracketed(host)):\(port)" }
     }
 }

@@ -265,9 +265,11 @@ class FaultModes:
     """What a JSON API server does instead of answering normally, set by the stdin command
     {"cmd":"mode","mode":M} (optionally "path": only requests for that path, "bytes": size for
     huge).  normal | garbage (200, a truncated JSON body) | huge (200, a valid JSON body of
-    `bytes`, Content-Length) | huge_chunked (the same, chunked, no Content-Length) | stall (read
-    the request, never answer, keep the socket open) | close (close without answering) | 500."""
-    NAMES = ("normal", "garbage", "huge", "huge_chunked", "stall", "close", "500")
+    `bytes`, Content-Length) | huge_chunked (the same, chunked, no Content-Length) | unframed
+    (the normal answer without Content-Length or chunks, ended by closing the connection) |
+    bad_headers (a status line, then a line that is no header field) | stall (read the request,
+    never answer, keep the socket open) | close (close without answering) | 500."""
+    NAMES = ("normal", "garbage", "huge", "huge_chunked", "unframed", "bad_headers", "stall", "close", "500")
 
     def __init__(self):
         self._lock = threading.Lock()
@@ -344,6 +346,13 @@ class JsonApiHandler(BaseHTTPRequestHandler):
         elif mode in ("huge", "huge_chunked"):
             _status, body = self.answer(url.path, url.query)
             self.send_body(200, huge_json(body, size), chunked=mode == "huge_chunked")
+        elif mode == "unframed":
+            status, body = self.answer(url.path, url.query)
+            self.close_connection = True
+            self.wfile.write(b"HTTP/1.1 %d OK\r\nContent-Type: application/json\r\n\r\n%s" % (status, json.dumps(body).encode()))
+        elif mode == "bad_headers":
+            self.close_connection = True
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{\"result\": not a header\r\n\r\n{}")
         else:
             self.send_json(*self.answer(url.path, url.query))
 

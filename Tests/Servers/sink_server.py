@@ -7,7 +7,8 @@ no request).  It sends nothing itself.  Stdlib only; any python3 works.
 
 stdout: {"event":"ready","port":N}
         {"event":"accepted","total":T}          (TCP connection accepted)
-        {"event":"data","bytes":N,"total":B}     (N bytes arrived; B on all connections so far)
+        {"event":"data","bytes":N,"total":B,"text":T}   (N bytes arrived; B on all connections so
+                                                  far; T: those bytes as ISO-8859-1 text)
         {"event":"closed","bytes":N}             (a connection ended after N bytes)
 """
 import argparse
@@ -36,7 +37,7 @@ def handle(conn):
             got += len(data)
             with Counters.lock:
                 Counters.received += len(data)
-                emit(event="data", bytes=len(data), total=Counters.received)
+                emit(event="data", bytes=len(data), total=Counters.received, text=data.decode("latin-1"))
     except OSError:
         pass
     finally:
