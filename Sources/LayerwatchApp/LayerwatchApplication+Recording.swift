@@ -26,8 +26,8 @@ extension LayerwatchApplication {
             window?.toast(RecordingFailure.cannotCreate(path: folder.path, reason: error.localizedDescription).description)
             return
         }
-        let url = SavedFiles.unique(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"), in: folder)
-        let recording = page.session.startRecording(to: url)
+        let url = folder.appendingPathComponent(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"))
+        let recording = page.session.startRecording(to: url)  // taken, the name gets a " (2)"
         recordings.append(recording)
         recording.whenFinished { [weak self, weak page] status in
             MainLoopExecutor.main.runOnMainActor { [weak self, weak page] in
@@ -39,7 +39,7 @@ extension LayerwatchApplication {
     /// Says where a recording went, or why it stopped, and shows that it no longer runs.
     private func recordingFinished(_ recording: StreamRecording, status: StreamRecording.Status, page: PrinterPage?) {
         recordings.removeAll { $0 === recording }
-        window?.toast(status.failure?.description ?? Self.savedText(status))
+        window?.toast(status.failureMessage ?? Self.savedText(status))
         page?.surface.showRecording()
         window?.refreshFeatures()
     }

@@ -41,13 +41,20 @@ enum SnapshotWriter {
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return .failure(.encodeFailed) }
+        let file: ExclusiveFile
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let url = SavedFiles.unique(name, in: folder)
-            try Data(bytes: data, count: Int(size)).write(to: url, options: .withoutOverwriting)
-            return .success(url)
+            file = try ExclusiveFile.create(freeNameLike: folder.appendingPathComponent(name))
         } catch {
             return .failure(.writeFailed(error.localizedDescription))
+        }
+        do throws(ExclusiveFile.Failure) {
+            try file.write(UnsafeRawBufferPointer(start: data, count: Int(size)))
+            try file.close()
+            return .success(file.url)
+        } catch {
+            file.discard()
+            return .failure(.writeFailed(error.description))
         }
     }
 

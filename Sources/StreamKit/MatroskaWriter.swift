@@ -14,25 +14,38 @@ final class MatroskaWriter {
         var extradata: [UInt8]
     }
 
+    /// The file's path: the first free name like the one asked for.
     let url: URL
     let format: Format
+    /// True once a picture is in the file for good (a whole cluster after the header); a file
+    /// closed without one is removed.
+    private(set) var holdsPicture = false
+    private let file: ExclusiveFile
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let stream: UnsafeMutablePointer<AVStream>
     private var packet = av_packet_alloc()
     private var lastMilliseconds: Int64 = -1
     private var finished = false
+    /// The file's size once its header was written.
+    private var headerBytes: Int64 = 0
 
-    /// Creates `url` (replacing nothing: the caller picks a new name) and writes the file's header.
+    /// Creates a new file at `url`, or at the first free name like it ("name (2).mkv"): nothing
+    /// there is ever opened, and writes the file's header.
     init(url: URL, format: Format) throws(RecordingFailure) {
-        self.url = url
+        do { file = try ExclusiveFile.create(freeNameLike: url) } catch { throw .creating(error) }
+        self.url = file.url
         self.format = format
         var made: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&made, nil, "matroska", url.path) >= 0, let made,
-              let stream = avformat_new_stream(made, nil) else {
-            throw .cannotCreate(path: url.path, reason: FFmpegError(code: lw_averror(ENOMEM), stage: .open).text)
+        guard avformat_alloc_output_context2(&made, nil, "matroska", file.url.path) >= 0, let made,
+              let stream = avformat_new_stream(made, nil), let io = file.io else {
+            if let made { avformat_free_context(made) }
+            file.discard()
+            throw .cannotCreate(path: file.url.path, reason: FFmpegError(code: lw_averror(ENOMEM), stage: .open).text)
         }
         context = made
         self.stream = stream
+        made.pointee.pb = io
+        made.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         let parameters = stream.pointee.codecpar!
         parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
         parameters.pointee.codec_id = format.codecID
@@ -44,20 +57,20 @@ final class MatroskaWriter {
             parameters.pointee.extradata_size = Int32(format.extradata.count)
         }
         stream.pointee.time_base = AVRational(num: 1, den: 1000)
-        var result = avio_open(&made.pointee.pb, url.path, AVIO_FLAG_WRITE)
-        guard result >= 0 else {
-            close()
-            throw .cannotCreate(path: url.path, reason: FFmpegError(code: result, stage: .open).text)
-        }
         var options: OpaquePointer?
         av_dict_set(&options, "cluster_time_limit", "1000", 0)
         av_dict_set(&options, "flush_packets", "1", 0)
-        result = avformat_write_header(made, &options)
+        var result = avformat_write_header(made, &options)
         av_dict_free(&options)
+        if result >= 0 {
+            avio_flush(io)
+            result = min(io.pointee.error, 0)
+        }
         guard result >= 0 else {
             close()
-            throw RecordingFailure.writing(result, path: url.path)
+            throw RecordingFailure.writing(result, path: file.url.path)
         }
+        headerBytes = byteCount
     }
 
     deinit {
@@ -86,26 +99,44 @@ final class MatroskaWriter {
         packet.pointee.stream_index = stream.pointee.index
         if isKeyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
         av_packet_rescale_ts(packet, AVRational(num: 1, den: 1000), stream.pointee.time_base)
-        let result = av_write_frame(context, packet)
+        let result = written(av_write_frame(context, packet))
         guard result >= 0 else { throw RecordingFailure.writing(result, path: url.path) }
     }
 
-    /// Writes the file's index and closes it. A file whose writing failed is closed as it is.
+    /// `result`, or the file's error if putting what the muxer wrote into the file failed; notes a
+    /// picture in the file once bytes past the header are there.
+    private func written(_ result: Int32) -> Int32 {
+        guard result >= 0, let pb = context?.pointee.pb else { return result }
+        avio_flush(pb)
+        guard pb.pointee.error >= 0 else { return pb.pointee.error }
+        if byteCount > headerBytes { holdsPicture = true }
+        return result
+    }
+
+    /// Writes the file's index and closes it. A file whose writing failed is closed as it is; one
+    /// without a whole picture (`holdsPicture`) is removed.
     func finish() throws(RecordingFailure) {
         guard let context, !finished else { return }
         finished = true
-        let result = av_write_trailer(context)
+        let result = written(av_write_trailer(context))
         finalByteCount = byteCount
         close()
         if result < 0 { throw RecordingFailure.writing(result, path: url.path) }
     }
 
+    /// Frees the muxer and closes the file, removing it when it holds no picture.
     private func close() {
         av_packet_free(&packet)
         guard let context else { return }
         if finalByteCount == 0 { finalByteCount = byteCount }
-        if context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
+        context.pointee.pb = nil
         avformat_free_context(context)
         self.context = nil
+        if holdsPicture {
+            try? file.close()
+        } else {
+            file.discard()
+            finalByteCount = 0
+        }
     }
 }
