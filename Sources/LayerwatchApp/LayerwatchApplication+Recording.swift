@@ -17,15 +17,9 @@ extension LayerwatchApplication {
         window.refreshFeatures()
     }
 
-    /// Records `page`'s camera into a new file in `folder`, named after the printer and the time;
-    /// says where when it ends, or why it stopped.
+    /// Records `page`'s camera into a new file in `folder` (made if missing), named after the
+    /// printer and the time; says where when it ends, or why it stopped.
     private func startRecording(_ page: PrinterPage, into folder: URL) {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            window?.toast(RecordingFailure.cannotCreate(path: folder.path, reason: error.localizedDescription).description)
-            return
-        }
         let url = folder.appendingPathComponent(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"))
         let recording = page.session.startRecording(to: url)  // taken, the name gets a " (2)"
         recordings.append(recording)

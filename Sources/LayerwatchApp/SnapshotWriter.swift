@@ -41,19 +41,15 @@ enum SnapshotWriter {
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return .failure(.encodeFailed) }
-        let file: ExclusiveFile
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            file = try ExclusiveFile.create(freeNameLike: folder.appendingPathComponent(name))
-        } catch {
-            return .failure(.writeFailed(error.localizedDescription))
-        }
+        var file: ExclusiveFile?
         do throws(ExclusiveFile.Failure) {
-            try file.write(UnsafeRawBufferPointer(start: data, count: Int(size)))
-            try file.close()
-            return .success(file.url)
+            let made = try ExclusiveFile.create(freeNameLike: folder.appendingPathComponent(name))
+            file = made
+            try made.write(UnsafeRawBufferPointer(start: data, count: Int(size)))
+            try made.close()
+            return .success(made.url)
         } catch {
-            file.discard()
+            file?.discard()
             return .failure(.writeFailed(error.description))
         }
     }

@@ -52,7 +52,6 @@ struct TimelapseVideoMaker: Sendable {
 
     /// Encodes `store`'s pictures into a new video named after the printer and now, and hands it on.
     private func video(of store: TimelapseFrames, job: String, failed: Bool) throws {
-        try FileManager.default.createDirectory(at: videoFolder, withIntermediateDirectories: true)
         let name = SavedFiles.name(printer: String(format: tr("%@ timelapse"), printer), at: Date(), extension: "mp4")
         let video = try TimelapseEncoder.video(of: store.pictures, to: videoFolder.appendingPathComponent(name))
         MainLoopExecutor.main.runOnMainActor { [taker, id] in taker?.onVideo(id, video, job, failed) }

@@ -4,9 +4,9 @@ import Foundation
 /// A file this process made itself, for what it saves for the user (recordings, timelapse videos,
 /// snapshots): created with O_CREAT|O_EXCL|O_NOFOLLOW, so nothing already at its name (a file, a
 /// folder, a symbolic link, dangling or not) is ever written over or through. A taken name is
-/// passed over for the next free one like it ("name (2).ext"). It is written through its own
-/// descriptor (by FFmpeg's muxers through `io`), and `discard` removes it again when what was
-/// written is not worth keeping.
+/// passed over for the next free one like it ("name (2).ext"); missing folders above it are made.
+/// It is written through its own descriptor (by FFmpeg's muxers through `io`), and `discard`
+/// removes it again when what was written is not worth keeping.
 public final class ExclusiveFile {
     /// Why the file could not be made or written: the path and the system's error number.
     public struct Failure: LocalizedError, CustomStringConvertible {
@@ -29,7 +29,11 @@ public final class ExclusiveFile {
 
     /// Where the file is: the free name it was made under.
     public let url: URL
+    /// Bytes in the file: the end of the last write that reached it.
+    public private(set) var size: Int64 = 0
     private var descriptor: Int32
+    /// The file's device and inode, to know it again at its name.
+    private let identity: (device: UInt, inode: UInt)
     private var context: UnsafeMutablePointer<AVIOContext>?
     /// The names tried before giving up (`EEXIST`).
     static let namesTried = 1000
@@ -37,6 +41,9 @@ public final class ExclusiveFile {
     private init(url: URL, descriptor: Int32) {
         self.url = url
         self.descriptor = descriptor
+        var made = stat()
+        fstat(descriptor, &made)
+        identity = (UInt(made.st_dev), UInt(made.st_ino))
     }
 
     deinit {
@@ -46,6 +53,7 @@ public final class ExclusiveFile {
     /// Creates the first free name among `url` ("name.ext"), "name (2).ext", "name (3).ext"…; a
     /// name something else holds is never opened.
     public static func create(freeNameLike url: URL) throws(Failure) -> ExclusiveFile {
+        try makeFolder(url.deletingLastPathComponent())
         for number in 1...namesTried {
             let candidate = numbered(url, number)
             let descriptor = open(candidate.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -53,6 +61,15 @@ public final class ExclusiveFile {
             if errno != EEXIST { throw Failure(path: candidate.path, code: errno) }
         }
         throw Failure(path: url.path, code: EEXIST)
+    }
+
+    /// Makes `folder`, and the folders above it that are missing.
+    private static func makeFolder(_ folder: URL) throws(Failure) {
+        if mkdir(folder.path, 0o777) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, folder.path != "/" else { throw Failure(path: folder.path, code: errno) }
+        try makeFolder(folder.deletingLastPathComponent())
+        if mkdir(folder.path, 0o777) == 0 || errno == EEXIST { return }
+        throw Failure(path: folder.path, code: errno)
     }
 
     /// `url` itself for 1, else "name (N).ext".
@@ -71,6 +88,7 @@ public final class ExclusiveFile {
             if result < 0, errno == EINTR { continue }
             guard result > 0 else { throw Failure(path: url.path, code: result < 0 ? errno : EIO) }
             done += result
+            size = max(size, Int64(lseek(descriptor, 0, SEEK_CUR)))
         }
     }
 
@@ -121,11 +139,9 @@ public final class ExclusiveFile {
 
     /// Closes the file and removes it, if its name still names it (nothing put there since is touched).
     public func discard() {
-        var made = stat()
-        let known = descriptor >= 0 && fstat(descriptor, &made) == 0
         try? close()
         var there = stat()
-        guard known, lstat(url.path, &there) == 0, there.st_dev == made.st_dev, there.st_ino == made.st_ino else { return }
+        guard lstat(url.path, &there) == 0, UInt(there.st_dev) == identity.device, UInt(there.st_ino) == identity.inode else { return }
         unlink(url.path)
     }
 }

@@ -17,17 +17,19 @@ final class MatroskaWriter {
     /// The file's path: the first free name like the one asked for.
     let url: URL
     let format: Format
-    /// True once a picture is in the file for good (a whole cluster after the header); a file
-    /// closed without one is removed.
-    private(set) var holdsPicture = false
+    /// True once the first picture is in the file whole (later ones may be cut short by a full
+    /// disk, and play up to there); a file closed without it is removed.
+    var holdsPicture: Bool { firstPictureEnd.map { file.size >= $0 } ?? false }
     private let file: ExclusiveFile
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let stream: UnsafeMutablePointer<AVStream>
     private var packet = av_packet_alloc()
     private var lastMilliseconds: Int64 = -1
     private var finished = false
-    /// The file's size once its header was written.
-    private var headerBytes: Int64 = 0
+    /// Where the first picture ends in the file, at the most (`pictureOverhead` for its cluster
+    /// and block headers).
+    private var firstPictureEnd: Int64?
+    private static let pictureOverhead: Int64 = 64
 
     /// Creates a new file at `url`, or at the first free name like it ("name (2).mkv"): nothing
     /// there is ever opened, and writes the file's header.
@@ -60,17 +62,12 @@ final class MatroskaWriter {
         var options: OpaquePointer?
         av_dict_set(&options, "cluster_time_limit", "1000", 0)
         av_dict_set(&options, "flush_packets", "1", 0)
-        var result = avformat_write_header(made, &options)
+        let result = avformat_write_header(made, &options)
         av_dict_free(&options)
-        if result >= 0 {
-            avio_flush(io)
-            result = min(io.pointee.error, 0)
-        }
         guard result >= 0 else {
             close()
             throw RecordingFailure.writing(result, path: file.url.path)
         }
-        headerBytes = byteCount
     }
 
     deinit {
@@ -99,18 +96,9 @@ final class MatroskaWriter {
         packet.pointee.stream_index = stream.pointee.index
         if isKeyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
         av_packet_rescale_ts(packet, AVRational(num: 1, den: 1000), stream.pointee.time_base)
-        let result = written(av_write_frame(context, packet))
+        if firstPictureEnd == nil { firstPictureEnd = byteCount + Int64(bytes.count) + Self.pictureOverhead }
+        let result = av_write_frame(context, packet)
         guard result >= 0 else { throw RecordingFailure.writing(result, path: url.path) }
-    }
-
-    /// `result`, or the file's error if putting what the muxer wrote into the file failed; notes a
-    /// picture in the file once bytes past the header are there.
-    private func written(_ result: Int32) -> Int32 {
-        guard result >= 0, let pb = context?.pointee.pb else { return result }
-        avio_flush(pb)
-        guard pb.pointee.error >= 0 else { return pb.pointee.error }
-        if byteCount > headerBytes { holdsPicture = true }
-        return result
     }
 
     /// Writes the file's index and closes it. A file whose writing failed is closed as it is; one
@@ -118,7 +106,7 @@ final class MatroskaWriter {
     func finish() throws(RecordingFailure) {
         guard let context, !finished else { return }
         finished = true
-        let result = written(av_write_trailer(context))
+        let result = av_write_trailer(context)
         finalByteCount = byteCount
         close()
         if result < 0 { throw RecordingFailure.writing(result, path: url.path) }
@@ -132,9 +120,8 @@ final class MatroskaWriter {
         context.pointee.pb = nil
         avformat_free_context(context)
         self.context = nil
-        if holdsPicture {
-            try? file.close()
-        } else {
+        try? file.close()
+        if !holdsPicture {
             file.discard()
             finalByteCount = 0
         }

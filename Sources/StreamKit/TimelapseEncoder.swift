@@ -134,6 +134,7 @@ public enum TimelapseEncoder {
         bytes.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
         packet.pointee.pts = pts
         packet.pointee.dts = dts
+        packet.pointee.duration = 1  // one picture (the encoder's time base): the last one is shown too
         packet.pointee.stream_index = stream.pointee.index
         if isKeyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
         av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)

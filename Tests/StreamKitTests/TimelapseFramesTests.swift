@@ -89,6 +89,8 @@ final class TimelapseFramesTests: XCTestCase {
         XCTAssertEqual(TimelapseFrames(folder: aside.folder).count, 3, "the next print does not touch them")
         let video = try TimelapseEncoder.video(of: aside.pictures, to: videos.appendingPathComponent("timelapse.mp4"))
         XCTAssertEqual(try RecordedFile(video).frames, 3)
+        let single = try TimelapseEncoder.video(of: store.pictures, to: videos.appendingPathComponent("single.mp4"))
+        XCTAssertEqual(try RecordedFile(single).frames, 1, "a print of one picture has a video of it")
         aside.remove()
         XCTAssertFalse(FileManager.default.fileExists(atPath: aside.folder.path))
         XCTAssertEqual(store.count, 1)
