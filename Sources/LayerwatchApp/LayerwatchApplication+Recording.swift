@@ -17,9 +17,15 @@ extension LayerwatchApplication {
         window.refreshFeatures()
     }
 
-    /// Records `page`'s camera into a new file in `folder` (made if missing), named after the
-    /// printer and the time; says where when it ends, or why it stopped.
+    /// Records `page`'s camera into a new file in `folder`, named after the printer and the time;
+    /// says where when it ends, or why it stopped.
     private func startRecording(_ page: PrinterPage, into folder: URL) {
+        do throws(ExclusiveFile.Failure) {
+            try ExclusiveFile.makeFolder(folder)
+        } catch {
+            window?.toast(RecordingFailure.cannotCreate(path: error.path, reason: error.reason).description)
+            return
+        }
         let url = folder.appendingPathComponent(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"))
         let recording = page.session.startRecording(to: url)  // taken, the name gets a " (2)"
         recordings.append(recording)

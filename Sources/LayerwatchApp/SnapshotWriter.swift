@@ -43,6 +43,7 @@ enum SnapshotWriter {
         guard let data = g_bytes_get_data(bytes, &size) else { return .failure(.encodeFailed) }
         var file: ExclusiveFile?
         do throws(ExclusiveFile.Failure) {
+            try ExclusiveFile.makeFolder(folder)
             let made = try ExclusiveFile.create(freeNameLike: folder.appendingPathComponent(name))
             file = made
             try made.write(UnsafeRawBufferPointer(start: data, count: Int(size)))

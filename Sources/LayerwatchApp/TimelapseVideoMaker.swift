@@ -52,6 +52,7 @@ struct TimelapseVideoMaker: Sendable {
 
     /// Encodes `store`'s pictures into a new video named after the printer and now, and hands it on.
     private func video(of store: TimelapseFrames, job: String, failed: Bool) throws {
+        try ExclusiveFile.makeFolder(videoFolder)
         let name = SavedFiles.name(printer: String(format: tr("%@ timelapse"), printer), at: Date(), extension: "mp4")
         let video = try TimelapseEncoder.video(of: store.pictures, to: videoFolder.appendingPathComponent(name))
         MainLoopExecutor.main.runOnMainActor { [taker, id] in taker?.onVideo(id, video, job, failed) }

@@ -4,9 +4,9 @@ import Foundation
 /// A file this process made itself, for what it saves for the user (recordings, timelapse videos,
 /// snapshots): created with O_CREAT|O_EXCL|O_NOFOLLOW, so nothing already at its name (a file, a
 /// folder, a symbolic link, dangling or not) is ever written over or through. A taken name is
-/// passed over for the next free one like it ("name (2).ext"); missing folders above it are made.
-/// It is written through its own descriptor (by FFmpeg's muxers through `io`), and `discard`
-/// removes it again when what was written is not worth keeping.
+/// passed over for the next free one like it ("name (2).ext"). It is written through its own
+/// descriptor (by FFmpeg's muxers through `io`), and `discard` removes it again when what was
+/// written is not worth keeping. `makeFolder` makes the app's own folders it goes into.
 public final class ExclusiveFile {
     /// Why the file could not be made or written: the path and the system's error number.
     public struct Failure: LocalizedError, CustomStringConvertible {
@@ -15,7 +15,10 @@ public final class ExclusiveFile {
 
         /// The system's words for the error ("No space left on device").
         public var reason: String { String(cString: strerror(code)) }
-        public var description: String { String(format: tr("“%@”: %@"), path, reason) }
+        public var description: String {
+            // TRANSLATORS: a file's path and the system's reason it could not be made or written.
+            String(format: tr("“%@”: %@"), path, reason)
+        }
         public var errorDescription: String? { description }
         /// The disk, the user's quota or the largest file allowed is full.
         public var isDiskFull: Bool { Self.diskFullCodes.contains(code) }
@@ -53,7 +56,6 @@ public final class ExclusiveFile {
     /// Creates the first free name among `url` ("name.ext"), "name (2).ext", "name (3).ext"…; a
     /// name something else holds is never opened.
     public static func create(freeNameLike url: URL) throws(Failure) -> ExclusiveFile {
-        try makeFolder(url.deletingLastPathComponent())
         for number in 1...namesTried {
             let candidate = numbered(url, number)
             let descriptor = open(candidate.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
@@ -63,8 +65,9 @@ public final class ExclusiveFile {
         throw Failure(path: url.path, code: EEXIST)
     }
 
-    /// Makes `folder`, and the folders above it that are missing.
-    private static func makeFolder(_ folder: URL) throws(Failure) {
+    /// Makes `folder`, and the folders above it that are missing (the app's folders in the user's
+    /// Pictures and Videos), with the system's reason when it cannot.
+    public static func makeFolder(_ folder: URL) throws(Failure) {
         if mkdir(folder.path, 0o777) == 0 || errno == EEXIST { return }
         guard errno == ENOENT, folder.path != "/" else { throw Failure(path: folder.path, code: errno) }
         try makeFolder(folder.deletingLastPathComponent())

@@ -57,9 +57,8 @@ public final class StreamRecording: @unchecked Sendable {
     private var lastMilliseconds: Int64 = 0
     // The queue's state.
     private var writer: MatroskaWriter?
-    /// The parts begun, and the first one's file.
-    private var parts = 0
-    private var firstFile: URL?
+    /// The files begun, one a part, the first one first.
+    private var begun: [URL] = []
     private var finishedBytes: Int64 = 0
     /// The newest picture written, in milliseconds of the recording.
     private var writtenMilliseconds: Int64 = 0
@@ -179,10 +178,9 @@ public final class StreamRecording: @unchecked Sendable {
             if writer?.format != format {
                 try closeWriter()
                 guard isKeyframe else { return }  // a new part starts at a keyframe
-                let opened = try MatroskaWriter(url: firstFile.map { Self.url(of: $0, part: parts + 1) } ?? url, format: format)
+                let opened = try MatroskaWriter(url: begun.first.map { Self.url(of: $0, part: begun.count + 1) } ?? url, format: format)
                 writer = opened
-                parts += 1
-                if firstFile == nil { firstFile = opened.url }
+                begun.append(opened.url)
                 lock.withLock { status.files.append(opened.url) }
             }
             let failure = bytes.withUnsafeBytes { buffer -> RecordingFailure? in
