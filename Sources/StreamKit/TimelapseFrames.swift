@@ -61,17 +61,19 @@ public final class TimelapseFrames {
         return names.filter { $0.hasSuffix(".jpg") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
-    /// Moves the pictures and the manifest (noting whether the print `failed`) to `destination`, a
-    /// new folder in the same file system, where they wait whole for their video; returns the store
-    /// there. This store is then empty, ready for the next print.
+    /// Moves the pictures and the manifest to `destination`, a new folder in the same file system
+    /// (one rename: no space needed for the pictures), where they wait whole for their video, and
+    /// notes there whether the print `failed`; returns the store there. This store is then empty,
+    /// ready for the next print.
     public func setAside(to destination: URL, failed: Bool) throws -> TimelapseFrames {
-        manifest?.failed = failed
-        try save()
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.moveItem(at: folder, to: destination)
+        let aside = TimelapseFrames(folder: destination)
+        aside.manifest?.failed = failed
+        try? aside.save()  // on a full disk it may not be noted: the video then tells a finished print
         manifest = nil
         count = 0
-        return TimelapseFrames(folder: destination)
+        return aside
     }
 
     /// Removes the folder with everything in it (pictures set aside, once their video is made).
