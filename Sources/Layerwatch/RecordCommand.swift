@@ -27,13 +27,16 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("How many seconds to record, from the first picture.")))
     var seconds: Double
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(tr("The file to write (.mkv); it must not exist yet.")))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(tr("The file to write (.mkv); it must not exist yet, nor be a symbolic link.")))
     var output: String
 
     func validate() throws {
         guard (url == nil) != (printer == nil) else { throw ValidationError(tr("Give either a camera URL or --printer NAME.")) }
         try code.validate(url: url)
         guard seconds > 0, seconds.isFinite else { throw ValidationError(tr("--seconds must be more than 0.")) }
+        guard (try? FileManager.default.destinationOfSymbolicLink(atPath: output)) == nil else {
+            throw ValidationError(String(format: tr("“%@” is a symbolic link: choose another file."), output))
+        }
         guard !FileManager.default.fileExists(atPath: output) else {
             throw ValidationError(String(format: tr("“%@” exists already: choose another file."), output))
         }
@@ -77,8 +80,8 @@ struct RecordCommand: ParsableCommand {
         states.sync { consumer.detach() }
         session.stop()
         let final = recording.current
-        if let failed = final.failure {
-            Self.complain(failed.description)
+        if let failed = final.failureMessage {
+            Self.complain(failed)
             throw ExitCode(11)
         }
         if final.files.isEmpty {

@@ -20,14 +20,14 @@ extension LayerwatchApplication {
     /// Records `page`'s camera into a new file in `folder`, named after the printer and the time;
     /// says where when it ends, or why it stopped.
     private func startRecording(_ page: PrinterPage, into folder: URL) {
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do throws(ExclusiveFile.Failure) {
+            try ExclusiveFile.makeFolder(folder)
         } catch {
-            window?.toast(RecordingFailure.cannotCreate(path: folder.path, reason: error.localizedDescription).description)
+            window?.toast(RecordingFailure.cannotCreate(path: error.path, reason: error.reason).description)
             return
         }
-        let url = SavedFiles.unique(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"), in: folder)
-        let recording = page.session.startRecording(to: url)
+        let url = folder.appendingPathComponent(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"))
+        let recording = page.session.startRecording(to: url)  // taken, the name gets a " (2)"
         recordings.append(recording)
         recording.whenFinished { [weak self, weak page] status in
             MainLoopExecutor.main.runOnMainActor { [weak self, weak page] in
@@ -39,7 +39,7 @@ extension LayerwatchApplication {
     /// Says where a recording went, or why it stopped, and shows that it no longer runs.
     private func recordingFinished(_ recording: StreamRecording, status: StreamRecording.Status, page: PrinterPage?) {
         recordings.removeAll { $0 === recording }
-        window?.toast(status.failure?.description ?? Self.savedText(status))
+        window?.toast(status.failureMessage ?? Self.savedText(status))
         page?.surface.showRecording()
         window?.refreshFeatures()
     }

@@ -3,7 +3,8 @@ import Foundation
 import GtkKit
 import StreamKit
 
-/// Timelapses of prints: the taker, what it does with a video, and the action that opens one.
+/// Timelapses of prints: the taker, what it does with a video (or says when it could not make
+/// one), and the action that opens one.
 extension LayerwatchApplication {
     /// Makes the taker (it follows the printers from `syncPrinterStatus`), its pictures waiting in
     /// `folder`, and `app.open-timelapse` (a video's path), the finish notification's button.
@@ -15,6 +16,9 @@ extension LayerwatchApplication {
             guard let self else { return }
             notifier.offerTimelapse(video, job: job, failed: failed, of: id)
             window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent))
+        }
+        timelapses.onFailure = { [weak self] printer, reason in
+            self?.window?.toast(String(format: tr("The timelapse of “%@” could not be saved: %@. Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), printer, reason))
         }
         addStringAction(application, PrintNotifier.openTimelapseAction) { path in
             Self.open(URL(fileURLWithPath: path))

@@ -4,7 +4,8 @@ import PrinterKit
 
 /// Where Layerwatch keeps what it saves for the user, and under which names: snapshots in
 /// `$XDG_PICTURES_DIR/Layerwatch`, recordings in `$XDG_VIDEOS_DIR/Layerwatch`, each named after the
-/// printer and the time ("X1C 2026-11-22 16.30.05.png"), never over an existing file.
+/// printer and the time ("X1C 2026-11-22 16.30.05.png"); a name taken gets a " (2)" when the file
+/// is made (`ExclusiveFile`), never over what is there.
 enum SavedFiles {
     /// One of the user's folders (XDG) that the app saves into.
     enum Kind {
@@ -47,16 +48,4 @@ enum SavedFiles {
     }
 
     static let maximumNameBytes = 160
-
-    /// `name` in `folder`, or "name (2).EXT" and so on when a file of that name exists: never overwrite.
-    static func unique(_ name: String, in folder: URL) -> URL {
-        var url = folder.appendingPathComponent(name)
-        let stem = (name as NSString).deletingPathExtension, fileExtension = (name as NSString).pathExtension
-        var counter = 2
-        while FileManager.default.fileExists(atPath: url.path) {
-            url = folder.appendingPathComponent("\(stem) (\(counter)).\(fileExtension)")
-            counter += 1
-        }
-        return url
-    }
 }

@@ -41,13 +41,17 @@ enum SnapshotWriter {
         defer { g_bytes_unref(bytes) }
         var size: gsize = 0
         guard let data = g_bytes_get_data(bytes, &size) else { return .failure(.encodeFailed) }
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let url = SavedFiles.unique(name, in: folder)
-            try Data(bytes: data, count: Int(size)).write(to: url, options: .withoutOverwriting)
-            return .success(url)
+        var file: ExclusiveFile?
+        do throws(ExclusiveFile.Failure) {
+            try ExclusiveFile.makeFolder(folder)
+            let made = try ExclusiveFile.create(freeNameLike: folder.appendingPathComponent(name))
+            file = made
+            try made.write(UnsafeRawBufferPointer(start: data, count: Int(size)))
+            try made.close()
+            return .success(made.url)
         } catch {
-            return .failure(.writeFailed(error.localizedDescription))
+            file?.discard()
+            return .failure(.writeFailed(error.description))
         }
     }
 

@@ -10,8 +10,11 @@ import StreamKit
 /// with deblocking: `captureFullResolution`), upright as the camera is mounted, and puts it on disk
 /// as a JPEG (`TimelapseFrames`, in the app's state folder: a restart mid-print adds to the same
 /// timelapse); when the print finishes or fails it makes the pictures an H.264 video in
-/// Videos/Layerwatch and hands it to `onVideo` (the notifier offers to open it). The pictures are
-/// encoded and written on its own queue, never on the main loop.
+/// Videos/Layerwatch and hands it to `onVideo` (the notifier offers to open it). A video that
+/// cannot be written (a full disk, a folder not writable) leaves no file: its pictures are set
+/// aside (`TimelapseVideoMaker`), `onFailure` says so, and they are tried again when the app
+/// starts and whenever one of the printer's prints ends. The pictures are encoded and written on
+/// its own queue, never on the main loop.
 @MainActor
 final class TimelapseTaker {
     /// What is known of one followed printer.
@@ -40,6 +43,8 @@ final class TimelapseTaker {
     var videoFolder = SavedFiles.folder(.videos)
     /// A video was made of the pictures of `job` on printer `id` (`failed`: the print failed).
     var onVideo: @MainActor (_ id: UUID, _ video: URL, _ job: String, _ failed: Bool) -> Void = { _, _, _, _ in }
+    /// The video of printer `printer`'s timelapse could not be made, for `reason`; its pictures are kept.
+    var onFailure: @MainActor (_ printer: String, _ reason: String) -> Void = { _, _ in }
 
     private let hub: PrinterStatusHub
     private let session: @MainActor (UUID) -> StreamSession?
@@ -68,6 +73,8 @@ final class TimelapseTaker {
             let entry = Followed(store: TimelapseFrames(folder: folder.appendingPathComponent(id.uuidString)), timelapse: timelapse)
             followed[id] = entry
             entry.observation = hub.observe(printerID: id) { [weak self] update in self?.received(update, for: id) }
+            let maker = videoMaker(of: id)
+            queue.async { maker.retry() }
         }
     }
 
@@ -152,20 +159,21 @@ final class TimelapseTaker {
         }
     }
 
-    /// Makes the pictures of `job` a video (if there are any of it), then throws them away.
+    /// Makes the pictures of `job` a video (if there are any of it), after trying again the
+    /// printer's pictures set aside before.
     private func finish(_ job: String?, failed: Bool, on entry: Followed, id: UUID) {
-        let store = entry.store, folder = videoFolder, name = printer(id)?.name ?? tr("Printer")
+        let store = entry.store, maker = videoMaker(of: id)
         queue.async {
+            maker.retry()
             guard let job, store.job == job, store.count > 0 else { return }
-            let video = SavedFiles.unique(SavedFiles.name(printer: String(format: tr("%@ timelapse"), name), at: Date(), extension: "mp4"), in: folder)
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try TimelapseEncoder.video(of: store.pictures, to: video)
-                store.clear()
-                MainLoopExecutor.main.runOnMainActor { [weak self] in self?.onVideo(id, video, job, failed) }
-            } catch {
-                GLibLog.warning("timelapse video: \(error)")
-            }
+            maker.make(store, job: job, failed: failed)
         }
+    }
+
+    /// What makes printer `id`'s videos: into the videos folder, pictures it cannot make a video of
+    /// set aside in `folder/unsaved/<id>/`.
+    private func videoMaker(of id: UUID) -> TimelapseVideoMaker {
+        TimelapseVideoMaker(taker: self, id: id, printer: printer(id)?.name ?? tr("Printer"), videoFolder: videoFolder,
+                            unsaved: folder.appendingPathComponent("unsaved").appendingPathComponent(id.uuidString))
     }
 }

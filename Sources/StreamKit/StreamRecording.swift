@@ -7,7 +7,10 @@ import Foundation
 /// and the same file continues, its clock running on (the gap plays as a still picture), unless the
 /// camera came back with another codec or size: then a new part begins ("… (part 2).mkv"). Writing
 /// happens on its own queue, so a slow disk never holds up the picture; a full disk, a failed write
-/// or a disk that falls too far behind stops it, and what was written plays.
+/// or a disk that falls too far behind stops it, and what was written plays. Every file is one it
+/// made itself (`ExclusiveFile`): a name already taken, even by a symbolic link, is passed over for
+/// "name (2).mkv" (a part's for "name (part 2) (2).mkv"), and a file left without a whole picture
+/// is removed.
 public final class StreamRecording: @unchecked Sendable {
     /// Where it is, as the UI shows it.
     public struct Status: Sendable, Equatable {
@@ -16,15 +19,23 @@ public final class StreamRecording: @unchecked Sendable {
         public var seconds: Double = 0
         /// Bytes written, over all its files.
         public var bytes: Int64 = 0
-        /// Its files so far, the first one first.
+        /// Its files so far, the first one first (once it has stopped, those holding pictures).
         public var files: [URL] = []
         /// Why it stopped on its own, if it did.
         public var failure: RecordingFailure?
         /// True once it has stopped, asked to or not, and its files are closed.
         public var isFinished = false
+
+        /// Why it stopped on its own and where what was recorded is kept, in words for the user.
+        public var failureMessage: String? {
+            guard let failure else { return nil }
+            let kept = files.last.map { String(format: tr("What was recorded is kept in “%@”."), $0.path) } ?? tr("Nothing was recorded.")
+            return failure.description + " " + kept
+        }
     }
 
-    /// The first file's path; parts after it are named from it.
+    /// The name asked for the first file (taken, the next free name like it is used); parts
+    /// after it are named from the first file.
     public let url: URL
     /// At most this many bytes wait for the disk before the recording gives up (`diskTooSlow`).
     static let backlogLimit = 64 << 20
@@ -46,6 +57,8 @@ public final class StreamRecording: @unchecked Sendable {
     private var lastMilliseconds: Int64 = 0
     // The queue's state.
     private var writer: MatroskaWriter?
+    /// The files begun, one a part, the first one first.
+    private var begun: [URL] = []
     private var finishedBytes: Int64 = 0
     /// The newest picture written, in milliseconds of the recording.
     private var writtenMilliseconds: Int64 = 0
@@ -144,7 +157,7 @@ public final class StreamRecording: @unchecked Sendable {
             return true
         }
         guard queued else {
-            if lock.withLock({ !stopping }) { queue.async { [self] in finish(failure: .diskTooSlow(path: writer?.url.path ?? url.path)) } }
+            if lock.withLock({ !stopping }) { queue.async { [self] in finish(failure: .diskTooSlow) } }
             return
         }
         queue.async { [self] in write(bytes, milliseconds: milliseconds, isKeyframe: isKeyframe, format: format) }
@@ -165,9 +178,9 @@ public final class StreamRecording: @unchecked Sendable {
             if writer?.format != format {
                 try closeWriter()
                 guard isKeyframe else { return }  // a new part starts at a keyframe
-                let part = lock.withLock { status.files.count } + 1
-                let opened = try MatroskaWriter(url: Self.url(of: url, part: part), format: format)
+                let opened = try MatroskaWriter(url: begun.first.map { Self.url(of: $0, part: begun.count + 1) } ?? url, format: format)
                 writer = opened
+                begun.append(opened.url)
                 lock.withLock { status.files.append(opened.url) }
             }
             let failure = bytes.withUnsafeBytes { buffer -> RecordingFailure? in
@@ -187,10 +200,14 @@ public final class StreamRecording: @unchecked Sendable {
         }
     }
 
+    /// Finishes the file being written; one left without a picture is removed, and no longer listed.
     private func closeWriter() throws(RecordingFailure) {
         guard let writer else { return }
         self.writer = nil
-        defer { finishedBytes += writer.byteCount }
+        defer {
+            finishedBytes += writer.byteCount
+            if !writer.holdsPicture { lock.withLock { status.files.removeAll { $0 == writer.url } } }
+        }
         try writer.finish()
     }
 

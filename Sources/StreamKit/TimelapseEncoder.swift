@@ -8,8 +8,25 @@ import Foundation
 /// OpenH264 in the Flatpak runtime).
 public enum TimelapseEncoder {
     /// Why a timelapse picture or video could not be made, in words for a log or a toast.
-    public struct Failure: Error, CustomStringConvertible, Sendable {
+    public struct Failure: LocalizedError, CustomStringConvertible, Sendable {
         public let description: String
+        public var errorDescription: String? { description }
+
+        init(description: String) {
+            self.description = description
+        }
+
+        /// Writing the video failed with FFmpeg's `code`: "the disk is full", or FFmpeg's words.
+        init(writing code: Int32) {
+            description = ExclusiveFile.Failure.isDiskFull(averror: code) ? Self.diskFull : FFmpegError(code: code, stage: .read).text
+        }
+
+        /// Making or closing the video's file failed.
+        init(writing failure: ExclusiveFile.Failure) {
+            description = failure.isDiskFull ? Self.diskFull : failure.description
+        }
+
+        private static var diskFull: String { tr("the disk is full") }
     }
 
     /// 4-byte pixels (BGRA or RGBA as `order` says) `width`×`height`, rows `stride` bytes apart, as
@@ -34,28 +51,38 @@ public enum TimelapseEncoder {
         return bytes
     }
 
-    /// Encodes the JPEG files `pictures`, in order, into an H.264 MP4 at `url`, `fps` pictures a
-    /// second, at the first picture's size (even). Pictures that do not decode are left out.
-    public static func video(of pictures: [URL], to url: URL, fps: Int = 30) throws(Failure) {
+    /// Encodes the JPEG files `pictures`, in order, into an H.264 MP4 at `url` (or the first free
+    /// name like it: nothing there is opened), `fps` pictures a second, at the first picture's size
+    /// (even), and returns where. Pictures that do not decode are left out. A video that cannot be
+    /// written whole (a full disk, a folder not writable) leaves no file.
+    @discardableResult
+    public static func video(of pictures: [URL], to url: URL, fps: Int = 30) throws(Failure) -> URL {
         guard let first = pictures.first, let size = decodedSize(of: first) else { throw Failure(description: "no picture to make a video of") }
         let width = size.width & ~1, height = size.height & ~1
+        let file: ExclusiveFile
+        do { file = try ExclusiveFile.create(freeNameLike: url) } catch { throw Failure(writing: error) }
+        var whole = false
+        defer { if !whole { file.discard() } }
         var made: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&made, nil, "mp4", url.path) >= 0, let output = made,
-              let stream = avformat_new_stream(output, nil) else { throw Failure(description: "cannot make an MP4 file") }
+        guard avformat_alloc_output_context2(&made, nil, "mp4", file.url.path) >= 0, let output = made,
+              let stream = avformat_new_stream(output, nil), let io = file.io else {
+            avformat_free_context(made)
+            throw Failure(description: "cannot make an MP4 file")
+        }
+        output.pointee.pb = io
+        output.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         defer {
-            if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
+            output.pointee.pb = nil
             avformat_free_context(output)
         }
         let encoder = try h264Encoder(width: width, height: height, fps: fps, globalHeader: output.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0)
         guard avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context) >= 0 else { throw Failure(description: "bad encoder parameters") }
         stream.pointee.time_base = encoder.context.pointee.time_base
-        var result = avio_open(&output.pointee.pb, url.path, AVIO_FLAG_WRITE)
-        guard result >= 0 else { throw Failure(description: "cannot write \(url.path): \(FFmpegError(code: result, stage: .open).text)") }
         var options: OpaquePointer?
         av_dict_set(&options, "movflags", "faststart", 0)
-        result = avformat_write_header(output, &options)
+        var result = avformat_write_header(output, &options)
         av_dict_free(&options)
-        guard result >= 0 else { throw Failure(description: FFmpegError(code: result, stage: .open).text) }
+        guard result >= 0 else { throw Failure(writing: result) }
         let picture = try TimelapsePicture(width: width, height: height, format: AV_PIX_FMT_YUV420P)
         let write: TimelapseCodecEncoder.PacketSink = { bytes, pts, dts, key throws(Failure) in
             try writePacket(bytes, pts: pts, dts: dts, isKeyframe: key, to: output, stream: stream, from: encoder.context.pointee.time_base)
@@ -69,7 +96,10 @@ public enum TimelapseEncoder {
         }
         try encoder.encode(nil, write)
         result = av_write_trailer(output)
-        guard result >= 0 else { throw Failure(description: FFmpegError(code: result, stage: .read).text) }
+        guard result >= 0 else { throw Failure(writing: result) }
+        do { try file.close() } catch { throw Failure(writing: error) }
+        whole = true
+        return file.url
     }
 
     // MARK: Helpers
@@ -104,11 +134,12 @@ public enum TimelapseEncoder {
         bytes.withUnsafeBufferPointer { packet.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
         packet.pointee.pts = pts
         packet.pointee.dts = dts
+        packet.pointee.duration = 1  // one picture (the encoder's time base): the last one is shown too
         packet.pointee.stream_index = stream.pointee.index
         if isKeyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
         av_packet_rescale_ts(packet, timeBase, stream.pointee.time_base)
         let result = av_interleaved_write_frame(output, packet)
-        guard result >= 0 else { throw Failure(description: FFmpegError(code: result, stage: .read).text) }
+        guard result >= 0 else { throw Failure(writing: result) }
     }
 
     /// The size of the JPEG at `url`, decoded.

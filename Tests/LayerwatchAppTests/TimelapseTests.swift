@@ -10,7 +10,9 @@ import XCTest
 /// A timelapse of a print on the fake Moonraker printer: one picture per layer change, from the
 /// printer's camera at full resolution, waiting on disk; the app started again mid-print adds to
 /// the same timelapse; when the print completes the pictures become an H.264 video in the videos
-/// folder, one picture a layer, and the finish notification is sent again offering to open it.
+/// folder, one picture a layer, and the finish notification is sent again offering to open it. A
+/// video that cannot be written leaves no file and a toast saying so; its pictures wait and become
+/// a video when the next print ends.
 final class TimelapseTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -94,6 +96,65 @@ final class TimelapseTests: XCTestCase {
                 XCTAssertEqual(buttons.first?["action"] as? String, "app.open-timelapse")
                 XCTAssertEqual(buttons.first?["target"] as? String, videos.appendingPathComponent(name).path)
             }
+        }
+    }
+
+    func testAVideoThatCannotBeWrittenIsToldAndItsPicturesBecomeAVideoWhenTheNextPrintEnds() throws {
+        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                              url: "http://127.0.0.1:\(camera.port)/?action=stream", notifies: false, timelapse: .perLayer)
+        let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
+        try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: [printer]))
+        // A file where the videos' folder would be: the folder cannot be made.
+        let blocked = videos.appendingPathComponent("Layerwatch")
+        try Data().write(to: blocked)
+        func set(_ stats: [String: Any]) {
+            moonraker.send(["cmd": "set", "status": ["print_stats": stats]])
+            XCTAssertNotNil(moonraker.waitFor("done", where: { _ in true }))
+        }
+        let unsaved = state.appendingPathComponent("timelapse/unsaved/\(printer.id.uuidString)")
+        func setAside() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: unsaved.path)) ?? []).flatMap { folder in
+                ((try? FileManager.default.contentsOfDirectory(atPath: unsaved.appendingPathComponent(folder).path)) ?? []).filter { $0.hasSuffix(".jpg") }
+            }
+        }
+        try MainActor.assumeIsolated {
+            let app = LayerwatchApplication(store: { ConfigStore(directory: config, secrets: nil) },
+                                            id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
+            app.registerWithoutRunning()
+            app.activate()
+            app.timelapses.videoFolder = blocked.appendingPathComponent("Videos")
+            let window = try XCTUnwrap(app.window)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
+            for number in 1...2 {
+                set(["state": "printing", "filename": "benchy.gcode", "info": ["current_layer": number, "total_layer": 2]])
+                XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses.pictureCount(of: printer.id) == number })
+            }
+            set(["state": "complete", "info": ["current_layer": 2, "total_layer": 2]])
+            XCTAssertTrue(iterateMainContext(timeout: 30) { !toastTitles(in: window.window).isEmpty }, "a toast says so")
+            let told = try XCTUnwrap(toastTitles(in: window.window).first)
+            XCTAssertTrue(told.hasPrefix("The timelapse of “Voron” could not be saved: ") && told.contains("Not a directory")
+                          && told.hasSuffix("Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), told)
+            app.timelapses.flush()
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: videos.path), ["Layerwatch"], "no video file")
+            XCTAssertEqual(setAside().sorted(), ["000001.jpg", "000002.jpg"], "the pictures wait")
+            XCTAssertEqual(app.timelapses.pictureCount(of: printer.id), 0, "the next print starts afresh")
+
+            // The folder can be made again; the next print ends: both timelapses become videos.
+            app.timelapses.videoFolder = videos.appendingPathComponent("Videos")
+            set(["state": "printing", "filename": "calibration.gcode", "info": ["current_layer": 1, "total_layer": 1]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses.pictureCount(of: printer.id) == 1 })
+            set(["state": "complete", "info": ["current_layer": 1, "total_layer": 1]])
+            XCTAssertTrue(iterateMainContext(timeout: 30) {
+                (try? FileManager.default.contentsOfDirectory(atPath: videos.appendingPathComponent("Videos").path))?.count == 2
+            })
+            app.timelapses.flush()
+            let made = try FileManager.default.contentsOfDirectory(at: videos.appendingPathComponent("Videos"), includingPropertiesForKeys: nil)
+            XCTAssertEqual(try made.map { try RecordedFile($0).frames }.sorted(), [1, 2], "the waiting pictures' video and the new print's")
+            XCTAssertEqual(setAside(), [], "made, the pictures set aside are gone")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { toastTitles(in: window.window).contains { $0.hasPrefix("Saved the timelapse “Voron timelapse ") } })
         }
     }
 

@@ -5,7 +5,7 @@ import XCTest
 
 /// Recording copies the camera's pictures into Matroska from the session that shows them: the file
 /// decodes cleanly with FFmpeg at the camera's codec and size, on the camera's one connection, and
-/// a reconnect continues the same file.
+/// a reconnect continues the same file; nothing already at a file's name is written over or through.
 final class RecordingTests: XCTestCase {
     func testAnRTSPCameraIsRecordedAsItsOwnH264OnItsOneConnectionAndAReconnectContinuesTheFile() throws {
         let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480", "--fps", "15"])
@@ -86,6 +86,33 @@ final class RecordingTests: XCTestCase {
         XCTAssertEqual(parts.map { [$0.width, $0.height] }, [[640, 480], [320, 240]])
         XCTAssertEqual(parts.map(\.decodeErrors), ["", ""], "both parts decode cleanly")
         XCTAssertEqual(second.events(named: "client").count, 1)
+        view.detach()
+    }
+
+    func testARecordingNeverOpensAFileOrLinkAlreadyThereAndTakesTheNextFreeName() throws {
+        let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "240", "--fps", "15"])
+        let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/streaming/live/1"))
+        defer { session.stop() }
+        let view = SessionRecorder(session: session, visible: false)
+        let folder = try makeTemporaryDirectory()
+        let file = folder.appendingPathComponent("printer.mkv"), link = folder.appendingPathComponent("printer (2).mkv")
+        let target = folder.appendingPathComponent("elsewhere.mkv")
+        let someoneElses = Data("someone else's file".utf8)
+        try someoneElses.write(to: file)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let recording = session.startRecording(to: file)
+        XCTAssertTrue(waitUntil(timeout: 10) { recording.current.seconds >= 1.5 }, "\(recording.current)")
+        recording.stop()
+        recording.waitUntilFinished()
+        let made = folder.appendingPathComponent("printer (3).mkv")
+        XCTAssertEqual(recording.current.files, [made], "the file and the dangling link are passed over")
+        XCTAssertEqual(try Data(contentsOf: file), someoneElses, "the file already there is unchanged")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.path), "the link is not followed")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path)
+        let recorded = try RecordedFile(made)
+        XCTAssertEqual([recorded.width, recorded.height], [320, 240])
+        XCTAssertEqual(recorded.decodeErrors, "")
+        XCTAssertGreaterThanOrEqual(recorded.frames, 10)
         view.detach()
     }
 

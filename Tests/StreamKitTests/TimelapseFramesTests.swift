@@ -5,7 +5,8 @@ import XCTest
 
 /// A timelapse's pictures wait on disk as JPEGs of the full-resolution frame, survive a restart of
 /// the app for the same print (and only the same print), and become an H.264 video with one
-/// picture each.
+/// picture each; a video that cannot be written leaves no file, and its pictures can be set aside
+/// whole for another try.
 final class TimelapseFramesTests: XCTestCase {
     func testPicturesWaitOnDiskAcrossARestartAndBecomeAnH264Video() throws {
         let clip = try TestClips.smpteBars(width: 640, height: 360, fps: 10, seconds: 2)
@@ -50,5 +51,48 @@ final class TimelapseFramesTests: XCTestCase {
         XCTAssertEqual(again.pictures, [])
         XCTAssertEqual(TimelapseFrames(folder: folder).job, "calibration.gcode")
         recorder.detach()
+    }
+
+    func testAVideoThatCannotBeWrittenLeavesNoFileAndThePicturesAreSetAsideWhole() throws {
+        let pixels = (0..<640 * 360 * 4).map { UInt8(truncatingIfNeeded: $0 / 97) }
+        let jpeg = try pixels.withUnsafeBytes { try TimelapseEncoder.jpeg($0.baseAddress!, width: 640, height: 360, stride: 640 * 4, order: .bgra) }
+        let state = try makeTemporaryDirectory()
+        let store = TimelapseFrames(folder: state.appendingPathComponent("printer"))
+        try store.begin(job: "benchy.gcode")
+        for layer in 1...3 { try store.add(jpeg: jpeg, layer: layer) }
+        let pictures = try store.pictures.map { try Data(contentsOf: $0) }
+
+        // A full disk: this process may write files of 512 bytes at most (a write past it fails as
+        // EFBIG, as the disk being full does).
+        let videos = try makeTemporaryDirectory()
+        XCTAssertThrowsError(try FileSizeLimit(bytes: 512).during {
+            try TimelapseEncoder.video(of: store.pictures, to: videos.appendingPathComponent("timelapse.mp4"))
+        }) { XCTAssertEqual("\($0)", "the disk is full") }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: videos.path), [], "no empty or partial video")
+
+        // A folder that cannot be made (a file stands where it would be).
+        let blocked = videos.appendingPathComponent("file")
+        try Data().write(to: blocked)
+        XCTAssertThrowsError(try TimelapseEncoder.video(of: store.pictures, to: blocked.appendingPathComponent("timelapse.mp4"))) {
+            XCTAssertTrue("\($0)".hasSuffix(": Not a directory"), "\($0)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: videos.path), ["file"])
+        XCTAssertEqual(try store.pictures.map { try Data(contentsOf: $0) }, pictures, "the pictures are untouched")
+
+        // Set aside, they wait whole while the next print starts afresh.
+        let aside = try store.setAside(to: state.appendingPathComponent("unsaved/printer/1"), failed: true)
+        XCTAssertEqual([aside.job, store.job], ["benchy.gcode", nil])
+        XCTAssertTrue(aside.failed)
+        XCTAssertEqual(try aside.pictures.map { try Data(contentsOf: $0) }, pictures)
+        try store.begin(job: "calibration.gcode")
+        try store.add(jpeg: jpeg, layer: 1)
+        XCTAssertEqual(TimelapseFrames(folder: aside.folder).count, 3, "the next print does not touch them")
+        let video = try TimelapseEncoder.video(of: aside.pictures, to: videos.appendingPathComponent("timelapse.mp4"))
+        XCTAssertEqual(try RecordedFile(video).frames, 3)
+        let single = try TimelapseEncoder.video(of: store.pictures, to: videos.appendingPathComponent("single.mp4"))
+        XCTAssertEqual(try RecordedFile(single).frames, 1, "a print of one picture has a video of it")
+        aside.remove()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: aside.folder.path))
+        XCTAssertEqual(store.count, 1)
     }
 }
