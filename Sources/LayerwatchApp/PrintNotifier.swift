@@ -82,7 +82,14 @@ final class PrintNotifier {
     }
 
     private func received(_ update: StatusMonitor.Update?, for id: UUID) {
-        guard let update, update.connection == .live, let status = update.status else { return }
+        guard let update else {
+            // The printer's status is gone (edited, removed, the window closed): nothing of it is
+            // waiting any more; the ledger keeps what was told.
+            gates[id] = nil
+            updateTicker()
+            return
+        }
+        guard update.connection == .live, let status = update.status else { return }
         var gate = gates[id] ?? NotificationGate(mark: ledger[id])
         let tell = gate.observe(status, at: Date())
         settle(gate, tell, for: id)
@@ -94,6 +101,10 @@ final class PrintNotifier {
         gates[id] = gate
         ledger[id] = gate.mark
         if let tell, let printer = printer(id), printer.notifies { notify(tell, printer: printer) }
+        updateTicker()
+    }
+
+    private func updateTicker() {
         let waiting = gates.values.contains { $0.nextDeadline != nil }
         if waiting && ticker == nil {
             ticker = RepeatingTimer(seconds: 1) { [weak self] in self?.tick() }

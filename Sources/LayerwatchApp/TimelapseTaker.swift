@@ -24,6 +24,12 @@ final class TimelapseTaker {
         /// The print being taken, once seen printing.
         var job: String?
         var lastLayer: Int?
+        /// When the last picture was asked for: per-layer pictures come at most one per `minimumGap`.
+        var lastTaken: Date?
+        /// Whether `minimumGap` has passed since the last picture (or none was taken).
+        var isRested: Bool { lastTaken.map { Date().timeIntervalSince($0) >= TimelapseTaker.minimumGap } ?? true }
+        /// Whether the print reached `maximumPictures` (and said so); read and written on the queue.
+        var isFull = false
         var timer: RepeatingTimer?
         var timelapse: Timelapse
         /// The print an earlier run left pictures of, and the layer of its last one.
@@ -50,6 +56,12 @@ final class TimelapseTaker {
     private let session: @MainActor (UUID) -> StreamSession?
     private let printer: @MainActor (UUID) -> Printer?
     private var followed: [UUID: Followed] = [:]
+    /// The least time between two per-layer pictures: a printer reporting a new layer many times a
+    /// second (a glitch, or a hostile host) gets one picture in this time, a real print every layer.
+    nonisolated static let minimumGap: TimeInterval = 3
+    /// The most pictures one print keeps (a video of almost three minutes; at most about 2 GB of
+    /// 1080p JPEGs): past it the print's later pictures are not taken, with one log line.
+    nonisolated static let maximumPictures = 5000
     /// Encodes and writes pictures, and makes videos, in order.
     private let queue = DispatchQueue(label: "layerwatch.timelapse")
 
@@ -101,10 +113,19 @@ final class TimelapseTaker {
             }
             switch entry.timelapse {
             case .perLayer:
-                entry.timer = nil
-                if let layer = status.layer, layer > 0, layer != entry.lastLayer {
-                    entry.lastLayer = layer
+                guard let layer = status.layer, layer > 0, layer != entry.lastLayer else { break }
+                entry.lastLayer = layer
+                if entry.isRested {
+                    entry.timer = nil
                     take(for: id, entry: entry, layer: layer)
+                } else if entry.timer == nil {
+                    // Too soon after the last picture: the newest layer is taken once the gap is over
+                    // (a printer reports a layer once; nothing else would ask again).
+                    entry.timer = RepeatingTimer(seconds: 1) { [weak self, weak entry] in
+                        guard let self, let entry, entry.isRested, let layer = entry.lastLayer else { return }
+                        entry.timer = nil
+                        take(for: id, entry: entry, layer: layer)
+                    }
                 }
             case .every(let seconds):
                 if entry.timer == nil {
@@ -132,6 +153,7 @@ final class TimelapseTaker {
         entry.lastLayer = entry.resumable.job == job ? entry.resumable.layer : nil
         let store = entry.store
         queue.async {
+            entry.isFull = false
             do { try store.begin(job: job) } catch { GLibLog.warning("timelapse: \(error.localizedDescription)") }
         }
     }
@@ -139,9 +161,15 @@ final class TimelapseTaker {
     /// Takes one picture: the next full-resolution frame, upright, as a JPEG on disk.
     private func take(for id: UUID, entry: Followed, layer: Int?) {
         guard let session = session(id), let printer = printer(id), let camera = try? Camera(printer: printer) else { return }
+        entry.lastTaken = Date()
         let orientation = camera.orientation, store = entry.store
         session.captureFullResolution(executor: queue) { frame in
             guard let frame else { return }
+            guard store.count < Self.maximumPictures else {
+                if !entry.isFull { GLibLog.warning("timelapse: \(Self.maximumPictures) pictures of this print kept; no more are taken") }
+                entry.isFull = true
+                return
+            }
             do {
                 let jpeg: [UInt8]
                 if orientation == .upright {

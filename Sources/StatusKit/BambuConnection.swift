@@ -79,6 +79,16 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
         while !stop.isStopped {
             result = mosquitto_loop(mosq, Self.loopTimeout, 1)
             let savedErrno = errno
+            // Every report of one loop turn is merged, the status built once: a flood of reports
+            // costs their parsing, not a status each.
+            var merges = false
+            defer {
+                if merges {
+                    let nodes = merged.lightNodes
+                    lightLock.withLock { client?.nodes = nodes }
+                    report(merged.status)
+                }
+            }
             for event in events.take() {
                 switch event {
                 case .connected(let code):
@@ -98,10 +108,7 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
                         log.debug("ignored a message on another topic (\(TerminalText.safe(String(topic.prefix(80)))))")
                         continue
                     }
-                    guard handle(payload, into: &merged) else { continue }
-                    let nodes = merged.lightNodes
-                    lightLock.withLock { client?.nodes = nodes }
-                    report(merged.status)
+                    if handle(payload, into: &merged) { merges = true }
                 case .oversized(let topic, let length):
                     log.info("ignored a message of \(length) bytes on \(TerminalText.safe(String(topic.prefix(80)))): over the \(HTTPFetch.maximumBytes / 1_000_000) MB limit")
                 case .disconnected(let code):

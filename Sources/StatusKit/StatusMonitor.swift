@@ -35,6 +35,11 @@ public final class StatusMonitor: @unchecked Sendable {
     /// The update waiting for the caller's executor: a newer one replaces it, so a printer sending
     /// thousands of reports a second costs this thread, never the caller's (the main loop).
     private let pending = NewestPending<Update>()
+    /// The least time between two hand-overs to the caller: a strip needs no more than 20 a second,
+    /// and the main loop then keeps most of its time for input and drawing during a flood.
+    static let deliverySpacing: TimeInterval = 0.05
+    /// When the next hand-over may go (read and written on the monitor's thread only).
+    private var nextDelivery = DispatchTime.now()
 
     public init(endpoint: StatusEndpoint, executor: EventExecutor, backoff: Backoff = Backoff(),
                 handler: @escaping @Sendable (Update) -> Void) {
@@ -116,14 +121,24 @@ public final class StatusMonitor: @unchecked Sendable {
     }
 
     /// Hands `status` to the caller: the newest update replaces one still waiting, and the
-    /// executor is asked only when none was.
+    /// executor is asked only when none was, at most once every `deliverySpacing`.
     private func deliver(_ connection: Connection, _ status: PrinterStatus?, stop: StopSignal) {
         guard pending.replace(with: Update(connection: connection, status: status)) else { return }
-        let handler = handler
-        let pending = pending
-        executor.execute {
-            guard !stop.isStopped, let update = pending.take() else { return }
-            handler(update)
+        let (handler, pending, executor) = (handler, pending, executor)
+        let handOver: @Sendable () -> Void = {
+            executor.execute {
+                guard !stop.isStopped, let update = pending.take() else { return }
+                handler(update)
+            }
+        }
+        let now = DispatchTime.now()
+        if nextDelivery <= now {
+            nextDelivery = now + Self.deliverySpacing
+            handOver()
+        } else {
+            let at = nextDelivery
+            nextDelivery = at + Self.deliverySpacing
+            DispatchQueue.global().asyncAfter(deadline: at, execute: handOver)
         }
     }
 }

@@ -14,7 +14,9 @@ final class RedirectGuard: Interrupting {
     private let typed: URLOrigin?
     private let carriesCredentials: Bool
     private var context: UnsafeMutablePointer<AVFormatContext>?
-    /// The URL the context had when last looked at (a C copy, compared without allocating).
+    /// The address of the URL string the context had when last looked at (compared, never read:
+    /// FFmpeg may have freed it since). A redirect makes a new string before freeing the old one,
+    /// so a new address is a redirect even to the very same URL.
     private var lastURL: UnsafeMutablePointer<CChar>?
     private var redirects = 0
     /// Why the guard stopped FFmpeg, for the user; nil while it has not.
@@ -25,11 +27,6 @@ final class RedirectGuard: Interrupting {
         typed = URLOrigin(source.ffmpegURL)
         let components = URLComponents(string: source.ffmpegURL)
         carriesCredentials = components?.percentEncodedUser != nil || components?.percentEncodedPassword != nil
-        lastURL = strdup(source.ffmpegURL)
-    }
-
-    deinit {
-        free(lastURL)
     }
 
     /// The context whose URL is watched; set before `avformat_open_input`, cleared when it returns.
@@ -40,9 +37,10 @@ final class RedirectGuard: Interrupting {
     func shouldInterrupt() -> Bool {
         if gate.shouldInterrupt() { return true }
         if refusal != nil { return true }
-        guard let url = context?.pointee.url, let lastURL, strcmp(url, lastURL) != 0 else { return false }
-        free(lastURL)
-        self.lastURL = strdup(url)
+        guard let url = context?.pointee.url, url != lastURL else { return false }
+        defer { lastURL = url }
+        // The first string seen is the one the open began with (avformat_open_input's copy).
+        guard lastURL != nil else { return false }
         redirects += 1
         let target = URLOrigin(String(cString: url))
         if carriesCredentials && (target == nil || target != typed) {

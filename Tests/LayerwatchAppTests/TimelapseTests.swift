@@ -78,14 +78,16 @@ final class TimelapseTests: XCTestCase {
             XCTAssertEqual(video.decodeErrors, "")
             XCTAssertEqual(again.timelapses.pictureCount(of: printer.id), 0, "the pictures are gone once the video is made")
 
-            // The finish notification, then the same one again with a button to open the video.
+            // The finish notification offering the video: told once the finished state has held
+            // (NotificationGate.settleTime), by when the video is usually made; else the finish
+            // notification, then the same one again with the button.
             // Only this printer's (a printer of an earlier test's app may notify meanwhile), through
             // whichever interface GLib chose at the process's first notification.
             func sent() -> [TestServer.Event] {
                 notifications.events(named: "notification").filter { $0.string("title")?.hasPrefix("Voron:") ?? false }
             }
             XCTAssertTrue(iterateMainContext(timeout: 10) { sent().contains { ($0.fields["buttons"] as? [Any])?.isEmpty == false } })
-            XCTAssertEqual(sent().count, 2, "the finish notification, then the same one offering the video: \(sent().map(\.fields))")
+            XCTAssertTrue((1...2).contains(sent().count), "the finish notification, offering the video: \(sent().map(\.fields))")
             let offered = try XCTUnwrap(sent().last)
             XCTAssertEqual(offered.string("title"), "Voron: print finished")
             XCTAssertEqual(offered.string("body"), "benchy.gcode\nTimelapse: \(name)")

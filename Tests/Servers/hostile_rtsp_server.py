@@ -10,6 +10,7 @@ Stdlib only (ssl), plus the openssl CLI with --tls.
 Modes (--mode):
   redirect       401 (Basic) until the request carries credentials, then 302 to --location
   redirect-loop  302 to a new path on this same server for every request (credentials as above)
+  redirect-self  302 to the very URL that was asked for, every time
   huge-sps       a working session (H.264 over interleaved TCP) whose SPS, in the SDP and before
                  each IDR slice, declares --width x --height
   huge-describe  DESCRIBE is answered with Content-Length: 2147483000, then data as fast as the
@@ -178,6 +179,8 @@ class Session:
                 self.reply(cseq, "401 Unauthorized", [("WWW-Authenticate", 'Basic realm="camera"')])
             elif self.cfg.mode == "redirect":
                 self.reply(cseq, "302 Found", [("Location", self.cfg.location)])
+            elif self.cfg.mode == "redirect-self":
+                self.reply(cseq, "302 Found", [("Location", url)])
             elif self.cfg.mode == "redirect-loop":
                 with Counters.lock:
                     Counters.loops += 1
@@ -270,7 +273,7 @@ def handle(raw, context, cfg, port, stopping):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(p)
-    p.add_argument("--mode", choices=["redirect", "redirect-loop", "huge-sps", "huge-describe", "endless-frame"],
+    p.add_argument("--mode", choices=["redirect", "redirect-loop", "redirect-self", "huge-sps", "huge-describe", "endless-frame"],
                    required=True)
     p.add_argument("--location", default="rtsp://127.0.0.1:9/elsewhere", help="redirect: the 302 target")
     p.add_argument("--user")

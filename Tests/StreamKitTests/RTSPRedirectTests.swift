@@ -72,4 +72,19 @@ final class RTSPRedirectTests: XCTestCase {
         XCTAssertFalse(attempts.isEmpty, "the failed attempt is followed by a reconnect: \(recorder.states)")
         XCTAssertEqual(attempts, attempts.indices.map { $0 + 1 }, "a failing attempt never resets the backoff")
     }
+
+    func testARedirectToTheSameURLCountsAndStopsAtTheLimit() throws {
+        let server = try TestServer(script: "hostile_rtsp_server.py", arguments: ["--mode", "redirect-self"])
+        let (session, recorder) = try session("rtsp://127.0.0.1:\(server.port)/self")
+        defer { session.stop() }
+        let failed = recorder.waitForState(timeout: 10) { $0.failure != nil }
+        guard case .protocolError(let detail)? = failed?.failure else {
+            return XCTFail("expected a protocol error, states: \(recorder.states)")
+        }
+        XCTAssertTrue(detail.contains("more than 3 times"), detail)
+        XCTAssertEqual(server.events(named: "request").count, 4, "the first request and three redirects to itself")
+        // With the 1 s backoff, then 2 s: a few more attempts in 5 s, not hundreds.
+        Thread.sleep(forTimeInterval: 5)
+        XCTAssertLessThanOrEqual(server.events(named: "request").count, 16, "no redirect storm")
+    }
 }
