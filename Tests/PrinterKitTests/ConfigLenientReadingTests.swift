@@ -159,6 +159,20 @@ final class ConfigLenientReadingTests: XCTestCase {
         XCTAssertEqual(keyring.code(UUID(uuidString: laserID)!), "laser-code", "the printer left out keeps its code in the keyring")
     }
 
+    func testRefusesToSaveWhenNoCopyCanBeKept() throws {
+        let deep = try makeFolderTooDeepForACopy()
+        let text = Self.file([], printers: [Self.object(Self.good), #"{"name": "No id", "kind": "generic"}"#])
+        try Data(text.utf8).write(to: deep.appendingPathComponent("printers.json"))
+        let store = ConfigStore(directory: deep, secrets: nil)
+        let loaded = store.load()
+        XCTAssertEqual(loaded.config.printers.map(\.name), ["Workshop X1C"])
+        let problem = try XCTUnwrap(loaded.problem)
+        XCTAssertTrue(problem.hasPrefix("Layerwatch could not read 1 of its saved printers (printers[1].id is missing) and left them out. "
+                                        + "It could not keep a copy of the file ("), problem)
+        XCTAssertThrowsError(try store.save(loaded.config)) { XCTAssertEqual("\($0)", problem) }
+        XCTAssertEqual(String(decoding: try Data(contentsOf: deep.appendingPathComponent("printers.json")), as: UTF8.self), text)
+    }
+
     func testAGoodFileRoundTripsByteForByteWithoutALogLine() throws {
         try ConfigStore(directory: directory, secrets: nil).save(Fixtures.config)
         let written = try Data(contentsOf: file)

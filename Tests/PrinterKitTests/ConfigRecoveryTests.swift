@@ -68,13 +68,7 @@ final class ConfigRecoveryTests: XCTestCase {
     }
 
     func testRefusesToSaveOverAFileItCouldNotMoveAside() throws {
-        // A folder so deep that printers.json fits in PATH_MAX (4096) but its .broken- name does not.
-        var deep = try makeTemporaryDirectory()
-        while deep.path.count + 200 + "/printers.json".count < 4095 {
-            deep.appendPathComponent(String(repeating: "d", count: 200))
-        }
-        deep.appendPathComponent(String(repeating: "e", count: 4095 - deep.path.count - "/printers.json".count - 1))
-        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let deep = try makeFolderTooDeepForACopy()
         let file = deep.appendingPathComponent("printers.json")
         try Data("{ broken".utf8).write(to: file)
 
