@@ -29,13 +29,15 @@ enum ProbeTarget {
         return try Self.url(url ?? "", withCode: secret)
     }
 
-    /// The saved printer named `name` (or with that id), its secrets from the keyring, and what
-    /// loading the config had to say.
+    /// The saved printer with the id `name`, else the first one named `name`; its secrets from the
+    /// keyring, and what loading the config had to say. The id comes first so that an id always
+    /// means its printer, whatever the others are called (go2rtc exports rely on it).
     static func saved(_ name: String, store: ConfigStore = .standard()) throws -> (Printer, problem: String?) {
         let loaded = store.load(settingAside: false)
-        if loaded.config.printers.isEmpty, let problem = loaded.problem { throw Failure(description: problem) }
-        guard let printer = loaded.config.printers.first(where: { $0.name == name || $0.id.uuidString == name.uppercased() }) else {
-            let names = loaded.config.printers.map { String(format: tr("“%@”"), $0.name) }.joined(separator: ", ")
+        let printers = loaded.config.printers
+        if printers.isEmpty, let problem = loaded.problem { throw Failure(description: problem) }
+        guard let printer = printers.first(where: { $0.id.uuidString == name.uppercased() }) ?? printers.first(where: { $0.name == name }) else {
+            let names = printers.map { String(format: tr("“%@”"), $0.name) }.joined(separator: ", ")
             throw Failure(description: names.isEmpty ? String(format: tr("no saved printer is called “%@”; there are none"), name)
                                                      : String(format: tr("no saved printer is called “%@”; there are %@"), name, names))
         }

@@ -102,6 +102,7 @@ public final class LayerwatchApplication {
     /// and the window's construction instead of following them. Not when another instance runs: that
     /// one shows the cameras, and a printer takes one camera client.
     func connectEarly(cameras commandLine: [Camera]) {
+        GLibLog.install() // before the config is read, so what reading it logs reaches the journal
         library = PrinterLibrary(store: makeStore())
         func connect(_ cameras: [Camera]) {
             earlyConsumers += cameras.map {

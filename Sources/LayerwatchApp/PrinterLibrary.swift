@@ -28,14 +28,13 @@ final class PrinterLibrary {
         let file = store.loadFile()
         config = file.config
         loadProblem = file.problem
-        guard store.hasKeyring, file.problem == nil else {
+        guard store.hasKeyring, !file.config.printers.isEmpty else {
             secretsLoaded = true
             return
         }
-        let fromFile = file.config
         saver.async {
-            let filled = store.fillSecrets(fromFile)
-            MainLoopExecutor.main.runOnMainActor { [weak self] in self?.secretsArrived(filled, fromFile: fromFile) }
+            let filled = store.fillSecrets(file)
+            MainLoopExecutor.main.runOnMainActor { [weak self] in self?.secretsArrived(filled, fromFile: file.config) }
         }
     }
 

@@ -26,6 +26,17 @@ public struct AppConfig: Hashable, Sendable {
             self.height = height
             self.maximized = maximized
         }
+
+        /// Each field read on its own: one that is missing or bad takes the standard window's.
+        public init(from decoder: Decoder) throws {
+            let fields = try LenientFields(decoder, keyedBy: CodingKeys.self)
+            self.init(width: fields.value(.width) ?? Self.standard.width, height: fields.value(.height) ?? Self.standard.height,
+                      maximized: fields.value(.maximized) ?? Self.standard.maximized)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case width, height, maximized
+        }
     }
 
     /// A printer's camera detached into its own small window.
@@ -55,6 +66,17 @@ public struct AppConfig: Hashable, Sendable {
             self.shown = shown
             self.attentionFirst = attentionFirst
         }
+
+        /// Each field read on its own: one that is missing or bad takes the standard setting.
+        public init(from decoder: Decoder) throws {
+            let fields = try LenientFields(decoder, keyedBy: CodingKeys.self)
+            self.init(shown: fields.value(.shown) ?? Self.standard.shown,
+                      attentionFirst: fields.value(.attentionFirst) ?? Self.standard.attentionFirst)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case shown, attentionFirst
+        }
     }
 
     /// Why a file was not read: a newer Layerwatch wrote it, and reading it here would lose what it added.
@@ -81,32 +103,45 @@ public struct AppConfig: Hashable, Sendable {
     }
 }
 
-extension AppConfig: Codable {
+extension AppConfig: Encodable {
     private enum CodingKeys: String, CodingKey {
         case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown, farm
     }
 
-    /// Reads a file of this format or an older one; a selection or mini window of a printer that is
-    /// not in the list is dropped rather than restored pointing at nothing.
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let version = try container.decode(Int.self, forKey: .formatVersion)
-        guard version <= Self.formatVersion else { throw NewerFormat(version: version) }
-        guard version >= 1 else {
-            throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
-                                                   debugDescription: "formatVersion \(version) does not exist")
+    /// A file read: the config, and the printers it had to leave out.
+    struct Reading: Decodable {
+        let config: AppConfig
+        /// Where each printer left out was unreadable and why (the log has said so already).
+        let droppedPrinters: [DecodingError]
+
+        /// Reads a file of this format or an older one. Only a file that is not a printer list of
+        /// such a format is refused; a printer without what it cannot do without (its id, name or a
+        /// known kind) is left out alone, and any other field that is bad takes its default. A
+        /// selection or mini window of a printer that is not in the list is dropped rather than
+        /// restored pointing at nothing.
+        init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let version = try container.decode(Int.self, forKey: .formatVersion)
+            guard version <= AppConfig.formatVersion else { throw NewerFormat(version: version) }
+            guard version >= 1 else {
+                throw DecodingError.dataCorruptedError(forKey: .formatVersion, in: container,
+                                                       debugDescription: "formatVersion \(version) does not exist")
+            }
+            let read = try container.decodeIfPresent([Droppable<Printer>].self, forKey: .printers) ?? []
+            let printers = read.compactMap(\.element)
+            let ids = Set(printers.map(\.id))
+            let fields = LenientFields(container)
+            config = AppConfig(
+                printers: printers,
+                selectedPrinterID: fields.value(.selectedPrinterID, as: UUID.self).flatMap { ids.contains($0) ? $0 : nil },
+                window: fields.value(.window) ?? .standard,
+                miniWindows: (fields.value(.miniWindows, as: [Droppable<MiniWindow>].self) ?? [])
+                    .compactMap(\.element).filter { ids.contains($0.printerID) },
+                keepAboveHintShown: fields.value(.keepAboveHintShown) ?? false,
+                farm: fields.value(.farm) ?? .standard
+            )
+            droppedPrinters = read.compactMap(\.error)
         }
-        let printers = try container.decodeIfPresent([Printer].self, forKey: .printers) ?? []
-        let ids = Set(printers.map(\.id))
-        self.init(
-            printers: printers,
-            selectedPrinterID: try container.decodeIfPresent(UUID.self, forKey: .selectedPrinterID).flatMap { ids.contains($0) ? $0 : nil },
-            window: try container.decodeIfPresent(Window.self, forKey: .window) ?? .standard,
-            miniWindows: (try container.decodeIfPresent([MiniWindow].self, forKey: .miniWindows) ?? [])
-                .filter { ids.contains($0.printerID) },
-            keepAboveHintShown: try container.decodeIfPresent(Bool.self, forKey: .keepAboveHintShown) ?? false,
-            farm: try container.decodeIfPresent(Farm.self, forKey: .farm) ?? .standard
-        )
     }
 
     public func encode(to encoder: Encoder) throws {

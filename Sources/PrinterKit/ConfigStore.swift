@@ -3,7 +3,8 @@ import StreamKit
 
 /// Keeps `AppConfig` in `$XDG_CONFIG_HOME/layerwatch/printers.json` and access codes in the keyring
 /// when there is one. A file it cannot read is moved aside, never overwritten, and the app starts
-/// empty with a message for its banner; every save replaces the file atomically with mode 0600.
+/// empty with a message for its banner; one with printers it cannot read is copied aside and the
+/// rest loaded. Every save replaces the file atomically with mode 0600.
 public final class ConfigStore: @unchecked Sendable {
     public static let fileName = "printers.json"
 
@@ -92,12 +93,12 @@ public final class ConfigStore: @unchecked Sendable {
 
     /// The saved config with access codes filled in, or an empty one when there is no file or it
     /// cannot be read; in the latter case the file is renamed `printers.json.broken-<time>` first.
-    /// `settingAside: false` only reports an unreadable file (for one-off readers such as
+    /// Printers the file has but that cannot be read are left out, the rest kept, and a copy of the
+    /// file as it was is kept under that name (the next save will not have them).
+    /// `settingAside: false` only reports an unreadable file or printer (for one-off readers such as
     /// `layerwatch probe --printer`, which must not change the app's files).
     public func load(settingAside: Bool = true) -> Loaded {
-        let file = loadFile(settingAside: settingAside)
-        guard file.problem == nil else { return file }
-        return fillSecrets(file.config)
+        fillSecrets(loadFile(settingAside: settingAside))
     }
 
     /// `load` without the keyring: the file as it is, quickly, codes kept in the keyring missing.
@@ -110,29 +111,32 @@ public final class ConfigStore: @unchecked Sendable {
         guard !SafeFile.isAbsent(fileURL) else {
             return Loaded(config: AppConfig(), problem: nil)
         }
-        var config: AppConfig
+        let data: Data
+        let reading: AppConfig.Reading
         do {
-            let data = try SafeFile.read(fileURL)
+            data = try SafeFile.read(fileURL)
             guard !data.isEmpty else { throw SafeFile.Unreadable(description: tr("it is empty")) }
-            config = try JSONDecoder().decode(AppConfig.self, from: data)
+            reading = try JSONDecoder().decode(AppConfig.Reading.self, from: data)
         } catch {
             let reason = Self.reason(for: error)
             return Loaded(config: AppConfig(), problem: settingAside ? setAside(reason: reason)
                           : String(format: tr("Layerwatch could not read its printer list %@ (%@)."), fileURL.path, reason))
         }
-        knownPrinterIDs = Set(config.printers.map(\.id))
-        return Loaded(config: config, problem: nil)
+        knownPrinterIDs = Set(reading.config.printers.map(\.id))
+        guard !reading.droppedPrinters.isEmpty else { return Loaded(config: reading.config, problem: nil) }
+        return Loaded(config: reading.config, problem: leftOut(reading.droppedPrinters, of: data, keepingCopy: settingAside))
     }
 
-    /// `config` (from `loadFile`) with the codes and camera passwords the keyring keeps filled in;
-    /// may wait on the keyring, up to its time limit.
-    public func fillSecrets(_ config: AppConfig) -> Loaded {
+    /// `file` (from `loadFile`) with the codes and camera passwords the keyring keeps filled in, and
+    /// its problem followed by any the keyring had; may wait on the keyring, up to its time limit.
+    public func fillSecrets(_ file: Loaded) -> Loaded {
+        guard !file.config.printers.isEmpty else { return file }
         lock.lock()
         defer { lock.unlock() }
-        var filled = config
-        let secretsInFile = config.printers.contains { $0.keyringSecret != nil }
-        let problem = fillAccessCodes(&filled)
-        return Loaded(config: filled, problem: problem, secretsToMove: secretsInFile && keyring.available != nil)
+        var filled = file.config
+        let secretsInFile = filled.printers.contains { $0.keyringSecret != nil }
+        let problem = [file.problem, fillAccessCodes(&filled)].compactMap { $0 }.joined(separator: " ")
+        return Loaded(config: filled, problem: problem.isEmpty ? nil : problem, secretsToMove: secretsInFile && keyring.available != nil)
     }
 
     /// Writes `config` atomically, its access codes to the keyring when there is one (to the file
@@ -233,11 +237,8 @@ public final class ConfigStore: @unchecked Sendable {
     /// Moves the unreadable file to `printers.json.broken-<yyyyMMdd-HHmmss>` and says so; when even
     /// that fails, remembers to refuse saving over it.
     private func setAside(reason: String) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
         do {
-            let kept = try SafeFile.moveAside(fileURL, suffix: ".broken-\(formatter.string(from: Date()))")
+            let kept = try SafeFile.moveAside(fileURL, suffix: Self.brokenSuffix())
             return String(format: tr("Layerwatch could not read its printer list (%@) and started without printers. The file was kept as %@ in %@."),
                           reason, kept.lastPathComponent, directory.path)
         } catch {
@@ -248,6 +249,32 @@ public final class ConfigStore: @unchecked Sendable {
         }
     }
 
+    /// Says which printers were left out of the file (`errors`: where and why) and, when
+    /// `keepingCopy`, keeps `data` (the file as read) as `printers.json.broken-<time>` first, since
+    /// the next save will not have them; when even that fails, remembers to refuse saving over it.
+    private func leftOut(_ errors: [DecodingError], of data: Data, keepingCopy: Bool) -> String {
+        let problem = String(format: tr("Layerwatch could not read %ld of its saved printers (%@) and left them out."),
+                             errors.count, errors.map { Self.reason(for: $0) }.joined(separator: "; "))
+        guard keepingCopy else { return problem }
+        do {
+            let kept = try SafeFile.copyAside(data, of: fileURL, suffix: Self.brokenSuffix())
+            return problem + " " + String(format: tr("The file as it was is kept as %@ in %@."), kept.lastPathComponent, directory.path)
+        } catch {
+            let refusal = problem + " " + String(format: tr("It could not keep a copy of the file (%@), so it will not save any change until that file is fixed or removed."),
+                                                 "\(error)")
+            keptUnreadableFile = refusal
+            return refusal
+        }
+    }
+
+    /// `.broken-<yyyyMMdd-HHmmss>`: the suffix of a file kept aside now.
+    private static func brokenSuffix() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return ".broken-\(formatter.string(from: Date()))"
+    }
+
     /// A short reason for the banner, naming where in the file the problem is but never a value.
     private static func reason(for error: Error) -> String {
         switch error {
@@ -256,11 +283,11 @@ public final class ConfigStore: @unchecked Sendable {
         case let decoding as DecodingError:
             switch decoding {
             case .keyNotFound(let key, let context):
-                return String(format: tr("%@ is missing"), path(context.codingPath + [key]))
+                return String(format: tr("%@ is missing"), (context.codingPath + [key]).configPath)
             case .typeMismatch(_, let context), .valueNotFound(_, let context):
-                return String(format: tr("%@ has the wrong type"), path(context.codingPath))
+                return String(format: tr("%@ has the wrong type"), context.codingPath.configPath)
             case .dataCorrupted(let context):
-                return context.codingPath.isEmpty ? tr("it is not valid JSON") : String(format: tr("%@ is not valid"), path(context.codingPath))
+                return context.codingPath.isEmpty ? tr("it is not valid JSON") : String(format: tr("%@ is not valid"), context.codingPath.configPath)
             @unknown default:
                 return tr("it is not a printer list")
             }
@@ -273,11 +300,5 @@ public final class ConfigStore: @unchecked Sendable {
     private static func quoted(_ name: String) -> String {
         // TRANSLATORS: a printer's name in quotation marks, as in the keyring messages.
         String(format: tr("“%@”"), name)
-    }
-
-    private static func path(_ keys: [CodingKey]) -> String {
-        keys.reduce(into: "") { path, key in
-            if let index = key.intValue { path += "[\(index)]" } else { path += path.isEmpty ? key.stringValue : ".\(key.stringValue)" }
-        }
     }
 }

@@ -4,10 +4,16 @@ import StreamKit
 /// "Export for go2rtc…": a go2rtc.yaml with one stream per saved printer, so a restreamer can serve
 /// the printers' cameras to many viewers. X1-family printers become `rtspx://` sources (RTSPS
 /// without certificate checks), P1/A1 printers an `exec:` source running `layerwatch relay
-/// --printer`, other cameras their URL. Every key and value is a double-quoted YAML string.
+/// --printer`, other cameras their URL. Every key and value is a double-quoted YAML string on one
+/// line, and no `$` is ever written as is: go2rtc replaces `${NAME}` and `${NAME:default}` in the
+/// file's raw text with its variables before it parses the YAML (go2rtc's `internal/app/config.go`
+/// and `pkg/creds/creds.go` `ReplaceVars`, which knows no escape and runs across lines and
+/// comments), so a `$` in a printer's name, URL or password is written as the YAML escape `\u0024`,
+/// which the YAML parser turns back into `$` after the substitution has found nothing.
 public enum Go2RTCExport {
     /// The YAML for `printers`, in their order. A printer that cannot be a source (an RTSPS printer
-    /// without a valid address or code, a video file) is left out with a comment naming its stream.
+    /// without a valid address or code, a video file) is left out with a comment naming its stream;
+    /// a P1/A1 relayed by its id has a comment naming the printer and saying why.
     public static func yaml(for printers: [Printer]) -> String {
         var lines = [
             "# go2rtc.yaml written by Layerwatch for its saved printers.",
@@ -19,8 +25,13 @@ public enum Go2RTCExport {
         var taken = Set<String>()
         for printer in printers {
             let name = streamName(printer.name, taken: &taken)
-            switch source(of: printer) {
-            case .success(let source): lines.append("  \(quoted(name)): \(quoted(source))")
+            switch source(of: printer, among: printers) {
+            case .success(let source):
+                if let reason = source.relayedByID {
+                    // The name quoted as a value is one line without a `$`, whatever the printer is called.
+                    lines.append("  # \(name): \(quoted(printer.name)) is relayed by its id, as \(reason.rawValue)")
+                }
+                lines.append("  \(quoted(name)): \(quoted(source.url))")
             case .failure(let reason): lines.append("  # \(name): left out, \(reason.rawValue)")
             }
         }
@@ -39,8 +50,23 @@ public enum Go2RTCExport {
         case noNetworkURL = "it has no network camera URL go2rtc can open"
     }
 
-    /// The go2rtc source for `printer`'s camera.
-    static func source(of printer: Printer) -> Result<String, Omission> {
+    /// Why a relay names its printer by id, not by name (written as a YAML comment, so in English).
+    enum RelayByID: String {
+        case unquotable = "go2rtc's exec source would not pass its name on intact"
+        case optionLike = "its name starts with '-', which the relay would read as an option"
+        case idLike = "its name has the form of a printer id"
+        case sharedName = "another saved printer has the same name"
+    }
+
+    /// A stream's source: go2rtc's URL for it and, for a relay, why it names the printer by id.
+    struct Source: Equatable {
+        let url: String
+        var relayedByID: RelayByID?
+    }
+
+    /// The go2rtc source for `printer`'s camera; `printers` are all those saved (a relay names a
+    /// printer by id when another one has its name).
+    static func source(of printer: Printer, among printers: [Printer]) -> Result<Source, Omission> {
         switch printer.kind {
         case .bambuRTSPS:
             guard case .rtsp(let url)? = try? BambuCamera.rtspsSource(host: printer.host, accessCode: printer.accessCode),
@@ -48,31 +74,40 @@ public enum Go2RTCExport {
                 return .failure(.invalidBambuCamera)
             }
             components.scheme = "rtspx"
-            return components.string.map { .success($0) } ?? .failure(.invalidBambuCamera)
+            return components.string.map { .success(Source(url: $0)) } ?? .failure(.invalidBambuCamera)
         case .bambuJPEG:
-            return .success("exec:layerwatch relay --printer \(relayArgument(for: printer))")
+            return .success(relay(printer, among: printers))
         case .generic, .klipper, .octoprint:
             let url = (printer.url ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             switch try? StreamSource.parse(url) {
-            case .rtsp?, .http?: return .success(url)
+            case .rtsp?, .http?: return .success(Source(url: url))
             // A P1/A1 camera typed as a bambu-jpeg:// URL: the relay reads it just the same.
-            case .bambuJPEG?: return .success("exec:layerwatch relay --printer \(relayArgument(for: printer))")
+            case .bambuJPEG?: return .success(relay(printer, among: printers))
             case .file?, nil: return .failure(.noNetworkURL)
             }
         }
     }
 
-    /// `--printer`'s argument as go2rtc's exec splitter (`shell.QuoteSplit`) reads it: the name in
-    /// single quotes, or double quotes when it has a single quote — the splitter knows no escapes.
-    /// A name it would mangle (both quotes, empty, a `#` go2rtc cuts parameters at, `$`/`{` it
-    /// substitutes, control characters) is replaced by the printer's id, which `--printer` also takes.
-    static func relayArgument(for printer: Printer) -> String {
+    /// `layerwatch relay --printer` for `printer`, its argument as go2rtc's exec source hands it on:
+    /// cut at the first `#` (its parameters), `{output}` replaced, then split by `shell.QuoteSplit`
+    /// (whitespace separates, '…' or "…" group, no escapes, an empty quote is an error). The name goes
+    /// in single quotes, or double quotes when it has a single quote; the printer's id instead (which
+    /// `--printer` looks up first) when the name would not arrive intact, would read as an option,
+    /// could be taken for an id, or is another saved printer's name too.
+    static func relay(_ printer: Printer, among printers: [Printer]) -> Source {
+        let command = "exec:layerwatch relay --printer "
         let name = printer.name
-        let unsafe = name.isEmpty || name.contains { "#${}".contains($0) }
+        let unquotable = name.isEmpty || name.contains("#") || name.contains("{output}")
+            || (name.contains("'") && name.contains("\""))
             || name.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        if !unsafe && !name.contains("'") { return "'\(name)'" }
-        if !unsafe && !name.contains("\"") { return "\"\(name)\"" }
-        return printer.id.uuidString
+        let reason: RelayByID? = unquotable ? .unquotable
+            : name.hasPrefix("-") ? .optionLike
+            : UUID(uuidString: name) != nil ? .idLike
+            : printers.contains { $0.id != printer.id && $0.name == name } ? .sharedName
+            : nil
+        if let reason { return Source(url: command + printer.id.uuidString, relayedByID: reason) }
+        let quote = name.contains("'") ? "\"" : "'"
+        return Source(url: command + quote + name + quote)
     }
 
     /// A stream name go2rtc and URLs take as is: lowercase ASCII letters, digits, `_` and `-`, other
@@ -100,8 +135,10 @@ public enum Go2RTCExport {
         return name
     }
 
-    /// `text` as a YAML double-quoted scalar: `\` and `"` escaped, and every character YAML would
-    /// fold, reject or misread (controls, line and paragraph separators, BOM, non-characters) as an escape.
+    /// `text` as a YAML double-quoted scalar on one line: `\` and `"` escaped, `$` as `\u0024` (so
+    /// go2rtc's variable substitution never finds one, see the type's comment), and every character
+    /// YAML would fold, reject or misread (controls, line and paragraph separators, BOM,
+    /// non-characters) as an escape. Safe in a comment too: nothing in it can end the line.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -111,7 +148,7 @@ public enum Go2RTCExport {
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"
-            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}":
+            case "$", "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}", "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{FFFE}", "\u{FFFF}":
                 result += String(format: "\\u%04X", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }

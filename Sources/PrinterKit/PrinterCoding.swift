@@ -12,35 +12,39 @@ extension Printer: Codable {
         case bambuRTSPS, bambuJPEG, generic, klipper, octoprint
     }
 
+    /// A printer needs its id, name and a kind this version knows (else it is left out, see
+    /// `AppConfig.Reading`); every other field that is bad takes its default, the printer kept.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        // A model this version does not know yet is dropped, not a reason to reject the whole file.
-        let model = try container.decodeIfPresent(String.self, forKey: .model).flatMap(BambuModel.init(rawValue:))
+        let id = try container.decode(UUID.self, forKey: .id)
+        let name = try container.decode(String.self, forKey: .name)
+        let kindName = try container.decode(KindName.self, forKey: .kind)
+        let fields = LenientFields(container, owner: "printer “\(name)” \(id.uuidString)")
+        // A model this version does not know yet is dropped, not a reason to leave the printer out.
+        let model = fields.value(.model, as: String.self, BambuModel.init(rawValue:))
         let kind: Kind
-        switch try container.decode(KindName.self, forKey: .kind) {
+        switch kindName {
         case .bambuRTSPS: kind = .bambuRTSPS(model)
         case .bambuJPEG: kind = .bambuJPEG(model)
         case .generic: kind = .generic
         case .klipper: kind = .klipper
         case .octoprint: kind = .octoprint
         }
-        let rotation = try container.decodeIfPresent(Int.self, forKey: .rotation) ?? 0
         self.init(
-            id: try container.decode(UUID.self, forKey: .id),
-            name: try container.decode(String.self, forKey: .name),
+            id: id,
+            name: name,
             kind: kind,
-            host: try container.decodeIfPresent(String.self, forKey: .host) ?? "",
-            apiPort: try container.decodeIfPresent(Int.self, forKey: .apiPort).flatMap { (1...65535).contains($0) ? $0 : nil },
-            serial: try container.decodeIfPresent(String.self, forKey: .serial),
-            url: try container.decodeIfPresent(String.self, forKey: .url),
-            accessCode: try container.decodeIfPresent(String.self, forKey: .accessCode) ?? "",
+            host: fields.value(.host) ?? "",
+            apiPort: fields.value(.apiPort, as: Int.self) { (1...65535).contains($0) ? $0 : nil },
+            serial: fields.value(.serial),
+            url: fields.value(.url),
+            accessCode: fields.value(.accessCode) ?? "",
             // Quarter turns only: anything else a hand-edited file holds is brought to the one below.
-            rotation: ((rotation % 360) + 360) % 360 / 90 * 90,
-            flipHorizontal: try container.decodeIfPresent(Bool.self, forKey: .flipHorizontal) ?? false,
-            flipVertical: try container.decodeIfPresent(Bool.self, forKey: .flipVertical) ?? false,
-            notifies: try container.decodeIfPresent(Bool.self, forKey: .notifies) ?? true,
-            // A setting this version does not understand means no timelapse, not a rejected file.
-            timelapse: (try? container.decodeIfPresent(String.self, forKey: .timelapse)).flatMap { $0.flatMap(Timelapse.init(text:)) }
+            rotation: fields.value(.rotation, as: Int.self) { ((($0 % 360) + 360) % 360) / 90 * 90 } ?? 0,
+            flipHorizontal: fields.value(.flipHorizontal) ?? false,
+            flipVertical: fields.value(.flipVertical) ?? false,
+            notifies: fields.value(.notifies) ?? true,
+            timelapse: fields.value(.timelapse, as: String.self, Timelapse.init(text:))
         )
     }
 

@@ -3,8 +3,8 @@ import Glibc
 import StreamKit
 
 /// The file operations `ConfigStore` needs to never lose or half-write `printers.json`: reading with
-/// the system's reason on failure, an atomic owner-only replace, and moving a bad file aside to a
-/// name nothing else has.
+/// the system's reason on failure, an atomic owner-only replace, and moving a bad file aside (or
+/// keeping a copy of one partly read) under a name nothing else has.
 enum SafeFile {
     /// A failed system call, with the path and the system's reason.
     struct Failure: Error, CustomStringConvertible {
@@ -103,9 +103,25 @@ enum SafeFile {
         try syncDirectory(directory)
     }
 
-    /// Renames `url` to `url` + `suffix`, or + `suffix-2`, `-3`… when that name is taken (each name
-    /// is checked just before), and returns the name used. Works for files and folders alike.
+    /// Renames `url` to `url` + `suffix`, or + `suffix-2`, `-3`… when that name is taken (see
+    /// `freeName`), and returns the name used. Works for files and folders alike.
     static func moveAside(_ url: URL, suffix: String) throws -> URL {
+        let kept = try freeName(for: url, suffix: suffix)
+        guard rename(url.path, kept.path) == 0 else { throw Failure("rename", url.path) }
+        makeOwnerOnly(kept.path)
+        return kept
+    }
+
+    /// Writes `data` (what was read from `url`) as a new owner-only file named like `moveAside`'s,
+    /// leaving `url` where it is, and returns the name used.
+    static func copyAside(_ data: Data, of url: URL, suffix: String) throws -> URL {
+        let kept = try freeName(for: url, suffix: suffix)
+        try write(data, to: kept)
+        return kept
+    }
+
+    /// `url` + `suffix`, or + `suffix-2`, `-3`… when that name is taken (each name checked just before).
+    private static func freeName(for url: URL, suffix: String) throws -> URL {
         var attempt = 1
         while true {
             let candidate = URL(fileURLWithPath: url.path + suffix + (attempt == 1 ? "" : "-\(attempt)"))
@@ -115,8 +131,6 @@ enum SafeFile {
                 continue
             }
             guard errno == ENOENT else { throw Failure("inspect", candidate.path) }
-            guard rename(url.path, candidate.path) == 0 else { throw Failure("rename", url.path) }
-            makeOwnerOnly(candidate.path)
             return candidate
         }
     }

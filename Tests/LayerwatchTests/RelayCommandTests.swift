@@ -63,18 +63,24 @@ final class RelayCommandTests: XCTestCase {
         XCTAssertEqual(status, 0, relay.errors)
     }
 
+    /// By its id, as "Export for go2rtc…" names a printer whose name another one has: the id means
+    /// that printer even when an earlier one is called by it (the others are RTSP cameras, which the
+    /// relay refuses at once).
     func testASavedP1PrintersCameraIsRelayedFromPort6000WithTheSavedCode() throws {
         let host = "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
         let server = try TestServer(script: "bambu_jpeg_server.py",
                                     arguments: ["--bind", host, "--port", "6000", "--password", code, "--width", "640", "--height", "360", "--fps", "10"])
         let config = try makeTemporaryDirectory()
         try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        let id = "6F9619FF-8B86-D011-B42D-00CF4FC964FF"
         try Data("""
-        {"formatVersion": 1, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "P1S workshop",
-          "kind": "bambuJPEG", "host": "\(host)", "accessCode": "\(code)"}]}
+        {"formatVersion": 1, "printers": [
+          {"id": "1B4E28BA-2FA1-11D2-883F-0016D3CCA427", "name": "\(id)", "kind": "generic", "url": "rtsp://127.0.0.1:9/decoy"},
+          {"id": "0E984725-C51C-4BF4-9960-E1C80E27ABA0", "name": "P1S workshop", "kind": "generic", "url": "rtsp://127.0.0.1:9/decoy"},
+          {"id": "\(id)", "name": "P1S workshop", "kind": "bambuJPEG", "host": "\(host)", "accessCode": "\(code)"}]}
         """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
         // No session bus: no keyring, so the code is the file's.
-        let relay = try RelayProcess(["--printer", "P1S workshop"],
+        let relay = try RelayProcess(["--printer", id],
                                      environment: ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"])
         let bytes = relay.read { Self.pictures(in: $0).count > 3 }
         relay.closeOutput()

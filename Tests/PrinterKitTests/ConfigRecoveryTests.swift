@@ -19,14 +19,16 @@ final class ConfigRecoveryTests: XCTestCase {
         try assertSetAside(future, reason: "(it was written by a newer Layerwatch (format 3))")
     }
 
-    func testMissingFieldIsNamed() throws {
-        let json = Data(#"{"formatVersion": 1, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "kind": "generic"}]}"#.utf8)
-        try assertSetAside(json, reason: "(printers[0].name is missing)")
+    func testMissingFormatVersionIsNamed() throws {
+        let json = Data(#"{"printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "a", "kind": "generic"}]}"#.utf8)
+        try assertSetAside(json, reason: "(formatVersion is missing)")
     }
 
-    func testUnknownKindIsNamed() throws {
-        let json = Data(#"{"formatVersion": 1, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "a", "kind": "laser"}]}"#.utf8)
-        try assertSetAside(json, reason: "(printers[0].kind is not valid)")
+    /// A printer list that is not a list has no printer to keep (one unreadable printer costs only
+    /// itself: `ConfigLenientReadingTests`).
+    func testPrintersNotAListIsNamed() throws {
+        try assertSetAside(Data(#"{"formatVersion": 2, "printers": {"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF"}}"#.utf8),
+                           reason: "(printers has the wrong type)")
     }
 
     func testFolderInPlaceOfTheFile() throws {
@@ -66,13 +68,7 @@ final class ConfigRecoveryTests: XCTestCase {
     }
 
     func testRefusesToSaveOverAFileItCouldNotMoveAside() throws {
-        // A folder so deep that printers.json fits in PATH_MAX (4096) but its .broken- name does not.
-        var deep = try makeTemporaryDirectory()
-        while deep.path.count + 200 + "/printers.json".count < 4095 {
-            deep.appendPathComponent(String(repeating: "d", count: 200))
-        }
-        deep.appendPathComponent(String(repeating: "e", count: 4095 - deep.path.count - "/printers.json".count - 1))
-        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let deep = try makeFolderTooDeepForACopy()
         let file = deep.appendingPathComponent("printers.json")
         try Data("{ broken".utf8).write(to: file)
 

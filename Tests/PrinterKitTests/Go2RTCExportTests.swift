@@ -36,6 +36,11 @@ final class Go2RTCExportTests: XCTestCase {
             "door_cam-2": "rtsps://10.0.0.3:322/live",
             "printer": "exec:layerwatch relay --printer '🖨'",
         ])
+        XCTAssertTrue(yaml.contains(#"""
+              # a1_mini_it_s_streams_evil_1: "A1 \"mini\": it's\nstreams: {evil: 1}" is relayed by its id, as go2rtc's exec source would not pass its name on intact
+              "a1_mini_it_s_streams_evil_1": "exec:layerwatch relay --printer \#(bothQuotes.id.uuidString)"
+
+            """#), yaml)
         XCTAssertTrue(yaml.contains("\n  # x1e: left out, its address or access code is missing or invalid\n"), yaml)
         XCTAssertTrue(yaml.contains("\n  # clip: left out, it has no network camera URL go2rtc can open\n"), yaml)
         XCTAssertTrue(yaml.hasPrefix("# go2rtc.yaml written by Layerwatch"), yaml)
@@ -43,23 +48,77 @@ final class Go2RTCExportTests: XCTestCase {
         XCTAssertTrue(yaml.contains("on go2rtc's PATH"), yaml)
     }
 
-    /// What go2rtc's exec source runs is the argv its `shell.QuoteSplit` makes: `--printer` gets the
-    /// printer's exact name (or its id), never a part of it.
+    /// What go2rtc's exec source runs is the argv it makes of the source: `--printer` gets the
+    /// printer's exact name, or its id when the name would not arrive intact or read as an option.
     func testGo2RTCSplitsTheRelayCommandIntoTheExactName() {
         let names = ["P1S workshop", "Bob's A1", #"say "hi""#, "  spaced  ", "tab\there", "both ' and \"", "",
-                     "a#b", "${HOME}", "{output}", "Küche"]
+                     "a#b", "${HOME}", "cost $5", "{output}", "{x}", "Küche", "-h", "--printer=X", "- dash", "a -h",
+                     "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "6F9619FF"]
         for name in names {
             let printer = Printer(name: name, kind: .bambuJPEG(nil), host: "192.168.1.21")
-            guard case .success(let source) = Go2RTCExport.source(of: printer) else { return XCTFail(name) }
-            XCTAssertTrue(source.hasPrefix("exec:"))
-            let argv = Self.quoteSplit(String(source.dropFirst(5)))
+            guard case .success(let source) = Go2RTCExport.source(of: printer, among: [printer]) else { return XCTFail(name) }
+            let argv = Self.execArgv(source.url)
             let argument = argv?.last
             XCTAssertEqual(argv?.dropLast(), ["layerwatch", "relay", "--printer"], name)
-            XCTAssertTrue(argument == name || argument == printer.id.uuidString, "\(name) → \(argv ?? [])")
-            let plain = !name.isEmpty && !(name.contains("'") && name.contains("\""))
-                && !name.contains { "#${}\t".contains($0) }
-            XCTAssertEqual(argument == name, plain, "\(name) → \(argv ?? [])")
+            let plain = !name.isEmpty && !(name.contains("'") && name.contains("\"")) && !name.contains("#")
+                && !name.contains("{output}") && !name.contains("\t") && !name.hasPrefix("-") && UUID(uuidString: name) == nil
+            XCTAssertEqual(argument, plain ? name : printer.id.uuidString, "\(name) → \(argv ?? [])")
+            XCTAssertEqual(source.relayedByID == nil, plain, name)
         }
+    }
+
+    /// Two printers with one name: each relay names its own printer by id, a third keeps its name.
+    func testPrintersSharingANameAreEachRelayedByTheirID() throws {
+        let first = Printer(name: "P1S", kind: .bambuJPEG(.p1s), host: "192.168.1.21")
+        let second = Printer(name: "P1S", kind: .generic, url: "bambu-jpeg://192.168.1.22?code=12345678")
+        let third = Printer(name: "A1", kind: .bambuJPEG(.a1), host: "192.168.1.23")
+        let yaml = Go2RTCExport.yaml(for: [first, second, third])
+        let streams = try XCTUnwrap(try Self.parse(yaml)["streams"] as? [String: String], yaml)
+        XCTAssertEqual(streams.mapValues { Self.execArgv($0)?.last }, [
+            "p1s": first.id.uuidString, "p1s-2": second.id.uuidString, "a1": "A1",
+        ])
+        XCTAssertEqual(yaml.components(separatedBy: #""P1S" is relayed by its id, as another saved printer has the same name"#).count, 3, yaml)
+    }
+
+    /// The file go2rtc reads is the text after its variable substitution: names, URLs and passwords
+    /// holding `${…}`, `$`, quotes, `: `, `#`, line breaks and other scripts come out of it, and out
+    /// of the YAML parser, exactly as saved — whatever variables go2rtc has.
+    func testGo2RTCSubstitutesNothingAndEveryValueIsAsSaved() throws {
+        let opener = Printer(name: "${X", kind: .generic, url: "rtsp://user:pa$${HOME}ss@cam.lan:554/live/${X")
+        let closer = Printer(name: #"}" : x"#, kind: .generic, url: #"http://cam2.lan/}" : x"#)
+        let mediamtx = Printer(name: "Küche ${HOME}", kind: .klipper, host: "voron.lan", url: "rtsp://voron.lan:8554/${HOME}")
+        let password = Printer(name: "two\nlines: # not a comment", kind: .octoprint, host: "octopi.lan",
+                               url: "http://u:p%40ss$w0rd@octopi.lan/webcam/?action=stream&x=${PATH:-/bin}#x")
+        let relayed = Printer(name: #"cost $5: "big" ${USER:-x}"#, kind: .bambuJPEG(.p1s), host: "192.168.1.21")
+        let byID = Printer(name: "a$b ${HOME} #1", kind: .bambuJPEG(.a1), host: "192.168.1.22")
+        let unicode = Printer(name: "カメラ\u{2028}🖨", kind: .generic, url: "rtsp://cam.lan/カメラ?q=€")
+        let left = Printer(name: "${HOME}\nstreams: x", kind: .generic, url: "/tmp/${HOME}.mp4")
+        let printers = [opener, closer, mediamtx, password, relayed, byID, unicode, left]
+        let meant = [
+            "x": opener.url!, "x-2": closer.url!, "kuche_home": mediamtx.url!, "two_lines_not_a_comment": password.url!,
+            "cost_5_big_user_-x": #"exec:layerwatch relay --printer 'cost $5: "big" ${USER:-x}'"#,
+            "a_b_home_1": "exec:layerwatch relay --printer \(byID.id.uuidString)",
+            "printer": unicode.url!,
+        ]
+
+        let yaml = Go2RTCExport.yaml(for: printers)
+        let parsed = try Self.parse(yaml)
+        XCTAssertEqual(parsed["streams"] as? [String: String], meant, yaml)
+        let everySet: (String) -> String? = { _ in "SUBSTITUTED" }, noneSet: (String) -> String? = { _ in nil }
+        for variables in [everySet, noneSet] {
+            let substituted = Self.go2rtcReplaceVars(yaml, variables: variables)
+            XCTAssertEqual(try Self.parse(substituted) as NSDictionary, parsed as NSDictionary, substituted)
+        }
+        XCTAssertEqual(yaml.split(separator: "\n").filter { $0.hasPrefix("  #") }.count, 2, "one relay by id, one left out: \(yaml)")
+    }
+
+    /// The test's copy of go2rtc's substitution does what go2rtc's does, so the test above can fail.
+    func testTheSubstitutionModelReplacesWhatGo2RTCReplaces() {
+        let set = { (name: String) in name == "HOME" ? "/root" : nil }
+        XCTAssertEqual(Self.go2rtcReplaceVars(#"a: "${HOME}" b: "${NOPE}" c: "${NOPE:dflt}" d: "${HOME:dflt}""#, variables: set),
+                       #"a: "/root" b: "${NOPE}" c: "dflt" d: "/root""#)
+        // Across lines and comments, the way two crafted URLs broke the whole file.
+        XCTAssertEqual(Self.go2rtcReplaceVars("  a: \"${X\"\n  # c\n  b: \"}\" : x\"\n", variables: set), "  a: \" \"\" : x\"\n")
     }
 
     func testEveryStringSurvivesYAMLQuoting() throws {
@@ -113,6 +172,37 @@ final class Go2RTCExportTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0, "PyYAML could not read:\n\(yaml)")
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The argv go2rtc's exec source (`internal/exec/exec.go` `execHandle`) runs for `source`: the
+    /// part before the first `#` (its parameters) after `exec:`, split by `QuoteSplit`; nil when it
+    /// holds `{output}` (replaced by an RTSP address) or does not split.
+    private static func execArgv(_ source: String) -> [String]? {
+        guard source.hasPrefix("exec:"), !source.contains("{output}") else { return nil }
+        return quoteSplit(String(source.dropFirst(5).prefix { $0 != "#" }))
+    }
+
+    /// go2rtc's substitution of variables in its config file (AlexxIT/go2rtc `pkg/creds/creds.go`
+    /// `ReplaceVars`, applied by `internal/app/config.go` `initConfig` to the file's raw bytes before
+    /// the YAML is parsed): every match of `\$\{([^}{]+)\}` — across lines and comments alike —
+    /// whose key (before the first `:`, if that is not the first character) has a value is replaced
+    /// by it, else by the default after the `:` when there is one, else left as is. No escape exists.
+    private static func go2rtcReplaceVars(_ text: String, variables: (String) -> String?) -> String {
+        let pattern = try! NSRegularExpression(pattern: #"\$\{([^}{]+)\}"#)
+        var result = ""
+        var rest = text.startIndex
+        for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            let whole = Range(match.range, in: text)!
+            var key = String(text[Range(match.range(at: 1), in: text)!])
+            var fallback: String?
+            if let colon = key.firstIndex(of: ":"), colon > key.startIndex {
+                fallback = String(key[key.index(after: colon)...])
+                key = String(key[..<colon])
+            }
+            result += text[rest..<whole.lowerBound] + (variables(key) ?? fallback ?? String(text[whole]))
+            rest = whole.upperBound
+        }
+        return result + text[rest...]
     }
 
     /// go2rtc's `pkg/shell.QuoteSplit`, byte for byte: whitespace separates, '…' or "…" groups up

@@ -148,13 +148,3 @@ final class BambuStatusTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 16)
     }
 }
-
-/// Log lines captured from `StreamLog` while a test runs.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-
-    func append(_ line: String) { lock.withLock { list.append(line) } }
-
-    var lines: [String] { lock.withLock { list } }
-}
