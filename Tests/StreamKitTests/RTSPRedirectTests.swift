@@ -63,6 +63,8 @@ final class RTSPRedirectTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
         // The first request and three redirects; FFmpeg's TCP connect to a fourth target happens before it
         // consults the interrupt callback, but no request goes over it.
+        // The server's events come through a pipe: the last may still be on its way.
+        _ = waitUntil(timeout: 0.5) { server.events(named: "request").count >= 4 }
         XCTAssertEqual(server.events(named: "request").count, 4, "the first attempt follows 3 redirects")
         XCTAssertLessThanOrEqual(server.events(named: "client").count, 5)
         // Backoff 1 s, then 2 s: at most two more attempts of four connections in the next 2.5 s.
@@ -82,6 +84,7 @@ final class RTSPRedirectTests: XCTestCase {
             return XCTFail("expected a protocol error, states: \(recorder.states)")
         }
         XCTAssertTrue(detail.contains("more than 3 times"), detail)
+        _ = waitUntil(timeout: 0.5) { server.events(named: "request").count >= 4 }
         XCTAssertEqual(server.events(named: "request").count, 4, "the first request and three redirects to itself")
         // With the 1 s backoff, then 2 s: a few more attempts in 5 s, not hundreds.
         Thread.sleep(forTimeInterval: 5)
