@@ -56,6 +56,7 @@ public final class StatusMonitor: @unchecked Sendable {
             guard thread == nil else { return }
             let stop = stopSignal
             let made = Thread {
+                Self.yieldToTheWindow()
                 self.runLoop(stop: stop)
                 self.ended.stop()
             }
@@ -74,6 +75,17 @@ public final class StatusMonitor: @unchecked Sendable {
         lock.withLock { connection }?.interrupt()
         guard seconds > 0, lock.withLock({ thread != nil }) else { return }
         ended.wait(seconds: seconds)
+    }
+
+    /// How much lower than the window's thread the status threads run (a nice value; Linux keeps
+    /// it per thread): a printer flooding reports competes for the processor with the main loop,
+    /// and the main loop should win.
+    static let niceness: Int32 = 5
+
+    /// Lowers the calling thread's priority by `niceness` (with `who` 0, Linux's setpriority acts on
+    /// the calling thread only).
+    private static func yieldToTheWindow() {
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
     }
 
     /// Asks the printer to switch its chamber light; the new state arrives as an update.

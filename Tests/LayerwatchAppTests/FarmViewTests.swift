@@ -318,7 +318,8 @@ final class FarmViewTests: XCTestCase {
 
             window.farm.focus(hidden.camera.id)  // the scrolled window follows the focus
             XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.isOnScreen && !tiles[0].surface.isOnScreen })
-            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.shownFrame !== shown && hidden.surface.shownFrame != nil },
+            // What is asserted is that it updates, not how fast: a loaded machine may take a while.
+            XCTAssertTrue(iterateMainContext(timeout: 15) { hidden.surface.shownFrame !== shown && hidden.surface.shownFrame != nil },
                           "in sight again, it updates")
         }
     }

@@ -101,6 +101,7 @@ final class HostileNumberTests: XCTestCase {
         var report = BambuReport()
         for _ in 0..<3 { _ = report.merge(payload: try json(text)) }
         let grown = (ProcessMemory.residentBytes ?? 0) - before
+        print("200 000 HMS entries (\(text.utf8.count / 1_000_000) MB), parsed 3 times: resident memory grew by \(grown / 1_048_576) MB")
         XCTAssertEqual((report.fields["hms"] as? [Any])?.count, JSONPruner.elements, "cut while parsing")
         XCTAssertEqual(report.status.alerts.count, 1, "one distinct code")
         XCTAssertLessThan(grown, 200 * 1024 * 1024, "memory grew by \(grown / 1_048_576) MB (660 MB before the limit)")
