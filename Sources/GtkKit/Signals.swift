@@ -44,6 +44,19 @@ private let pointerArgumentThunk: GCallback = {
     return unsafeBitCast(thunk, to: GCallback.self)
 }()
 
+/// Connects `handler` to a signal with one int argument (GtkNativeDialog's `response` passes the
+/// response id). A separate name, because a trailing closure could not tell this shape from the
+/// pointer one; `connectIntSignal` is the shape whose handlers return an int.
+@MainActor @discardableResult
+public func connectInt32Signal(_ instance: some GObjectPointer, _ signal: String,
+                               _ handler: @escaping @MainActor (Int32) -> Void) -> gulong {
+    let thunk: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, number, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (Int32) -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler(number) }
+    }
+    return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
 /// Connects `handler` to a signal with a pointer and an int argument (AdwTabView's
 /// `page-reordered` passes the page and its new position).
 @MainActor @discardableResult

@@ -1,5 +1,4 @@
 import ArgumentParser
-import LayerwatchApp
 import StreamKit
 
 /// The `layerwatch` command line: the viewer by default, `probe` for diagnosing a camera.
@@ -8,14 +7,14 @@ struct LayerwatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layerwatch",
         abstract: tr("A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files)."),
-        version: LayerwatchApplication.version,
+        version: Installation.version,
         subcommands: [ViewCommand.self, ProbeCommand.self, StatusCommand.self, CamerasCommand.self, RelayCommand.self, RecordCommand.self],
         defaultSubcommand: ViewCommand.self
     )
 
     /// Binds the translations before any text (help included) is made, then runs the command.
     static func main() {
-        Localization.bind(localeDirectory: DataFiles.localeFolder().path)
+        Localization.bind(localeDirectory: Localization.folder().path)
         main(nil)
     }
 }

@@ -26,7 +26,7 @@ enum AppMenu {
         gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(gcast(button), gcast(menu.pointer))
         gtk_widget_set_tooltip_text(button, tr("Main Menu"))
-        lw_accessible_set_label(button, tr("Main Menu"))
+        setAccessibleLabel(button, tr("Main Menu"))
         return button
     }
 

@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import GtkKit
 import StatusKit
 import StreamKit
@@ -29,7 +28,7 @@ final class ChamberLightToggle {
         gtk_button_set_icon_name(gcast(button), Self.iconName)
         for name in classes { gtk_widget_add_css_class(button, name) }
         gtk_widget_set_tooltip_text(button, tr("Chamber Light"))
-        lw_accessible_set_label(button, tr("Chamber Light"))
+        setAccessibleLabel(button, tr("Chamber Light"))
         gtk_widget_insert_action_group(button, "printer", gcast(group.pointer))
         gtk_actionable_set_action_name(gcast(button), "printer.chamber-light")
         gtk_widget_set_visible(button, false.gboolean)

@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import GtkKit
 
 /// The camera page's buttons, one for each feature placed in the control bar (Feature.all), wired
@@ -42,7 +41,7 @@ final class ControlBar {
         gtk_actionable_set_action_name(gcast(button), feature.actionName)
         gtk_widget_add_css_class(button, "circular")
         gtk_widget_add_css_class(button, "flat")
-        lw_accessible_set_label(button, feature.title)
+        setAccessibleLabel(button, feature.title)
         return button
     }
 }

@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import Foundation
 import GtkKit
 import StatusKit
@@ -38,7 +37,7 @@ final class FarmTile {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(widget, "farm-tile")
         gtk_widget_set_focusable(widget, true.gboolean)
-        lw_accessible_set_label(widget, camera.name)
+        setAccessibleLabel(widget, camera.name)
         gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
 
         let name = makeLabel(camera.name, classes: ["tile-name"], leading: true)
@@ -52,7 +51,7 @@ final class FarmTile {
         gtk_widget_add_css_class(menuButton, "flat")
         gtk_widget_add_css_class(menuButton, "circular")
         gtk_widget_set_tooltip_text(menuButton, tr("Printer Menu"))
-        lw_accessible_set_label(menuButton, tr("Printer Menu"))
+        setAccessibleLabel(menuButton, tr("Printer Menu"))
         let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
         for child in [name, finishing, light.button, menuButton] { gtk_box_append(gcast(heading), child) }
         let caption = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!

@@ -86,9 +86,8 @@ struct Feature {
         var key: guint = 0
         var modifiers = GdkModifierType(rawValue: 0)
         guard Bool(gboolean: gtk_accelerator_parse(accelerator, &key, &modifiers)),
-              let label = gtk_accelerator_get_label(key, modifiers) else { return accelerator }
-        defer { g_free(label) }
-        return String(cString: label)
+              let label = String(takingGLibString: gtk_accelerator_get_label(key, modifiers)) else { return accelerator }
+        return label
     }
 
     /// Adds the action to `map` (the window or the application) and returns it, or nil for an

@@ -69,7 +69,7 @@ extension Feature {
         Feature(name: "show-help-overlay", title: tr("Keyboard Shortcuts"), accelerators: ["<Control>question"],
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .providedByGTK),
         Feature(name: "about", scope: .application, title: tr("About Layerwatch"), placements: [.menu(section: 1)],
-                handler: .command { AppMenu.showAbout(parent: $0.window?.window, version: LayerwatchApplication.version) }),
+                handler: .command { AppMenu.showAbout(parent: $0.window?.window, version: Installation.version) }),
         // The farm view (last: its shortcut changes what the window shows).
         Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
                 placements: [.headerBar(icon: "view-grid-symbolic")],

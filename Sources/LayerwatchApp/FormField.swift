@@ -31,7 +31,7 @@ final class FormField {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)
         entry = control
         let label = makeLabel(title, classes: ["heading"], leading: true)
-        lw_accessible_set_labelled_by(control, label)
+        setAccessibleLabel(control, labelledBy: label)
         error = makeLabel(classes: ["error", "caption"], wraps: true, leading: true)
         gtk_widget_set_visible(error, false.gboolean)
         for child in [label, control, error] { gtk_box_append(gcast(widget), child) }

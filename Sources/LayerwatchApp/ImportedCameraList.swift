@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import GtkKit
 import StatusKit
 import StreamKit
@@ -100,7 +99,7 @@ final class ImportedCameraList {
         let address = [camera.url.map(redactor.redact), camera.refusal].compactMap { $0 }.joined(separator: " — ")
         let row = Self.row(title: camera.name, subtitle: address + "\n" + details)
         gtk_widget_set_valign(check, GTK_ALIGN_CENTER)
-        lw_accessible_set_label(check, camera.name)
+        setAccessibleLabel(check, camera.name)
         adw_action_row_add_prefix(gcast(row), check)
         adw_action_row_set_activatable_widget(gcast(row), check)
         gtk_check_button_set_active(gcast(check), (checked && camera.refusal == nil).gboolean)

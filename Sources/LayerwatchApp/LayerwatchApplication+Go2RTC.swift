@@ -16,21 +16,18 @@ extension LayerwatchApplication {
         gtk_native_dialog_set_modal(gcast(chooser), true.gboolean)
         gtk_file_chooser_set_current_name(gcast(chooser), "go2rtc.yaml")
         // Our reference keeps the chooser until it answers; the emission holds its own meanwhile.
-        let answered = ChooserResponse { [weak self] response in
-            defer { g_object_unref(gcast(chooser, to: gpointer.self)) }
+        var owner: GObjectRef? = GObjectRef(adopting: chooser)
+        connectInt32Signal(chooser, "response") { [weak self] response in
+            guard let chooser = owner?.pointer else { return }
+            defer { owner = nil }
             guard response == GTK_RESPONSE_ACCEPT.rawValue,
-                  let file = gtk_file_chooser_get_file(gcast(chooser)) else { return }
-            defer { g_object_unref(gcast(file, to: gpointer.self)) }
-            guard let path = g_file_get_path(file) else {
+                  let file = gtk_file_chooser_get_file(gcast(chooser)).map({ GObjectRef(adopting: $0) }) else { return }
+            guard let path = String(takingGLibString: g_file_get_path(file.pointer)) else {
                 self?.window?.toast(tr("go2rtc.yaml can only be saved in a local folder."))
                 return
             }
-            defer { g_free(path) }
-            self?.exportGo2RTC(to: URL(fileURLWithPath: String(cString: path)))
+            self?.exportGo2RTC(to: URL(fileURLWithPath: path))
         }
-        g_signal_connect_data(gcast(chooser, to: gpointer.self), "response", ChooserResponse.thunk,
-                              Unmanaged.passRetained(answered).toOpaque(),
-                              { data, _ in Unmanaged<ChooserResponse>.fromOpaque(data!).release() }, GConnectFlags(rawValue: 0))
         gtk_native_dialog_show(gcast(chooser))
     }
 
@@ -47,21 +44,4 @@ extension LayerwatchApplication {
             }
         }
     }
-}
-
-/// The handler of a GtkNativeDialog's `response (int)` signal, carried through its user data.
-private final class ChooserResponse {
-    let run: @MainActor (Int32) -> Void
-
-    init(_ run: @escaping @MainActor (Int32) -> Void) {
-        self.run = run
-    }
-
-    static let thunk: GCallback = {
-        let thunk: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, response, data in
-            let handler = Unmanaged<ChooserResponse>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { handler.run(response) }
-        }
-        return unsafeBitCast(thunk, to: GCallback.self)
-    }()
 }

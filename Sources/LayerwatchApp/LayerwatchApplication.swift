@@ -14,9 +14,6 @@ import StreamKit
 public final class LayerwatchApplication {
     public nonisolated static let applicationID = "io.github.layerwatch.Layerwatch"
 
-    /// The version `--version` and the About window show.
-    public nonisolated static let version = "0.1.0"
-
     let application: OpaquePointer
     /// The screensaver inhibition held while a camera is fullscreen.
     private var inhibitCookie: guint = 0

@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import Foundation
 import GtkKit
 import StreamKit
@@ -45,7 +44,7 @@ final class MainWindow {
         for (feature, icon) in Feature.placed(\.tabBarIcon) {
             let button = gtk_button_new_from_icon_name(icon)!
             gtk_widget_set_tooltip_text(button, feature.tooltip)
-            lw_accessible_set_label(button, feature.title)
+            setAccessibleLabel(button, feature.title)
             gtk_actionable_set_action_name(gcast(button), feature.actionName)
             gtk_widget_add_css_class(button, "flat")
             adw_tab_bar_set_end_action_widget(gcast(tabs.bar), button)
@@ -54,7 +53,7 @@ final class MainWindow {
             let button = gtk_toggle_button_new()!
             gtk_button_set_icon_name(gcast(button), icon)
             gtk_widget_set_tooltip_text(button, feature.tooltip)
-            lw_accessible_set_label(button, feature.title)
+            setAccessibleLabel(button, feature.title)
             gtk_actionable_set_action_name(gcast(button), feature.actionName)
             adw_header_bar_pack_start(gcast(header), button)
         }

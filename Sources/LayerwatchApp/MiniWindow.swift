@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import Foundation
 import GtkKit
 import StreamKit
@@ -99,7 +98,7 @@ final class MiniWindow {
     private func addButton(_ icon: String, _ tooltip: String, _ action: @escaping @MainActor () -> Void) {
         let button = gtk_button_new_from_icon_name(icon)!
         gtk_widget_set_tooltip_text(button, tooltip)
-        lw_accessible_set_label(button, tooltip)
+        setAccessibleLabel(button, tooltip)
         gtk_widget_add_css_class(button, "circular")
         gtk_widget_add_css_class(button, "osd")
         connectSignal(button, "clicked") { action() }

@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import GtkKit
 import StreamKit
 
@@ -23,7 +22,7 @@ final class MountingField {
         for child in [turn, mirror, upsideDown] { gtk_box_append(gcast(control), child) }
         field = FormField(title: tr("Camera mounting"), control: control,
                           hint: tr("How the camera is mounted: Layerwatch turns its picture upright everywhere."))
-        lw_accessible_set_label(turn, tr("Camera turned"))
+        setAccessibleLabel(turn, tr("Camera turned"))
     }
 
     /// Clockwise degrees: 0, 90, 180 or 270.

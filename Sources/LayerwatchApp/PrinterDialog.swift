@@ -144,8 +144,7 @@ final class PrinterDialog {
         for field in [host, apiPort, apiKey, apiUser, apiPassword] {
             field.onChange { [weak self] in self?.apiChanged() }
         }
-        // The window's handlers own this object: it lives as long as the window.
-        connectSignal(window, "destroy") { withExtendedLifetime(self) {} }
+        keepAlive(self, untilDestroyed: window)
     }
 
     func present() {

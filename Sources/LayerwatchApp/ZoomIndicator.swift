@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import Foundation
 import GtkKit
 import StreamKit
@@ -21,7 +20,7 @@ final class ZoomIndicator {
         gtk_widget_add_css_class(widget, "zoom-indicator")
         gtk_widget_add_css_class(widget, "osd")
         gtk_widget_set_tooltip_text(widget, tr("Fit the Picture (0)"))
-        lw_accessible_set_label(widget, tr("Fit the Picture"))
+        setAccessibleLabel(widget, tr("Fit the Picture"))
         gtk_widget_set_visible(widget, false.gboolean)
         let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
         gtk_box_append(gcast(row), map)

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// The project's one gettext lookup: every user-visible string goes through it, in every module, so
@@ -40,6 +41,15 @@ public enum Localization {
         _ = GlibcGettext.bindtextdomain?(domain, localeDirectory)
         _ = GlibcGettext.bindTextdomainCodeset?(domain, "UTF-8")
         _ = GlibcGettext.textdomain?(domain)
+    }
+
+    /// The folder of compiled translations (`de/LC_MESSAGES/layerwatch.mo`): `PREFIX/share/locale`
+    /// next to the installed binary. `LAYERWATCH_LOCALE_DIR` overrides it (tests, uninstalled runs).
+    public static func folder() -> URL {
+        if let override = ProcessInfo.processInfo.environment["LAYERWATCH_LOCALE_DIR"], !override.isEmpty {
+            return URL(fileURLWithPath: override)
+        }
+        return Installation.shareFolder.appendingPathComponent("locale")
     }
 }
 

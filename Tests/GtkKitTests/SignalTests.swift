@@ -38,6 +38,20 @@ final class SignalTests: XCTestCase {
         }
     }
 
+    func testInt32HandlerReceivesEachResponseID() {
+        MainActor.assumeIsolated {
+            let dialog = GObjectRef(retaining: gtk_dialog_new()!)
+            defer { gtk_window_destroy(dialog.cast()) }
+            var responses: [Int32] = []
+            connectInt32Signal(dialog.pointer, "response") { responses.append($0) }
+
+            gtk_dialog_response(dialog.cast(), 42)
+            gtk_dialog_response(dialog.cast(), GTK_RESPONSE_ACCEPT.rawValue)
+
+            XCTAssertEqual(responses, [42, -3])
+        }
+    }
+
     func testBoolHandlerResultDecidesWhetherAWindowCloses() {
         MainActor.assumeIsolated {
             let window = gtk_window_new()!

@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The boundaries the sources keep: the command line's headless commands need nothing of the app
+/// module, and the app leaves GLib's signal and reference chores to GtkKit's helpers.
+final class ModuleBoundaryTests: XCTestCase {
+    static let sources = TestPaths.repository.appendingPathComponent("Sources")
+
+    func testOnlyTheCommandThatOpensTheWindowImportsTheApp() throws {
+        let importing = try Self.swiftFiles(in: "Layerwatch").filter { file in
+            try Self.codeLines(of: file).contains("import LayerwatchApp")
+        }
+        XCTAssertEqual(importing.map(\.lastPathComponent), ["ViewCommand.swift"])
+    }
+
+    func testTheAppConnectsSignalsAndDropsReferencesThroughGtkKit() throws {
+        let chores = ["g_signal_connect", "@convention(c)", "g_object_unref", "g_free(", "lw_accessible_"]
+        var found: [String] = []
+        for file in try Self.swiftFiles(in: "LayerwatchApp") {
+            for line in try Self.codeLines(of: file) where chores.contains(where: line.contains) {
+                found.append("\(file.lastPathComponent): \(line)")
+            }
+        }
+        XCTAssertEqual(found, [], "use GtkKit's connectSignal family, GObjectRef, keepAlive, String(takingGLibString:), setAccessibleLabel")
+    }
+
+    /// The Swift files of `module`, sorted.
+    private static func swiftFiles(in module: String) throws -> [URL] {
+        let folder = sources.appendingPathComponent(module)
+        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "swift" }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// The lines of `file` that are not comments, trimmed.
+    private static func codeLines(of file: URL) throws -> [String] {
+        try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.hasPrefix("//") }
+    }
+}
