@@ -6,9 +6,9 @@ import PrinterKit
 import StatusKit
 import StreamKit
 
-/// The Add/Edit Printer dialog: the kind of camera (a `PrinterChoice`: which fields show and what
-/// they say), name, address, access code (masked, with reveal), optional serial, or a URL for other cameras; Bambu printers found on the network
-/// prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
+/// The Add/Edit Printer dialog: the type of printer or camera (a `PrinterChoice`, which says the
+/// fields shown and what they say), name, address, access code (masked, with reveal), optional
+/// serial, or a URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
 /// (address, port, username, password), finds its cameras, of which the user checks one or several
 /// (go2rtc's streams are saved as other cameras over RTSP); how the camera is mounted (turned,
 /// mirrored: an imported camera fills it in); the print's timelapse; "Test Connection" probes the camera; Save checks every
@@ -122,7 +122,7 @@ final class PrinterDialog {
         adw_window_set_content(gcast(window), content)
 
         if let printer { fill(with: printer) }
-        kindChanged()
+        choiceChanged()
         discovered.onPick = { [weak self] found in self?.prefill(from: found) }
 
         connectSignal(cancel, "clicked") { [window] in gtk_window_destroy(gcast(window)) }
@@ -131,7 +131,7 @@ final class PrinterDialog {
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         connectSignal(kindDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
-            self?.kindChanged()
+            self?.choiceChanged()
         }
         for field in [name, serial, url] {
             field.onChange { [weak self] in self?.revalidate() }
@@ -208,6 +208,7 @@ final class PrinterDialog {
         PrinterChoice.all[min(Int(gtk_drop_down_get_selected(gcast(kindDropDown))), PrinterChoice.all.count - 1)]
     }
 
+    /// Chooses `choice` in the "Type" drop-down.
     func select(_ choice: PrinterChoice) {
         gtk_drop_down_set_selected(gcast(kindDropDown), guint(choice.index))
     }
@@ -262,7 +263,7 @@ final class PrinterDialog {
     }
 
     /// Shows the choice's fields, with its titles, examples and hints.
-    private func kindChanged() {
+    private func choiceChanged() {
         let choice = choice
         keepSecret(under: choice.fields[.accessCode]?.title)
         for field in PrinterChoice.Field.allCases {
@@ -338,7 +339,7 @@ final class PrinterDialog {
     func findCameras() {
         let target: CameraSearch.Target
         let asked: Result<CameraSearch.Target, PrinterDraft.Problems> = choice.isGo2RTC ? draft.go2rtcImport().map { .go2rtc($0) }
-                                                                                 : draft.statusEndpoint().map { .statusAPI($0) }
+                                                                                        : draft.statusEndpoint().map { .statusAPI($0) }
         switch asked {
         case .failure(let problems):
             for (field, problem) in [(host, PrinterDraft.Field.host), (apiPort, .apiPort), (accessCode, .accessCode),
