@@ -4,7 +4,7 @@ import PrinterKit
 /// printer it makes, and the fields it shows with what each says for it (example, hint, and the
 /// secret field's title: "Access code", "API key" or "API password"). `PrinterChoice.all`
 /// (PrinterChoices.swift) is the drop-down in order; the dialog reads everything from it. The
-/// name and the camera mounting show for every choice.
+/// camera mounting, the same for every choice, is not in it.
 struct PrinterChoice: Equatable, Sendable {
     /// A field of the dialog a choice may show.
     enum Field: CaseIterable, Sendable {
