@@ -9,19 +9,18 @@ final class FormField {
     let widget: UnsafeMutablePointer<GtkWidget>
     /// The entry (or other control) the user edits.
     let entry: UnsafeMutablePointer<GtkWidget>
+    private let label: UnsafeMutablePointer<GtkWidget>
     private let error: UnsafeMutablePointer<GtkWidget>
     private var note: UnsafeMutablePointer<GtkWidget>?
 
     /// A text field: a plain entry, or a masked one with a reveal icon when `secret`.
-    convenience init(title: String, placeholder: String = "", secret: Bool = false, hint: String? = nil) {
+    convenience init(title: String, secret: Bool = false, hint: String? = nil) {
         let entry: UnsafeMutablePointer<GtkWidget>
         if secret {
             entry = gtk_password_entry_new()
             gtk_password_entry_set_show_peek_icon(gcast(entry), true.gboolean)
-            lw_set_string_property(entry, "placeholder-text", placeholder)
         } else {
             entry = gtk_entry_new()
-            gtk_entry_set_placeholder_text(gcast(entry), placeholder)
         }
         self.init(title: title, control: entry, hint: hint)
     }
@@ -30,7 +29,7 @@ final class FormField {
     init(title: String, control: UnsafeMutablePointer<GtkWidget>, hint: String? = nil) {
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)
         entry = control
-        let label = makeLabel(title, classes: ["heading"], leading: true)
+        label = makeLabel(title, classes: ["heading"], leading: true)
         setAccessibleLabel(control, labelledBy: label)
         error = makeLabel(classes: ["error", "caption"], wraps: true, leading: true)
         gtk_widget_set_visible(error, false.gboolean)
@@ -48,14 +47,28 @@ final class FormField {
         set { gtk_editable_set_text(gcast(entry), newValue) }
     }
 
-    /// The hint under the field, if it has one.
-    var hintText: String? {
-        note.map { String(cString: gtk_label_get_text(gcast($0))) }
+    var titleText: String { String(cString: gtk_label_get_text(gcast(label))) }
+
+    /// Replaces the title above the field.
+    func setTitle(_ title: String) {
+        gtk_label_set_text(gcast(label), title)
     }
 
-    /// Replaces the hint of a field made with one.
+    /// Replaces the example an empty entry shows.
+    func setPlaceholder(_ placeholder: String) {
+        lw_set_string_property(entry, "placeholder-text", placeholder)
+    }
+
+    /// The hint under the field, if it shows one.
+    var hintText: String? {
+        note.flatMap { Bool(gboolean: gtk_widget_get_visible($0)) ? String(cString: gtk_label_get_text(gcast($0))) : nil }
+    }
+
+    /// Replaces the hint of a field made with one; an empty hint hides it.
     func setHint(_ hint: String) {
-        if let note { gtk_label_set_text(gcast(note), hint) }
+        guard let note else { return }
+        gtk_label_set_text(gcast(note), hint)
+        gtk_widget_set_visible(note, (!hint.isEmpty).gboolean)
     }
 
     var errorText: String? {

@@ -6,35 +6,24 @@ import PrinterKit
 import StatusKit
 import StreamKit
 
-/// The Add/Edit Printer dialog: the kind of camera, name, address, access code (masked, with
-/// reveal), optional serial, or a URL for other cameras; Bambu printers found on the network
-/// prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
+/// The Add/Edit Printer dialog: the type of printer or camera (a `PrinterChoice`, which says the
+/// fields shown and what they say), name, address, access code (masked, with reveal), optional
+/// serial, or a URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
 /// (address, port, username, password), finds its cameras, of which the user checks one or several
 /// (go2rtc's streams are saved as other cameras over RTSP); how the camera is mounted (turned,
 /// mirrored: an imported camera fills it in); the print's timelapse; "Test Connection" probes the camera; Save checks every
 /// field and says what is wrong under the field itself.
 @MainActor
 final class PrinterDialog {
-    /// The dialog's kinds, in the order of its drop-down.
-    static let kindTitles = [tr("Bambu Lab with RTSPS (X1, P2S, H2, X2D)"), tr("Bambu Lab P1 / A1 (port 6000)"),
-                             tr("Klipper (Moonraker)"), tr("OctoPrint"), Go2RTCText.title,
-                             tr("Other camera (RTSP, MJPEG or snapshot URL)")]
-    /// The drop-down's "go2rtc restreamer", a choice and no kind: it adds generic cameras.
-    private static let go2rtcIndex: guint = 4
-
     let window: UnsafeMutablePointer<GtkWidget>
     let name = FormField(title: tr("Name"))
-    let host = FormField(title: tr("IP address"), placeholder: "192.168.1.20", hint: "")
-    let accessCode: FormField
+    let host = FormField(title: tr("IP address"), hint: "")
+    /// The secret, titled as the choice says: a Bambu access code, an API key, go2rtc's API password.
+    let accessCode = FormField(title: "", secret: true, hint: "")
     let apiPort = FormField(title: tr("Port"))
-    let apiKey = FormField(title: tr("API key"), secret: true, hint: "")
-    let apiUser = FormField(title: tr("API username"), placeholder: tr("Optional"))
-    let apiPassword = FormField(title: tr("API password"), placeholder: tr("Optional"), secret: true,
-                                hint: Go2RTCText.passwordHint)
-    let serial = FormField(title: tr("Serial number (optional)"), placeholder: "01S00C000000000",
-                           hint: tr("The printer tells it over the network; type it only if print status says it is missing (Settings → Device on the printer)."))
-    let url = FormField(title: tr("Camera URL"), placeholder: "http://192.168.1.30/webcam/?action=stream",
-                        hint: tr("An https:// camera must have a certificate this computer trusts."))
+    let apiUser = FormField(title: tr("API username"))
+    let serial = FormField(title: tr("Serial number (optional)"), hint: "")
+    let url = FormField(title: tr("Camera URL"), hint: "")
     /// "Find Cameras" and the cameras it found on a Klipper, OctoPrint or go2rtc host.
     let cameraList = ImportedCameraList()
     let cameras: FormField
@@ -47,7 +36,8 @@ final class PrinterDialog {
     private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
     /// Why the last "Find Cameras" failed, shown under the address until it is edited.
     private var findError: String?
-    private let kindDropDown: UnsafeMutablePointer<GtkWidget>
+    /// The "Type" drop-down: the titles of `PrinterChoice.all`.
+    let kindDropDown: UnsafeMutablePointer<GtkWidget>
     private let kind: FormField
     private let testButton: UnsafeMutablePointer<GtkWidget>
     private let testResult: UnsafeMutablePointer<GtkWidget>
@@ -58,6 +48,12 @@ final class PrinterDialog {
     /// The printer being edited: its camera URL stays unless the user changes it.
     private let editing: Printer?
     private var attemptedSave = false
+    /// Where saved access codes are kept, said under a Bambu printer's access code.
+    private var secretsNote: String
+    /// The access code field's title now, and what was typed under each other title: a Bambu access
+    /// code never becomes the API key sent to a Klipper host.
+    private var secretTitle: String?
+    private var typedSecrets: [String: String] = [:]
 
     /// Probes a source and answers with a sentence for the user (on the main loop).
     var onTest: @MainActor (StreamSource, @escaping @MainActor (String) -> Void) -> Void = { _, _ in }
@@ -67,9 +63,8 @@ final class PrinterDialog {
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
         id = printer?.id ?? UUID()
         editing = printer
-        accessCode = FormField(title: tr("Access code"), placeholder: tr("8 characters"), secret: true,
-                               hint: Self.accessCodeHint(secretsNote: secretsNote))
-        kindDropDown = makeDropDown(Self.kindTitles)
+        self.secretsNote = secretsNote
+        kindDropDown = makeDropDown(PrinterChoice.all.map(\.title))
         kind = FormField(title: tr("Type"), control: kindDropDown)
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
         window = adw_window_new()
@@ -107,7 +102,7 @@ final class PrinterDialog {
         gtk_editable_set_max_width_chars(gcast(apiPort.entry), 6)
         gtk_box_append(gcast(hostRow), host.widget)
         gtk_box_append(gcast(hostRow), apiPort.widget)
-        for field in [name.widget, hostRow, apiKey.widget, apiUser.widget, apiPassword.widget, accessCode.widget, serial.widget,
+        for field in [name.widget, hostRow, apiUser.widget, accessCode.widget, serial.widget,
                       url.widget, cameras.widget, mounting.field.widget, timelapse.field.widget] {
             gtk_box_append(gcast(form), field)
         }
@@ -127,7 +122,7 @@ final class PrinterDialog {
         adw_window_set_content(gcast(window), content)
 
         if let printer { fill(with: printer) }
-        kindChanged()
+        choiceChanged()
         discovered.onPick = { [weak self] found in self?.prefill(from: found) }
 
         connectSignal(cancel, "clicked") { [window] in gtk_window_destroy(gcast(window)) }
@@ -136,12 +131,12 @@ final class PrinterDialog {
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         connectSignal(kindDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
-            self?.kindChanged()
+            self?.choiceChanged()
         }
-        for field in [name, accessCode, serial, url] {
+        for field in [name, serial, url] {
             field.onChange { [weak self] in self?.revalidate() }
         }
-        for field in [host, apiPort, apiKey, apiUser, apiPassword] {
+        for field in [host, apiPort, accessCode, apiUser] {
             field.onChange { [weak self] in self?.apiChanged() }
         }
         keepAlive(self, untilDestroyed: window)
@@ -153,11 +148,8 @@ final class PrinterDialog {
 
     /// Says where the access code will be kept, once the keyring has answered.
     func setSecretsNote(_ note: String) {
-        accessCode.setHint(Self.accessCodeHint(secretsNote: note))
-    }
-
-    private static func accessCodeHint(secretsNote: String) -> String {
-        tr("On the printer: Settings → LAN Only → Access Code.") + " " + secretsNote
+        secretsNote = note
+        showAccessCodeHint()
     }
 
     /// The printers discovery currently hears.
@@ -178,17 +170,16 @@ final class PrinterDialog {
     /// The draft the fields describe now: for Klipper, OctoPrint and go2rtc the API's fields, and
     /// the checked cameras or, when editing with none checked, the camera URL.
     var draft: PrinterDraft {
-        let kind = selectedKind, go2rtc = isGo2RTC
-        let api = kind.hasStatusAPI
-        var cameras = api || go2rtc ? cameraList.chosen : []
+        let choice = choice
+        var cameras = choice.shows(.cameras) ? cameraList.chosen : []
         if cameras.count == 1 {  // one checked camera: mounted as the field says (it came filled from the camera)
             cameras[0].rotation = mounting.rotation
             cameras[0].flipHorizontal = mounting.flipHorizontal
             cameras[0].flipVertical = mounting.flipVertical
         }
-        return PrinterDraft(id: id, kind: kind, isGo2RTC: go2rtc, name: name.text, host: host.text, apiPort: apiPortText,
-                            user: go2rtc ? apiUser.text : "",
-                            accessCode: go2rtc ? apiPassword.text : api ? apiKey.text : accessCode.text, serial: serial.text,
+        return PrinterDraft(id: id, kind: choice.kind(model: model), isGo2RTC: choice.isGo2RTC, name: name.text, host: host.text,
+                            apiPort: apiPortText, user: choice.shows(.apiUser) ? apiUser.text : "",
+                            accessCode: accessCode.text, serial: serial.text,
                             url: showsURL ? url.text : "", cameras: cameras,
                             rotation: mounting.rotation, flipHorizontal: mounting.flipHorizontal,
                             flipVertical: mounting.flipVertical, notifies: editing?.notifies ?? true, timelapse: timelapse.timelapse)
@@ -211,44 +202,45 @@ final class PrinterDialog {
         }
     }
 
-    // MARK: Private
-
-    private var selectedKind: Printer.Kind {
-        switch gtk_drop_down_get_selected(gcast(kindDropDown)) {
-        case 0: return .bambuRTSPS(model?.camera == .rtsps ? model : nil)
-        case 1: return .bambuJPEG(model?.camera == .jpegOverTLS ? model : nil)
-        case 2: return .klipper
-        case 3: return .octoprint
-        default: return .generic
-        }
+    /// The "Type" drop-down's choice.
+    var choice: PrinterChoice {
+        PrinterChoice.all[min(Int(gtk_drop_down_get_selected(gcast(kindDropDown))), PrinterChoice.all.count - 1)]
     }
 
-    private var isGo2RTC: Bool { gtk_drop_down_get_selected(gcast(kindDropDown)) == Self.go2rtcIndex }
-
-    /// Chooses "go2rtc restreamer".
-    func selectGo2RTC() {
-        gtk_drop_down_set_selected(gcast(kindDropDown), Self.go2rtcIndex)
+    /// Chooses `choice` in the "Type" drop-down.
+    func select(_ choice: PrinterChoice) {
+        gtk_drop_down_set_selected(gcast(kindDropDown), guint(choice.index))
     }
 
+    /// Chooses the entry that makes `kind`.
     func selectKind(_ kind: Printer.Kind) {
-        let index: guint
-        switch kind {
-        case .bambuRTSPS: index = 0
-        case .bambuJPEG: index = 1
-        case .klipper: index = 2
-        case .octoprint: index = 3
-        case .generic: index = 5
-        }
-        gtk_drop_down_set_selected(gcast(kindDropDown), index)
+        select(PrinterChoice.making(kind))
     }
+
+    /// The form's field for `field` of the table.
+    func formField(_ field: PrinterChoice.Field) -> FormField {
+        switch field {
+        case .name: return name
+        case .host: return host
+        case .apiPort: return apiPort
+        case .apiUser: return apiUser
+        case .accessCode: return accessCode
+        case .serial: return serial
+        case .url: return url
+        case .cameras: return cameras
+        case .timelapse: return timelapse.field
+        }
+    }
+
+    // MARK: Private
 
     private func fill(with printer: Printer) {
         model = printer.kind.model
         selectKind(printer.kind)
         name.text = printer.name
         host.text = printer.host
-        if printer.kind.hasStatusAPI { apiPort.text = printer.apiPort.map(String.init) ?? "" }
-        (printer.kind.hasStatusAPI ? apiKey : accessCode).text = printer.accessCode
+        if choice.shows(.apiPort) { apiPort.text = printer.apiPort.map(String.init) ?? "" }
+        accessCode.text = printer.accessCode
         serial.text = printer.serial ?? ""
         url.text = printer.url ?? ""
         mounting.show(rotation: printer.rotation, flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical)
@@ -258,44 +250,50 @@ final class PrinterDialog {
     /// The API port field's text, or for a Bambu printer the MQTT port it was saved with (no field
     /// shows it).
     private var apiPortText: String {
-        let kind = selectedKind
-        if kind.hasStatusAPI || isGo2RTC { return apiPort.text }
-        guard kind.isBambu, let editing, editing.kind.isBambu else { return "" }
+        if choice.shows(.apiPort) { return apiPort.text }
+        guard choice.kind.isBambu, let editing, editing.kind.isBambu else { return "" }
         return editing.apiPort.map(String.init) ?? ""
     }
 
-    /// Whether a Klipper or OctoPrint printer's camera is the URL field: when editing, until a
-    /// camera the host lists is checked.
-    private var urlKept: Bool {
-        selectedKind.hasStatusAPI && editing != nil && cameraList.chosen.isEmpty
-    }
-
-    /// Whether the camera URL field is part of the form: for other cameras, or kept (`urlKept`).
+    /// Whether the camera URL field is part of the form: for other cameras, or for a Klipper or
+    /// OctoPrint printer being edited until a camera the host lists is checked.
     private var showsURL: Bool {
-        (selectedKind == .generic && !isGo2RTC) || urlKept
+        choice.showsURL(whileKept: editing != nil && cameraList.chosen.isEmpty)
     }
 
-    private func kindChanged() {
-        let kind = selectedKind, go2rtc = isGo2RTC
-        let bambu = kind.isBambu, api = kind.hasStatusAPI
-        for field in [accessCode, serial] { field.setShown(bambu) }
-        apiKey.setShown(api)
-        for field in [apiUser, apiPassword] { field.setShown(go2rtc) }
-        for field in [apiPort, cameras] { field.setShown(api || go2rtc) }
-        host.setShown(bambu || api || go2rtc)
-        gtk_widget_set_visible(hostRow, (bambu || api || go2rtc).gboolean)
-        if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, bambu.gboolean) }
-        url.setShown(showsURL)
-        timelapse.field.setShown(bambu || api)
-        gtk_entry_set_placeholder_text(gcast(name.entry), go2rtc ? Go2RTCText.namePlaceholder : kind.namePlaceholder)
-        host.setHint(go2rtc ? Go2RTCText.hostHint : kind.hostHint)
-        if go2rtc { gtk_entry_set_placeholder_text(gcast(apiPort.entry), String(Go2RTCImport.apiPort)) }
-        if api {
-            gtk_entry_set_placeholder_text(gcast(apiPort.entry), String(kind.usualAPIPort))
-            lw_set_string_property(apiKey.entry, "placeholder-text", kind.apiKeyPlaceholder)
-            apiKey.setHint(kind.apiKeyHint)
+    /// Shows the choice's fields, with its titles, examples and hints.
+    private func choiceChanged() {
+        let choice = choice
+        keepSecret(under: choice.fields[.accessCode]?.title)
+        for field in PrinterChoice.Field.allCases {
+            let formField = formField(field), text = choice.fields[field]
+            formField.setShown(text != nil)
+            if let title = text?.title { formField.setTitle(title) }
+            if let placeholder = text?.placeholder { formField.setPlaceholder(placeholder) }
+            formField.setHint(text?.hint ?? "")
         }
+        showAccessCodeHint()
+        url.setShown(showsURL)
+        gtk_widget_set_visible(hostRow, (choice.shows(.host) || choice.shows(.apiPort)).gboolean)
+        if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isBambu.gboolean) }
         revalidate()
+    }
+
+    /// The choice's hint under the access code, a Bambu printer's followed by where its code is kept.
+    private func showAccessCodeHint() {
+        let choice = choice, hint = choice.fields[.accessCode]?.hint ?? ""
+        accessCode.setHint(choice.kind.isBambu ? hint + " " + secretsNote : hint)
+    }
+
+    /// Keeps what was typed as the secret under its old title and brings back what was typed under
+    /// `title` (a choice with no secret leaves the field as it is).
+    private func keepSecret(under title: String?) {
+        guard let title, title != secretTitle else { return }
+        if let secretTitle {
+            typedSecrets[secretTitle] = accessCode.text
+            accessCode.text = typedSecrets[title] ?? ""
+        }
+        secretTitle = title
     }
 
     /// An edit of the API's address, port or key: a search for the old one's cameras is dropped
@@ -328,9 +326,7 @@ final class PrinterDialog {
         host.showError(problems?[.host] ?? findError)
         apiPort.showError(problems?[.apiPort])
         accessCode.showError(problems?[.accessCode])
-        apiKey.showError(problems?[.accessCode])
         apiUser.showError(problems?[.user])
-        apiPassword.showError(problems?[.accessCode])
         serial.showError(problems?[.serial])
         url.showError(problems?[.url])
         cameras.showError(problems?[.cameras])
@@ -341,12 +337,12 @@ final class PrinterDialog {
     /// every playable one checked for a new printer, the one the printer shows when editing.
     func findCameras() {
         let target: CameraSearch.Target
-        let asked: Result<CameraSearch.Target, PrinterDraft.Problems> = isGo2RTC ? draft.go2rtcImport().map { .go2rtc($0) }
-                                                                                 : draft.statusEndpoint().map { .statusAPI($0) }
+        let asked: Result<CameraSearch.Target, PrinterDraft.Problems> = choice.isGo2RTC ? draft.go2rtcImport().map { .go2rtc($0) }
+                                                                                        : draft.statusEndpoint().map { .statusAPI($0) }
         switch asked {
         case .failure(let problems):
-            for (field, problem) in [(host, PrinterDraft.Field.host), (apiPort, .apiPort), (apiKey, .accessCode),
-                                     (apiUser, .user), (apiPassword, .accessCode)] {
+            for (field, problem) in [(host, PrinterDraft.Field.host), (apiPort, .apiPort), (accessCode, .accessCode),
+                                     (apiUser, .user)] {
                 field.showError(problems[problem])
             }
             return

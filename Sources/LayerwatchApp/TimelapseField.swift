@@ -17,8 +17,7 @@ final class TimelapseField {
         let titles = [tr("Off"), tr("A picture at each layer")] + Timelapse.intervals.map { String(format: tr("A picture every %d s"), $0) }
         dropDown = makeDropDown(titles)
         gtk_widget_set_halign(dropDown, GTK_ALIGN_START)
-        field = FormField(title: tr("Timelapse"), control: dropDown,
-                          hint: tr("Pictures wait on disk while the print runs; when it ends they become a video in Videos/Layerwatch. OctoPrint does not report layers: choose a picture every few seconds."))
+        field = FormField(title: tr("Timelapse"), control: dropDown, hint: "")  // the printer's choice says what it does
     }
 
     var timelapse: Timelapse? {

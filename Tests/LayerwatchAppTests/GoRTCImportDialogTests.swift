@@ -27,21 +27,21 @@ final class GoRTCImportDialogTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: nil)
             let dialog = try XCTUnwrap(app.openDialog)
-            dialog.selectGo2RTC()
-            XCTAssertEqual(shown(dialog), ["name", "host", "port", "username", "password", "cameras"])
+            dialog.select(.go2rtc)
+            XCTAssertEqual(shown(dialog), ["name", "host", "port", "username", "API password", "cameras"])
             XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "1984")
-            XCTAssertTrue(dialog.apiPassword.hintText?.contains("not saved") == true, dialog.apiPassword.hintText ?? "")
+            XCTAssertTrue(dialog.accessCode.hintText?.contains("not saved") == true, dialog.accessCode.hintText ?? "")
             dialog.host.text = "127.0.0.1"
             dialog.apiPort.text = "\(go2rtc.port)"
             dialog.apiUser.text = "farm"
-            dialog.apiPassword.text = "Wr0ngPass"
+            dialog.accessCode.text = "Wr0ngPass"
 
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
             XCTAssertEqual(dialog.host.errorText, "Status: the access code or API key was rejected — check it in the printer's settings.")
             XCTAssertFalse(gtk_widget_get_visible(dialog.cameraList.listBox) != 0, "nothing listed")
 
-            dialog.apiPassword.text = "Gr33nH0use"
+            dialog.accessCode.text = "Gr33nH0use"
             XCTAssertNil(dialog.host.errorText, "an edit of the password clears the old answer")
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
@@ -78,15 +78,15 @@ final class GoRTCImportDialogTests: XCTestCase {
         try MainActor.assumeIsolated {
             let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
             defer { gtk_window_destroy(gcast(dialog.window)) }
-            dialog.selectGo2RTC()
+            dialog.select(.go2rtc)
             dialog.host.text = "127.0.0.1"
             dialog.apiPort.text = "\(go2rtc.port)"
-            dialog.apiPassword.text = "Gr33nH0use"
+            dialog.accessCode.text = "Gr33nH0use"
             dialog.findCameras()
             XCTAssertFalse(dialog.cameraList.isSearching, "no request")
             XCTAssertEqual(dialog.apiUser.errorText, "Enter the username too (under api: in go2rtc.yaml), or leave both empty.")
 
-            dialog.apiPassword.text = ""
+            dialog.accessCode.text = ""
             dialog.save()
             XCTAssertEqual(dialog.cameras.errorText, "Check at least one stream: “Find Cameras” lists the ones go2rtc has.")
             XCTAssertNil(dialog.name.errorText, "the name is optional: tabs are named after the streams")
@@ -99,8 +99,8 @@ final class GoRTCImportDialogTests: XCTestCase {
     /// The dialog's fields shown now, below the kind.
     @MainActor
     private func shown(_ dialog: PrinterDialog) -> [String] {
-        let fields = [("name", dialog.name), ("host", dialog.host), ("port", dialog.apiPort), ("access code", dialog.accessCode),
-                      ("API key", dialog.apiKey), ("username", dialog.apiUser), ("password", dialog.apiPassword),
+        let fields = [("name", dialog.name), ("host", dialog.host), ("port", dialog.apiPort), ("username", dialog.apiUser),
+                      (dialog.accessCode.titleText, dialog.accessCode),
                       ("serial", dialog.serial), ("URL", dialog.url), ("cameras", dialog.cameras)]
         return fields.filter { gtk_widget_get_visible($0.1.widget) != 0 }.map(\.0)
     }

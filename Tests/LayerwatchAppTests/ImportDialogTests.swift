@@ -45,7 +45,7 @@ final class ImportDialogTests: XCTestCase {
             dialog.name.text = "Voron"
             dialog.host.text = "127.0.0.1"
             dialog.apiPort.text = "\(moonraker.port)"
-            dialog.apiKey.text = Self.moonrakerKey
+            dialog.accessCode.text = Self.moonrakerKey
 
             dialog.findCameras()
             XCTAssertTrue(dialog.cameraList.isSearching)
@@ -111,15 +111,15 @@ final class ImportDialogTests: XCTestCase {
 
             dialog.findCameras()
             XCTAssertFalse(dialog.cameraList.isSearching, "no key, no request")
-            XCTAssertEqual(dialog.apiKey.errorText, "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).")
+            XCTAssertEqual(dialog.accessCode.errorText, "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).")
 
-            dialog.apiKey.text = "WRONGKEY1234"
+            dialog.accessCode.text = "WRONGKEY1234"
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
             XCTAssertEqual(dialog.host.errorText, "Status: the access code or API key was rejected — check it in the printer's settings.")
             XCTAssertFalse(gtk_widget_get_visible(dialog.cameraList.listBox) != 0, "nothing listed")
 
-            dialog.apiKey.text = "OCTOKEY123456"
+            dialog.accessCode.text = "OCTOKEY123456"
             XCTAssertNil(dialog.host.errorText, "an edit of the key clears the old answer")
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
@@ -152,7 +152,7 @@ final class ImportDialogTests: XCTestCase {
             app.showDialog(editing: printer)
             let dialog = try XCTUnwrap(app.openDialog)
             XCTAssertEqual(dialog.draft.kind, .klipper)
-            XCTAssertEqual([dialog.host.text, dialog.apiPort.text, dialog.apiKey.text, dialog.url.text],
+            XCTAssertEqual([dialog.host.text, dialog.apiPort.text, dialog.accessCode.text, dialog.url.text],
                            ["127.0.0.1", "\(moonraker.port)", "k3yk3yk3y", stream])
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "URL", "cameras"])
 
@@ -236,8 +236,8 @@ final class ImportDialogTests: XCTestCase {
     /// The dialog's fields shown now, below the kind.
     @MainActor
     private func shown(_ dialog: PrinterDialog) -> [String] {
-        let fields = [("name", dialog.name), ("host", dialog.host), ("port", dialog.apiPort), ("access code", dialog.accessCode),
-                      ("API key", dialog.apiKey), ("serial", dialog.serial), ("URL", dialog.url), ("cameras", dialog.cameras)]
+        let fields = [("name", dialog.name), ("host", dialog.host), ("port", dialog.apiPort), (dialog.accessCode.titleText, dialog.accessCode),
+                      ("serial", dialog.serial), ("URL", dialog.url), ("cameras", dialog.cameras)]
         return fields.filter { gtk_widget_get_visible($0.1.widget) != 0 }.map(\.0)
     }
 

@@ -1,0 +1,67 @@
+import PrinterKit
+
+/// One entry of the printer dialog's "Type" drop-down, declared once: its title, the kind of
+/// printer it makes, and the fields it shows with what each says for it (example, hint, and the
+/// secret field's title: "Access code", "API key" or "API password"). `PrinterChoice.all`
+/// (PrinterChoices.swift) is the drop-down in order; the dialog reads everything from it. The
+/// camera mounting, the same for every choice, is not in it.
+struct PrinterChoice: Equatable, Sendable {
+    /// A field of the dialog a choice may show.
+    enum Field: CaseIterable, Sendable {
+        case name, host, apiPort, apiUser
+        /// The secret: a Bambu access code, a Moonraker or OctoPrint API key, go2rtc's API password.
+        case accessCode
+        case serial, url, cameras, timelapse
+    }
+
+    /// What a shown field says for the choice: its title when the choice names it, the example in
+    /// the empty entry, and the hint under it.
+    struct FieldText: Equatable, Sendable {
+        var title: String?
+        var placeholder: String?
+        var hint: String?
+    }
+
+    let title: String
+    /// The kind it makes (with no Bambu model: the dialog adds a discovered or edited one's).
+    let kind: Printer.Kind
+    /// go2rtc's streams are saved as generic cameras: the choice is no kind of its own.
+    var isGo2RTC = false
+    /// The fields it shows, with their texts. A choice with both `.cameras` and `.url` shows the URL
+    /// only while an edited printer's camera URL is kept (see `showsURL(whileKept:)`).
+    let fields: [Field: FieldText]
+
+    func shows(_ field: Field) -> Bool { fields[field] != nil }
+
+    /// Whether the URL field shows: for a choice without a cameras list always, for one with it only
+    /// while `kept` (editing, no listed camera checked).
+    func showsURL(whileKept kept: Bool) -> Bool {
+        shows(.url) && (!shows(.cameras) || kept)
+    }
+
+    /// The kind it makes for a printer of `model`: with the model when the model's camera is this
+    /// choice's.
+    func kind(model: BambuModel?) -> Printer.Kind {
+        guard let model, Printer.Kind.bambu(model).withoutModel == kind else { return kind }
+        return .bambu(model)
+    }
+
+    /// The choice that makes `kind` ("Camera by URL" for a generic camera, not go2rtc's).
+    static func making(_ kind: Printer.Kind) -> PrinterChoice {
+        all.first { !$0.isGo2RTC && $0.kind == kind.withoutModel } ?? camera
+    }
+
+    /// The position of the choice in the drop-down.
+    var index: Int { Self.all.firstIndex(of: self) ?? 0 }
+}
+
+private extension Printer.Kind {
+    /// The kind with no Bambu model, as the dialog's choices have it.
+    var withoutModel: Printer.Kind {
+        switch self {
+        case .bambuRTSPS: return .bambuRTSPS(nil)
+        case .bambuJPEG: return .bambuJPEG(nil)
+        case .generic, .klipper, .octoprint: return self
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import XCTest
+
+/// The printer dialog's "Type" choices are declared once: the table says what each choice shows and
+/// says (a plain camera has no access code, the X1 and P1 forms differ, only the X1 family's speaks
+/// of LAN Only Liveview), and the real dialog shows exactly that for each choice.
+final class PrinterChoiceTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testEveryChoiceHasATitleAndMakesItsKindInTheDropDownsOrder() {
+        XCTAssertEqual(PrinterChoice.all.map(\.title), ["Bambu Lab with RTSPS (X1, P2S, H2, X2D)", "Bambu Lab P1 / A1 (port 6000)",
+                                                        "Klipper (Moonraker)", "OctoPrint", "go2rtc restreamer",
+                                                        "Other camera (RTSP, MJPEG or snapshot URL)"])
+        XCTAssertEqual(PrinterChoice.all.map(\.kind), [.bambuRTSPS(nil), .bambuJPEG(nil), .klipper, .octoprint, .generic, .generic])
+        XCTAssertEqual(PrinterChoice.all.map(\.isGo2RTC), [false, false, false, false, true, false])
+        for kind: Printer.Kind in [.bambuRTSPS(nil), .bambuJPEG(nil), .klipper, .octoprint, .generic] {
+            XCTAssertEqual(PrinterChoice.making(kind).kind, kind, "every kind has its choice")
+        }
+        for choice in PrinterChoice.all where !choice.isGo2RTC {
+            XCTAssertEqual(PrinterChoice.making(choice.kind), choice)
+        }
+        XCTAssertEqual(PrinterChoice.making(.bambuRTSPS(.x1c)), .bambuRTSPS)
+        XCTAssertEqual(PrinterChoice.making(.bambuJPEG(.a1mini)), .bambuJPEG)
+        XCTAssertEqual(PrinterChoice.bambuJPEG.kind(model: .p1s), .bambuJPEG(.p1s), "a discovered model is kept")
+        XCTAssertEqual(PrinterChoice.bambuRTSPS.kind(model: .p1s), .bambuRTSPS(nil), "a model of the other camera is not")
+        XCTAssertEqual(PrinterChoice.klipper.kind(model: .x1c), .klipper)
+    }
+
+    func testEachChoiceShowsItsOwnFields() {
+        let fields = PrinterChoice.all.map { choice in PrinterChoice.Field.allCases.filter(choice.shows) }
+        XCTAssertEqual(fields, [[.name, .host, .accessCode, .serial, .timelapse],
+                                [.name, .host, .accessCode, .serial, .timelapse],
+                                [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
+                                [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
+                                [.name, .host, .apiPort, .apiUser, .accessCode, .cameras],
+                                [.name, .url]])
+        XCTAssertEqual(PrinterChoice.all.map { $0.fields[.accessCode]?.title },
+                       ["Access code", "Access code", "API key", "API key", "API password", nil])
+        XCTAssertEqual(PrinterChoice.all.map { $0.showsURL(whileKept: false) }, [false, false, false, false, false, true])
+        XCTAssertEqual(PrinterChoice.all.map { $0.showsURL(whileKept: true) }, [false, false, true, true, false, true])
+    }
+
+    func testTheX1AndP1FormsSayWhatTheirOwnPrinterHas() {
+        let x1 = PrinterChoice.bambuRTSPS, p1 = PrinterChoice.bambuJPEG
+        for field in [PrinterChoice.Field.name, .serial] {
+            XCTAssertNotEqual(x1.fields[field]?.placeholder, p1.fields[field]?.placeholder, "\(field)")
+        }
+        XCTAssertEqual(x1.fields[.serial]?.placeholder?.prefix(3), "00M", "an X1 Carbon's serial")
+        XCTAssertEqual(p1.fields[.serial]?.placeholder?.prefix(3), "01S", "a P1P's serial")
+        XCTAssertNotEqual(x1.fields[.accessCode]?.hint, p1.fields[.accessCode]?.hint)
+        XCTAssertNotEqual(x1.fields[.host]?.hint, p1.fields[.host]?.hint)
+    }
+
+    func testOnlyTheX1FamilySpeaksOfLANOnlyLiveviewAndOnlyBambuOfAccessCodes() {
+        for choice in PrinterChoice.all {
+            let texts = choice.fields.values.flatMap { [$0.title, $0.placeholder, $0.hint].compactMap { $0?.lowercased() } }
+            XCTAssertEqual(texts.contains { $0.contains("liveview") }, choice == .bambuRTSPS, choice.title)
+            XCTAssertEqual(texts.contains { $0.contains("access code") }, choice.kind.isBambu, choice.title)
+        }
+    }
+
+    func testTheDialogShowsEachChoiceAsTheTableSays() throws {
+        try MainActor.assumeIsolated {
+            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "Kept somewhere.")
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            dialog.present()
+            let dropDown = dialog.kindDropDown
+            let items = try XCTUnwrap(gtk_drop_down_get_model(gcast(dropDown)))
+            XCTAssertEqual((0..<g_list_model_get_n_items(items)).map { String(cString: gtk_string_list_get_string(gcast(items), $0)) },
+                           PrinterChoice.all.map(\.title))
+            for choice in PrinterChoice.all.reversed() {
+                if choice.isGo2RTC { dialog.select(choice) } else { dialog.selectKind(choice.kind) }
+                XCTAssertEqual(dialog.choice, choice)
+                XCTAssertEqual(Int(gtk_drop_down_get_selected(gcast(dropDown))), PrinterChoice.all.firstIndex(of: choice))
+                for field in PrinterChoice.Field.allCases {
+                    let formField = dialog.formField(field), text = choice.fields[field]
+                    let shown = field == .url ? choice.showsURL(whileKept: false) : text != nil
+                    XCTAssertEqual(gtk_widget_get_visible(formField.widget) != 0, shown, "\(choice.title): \(field)")
+                    guard shown, let text else { continue }
+                    if let title = text.title { XCTAssertEqual(formField.titleText, title) }
+                    if let placeholder = text.placeholder {
+                        XCTAssertEqual(Self.placeholder(of: formField.entry), placeholder, "\(choice.title): \(field)")
+                    }
+                    let note = field == .accessCode && choice.kind.isBambu ? " Kept somewhere." : ""
+                    XCTAssertEqual(formField.hintText, text.hint.map { $0 + note }, "\(choice.title): \(field)")
+                }
+            }
+        }
+    }
+
+    func testABambuAccessCodeNeverBecomesAnotherHostsKey() throws {
+        let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", accessCode: "12345678")
+        try MainActor.assumeIsolated {
+            let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            XCTAssertEqual(dialog.accessCode.text, "12345678")
+            dialog.selectKind(.klipper)
+            XCTAssertEqual(dialog.accessCode.text, "", "an API key field of its own")
+            XCTAssertEqual(dialog.draft.accessCode, "")
+            dialog.accessCode.text = "m00nr4k3r"
+            dialog.selectKind(.octoprint)
+            XCTAssertEqual(dialog.accessCode.text, "m00nr4k3r", "Klipper and OctoPrint share the API key")
+            dialog.selectKind(.generic)
+            dialog.selectKind(.bambuJPEG(nil))
+            XCTAssertEqual(dialog.accessCode.text, "12345678", "the access code is back")
+            XCTAssertEqual(try dialog.draft.printers().get().first?.accessCode, "12345678")
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The example an entry or password entry shows while empty.
+    @MainActor
+    private static func placeholder(of entry: UnsafeMutablePointer<GtkWidget>) -> String {
+        var value = GValue()
+        g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING
+        defer { g_value_unset(&value) }
+        g_object_get_property(gcast(entry), "placeholder-text", &value)
+        return g_value_get_string(&value).map { String(cString: $0) } ?? ""
+    }
+}
