@@ -30,7 +30,7 @@ final class RTSPRedirectTests: XCTestCase {
         }
         XCTAssertTrue(detail.contains("another address (\(scheme)://127.0.0.1:\(other.port))"), detail)
         XCTAssertLessThan(Date().timeIntervalSince(started), 3)
-        XCTAssertTrue(server.events(named: "request").contains { $0.fields["authorized"] as? Bool == true },
+        XCTAssertTrue(waitUntil(timeout: 2) { server.events(named: "request").contains { $0.fields["authorized"] as? Bool == true } },
                       "the typed host did get the credentials")
         // Give a reconnect time to happen: with the 1 s backoff there is exactly one more attempt.
         Thread.sleep(forTimeInterval: 1.5)
