@@ -60,8 +60,8 @@ final class FarmView {
         adw_status_page_set_icon_name(gcast(empty), "view-grid-symbolic")
         adw_status_page_set_title(gcast(empty), tr("No Printers"))
         adw_status_page_set_description(gcast(empty), tr("Add a printer to watch it here."))
-        let add = gtk_button_new_with_label(tr("Add Printer…"))!
-        gtk_actionable_set_action_name(gcast(add), "win.add-printer")
+        let add = gtk_button_new_with_label(Feature.addPrinter.title)!
+        gtk_actionable_set_action_name(gcast(add), Feature.addPrinter.actionName)
         gtk_widget_set_halign(add, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(add, "pill")
         gtk_widget_add_css_class(add, "suggested-action")

@@ -4,7 +4,9 @@ import GtkKit
 /// One thing the user can do, declared once: the action it is, its shortcut, the words for it, where
 /// its button or menu item goes, its handler and when it is enabled. `Feature.all` (Features.swift)
 /// feeds the GActions, the accelerators, the control bar, the tab bar's button, the header bar's
-/// toggle, the primary menu, the farm tiles' menu, the mini windows' actions and the shortcuts window, so adding a feature is one entry there plus its handler.
+/// toggle, the primary menu, the farm tiles' menu, the farm's empty page, the mini windows' actions
+/// and the shortcuts window, so adding a feature is one entry there plus its handler. Handlers and
+/// checks see only a `FeatureContext`, so the table can be tried against a fake.
 @MainActor
 struct Feature {
     /// Which action map holds the action.
@@ -48,9 +50,11 @@ struct Feature {
     /// What activating the feature does.
     enum Handler {
         /// A command.
-        case command(@MainActor (LayerwatchApplication) -> Void)
+        case command(@MainActor (FeatureContext) -> Void)
         /// An on/off setting, shown by toggle buttons; handed its new value.
-        case toggle(@MainActor (LayerwatchApplication, Bool) -> Void)
+        case toggle(@MainActor (FeatureContext, Bool) -> Void)
+        /// A command taking a string, the action's target (a notification's printer id or video path).
+        case textCommand(@MainActor (FeatureContext, String) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -65,10 +69,10 @@ struct Feature {
     var placements: [Placement] = []
     let handler: Handler
     /// Whether it can be used now; asked again whenever the selection, a state or fullscreen changes.
-    var isEnabled: @MainActor (LayerwatchApplication) -> Bool = { _ in true }
+    var isEnabled: @MainActor (FeatureContext) -> Bool = { _ in true }
     /// For a toggle showing a value kept elsewhere (the selected printer's setting): that value,
     /// asked again with `isEnabled`. Nil for a toggle whose own state is the setting.
-    var state: (@MainActor (LayerwatchApplication) -> Bool)?
+    var state: (@MainActor (FeatureContext) -> Bool)?
     /// True when its menu item is left out, rather than greyed, while it does not apply.
     var hiddenWhenDisabled = false
 
@@ -90,14 +94,16 @@ struct Feature {
         return label
     }
 
-    /// Adds the action to `map` (the window or the application) and returns it, or nil for an
-    /// action GTK provides.
-    func install(on map: some GObjectPointer, for app: LayerwatchApplication) -> OpaquePointer? {
+    /// Adds the action to `map` (the window or the application), acting on `context`, and returns
+    /// it, or nil for an action GTK provides.
+    func install(on map: some GObjectPointer, for context: FeatureContext) -> OpaquePointer? {
         switch handler {
         case .command(let run):
-            return addAction(map, name) { [weak app] in if let app { run(app) } }
+            return addAction(map, name) { [weak context] in if let context { run(context) } }
         case .toggle(let run):
-            return addToggleAction(map, name, initial: false) { [weak app] on in if let app { run(app, on) } }
+            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
+        case .textCommand(let run):
+            return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
         case .providedByGTK:
             return nil
         }

@@ -4,8 +4,8 @@ import GtkKit
 
 /// Popping printers out into mini windows, one per printer, remembered across starts.
 extension LayerwatchApplication {
-    /// Opens the camera's mini window, or closes it when it is already open.
-    func togglePopOut(_ camera: Camera, size: (Int32, Int32) = MiniWindow.defaultSize) {
+    /// Opens the camera's mini window at `size`, or closes it when it is already open.
+    func togglePopOut(_ camera: Camera, size: (Int32, Int32)) {
         if let open = miniWindows[camera.id] {
             open.close()
             return

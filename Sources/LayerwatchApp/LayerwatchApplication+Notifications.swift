@@ -1,20 +1,15 @@
 import Foundation
-import GtkKit
 import PrinterKit
 import StreamKit
 
-/// Print notifications: the notifier, the action a notification's click activates, and each
-/// printer's switch.
+/// Print notifications: the notifier, bringing up the printer a notification's click names
+/// (`app.show-printer`, a feature), and each printer's switch.
 extension LayerwatchApplication {
-    /// Makes the notifier (it follows the printers from `syncPrinterStatus`) and the action that
-    /// brings up a printer's tab, `app.show-printer` with the printer's id.
+    /// Makes the notifier (it follows the printers from `syncPrinterStatus`).
     func startNotifications(ledger: NotificationLedger) {
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: ledger,
                                  printer: { [weak self] id in self?.library.printer(id: id) },
                                  picture: { [weak self] id in self?.shownFrame(of: id) })
-        addStringAction(application, PrintNotifier.showPrinterAction) { [weak self] id in
-            UUID(uuidString: id).map { self?.showPrinter($0) }
-        }
     }
 
     /// Presents the main window (opening it if need be) with the printer's tab selected.

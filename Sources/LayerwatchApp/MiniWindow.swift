@@ -57,9 +57,9 @@ final class MiniWindow {
 
     /// Gives the window `features` (those placed in mini windows: zoom) as its own `win.` actions,
     /// so the app's shortcuts for them work here too, on this window's picture.
-    func install(_ features: [Feature], for app: LayerwatchApplication) {
+    func install(_ features: [Feature], for context: FeatureContext) {
         let group = GObjectRef(adopting: g_simple_action_group_new()!)
-        for feature in features { _ = feature.install(on: group.pointer, for: app) }
+        for feature in features { _ = feature.install(on: group.pointer, for: context) }
         gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
     }
 

@@ -1,0 +1,52 @@
+import Foundation
+import PrinterKit
+import StreamKit
+
+/// What the features (`Feature.all`) read and do, and nothing more: the selection and the window's
+/// state their enabled-checks and toggles ask about, and the commands their handlers call. The
+/// application provides it (LayerwatchApplication+FeatureContext.swift); tests hand the table a fake.
+@MainActor
+protocol FeatureContext: AnyObject {
+    // MARK: What the features ask about
+
+    /// The selected tab's camera (the focused tile's while the farm shows); nil when there is none.
+    var selectedCamera: Camera? { get }
+    /// The selected tab's connection state; nil when no tab is selected.
+    var selectedCameraState: SessionState? { get }
+    /// Whether the selected tab's camera is being recorded.
+    var selectedCameraRecords: Bool { get }
+    /// The saved printer of the selected tab (nil for the demo and command-line cameras).
+    var selectedPrinter: Printer? { get }
+    /// Whether any printer is saved.
+    var hasSavedPrinters: Bool { get }
+    var isFullscreen: Bool { get }
+    var isFarmShown: Bool { get }
+    /// Whether the farm orders the printers needing attention first.
+    var attentionFirst: Bool { get }
+    /// Whether a picture takes the zoom keys now (the keyboard's mini window's, or the selected tab's).
+    var canZoom: Bool { get }
+
+    // MARK: What the features do
+
+    func showTab(_ id: UUID)
+    func takeSnapshot()
+    func setRecording(_ on: Bool)
+    func setStatsShown(_ shown: Bool)
+    func toggleFullscreen()
+    func setFullscreen(_ fullscreen: Bool)
+    func togglePopOut(_ camera: Camera)
+    func stepZoom(in zoomIn: Bool)
+    func setZoom(_ zoom: PictureZoom)
+    func reconnectSelected()
+    /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
+    func showDialog(editing printer: Printer?)
+    func editSelectedPrinter()
+    func setSelectedPrinterNotifies(_ on: Bool)
+    func chooseGo2RTCExport()
+    func closeSelectedTab()
+    func showAbout()
+    func showFarm(_ shown: Bool)
+    func setAttentionFirst(_ on: Bool)
+    func showPrinter(_ id: UUID)
+    func openTimelapse(_ video: URL)
+}

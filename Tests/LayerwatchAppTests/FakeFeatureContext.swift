@@ -1,0 +1,41 @@
+import Foundation
+@testable import LayerwatchApp
+import PrinterKit
+import StreamKit
+
+/// A `FeatureContext` in whatever state a test sets, recording every command called with its
+/// argument ("showTab(ID)").
+@MainActor
+final class FakeFeatureContext: FeatureContext {
+    var selectedCamera: Camera?
+    var selectedCameraState: SessionState?
+    var selectedCameraRecords = false
+    var selectedPrinter: Printer?
+    var hasSavedPrinters = false
+    var isFullscreen = false
+    var isFarmShown = false
+    var attentionFirst = false
+    var canZoom = false
+    private(set) var calls: [String] = []
+
+    func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
+    func takeSnapshot() { calls.append("takeSnapshot") }
+    func setRecording(_ on: Bool) { calls.append("setRecording(\(on))") }
+    func setStatsShown(_ shown: Bool) { calls.append("setStatsShown(\(shown))") }
+    func toggleFullscreen() { calls.append("toggleFullscreen") }
+    func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }
+    func togglePopOut(_ camera: Camera) { calls.append("togglePopOut(\(camera.id))") }
+    func stepZoom(in zoomIn: Bool) { calls.append("stepZoom(in: \(zoomIn))") }
+    func setZoom(_ zoom: PictureZoom) { calls.append("setZoom(\(zoom == .fitted ? "fitted" : "\(zoom)"))") }
+    func reconnectSelected() { calls.append("reconnectSelected") }
+    func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }
+    func editSelectedPrinter() { calls.append("editSelectedPrinter") }
+    func setSelectedPrinterNotifies(_ on: Bool) { calls.append("setSelectedPrinterNotifies(\(on))") }
+    func chooseGo2RTCExport() { calls.append("chooseGo2RTCExport") }
+    func closeSelectedTab() { calls.append("closeSelectedTab") }
+    func showAbout() { calls.append("showAbout") }
+    func showFarm(_ shown: Bool) { calls.append("showFarm(\(shown))") }
+    func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
+    func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
+    func openTimelapse(_ video: URL) { calls.append("openTimelapse(\(video.path))") }
+}

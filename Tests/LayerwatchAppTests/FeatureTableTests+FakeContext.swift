@@ -1,0 +1,124 @@
+import CGtk
+import Foundation
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StreamKit
+import XCTest
+
+/// The feature table against a fake `FeatureContext`, without a window: each feature's action calls
+/// its command with its argument, the string actions pass their target, and every enabled-check and
+/// toggle state follows the context.
+extension FeatureTableTests {
+    private static let camera = Camera(name: "Bench", source: .file(path: "/dev/null", loop: false))
+    private static let printer = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: false)
+
+    func testEveryFeatureCallsItsCommandWithItsArgument() throws {
+        let video = "/tmp/Voron timelapse.mp4"
+        let expected: [String: (target: String?, calls: [String])] = [
+            "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
+            "snapshot": (nil, ["takeSnapshot"]),
+            "record": (nil, ["setRecording(true)"]),
+            "show-stats": (nil, ["setStatsShown(true)"]),
+            "fullscreen": (nil, ["toggleFullscreen"]),
+            "leave-fullscreen": (nil, ["setFullscreen(false)"]),
+            "pop-out": (nil, ["togglePopOut(\(Self.camera.id))"]),
+            "zoom-in": (nil, ["stepZoom(in: true)"]),
+            "zoom-out": (nil, ["stepZoom(in: false)"]),
+            "zoom-fit": (nil, ["setZoom(fitted)"]),
+            "reconnect": (nil, ["reconnectSelected"]),
+            "add-printer": (nil, ["showDialog(editing: nil)"]),
+            "edit-printer": (nil, ["editSelectedPrinter"]),
+            "notify-prints": (nil, ["setSelectedPrinterNotifies(true)"]),
+            "export-go2rtc": (nil, ["chooseGo2RTCExport"]),
+            "close-tab": (nil, ["closeSelectedTab"]),
+            "show-help-overlay": (nil, []),
+            "about": (nil, ["showAbout"]),
+            "show-printer": (Self.printer.id.uuidString, ["showPrinter(\(Self.printer.id))"]),
+            "open-timelapse": (video, ["openTimelapse(\(video))"]),
+            "farm-view": (nil, ["showFarm(true)"]),
+            "attention-first": (nil, ["setAttentionFirst(true)"]),
+        ]
+        MainActor.assumeIsolated {
+            XCTAssertEqual(Set(Feature.all.map(\.name)), Set(expected.keys), "every feature is tried")
+            for feature in Feature.all {
+                guard let (target, calls) = expected[feature.name] else { continue }
+                let context = FakeFeatureContext()
+                context.selectedCamera = Self.camera
+                Self.activate(feature, target: target, on: context)
+                XCTAssertEqual(context.calls, calls, feature.name)
+            }
+        }
+    }
+
+    func testStringActionsAreApplicationActionsTakingTheirTarget() {
+        MainActor.assumeIsolated {
+            let textFeatures = Feature.all.filter { if case .textCommand = $0.handler { true } else { false } }
+            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app." + PrintNotifier.openTimelapseAction])
+            let context = FakeFeatureContext()
+            for feature in textFeatures { Self.activate(feature, target: "/tmp/not a printer id", on: context) }
+            XCTAssertEqual(context.calls, ["openTimelapse(/tmp/not a printer id)"], "a target that is no printer id shows no printer")
+        }
+    }
+
+    func testFeaturesAreEnabledAsTheContextSays() {
+        MainActor.assumeIsolated {
+            let context = FakeFeatureContext()
+            @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
+            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-help-overlay", "about",
+                                 "show-printer", "open-timelapse", "farm-view"]
+            XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
+
+            context.selectedCamera = Self.camera
+            context.selectedCameraState = .connecting
+            expected.formUnion(["show-tab", "record", "pop-out", "reconnect", "close-tab"])
+            XCTAssertEqual(enabled(), expected, "a camera selected, not live yet: no snapshot")
+            context.selectedCameraState = .live
+            expected.insert("snapshot")
+            XCTAssertEqual(enabled(), expected)
+
+            context.selectedPrinter = Printer(name: "Generic", kind: .generic, url: "rtsp://printer/live")
+            expected.insert("edit-printer")
+            XCTAssertEqual(enabled(), expected, "a printer without a status has no notifications")
+            context.selectedPrinter = Self.printer
+            expected.insert("notify-prints")
+            XCTAssertEqual(enabled(), expected)
+
+            context.hasSavedPrinters = true
+            expected.insert("export-go2rtc")
+            XCTAssertEqual(enabled(), expected)
+            context.isFullscreen = true
+            expected.insert("leave-fullscreen")
+            XCTAssertEqual(enabled(), expected)
+            context.canZoom = true
+            expected.formUnion(["zoom-in", "zoom-out", "zoom-fit"])
+            XCTAssertEqual(enabled(), expected)
+            context.isFarmShown = true
+            expected.insert("attention-first")
+            XCTAssertEqual(enabled(), expected)
+            XCTAssertEqual(enabled(), Set(Feature.all.map(\.name)), "every feature applies somewhere")
+        }
+    }
+
+    func testTogglesShowTheContextsValues() {
+        MainActor.assumeIsolated {
+            let context = FakeFeatureContext()
+            @MainActor func on() -> Set<String> { Set(Feature.all.filter { $0.state?(context) == true }.map(\.name)) }
+            XCTAssertEqual(on(), [])
+            context.selectedCameraRecords = true
+            context.selectedPrinter = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: true)
+            context.isFarmShown = true
+            context.attentionFirst = true
+            XCTAssertEqual(on(), ["record", "notify-prints", "farm-view", "attention-first"])
+        }
+    }
+
+    /// Activates `feature`'s action, installed on an action group for `context`, as a button, a key
+    /// or a notification would (a toggle from off, so it turns on).
+    @MainActor
+    private static func activate(_ feature: Feature, target: String?, on context: FeatureContext) {
+        let group = GObjectRef(adopting: g_simple_action_group_new()!)
+        guard feature.install(on: group.pointer, for: context) != nil else { return }
+        g_action_group_activate_action(gcast(group.pointer), feature.name, target.map { g_variant_new_string($0) })
+    }
+}
