@@ -10,7 +10,7 @@
 set -eu
 
 build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libmosquitto-dev libssl-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev"
-test="$build ffmpeg openssl mosquitto python3-paho-mqtt python3 python3-gi gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
+test="$build ffmpeg openssl mosquitto python3-paho-mqtt python3 python3-gi python3-yaml gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
       xvfb xauth openbox x11-utils xdotool dbus-daemon gnome-keyring libglib2.0-bin
       meson ninja-build gettext desktop-file-utils appstream flatpak-builder"
