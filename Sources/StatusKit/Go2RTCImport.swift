@@ -27,8 +27,7 @@ public struct Go2RTCImport: Hashable, Sendable {
     public static func parse(_ text: String) -> Go2RTCImport? {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
               components.scheme?.lowercased() == "go2rtc", let raw = components.host, !raw.isEmpty else { return nil }
-        let host = raw.hasPrefix("[") && raw.hasSuffix("]") ? String(raw.dropFirst().dropLast()) : raw
-        return Go2RTCImport(host: host, port: components.port ?? apiPort,
+        return Go2RTCImport(host: StreamSource.unbracketed(raw), port: components.port ?? apiPort,
                             user: components.user, password: components.password)
     }
 

@@ -29,7 +29,7 @@ public enum StatusEndpoint: Hashable, Sendable {
               let rawHost = components.host, !rawHost.isEmpty else {
             throw ParseError(description: tr("not a status URL: use bambu://bblp:CODE@HOST?serial=SERIAL, moonraker://HOST or octoprint://HOST?key=KEY"))
         }
-        let host = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
+        let host = StreamSource.unbracketed(rawHost)
         let query = Dictionary((components.queryItems ?? []).map { ($0.name.lowercased(), $0.value ?? "") },
                                uniquingKeysWith: { first, _ in first })
         let key = secret ?? query["key"].flatMap { $0.isEmpty ? nil : $0 }

@@ -17,7 +17,7 @@ public enum NetworkCamera {
         }
         switch source {
         case .rtsp(let url), .http(let url):
-            guard let host = url.host, !isLinkLocal(host) else { return tr("a link-local address, where no camera streams") }
+            guard let host = URLOrigin(url)?.host, !isLinkLocal(host) else { return tr("a link-local address, where no camera streams") }
             return nil
         case .file, .bambuJPEG:
             return tr("not a network camera")
@@ -26,13 +26,12 @@ public enum NetworkCamera {
 
     /// The host of `text`, lowercased and without IPv6 brackets; nil when it has none.
     public static func host(of text: String) -> String? {
-        guard let host = URLComponents(string: text)?.host?.lowercased(), !host.isEmpty else { return nil }
-        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        URLOrigin(text)?.host
     }
 
-    private static func isLinkLocal(_ rawHost: String) -> Bool {
-        let bare = rawHost.hasPrefix("[") && rawHost.hasSuffix("]") ? String(rawHost.dropFirst().dropLast()) : rawHost
-        let host = String(bare.prefix { $0 != "%" })  // an IPv6 zone (`%25eth0`) names no other address
+    /// Whether `address` (without brackets) is in 169.254.0.0/16 or fe80::/10.
+    private static func isLinkLocal(_ address: String) -> Bool {
+        let host = String(address.prefix { $0 != "%" })  // an IPv6 zone (`%25eth0`) names no other address
         var v4 = in_addr()
         if inet_pton(AF_INET, host, &v4) == 1 {
             let address = UInt32(bigEndian: v4.s_addr)

@@ -89,8 +89,7 @@ extension StreamSource {
         guard code.utf8.count <= BambuJPEGWire.accessCodeCapacity else {
             throw .malformed(String(format: tr("an access code has at most %ld characters"), BambuJPEGWire.accessCodeCapacity))
         }
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        return .bambuJPEG(host: bare, port: components.port ?? BambuJPEGWire.defaultPort, accessCode: code)
+        return .bambuJPEG(host: unbracketed(host), port: components.port ?? BambuJPEGWire.defaultPort, accessCode: code)
     }
 
     /// A scheme-less text with anything before an `@` (likely `user:code`) and `code=` values masked.

@@ -43,9 +43,7 @@ public enum StreamSource: Hashable, Sendable {
     var hostName: String? {
         switch self {
         case .rtsp(let url), .http(let url):
-            return URLComponents(url: url, resolvingAgainstBaseURL: false)?.host.map { host in
-                host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-            }
+            return URLComponents(url: url, resolvingAgainstBaseURL: false)?.host.map(Self.unbracketed)
         case .file: return nil
         case .bambuJPEG(let host, _, _): return host
         }
@@ -68,6 +66,11 @@ public enum StreamSource: Hashable, Sendable {
     /// `host` as a URL's authority holds it: IPv6 addresses in brackets.
     public static func bracketed(_ host: String) -> String {
         host.contains(":") ? "[\(host)]" : host
+    }
+
+    /// A URL's host as an address: IPv6 brackets taken off (the inverse of `bracketed`).
+    public static func unbracketed(_ host: String) -> String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 }
 

@@ -28,7 +28,7 @@ struct URLOrigin: Equatable {
         guard let scheme = components.scheme?.lowercased(), let host = components.host?.lowercased(), !host.isEmpty,
               let port = components.port ?? Self.defaultPorts[scheme] else { return nil }
         self.scheme = scheme
-        self.host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        self.host = StreamSource.unbracketed(host)
         self.port = port
     }
 
