@@ -17,6 +17,8 @@ struct ProbeCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name or id), its access code taken from the keyring.")))
     var printer: String?
 
+    @OptionGroup var camera: CameraChoice
+
     @OptionGroup var code: CodeFromStdin
 
     @Option(name: .long, help: ArgumentHelp(tr("Frames to decode before reporting success.")))
@@ -33,12 +35,13 @@ struct ProbeCommand: ParsableCommand {
             throw ValidationError(tr("Give either a camera URL or --printer NAME."))
         }
         try code.validate(url: url)
+        try camera.validate(printer: printer)
     }
 
     func run() throws {
         let source: StreamSource
         do {
-            source = try ProbeTarget.source(url: url, printer: printer, code: code)
+            source = try ProbeTarget.source(url: url, printer: printer, camera: camera, code: code)
         } catch {
             FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
             throw ExitCode(2)

@@ -11,11 +11,23 @@ enum ProbeTarget {
         let description: String
     }
 
-    /// The source of the saved printer named `name` (or with that id).
-    static func savedPrinter(_ name: String, store: ConfigStore = .standard()) throws -> StreamSource {
+    /// The source of a camera of the saved printer named `name` (or with that id): the one `camera`
+    /// names (by name, or number from 1), the first when nil.
+    static func savedPrinter(_ name: String, camera: CameraChoice, store: ConfigStore = .standard()) throws -> StreamSource {
         let (printer, problem) = try saved(name, store: store)
+        let chosen: PrinterCamera
+        if let wanted = camera.name {
+            let byNumber = Int(wanted).flatMap { printer.cameras.indices.contains($0 - 1) ? printer.cameras[$0 - 1] : nil }
+            guard let found = byNumber ?? printer.cameras.first(where: { $0.name == wanted }) else {
+                let names = printer.cameras.enumerated().map { String(format: tr("“%@”"), $1.title(at: $0)) }.joined(separator: ", ")
+                throw Failure(description: String(format: tr("“%@” has no camera “%@”; it has %@"), printer.name, wanted, names))
+            }
+            chosen = found
+        } else {
+            chosen = printer.cameras[0]
+        }
         do {
-            return try printer.source()
+            return try printer.source(of: chosen)
         } catch {
             throw Failure(description: [problem, "\(error)"].compactMap { $0 }.joined(separator: " "))
         }
@@ -23,8 +35,8 @@ enum ProbeTarget {
 
     /// The camera a command names: a saved printer, or a URL with the code `code` reads from
     /// standard input put in (or as typed).
-    static func source(url: String?, printer: String?, code: CodeFromStdin) throws -> StreamSource {
-        if let printer { return try savedPrinter(printer) }
+    static func source(url: String?, printer: String?, camera: CameraChoice, code: CodeFromStdin) throws -> StreamSource {
+        if let printer { return try savedPrinter(printer, camera: camera) }
         guard let secret = try code.read() else { return try StreamSource.parse(url ?? "") }
         return try Self.url(url ?? "", withCode: secret)
     }

@@ -22,6 +22,8 @@ struct RecordCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name or id), its access code taken from the keyring.")))
     var printer: String?
 
+    @OptionGroup var camera: CameraChoice
+
     @OptionGroup var code: CodeFromStdin
 
     @Option(name: .long, help: ArgumentHelp(tr("How many seconds to record, from the first picture.")))
@@ -33,6 +35,7 @@ struct RecordCommand: ParsableCommand {
     func validate() throws {
         guard (url == nil) != (printer == nil) else { throw ValidationError(tr("Give either a camera URL or --printer NAME.")) }
         try code.validate(url: url)
+        try camera.validate(printer: printer)
         guard seconds > 0, seconds.isFinite else { throw ValidationError(tr("--seconds must be more than 0.")) }
         guard (try? FileManager.default.destinationOfSymbolicLink(atPath: output)) == nil else {
             throw ValidationError(String(format: tr("“%@” is a symbolic link: choose another file."), output))
@@ -45,7 +48,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let source: StreamSource
         do {
-            source = try ProbeTarget.source(url: url, printer: printer, code: code)
+            source = try ProbeTarget.source(url: url, printer: printer, camera: camera, code: code)
         } catch {
             Self.complain(String(format: tr("error: %@"), "\(error)"))
             throw ExitCode(2)

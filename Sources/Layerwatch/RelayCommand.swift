@@ -18,10 +18,13 @@ struct RelayCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Relay this saved printer's camera (its name or id), its access code taken from the keyring.")))
     var printer: String?
 
+    @OptionGroup var camera: CameraChoice
+
     func validate() throws {
         guard (url == nil) != (printer == nil) else {
             throw ValidationError(tr("Give either a camera URL or --printer NAME."))
         }
+        try camera.validate(printer: printer)
     }
 
     func run() throws {
@@ -44,7 +47,7 @@ struct RelayCommand: ParsableCommand {
     }
 
     private func makeRelay() throws -> JPEGRelay {
-        let source = try printer.map { try ProbeTarget.savedPrinter($0) } ?? StreamSource.parse(url ?? "")
+        let source = try printer.map { try ProbeTarget.savedPrinter($0, camera: camera) } ?? StreamSource.parse(url ?? "")
         if let relay = JPEGRelay(source: source) { return relay }
         if case .rtsp = source {
             throw ProbeTarget.Failure(description: tr("relay passes JPEG cameras through; for an RTSP camera give go2rtc its URL directly"))

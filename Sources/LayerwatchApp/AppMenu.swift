@@ -14,11 +14,7 @@ enum AppMenu {
         for section in Set(items.map(\.value)).sorted() {
             let part = GObjectRef(adopting: g_menu_new()!)
             for (feature, _) in items where feature.placements.contains(.menu(section: section)) {
-                let item = GObjectRef(adopting: g_menu_item_new(feature.title, feature.actionName)!)
-                if feature.hiddenWhenDisabled {
-                    g_menu_item_set_attribute_value(item.pointer, "hidden-when", g_variant_new_string("action-disabled"))
-                }
-                g_menu_append_item(part.pointer, item.pointer)
+                g_menu_append_item(part.pointer, feature.menuItem().pointer)
             }
             g_menu_append_section(menu.pointer, nil, gcast(part.pointer))
         }

@@ -1,11 +1,21 @@
 import Foundation
 import StreamKit
 
-/// What one tab (and its mini window) shows: a stable id, a name, a secret-free subtitle and the
-/// source. The app builds these from saved printers, a URL on the command line, or the demo clip.
+/// One camera a view shows: its id, the printer (or tab) it belongs to, a name, a secret-free
+/// subtitle and the source. The app builds these from saved printers' cameras, a URL on the
+/// command line, or the demo clip (each of those last two a tab of its own).
 public struct Camera: Identifiable, Equatable, Sendable {
     public var id: UUID
+    /// The printer whose camera it is: its tab's, tile's and mini window's identity, and whose
+    /// status goes beside it. A command-line or demo camera is its own (`id`).
+    public var printerID: UUID
+    /// The printer's name.
     public var name: String
+    /// What files and the switcher call it: the printer's name, with the camera's when the printer
+    /// has more than one ("Voron — Nozzle").
+    public var fullName: String
+    /// The camera's own title in the switcher ("Nozzle", "Camera 2").
+    public var title: String
     public var source: StreamSource
     /// The header bar's second line: where the pictures come from, without secrets.
     public var subtitle: String
@@ -14,9 +24,13 @@ public struct Camera: Identifiable, Equatable, Sendable {
     /// How the camera is mounted; every view shows its picture upright.
     public var orientation = PictureOrientation.upright
 
-    public init(id: UUID = UUID(), name: String, source: StreamSource, subtitle: String? = nil) {
+    public init(id: UUID = UUID(), printerID: UUID? = nil, name: String, fullName: String? = nil, title: String? = nil,
+                source: StreamSource, subtitle: String? = nil) {
         self.id = id
+        self.printerID = printerID ?? id
         self.name = name
+        self.fullName = fullName ?? name
+        self.title = title ?? name
         self.source = source
         self.subtitle = subtitle ?? Self.location(of: source)
     }

@@ -31,7 +31,8 @@ final class CameraSurface {
         case tile
     }
 
-    let session: StreamSession
+    /// The camera's session shown now (see `show(_:name:orientation:)`).
+    private(set) var session: StreamSession
     let status = StatusOverlay()
     let stats = StatsOverlay()
     /// The print's status, apart from the camera's (see `followStatus`).
@@ -56,9 +57,9 @@ final class CameraSurface {
         set { status.onEdit = newValue }
     }
 
-    private let name: String
+    private var name: String
     /// How the camera is mounted (the picture is drawn upright).
-    private let orientation: PictureOrientation
+    private var orientation: PictureOrientation
     private let overlay = GObjectRef(adopting: gtk_overlay_new()!)
     private let allocation = AllocationWatch()
     private let liveBadge = GObjectRef(adopting: makeLabel(tr("LIVE"), classes: ["live-badge"]))
@@ -67,7 +68,8 @@ final class CameraSurface {
     private let frameAge = GObjectRef(adopting: makeLabel(classes: ["frame-age"]))
     /// The red dot while the camera is being recorded.
     private let recordingBadge = RecordingBadge()
-    private let cameraHost: RepresentableHost<ObjectIdentifier, CameraView>
+    /// The picture's host: one picture for the surface's life, whichever camera it shows.
+    private let cameraHost: RepresentableHost<UUID, CameraView>
     private var displaySize = PixelSize.full
     /// False while the owner has scrolled the surface out of sight (see `setOnScreen`).
     private var onScreen = true
@@ -86,7 +88,7 @@ final class CameraSurface {
         self.name = name
         self.orientation = orientation
         strip = StatusStrip(style: style)
-        cameraHost = RepresentableHost(id: ObjectIdentifier(session),
+        cameraHost = RepresentableHost(id: UUID(),
                                        CameraView(session: session, displaySize: .full, look: .waiting, onScreen: true,
                                                   keyframesSuffice: false, orientation: orientation, onState: { _ in }))
         gtk_widget_add_css_class(widget, "camera-area")
@@ -140,6 +142,21 @@ final class CameraSurface {
         connectSignal(widget, "unmap") { [weak self] in self?.ticker = nil }
         cameraHost.update(cameraView())
         apply(session.state)
+    }
+
+    /// Shows another camera's `session` in the same picture (a printer's camera switcher): the
+    /// picture, its overlays and zoom stay; the picture waits for that camera's frames.
+    func show(_ session: StreamSession, name: String, orientation: PictureOrientation) {
+        guard session !== self.session else { return }
+        self.session = session
+        self.name = name
+        self.orientation = orientation
+        zoomControls?.set(.fitted)
+        state = session.state
+        cameraHost.update(cameraView())
+        apply(session.state)
+        if stats.isShown { stats.show(session.stats) }
+        showRecording()
     }
 
     /// Takes the picture out and detaches it from the session (the last view leaving stops the

@@ -3,11 +3,12 @@ import CLayerwatch
 import GtkKit
 import StreamKit
 
-/// The video of one printer, as a WidgetRepresentable: a GtkPicture (contain fit) showing one
-/// persistent frame paintable that the printer's shared StreamSession feeds. Make attaches to the
+/// The video of one camera, as a WidgetRepresentable: a GtkPicture (contain fit) showing one
+/// persistent frame paintable that the camera's shared StreamSession feeds. Make attaches to the
 /// session, update applies the display-size hint, the picture's look and the state handler (never
-/// rebuilds), dismantle detaches. The picture is made once per view and never recreated, so the
-/// printer's single connection is never dropped.
+/// rebuilds) — or, given another session (a printer's camera switcher), moves the picture to it —
+/// dismantle detaches. The picture is made once per view and never recreated, so the camera's
+/// single connection is never dropped.
 struct CameraView: WidgetRepresentable {
     typealias Widget = OpaquePointer
     typealias Coordinator = CameraCoordinator
@@ -22,7 +23,7 @@ struct CameraView: WidgetRepresentable {
         case stale
     }
 
-    /// The session shown: the view's identity (its host is made for this one session).
+    /// The session shown.
     let session: StreamSession
     /// Device pixels the picture covers: the size frames are converted to (never above the stream's).
     var displaySize: PixelSize
@@ -54,7 +55,6 @@ struct CameraView: WidgetRepresentable {
     }
 
     func updateWidget(_ picture: OpaquePointer, context: RepresentableContext<CameraView>) {
-        precondition(context.coordinator.session === session, "a CameraView's host shows one session")
         context.coordinator.update(from: self)
         setClass(picture, "waiting", look == .waiting)
         setClass(picture, "stale", look == .stale)
@@ -78,7 +78,7 @@ struct CameraView: WidgetRepresentable {
 /// session what part to convert.
 @MainActor
 final class CameraCoordinator {
-    let session: StreamSession
+    private(set) var session: StreamSession
     /// The paintable the picture shows for its whole life (an `LwFramePaintable`).
     let paintable = GObjectRef(adopting: lw_frame_paintable_new()!)
     private var consumer: StreamConsumer?
@@ -111,6 +111,10 @@ final class CameraCoordinator {
         mapped = Bool(gboolean: gtk_widget_get_mapped(picture))
         connectSignal(picture, "map") { [weak self] in self?.setMapped(true) }
         connectSignal(picture, "unmap") { [weak self] in self?.setMapped(false) }
+        attachConsumer()
+    }
+
+    private func attachConsumer() {
         consumer = session.attach(executor: MainLoopExecutor.main, displaySize: displaySize, visible: false,
                                   onState: { [weak self] state in
                                       MainActor.assumeIsolated { self?.onState(state) }
@@ -121,9 +125,18 @@ final class CameraCoordinator {
     }
 
     /// Takes the newest view's display size, on-screen flag, keyframe setting, orientation, zoom and
-    /// handler.
+    /// handler; and its session when it is another: the picture then waits for that one's frames.
     func update(from view: CameraView) {
         onState = view.onState
+        if view.session !== session, picture != nil {
+            consumer?.detach()
+            clearPicture()
+            session = view.session
+            adopt(view)
+            applyDrawing()
+            attachConsumer()
+            return
+        }
         let drawingChanged = view.orientation != orientation || view.zoom != zoom
         guard drawingChanged || view.displaySize != displaySize || view.onScreen != onScreen
             || view.keyframesSuffice != keyframesSuffice else { return }
@@ -148,6 +161,10 @@ final class CameraCoordinator {
         consumer?.detach()
         consumer = nil
         picture = nil
+        clearPicture()
+    }
+
+    private func clearPicture() {
         lw_frame_paintable_set_frame(paintable.pointer, nil, nil)
         presentation = nil
         shownFrame = nil

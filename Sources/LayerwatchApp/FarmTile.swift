@@ -69,7 +69,7 @@ final class FarmTile {
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        surface.followStatus(of: camera.id, in: hub, light: light) { [weak self, weak hub] in
+        surface.followStatus(of: camera.printerID, in: hub, light: light) { [weak self, weak hub] in
             guard let self, let hub else { return }
             show(entry(in: hub))
             onStatusChange()
@@ -78,9 +78,9 @@ final class FarmTile {
 
     /// What the farm's order needs of this printer, from `hub`.
     func entry(in hub: PrinterStatusHub) -> FarmOrder.Entry {
-        let update = hub.latest(camera.id)
+        let update = hub.latest(camera.printerID)
         let status = update?.connection == .live ? update?.status : nil
-        return FarmOrder.Entry(id: camera.id, state: status?.state, timeLeft: status?.timeLeft)
+        return FarmOrder.Entry(id: camera.printerID, state: status?.state, timeLeft: status?.timeLeft)
     }
 
     func dismantle() {

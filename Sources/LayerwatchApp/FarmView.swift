@@ -45,7 +45,7 @@ final class FarmView {
     init(hub: PrinterStatusHub) {
         self.hub = hub
         for (feature, _) in Feature.placed(\.tileMenuItem) {
-            g_menu_append(menu.pointer, feature.title, feature.actionName)
+            g_menu_append_item(menu.pointer, feature.menuItem().pointer)
         }
         scroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -83,12 +83,12 @@ final class FarmView {
     /// Makes the tiles match `pages` (the tabs, in their order): a tile for each new printer, a new
     /// tile for a printer whose session was replaced (edited), none for printers gone.
     func sync(_ pages: [PrinterPage]) {
-        for tile in tiles where !pages.contains(where: { $0.camera.id == tile.camera.id && $0.session === tile.surface.session }) {
+        for tile in tiles where !pages.contains(where: { $0.camera.printerID == tile.camera.printerID && $0.session === tile.surface.session }) {
             grid.remove(tile.widget)
             tile.dismantle()
         }
         tiles = pages.map { page in
-            tiles.first { $0.camera.id == page.camera.id && $0.surface.session === page.session } ?? makeTile(for: page)
+            tiles.first { $0.camera.printerID == page.camera.printerID && $0.surface.session === page.session } ?? makeTile(for: page)
         }
         showEmptyPage()
         reorder()
@@ -100,7 +100,7 @@ final class FarmView {
     }
 
     func tile(id: UUID) -> FarmTile? {
-        tiles.first { $0.camera.id == id }
+        tiles.first { $0.camera.printerID == id }
     }
 
     /// The tiles in the order they are shown.
@@ -121,7 +121,7 @@ final class FarmView {
 
     private func makeTile(for page: PrinterPage) -> FarmTile {
         let tile = FarmTile(camera: page.camera, session: page.session, menu: menu.pointer)
-        let id = page.camera.id
+        let id = page.camera.printerID
         tile.onActivate = { [weak self] in self?.onActivate(id) }
         tile.onSelect = { [weak self] in self?.onSelect(id) }
         grid.append(tile.widget)
@@ -135,7 +135,7 @@ final class FarmView {
     private func reorder() {
         guard let hub else { return }
         let ordered = attentionFirst
-            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.id == id } }
+            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.printerID == id } }
             : tiles
         grid.setOrder(ordered.map(\.widget))
         visibilityIdle.schedule()

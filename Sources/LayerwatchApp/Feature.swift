@@ -94,6 +94,15 @@ struct Feature {
         return label
     }
 
+    /// Its item in a menu (the primary menu, a farm tile's), left out while disabled when it says so.
+    func menuItem() -> GObjectRef<OpaquePointer> {
+        let item = GObjectRef(adopting: g_menu_item_new(title, actionName)!)
+        if hiddenWhenDisabled {
+            g_menu_item_set_attribute_value(item.pointer, "hidden-when", g_variant_new_string("action-disabled"))
+        }
+        return item
+    }
+
     /// Adds the action to `map` (the window or the application), acting on `context`, and returns
     /// it, or nil for an action GTK provides.
     func install(on map: some GObjectPointer, for context: FeatureContext) -> OpaquePointer? {

@@ -13,6 +13,8 @@ protocol FeatureContext: AnyObject {
     var selectedCamera: Camera? { get }
     /// The selected tab's connection state; nil when no tab is selected.
     var selectedCameraState: SessionState? { get }
+    /// The cameras of the selected tab's printer, in its order.
+    var selectedPrinterCameras: [Camera] { get }
     /// Whether the selected tab's camera is being recorded.
     var selectedCameraRecords: Bool { get }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
@@ -38,6 +40,8 @@ protocol FeatureContext: AnyObject {
     func stepZoom(in zoomIn: Bool)
     func setZoom(_ zoom: PictureZoom)
     func reconnectSelected()
+    /// Shows the selected printer's camera at `index` in its tab (and its farm tile).
+    func showCamera(at index: Int)
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?)
     func editSelectedPrinter()

@@ -11,7 +11,7 @@ extension Feature {
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
-                handler: .command { context in context.selectedCamera.map { context.showTab($0.id) } },
+                handler: .command { context in context.selectedCamera.map { context.showTab($0.printerID) } },
                 isEnabled: { $0.selectedCamera != nil }),
         // Camera: the selected printer's page.
         Feature(name: "snapshot", title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
@@ -49,6 +49,9 @@ extension Feature {
                 shortcutGroup: .camera, placements: [.miniWindow],
                 handler: .command { $0.setZoom(.fitted) },
                 isEnabled: { $0.canZoom }),
+        // The camera switcher's keys and the farm tile's menu: one of the printer's cameras.
+        showCamera(1), showCamera(2), showCamera(3), showCamera(4), showCamera(5), showCamera(6), showCamera(7),
+        showCamera(8), showCamera(9),
         Feature(name: "reconnect", title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "view-refresh-symbolic"), .tileMenu],
                 handler: .command { $0.reconnectSelected() },
@@ -89,6 +92,16 @@ extension Feature {
                 isEnabled: { $0.isFarmShown },
                 state: { $0.attentionFirst }, hiddenWhenDisabled: true),
     ]
+
+    /// Shows the selected printer's camera `number`: in the tile's menu while the printer has it,
+    /// and on Alt+Shift+number (`CameraKeys`, since GTK's accelerators would need the symbol a
+    /// layout puts on the shifted digit). The shortcuts window lists the nine as one row
+    /// (data/shortcuts.ui).
+    static func showCamera(_ number: Int) -> Feature {
+        Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number), placements: [.tileMenu],
+                handler: .command { $0.showCamera(at: number - 1) },
+                isEnabled: { $0.selectedPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
+    }
 
     /// The features with a control of one kind, each with what `control` reads off its placement
     /// (an icon, a menu section), in table order.

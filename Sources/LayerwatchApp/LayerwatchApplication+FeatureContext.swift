@@ -5,6 +5,7 @@ import StreamKit
 extension LayerwatchApplication: FeatureContext {
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
     var selectedCameraState: SessionState? { window?.tabs.selected?.state }
+    var selectedPrinterCameras: [Camera] { window?.tabs.selected?.cameras ?? [] }
     var selectedCameraRecords: Bool { window?.tabs.selected?.session.recording != nil }
     var hasSavedPrinters: Bool { !library.config.printers.isEmpty }
     var isFullscreen: Bool { window?.isFullscreen ?? false }
@@ -20,6 +21,7 @@ extension LayerwatchApplication: FeatureContext {
     func stepZoom(in zoomIn: Bool) { zoomTarget?.stepZoom(in: zoomIn) }
     func setZoom(_ zoom: PictureZoom) { zoomTarget?.setZoom(zoom) }
     func reconnectSelected() { window?.tabs.selected?.surface.reconnect() }
+    func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
     func closeSelectedTab() { window?.tabs.requestCloseSelected() }
     func showAbout() { AppMenu.showAbout(parent: window?.window, version: Installation.version) }
 }

@@ -6,26 +6,27 @@ import GtkKit
 extension LayerwatchApplication {
     /// Opens the camera's mini window at `size`, or closes it when it is already open.
     func togglePopOut(_ camera: Camera, size: (Int32, Int32)) {
-        if let open = miniWindows[camera.id] {
+        if let open = miniWindows[camera.printerID] {
             open.close()
             return
         }
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
         mini.install(Feature.placed(\.miniWindowAction).map(\.feature), for: self)
-        miniWindows[camera.id] = mini
+        miniWindows[camera.printerID] = mini
         mini.onClosed = { [weak self, weak mini] in
-            guard let self, let mini, miniWindows[camera.id] === mini else { return }
-            miniWindows[camera.id] = nil
+            guard let self, let mini, miniWindows[camera.printerID] === mini else { return }
+            miniWindows[camera.printerID] = nil
             // Closing the main window closes the mini windows too: keep them listed for next time.
-            if window != nil { library.setMiniWindow(nil, for: camera.id) }
+            if window != nil { library.setMiniWindow(nil, for: camera.printerID) }
         }
         mini.onReturnToTab = { [weak self] in
-            guard let self, let window, let page = window.tabs.page(id: camera.id) else { return }
+            guard let self, let window, let page = window.tabs.page(id: camera.printerID) else { return }
             window.tabs.select(page)
             window.present()
         }
         mini.present()
-        library.setMiniWindow(.init(printerID: camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: camera.id)
+        library.setMiniWindow(.init(printerID: camera.printerID, cameraID: camera.id, width: Int(mini.size.width), height: Int(mini.size.height)),
+                              for: camera.printerID)
         if mini.keepAbove == .unsupported, !library.config.keepAboveHintShown {
             library.markKeepAboveHintShown()
             mini.toast(KeepAboveHint.text())

@@ -19,7 +19,7 @@ extension LayerwatchApplication {
     }
 
     func save(_ printer: Printer) {
-        guard let window, let camera = try? Camera(printer: printer) else { return }
+        guard let window, let cameras = try? Camera.all(of: printer) else { return }
         let existing = window.tabs.page(id: printer.id)
         let position = existing.flatMap { window.tabs.position(of: $0) }
         library.upsert(printer)
@@ -27,18 +27,18 @@ extension LayerwatchApplication {
             // Edited: the old session (old address or code) goes, the tab reopens with the new one.
             miniWindows[printer.id]?.close()
             window.tabs.remove(existing)
-            sessions.forget(existing.camera.source)
+            existing.sessions.forEach { sessions.forget($0.source) }
         }
         // The demo camera made way for the first real printer.
         for demo in window.tabs.all where demo.camera.isDemo {
             close(demo)
         }
-        addTab(camera, select: true, at: position)
-        library.reorder(window.tabs.all.map(\.camera.id))
+        addTab(cameras, select: true, at: position)
+        library.reorder(window.tabs.all.map(\.camera.printerID))
     }
 
     func confirmClose(_ page: PrinterPage) {
-        guard library.printer(id: page.camera.id) != nil, let window else { return close(page) }
+        guard library.printer(id: page.camera.printerID) != nil, let window else { return close(page) }
         let dialog = adw_message_dialog_new(gcast(window.window), String(format: tr("Remove “%@”?"), page.name),
                                             tr("Its settings and access code will be deleted from this computer."))!
         adw_message_dialog_add_response(gcast(dialog), "cancel", tr("Cancel"))
@@ -48,7 +48,7 @@ extension LayerwatchApplication {
         adw_message_dialog_set_close_response(gcast(dialog), "cancel")
         connectSignal(dialog, "response::remove") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
-            library.remove(id: page.camera.id)
+            library.remove(id: page.camera.printerID)
             close(page)
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
@@ -57,9 +57,9 @@ extension LayerwatchApplication {
     }
 
     func close(_ page: PrinterPage) {
-        miniWindows[page.camera.id]?.close()
+        miniWindows[page.camera.printerID]?.close()
         window?.tabs.remove(page)
-        sessions.forget(page.camera.source)
+        page.sessions.forEach { sessions.forget($0.source) }
     }
 
     /// "Test Connection": the tab's running session answers if the printer is already streaming

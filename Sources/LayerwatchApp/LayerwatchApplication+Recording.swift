@@ -26,7 +26,7 @@ extension LayerwatchApplication {
             window?.toast(RecordingFailure.cannotCreate(path: error.path, reason: error.reason).description)
             return
         }
-        let url = folder.appendingPathComponent(SavedFiles.name(printer: page.name, at: Date(), extension: "mkv"))
+        let url = folder.appendingPathComponent(SavedFiles.name(printer: page.camera.fullName, at: Date(), extension: "mkv"))
         let recording = page.session.startRecording(to: url)  // taken, the name gets a " (2)"
         recordings.append(recording)
         recording.whenFinished { [weak self, weak page] status in

@@ -110,7 +110,7 @@ public final class LayerwatchApplication {
         connect(commandLine)  // needs no code from the keyring
         library.whenSecretsLoaded { [self] in
             guard window?.tabs.all.isEmpty ?? true else { return }  // the tabs are up already
-            connect(camerasToOpen(commandLine: commandLine).cameras.filter { camera in !commandLine.contains { $0.id == camera.id } })
+            connect(tabsToOpen(commandLine: commandLine).tabs.flatMap { $0 }.filter { camera in !commandLine.contains { $0.id == camera.id } })
         }
     }
 
@@ -118,16 +118,16 @@ public final class LayerwatchApplication {
         urls.compactMap { try? StreamSource.parse($0) }.map { Camera(name: Camera.defaultName(for: $0), source: $0) }
     }
 
-    /// The cameras a new window opens: the saved printers (and those that can't be opened, with why),
-    /// the command line's cameras, or the demo when there are neither.
-    private func camerasToOpen(commandLine: [Camera]) -> (cameras: [Camera], unopenable: [String]) {
-        var cameras: [Camera] = [], unopenable: [String] = []
+    /// The tabs a new window opens, each with its cameras: the saved printers (and those that can't
+    /// be opened, with why), the command line's cameras, or the demo when there are neither.
+    private func tabsToOpen(commandLine: [Camera]) -> (tabs: [[Camera]], unopenable: [String]) {
+        var tabs: [[Camera]] = [], unopenable: [String] = []
         for printer in library.config.printers {
-            do { cameras.append(try Camera(printer: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+            do { tabs.append(try Camera.all(of: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
         }
-        cameras += commandLine
-        if cameras.isEmpty && unopenable.isEmpty, let demo = Camera.demo() { cameras.append(demo) }
-        return (cameras, unopenable)
+        tabs += commandLine.map { [$0] }
+        if tabs.isEmpty && unopenable.isEmpty, let demo = Camera.demo() { tabs.append([demo]) }
+        return (tabs, unopenable)
     }
 
     /// Opens `urls` as extra tabs: at start, or when another launch passed them on.
@@ -140,7 +140,7 @@ public final class LayerwatchApplication {
         }
         for camera in cameras {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
-            addTab(camera, select: true)
+            addTab([camera], select: true)
         }
         if farmRequested { showFarm(true) }
         window.present()
@@ -199,7 +199,7 @@ public final class LayerwatchApplication {
         }
         tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
         tabs.onOrderChange = { [weak self, unowned tabs, unowned window] in
-            self?.library.reorder(tabs.all.map(\.camera.id))
+            self?.library.reorder(tabs.all.map(\.camera.printerID))
             // Tabs come and go as printers are added, edited and removed.
             self?.syncPrinterStatus()
             window.farm.sync(tabs.all)
@@ -234,17 +234,17 @@ public final class LayerwatchApplication {
     private func restoreTabs(in window: MainWindow) {
         let saved = library.config
         let tabs = window.tabs
-        let (cameras, unopenable) = camerasToOpen(commandLine: commandLineCameras)
+        let (toOpen, unopenable) = tabsToOpen(commandLine: commandLineCameras)
         // A printer added while the keyring was still answering has its tab already.
-        for camera in cameras where tabs.page(id: camera.id) == nil {
-            addTab(camera, select: library.printer(id: camera.id) == nil)
+        for cameras in toOpen where tabs.page(id: cameras[0].printerID) == nil {
+            addTab(cameras, select: library.printer(id: cameras[0].printerID) == nil)
         }
         earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
         earlyConsumers = []
         if commandLineCameras.isEmpty, let id = saved.selectedPrinterID, let page = tabs.page(id: id) { tabs.select(page) }
         tabs.onSelectionChange = { [weak self, weak window] page in
             window?.selectionChanged(page)
-            self?.library.select(page?.camera.id)
+            self?.library.select(page?.camera.printerID)
         }
         let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
@@ -253,19 +253,34 @@ public final class LayerwatchApplication {
         window.present()
         for mini in saved.miniWindows {
             guard let page = tabs.page(id: mini.printerID) else { continue }
+            // The tab shows the camera its mini window showed.
+            page.showCamera(at: page.cameras.firstIndex { $0.id == mini.cameraID } ?? 0)
             togglePopOut(page.camera, size: (Int32(mini.width), Int32(mini.height)))
         }
     }
 
-    func addTab(_ camera: Camera, select: Bool, at position: Int? = nil) {
+    /// Adds a tab showing `cameras` (one printer's).
+    func addTab(_ cameras: [Camera], select: Bool, at position: Int? = nil) {
         guard let window else { return }
-        let page = PrinterPage(camera: camera, session: sessions.session(for: camera.source))
+        let page = PrinterPage(cameras: cameras) { [sessions] in sessions.session(for: $0.source) }
         syncPrinterStatus()
         page.followStatus(in: statusHub)
-        if library.printer(id: camera.id) != nil {
+        let printerID = page.printerID
+        if library.printer(id: printerID) != nil {
             page.surface.onEditAccessCode = { [weak self] in
-                guard let self, let printer = library.printer(id: camera.id) else { return }
+                guard let self, let printer = library.printer(id: printerID) else { return }
                 showDialog(editing: printer)
+            }
+        }
+        // The farm's tile, the mini window and the title follow the camera the tab shows.
+        page.onCameraChange = { [weak self, weak window, weak page] in
+            guard let self, let window, let page else { return }
+            window.farm.sync(window.tabs.all)
+            window.selectionChanged(window.tabs.selected)
+            if let mini = miniWindows[page.printerID] {
+                mini.show(page.camera, session: page.session)
+                library.setMiniWindow(.init(printerID: page.printerID, cameraID: page.camera.id,
+                                            width: Int(mini.size.width), height: Int(mini.size.height)), for: page.printerID)
             }
         }
         window.add(page, select: select, at: position)
@@ -283,7 +298,7 @@ public final class LayerwatchApplication {
 
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
     var selectedPrinter: Printer? {
-        window?.tabs.selected.flatMap { library.printer(id: $0.camera.id) }
+        window?.tabs.selected.flatMap { library.printer(id: $0.camera.printerID) }
     }
 
     /// Opens the Edit Printer dialog for the selected tab's printer.
@@ -330,7 +345,7 @@ public final class LayerwatchApplication {
         // Closing the main window quits: the open mini windows stay in the config and come back.
         self.window = nil
         for (id, mini) in miniWindows {
-            library.setMiniWindow(.init(printerID: id, width: Int(mini.size.width), height: Int(mini.size.height)), for: id)
+            library.setMiniWindow(.init(printerID: id, cameraID: mini.camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: id)
             mini.close()
         }
     }

@@ -88,8 +88,9 @@ final class MainWindow {
         // on the selected printer's tile, so the arrows work at once.
         connectSignal(farm.widget, "map") { [weak self] in
             guard let self, farm.focusedTile == nil, let selected = tabs.selected else { return }
-            farm.focus(selected.camera.id)
+            farm.focus(selected.camera.printerID)
         }
+        CameraKeys.install(on: window)
         keepAlive(self, untilDestroyed: window)
         connectNotify(window, "fullscreened") { [weak self] in self?.fullscreenChanged() }
         connectSignal(window, "destroy") { [weak self] in

@@ -6,13 +6,14 @@ import StreamKit
 /// The pop-out mini window (the desktop's picture-in-picture): a small window titled
 /// "<printer> - PiP" that stays on top where the desktop allows, showing the same session as the
 /// printer's tab (a second camera surface, never a second connection) converted at its own small
-/// size, with the print's status on one line. Hovering shows buttons to switch a Bambu printer's
-/// chamber light, go back to the tab or close.
+/// size, with the print's status on one line. It shows the camera the printer's tab shows, and
+/// follows the tab's camera switcher. Hovering shows buttons to switch a Bambu printer's chamber
+/// light, go back to the tab or close.
 @MainActor
 final class MiniWindow {
     nonisolated static let defaultSize = (width: Int32(480), height: Int32(270))
 
-    let camera: Camera
+    private(set) var camera: Camera
     let window: UnsafeMutablePointer<GtkWidget>
     let surface: CameraSurface
     let light = ChamberLightToggle(classes: ["circular", "osd"])
@@ -30,7 +31,7 @@ final class MiniWindow {
         surface = CameraSurface(session: session, name: camera.name, style: .compact, orientation: camera.orientation)
         window = adw_window_new()
         if let application { gtk_window_set_application(gcast(window), gcast(application)) }
-        gtk_window_set_title(gcast(window), KeepAboveHint.title(of: camera.name))
+        gtk_window_set_title(gcast(window), KeepAboveHint.title(of: camera.fullName))
         gtk_window_set_default_size(gcast(window), size.0, size.1)
         gtk_widget_add_css_class(window, "mini-window")
 
@@ -63,9 +64,16 @@ final class MiniWindow {
         gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
     }
 
+    /// Shows another of the printer's cameras, `session` its session, in the same picture.
+    func show(_ camera: Camera, session: StreamSession) {
+        self.camera = camera
+        surface.show(session, name: camera.name, orientation: camera.orientation)
+        gtk_window_set_title(gcast(window), KeepAboveHint.title(of: camera.fullName))
+    }
+
     /// Shows the printer's status from `hub`: the strip and the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        surface.followStatus(of: camera.id, in: hub, light: light)
+        surface.followStatus(of: camera.printerID, in: hub, light: light)
     }
 
     /// Shows the window and asks for it to stay on top; on Wayland the outcome says it could not.

@@ -27,17 +27,11 @@ struct PrinterChoice: Equatable, Sendable {
     let kind: Printer.Kind
     /// go2rtc's streams are saved as generic cameras: the choice is no kind of its own.
     var isGo2RTC = false
-    /// The fields it shows, with their texts. A choice with both `.cameras` and `.url` shows the URL
-    /// only while an edited printer's camera URL is kept (see `showsURL(whileKept:)`).
+    /// The fields it shows, with their texts. The URL field shows only while one of the printer's
+    /// cameras with a URL is selected in the dialog's camera list.
     let fields: [Field: FieldText]
 
     func shows(_ field: Field) -> Bool { fields[field] != nil }
-
-    /// Whether the URL field shows: for a choice without a cameras list always, for one with it only
-    /// while `kept` (editing, no listed camera checked).
-    func showsURL(whileKept kept: Bool) -> Bool {
-        shows(.url) && (!shows(.cameras) || kept)
-    }
 
     /// The kind it makes for a printer of `model`: with the model when the model's camera is this
     /// choice's.

@@ -10,9 +10,10 @@ import StreamKit
 /// fields shown and what they say), name, address, access code (masked, with reveal), optional
 /// serial, or a URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint host's API (address, port, key), or a go2rtc restreamer's
 /// (address, port, username, password), finds its cameras, of which the user checks one or several
-/// (go2rtc's streams are saved as other cameras over RTSP); how the camera is mounted (turned,
-/// mirrored: an imported camera fills it in); the print's timelapse; "Test Connection" probes the camera; Save checks every
-/// field and says what is wrong under the field itself.
+/// (go2rtc's streams are saved as other cameras over RTSP); the printer's cameras (`PrinterCameraList`:
+/// add, remove, reorder; the one selected has its URL and mounting — turned, mirrored — in the
+/// fields below, an imported camera's filled in); the print's timelapse; "Test Connection" probes
+/// the selected camera; Save checks every field and says what is wrong under the field itself.
 @MainActor
 final class PrinterDialog {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -27,7 +28,9 @@ final class PrinterDialog {
     /// "Find Cameras" and the cameras it found on a Klipper, OctoPrint or go2rtc host.
     let cameraList = ImportedCameraList()
     let cameras: FormField
-    /// How the camera is mounted; hidden while several imported cameras are checked (each keeps its own).
+    /// The printer's cameras; the selected one's URL and mounting are in `url` and `mounting`.
+    let cameraRows = PrinterCameraList()
+    /// How the selected camera is mounted.
     let mounting = MountingField()
     /// Whether its prints get a timelapse; shown for printers with print status.
     let timelapse = TimelapseField()
@@ -45,8 +48,11 @@ final class PrinterDialog {
     let discovered = DiscoveredPrinterList()
     private var model: BambuModel?
     private let id: UUID
-    /// The printer being edited: its camera URL stays unless the user changes it.
+    /// The printer being edited.
     private let editing: Printer?
+    /// The printer's cameras as listed, the selected one as it was when selected (see `editedCameras`).
+    private var printerCameras: [PrinterCamera] = []
+    private var selectedCamera: Int?
     private var attemptedSave = false
     /// Where saved access codes are kept, said under a Bambu printer's access code.
     private var secretsNote: String
@@ -57,7 +63,7 @@ final class PrinterDialog {
 
     /// Probes a source and answers with a sentence for the user (on the main loop).
     var onTest: @MainActor (StreamSource, @escaping @MainActor (String) -> Void) -> Void = { _, _ in }
-    /// The user saved valid printers (several when several cameras were chosen); the dialog closes itself.
+    /// The user saved valid printers (several when several go2rtc streams were chosen); the dialog closes itself.
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
 
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
@@ -103,7 +109,7 @@ final class PrinterDialog {
         gtk_box_append(gcast(hostRow), host.widget)
         gtk_box_append(gcast(hostRow), apiPort.widget)
         for field in [name.widget, hostRow, apiUser.widget, accessCode.widget, serial.widget,
-                      url.widget, cameras.widget, mounting.field.widget, timelapse.field.widget] {
+                      cameras.widget, cameraRows.field.widget, url.widget, mounting.field.widget, timelapse.field.widget] {
             gtk_box_append(gcast(form), field)
         }
         let testRow = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
@@ -130,6 +136,7 @@ final class PrinterDialog {
         connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
+        cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         connectSignal(kindDropDown, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             self?.choiceChanged()
         }
@@ -167,22 +174,26 @@ final class PrinterDialog {
         gtk_widget_grab_focus(accessCode.entry)
     }
 
-    /// The draft the fields describe now: for Klipper, OctoPrint and go2rtc the API's fields, and
-    /// the checked cameras or, when editing with none checked, the camera URL.
+    /// The draft the fields describe now: for Klipper, OctoPrint and go2rtc the API's fields; the
+    /// printer's cameras as listed (go2rtc: the checked streams).
     var draft: PrinterDraft {
         let choice = choice
-        var cameras = choice.shows(.cameras) ? cameraList.chosen : []
-        if cameras.count == 1 {  // one checked camera: mounted as the field says (it came filled from the camera)
-            cameras[0].rotation = mounting.rotation
-            cameras[0].flipHorizontal = mounting.flipHorizontal
-            cameras[0].flipVertical = mounting.flipVertical
-        }
         return PrinterDraft(id: id, kind: choice.kind(model: model), isGo2RTC: choice.isGo2RTC, name: name.text, host: host.text,
                             apiPort: apiPortText, user: choice.shows(.apiUser) ? apiUser.text : "",
                             accessCode: accessCode.text, serial: serial.text,
-                            url: showsURL ? url.text : "", cameras: cameras,
-                            rotation: mounting.rotation, flipHorizontal: mounting.flipHorizontal,
-                            flipVertical: mounting.flipVertical, notifies: editing?.notifies ?? true, timelapse: timelapse.timelapse)
+                            cameras: choice.isGo2RTC ? cameraList.chosen.map(PrinterCamera.init) : editedCameras,
+                            notifies: editing?.notifies ?? true, timelapse: timelapse.timelapse)
+    }
+
+    /// The printer's cameras, the selected one with the URL and mounting its fields show now.
+    var editedCameras: [PrinterCamera] {
+        var edited = printerCameras
+        guard let index = selectedCamera, edited.indices.contains(index) else { return edited }
+        if edited[index].url != nil { edited[index].url = url.text }
+        edited[index].rotation = mounting.rotation
+        edited[index].flipHorizontal = mounting.flipHorizontal
+        edited[index].flipVertical = mounting.flipVertical
+        return edited
     }
 
     var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
@@ -242,8 +253,8 @@ final class PrinterDialog {
         if choice.shows(.apiPort) { apiPort.text = printer.apiPort.map(String.init) ?? "" }
         accessCode.text = printer.accessCode
         serial.text = printer.serial ?? ""
-        url.text = printer.url ?? ""
-        mounting.show(rotation: printer.rotation, flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical)
+        printerCameras = printer.cameras
+        showCamera(at: 0)
         timelapse.timelapse = printer.timelapse
     }
 
@@ -255,10 +266,75 @@ final class PrinterDialog {
         return editing.apiPort.map(String.init) ?? ""
     }
 
-    /// Whether the camera URL field is part of the form: for other cameras, or for a Klipper or
-    /// OctoPrint printer being edited until a camera the host lists is checked.
+    /// Whether the camera URL field is part of the form: while a camera with a URL is selected
+    /// (not a Bambu printer's own camera), never for go2rtc.
     private var showsURL: Bool {
-        choice.showsURL(whileKept: editing != nil && cameraList.chosen.isEmpty)
+        !choice.isGo2RTC && selectedCamera.map { printerCameras.indices.contains($0) && printerCameras[$0].url != nil } ?? false
+    }
+
+    /// Shows the camera at `index` in the URL and mounting fields, the one shown before kept as edited.
+    private func selectCamera(_ index: Int?) {
+        printerCameras = editedCameras
+        showCamera(at: index)
+    }
+
+    /// Shows the camera at `index` in the URL and mounting fields (what they showed is not kept).
+    private func showCamera(at index: Int?) {
+        selectedCamera = index.flatMap { printerCameras.indices.contains($0) ? $0 : nil }
+        if let camera = selectedCamera.map({ printerCameras[$0] }) {
+            url.text = camera.url ?? ""
+            mounting.show(rotation: camera.rotation, flipHorizontal: camera.flipHorizontal, flipVertical: camera.flipVertical)
+        }
+        showCameras()
+    }
+
+    /// Lists the printer's cameras and shows the fields of the selected one.
+    private func showCameras() {
+        let choice = choice
+        cameraRows.show(printerCameras, kind: choice.kind, selected: selectedCamera)
+        cameraRows.field.setShown(!choice.isGo2RTC)
+        url.setShown(showsURL)
+        mounting.field.setShown(!choice.isGo2RTC && selectedCamera != nil)
+    }
+
+    /// Does what the camera list asked.
+    private func camerasEdited(_ request: PrinterCameraList.Request) {
+        printerCameras = editedCameras
+        switch request {
+        case .select(let index):
+            selectCamera(index)
+            return
+        case .moveUp(let index) where index > 0:
+            printerCameras.swapAt(index, index - 1)
+            showCamera(at: index - 1)
+        case .moveDown(let index) where index + 1 < printerCameras.count:
+            printerCameras.swapAt(index, index + 1)
+            showCamera(at: index + 1)
+        case .remove(let index) where printerCameras.indices.contains(index):
+            printerCameras.remove(at: index)
+            showCamera(at: printerCameras.isEmpty ? nil : min(index, printerCameras.count - 1))
+        case .add:
+            printerCameras.append(PrinterCamera(url: ""))
+            showCamera(at: printerCameras.count - 1)
+        default:
+            return
+        }
+        if case .add = request { gtk_widget_grab_focus(url.entry) }
+        revalidate()
+    }
+
+    /// The cameras a kind starts with or keeps: a Bambu printer's own camera first, no such camera
+    /// on another kind, and an empty one to fill in for a camera by URL.
+    private func fitCamerasToChoice() {
+        printerCameras = editedCameras
+        let kind = choice.kind
+        if kind.isBambu {
+            if !printerCameras.contains(where: { $0.url == nil }) { printerCameras.insert(.bambuOwn(), at: 0) }
+        } else {
+            printerCameras.removeAll { $0.url?.isEmpty ?? true }
+            if printerCameras.isEmpty && !kind.hasStatusAPI { printerCameras = [PrinterCamera(url: "")] }
+        }
+        showCamera(at: printerCameras.isEmpty ? nil : 0)
     }
 
     /// Shows the choice's fields, with its titles, examples and hints.
@@ -273,7 +349,7 @@ final class PrinterDialog {
             formField.setHint(text?.hint ?? "")
         }
         showAccessCodeHint()
-        url.setShown(showsURL)
+        fitCamerasToChoice()
         gtk_widget_set_visible(hostRow, (choice.shows(.host) || choice.shows(.apiPort)).gboolean)
         if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isBambu.gboolean) }
         revalidate()
@@ -305,13 +381,18 @@ final class PrinterDialog {
         revalidate()
     }
 
+    /// A found camera checked is one of the printer's cameras, unchecked it is not (go2rtc's
+    /// streams are saved on their own, see `draft`).
     private func camerasToggled() {
-        url.setShown(showsURL)
+        guard !choice.isGo2RTC else { return revalidate() }
+        printerCameras = editedCameras
         let chosen = cameraList.chosen
-        if chosen.count == 1 {
-            mounting.show(rotation: chosen[0].rotation, flipHorizontal: chosen[0].flipHorizontal, flipVertical: chosen[0].flipVertical)
+        let unchecked = Set(cameraList.cameras.compactMap(\.url)).subtracting(chosen.compactMap(\.url))
+        printerCameras.removeAll { camera in camera.url.map { unchecked.contains($0) || $0.isEmpty } ?? false }
+        for found in chosen where !printerCameras.contains(where: { $0.url == found.url }) {
+            printerCameras.append(PrinterCamera(found))
         }
-        mounting.field.setShown(chosen.count <= 1)
+        showCamera(at: printerCameras.isEmpty ? nil : 0)
         revalidate()
     }
 
@@ -351,8 +432,9 @@ final class PrinterDialog {
         }
         findError = nil
         host.showError(nil)
-        let shown = editing?.url
-        cameraList.find(target, checked: { shown == nil || $0.url == shown }) { [weak self] message in
+        // A new printer takes every playable camera; an edited one shows those it has checked.
+        let kept = editing.map { Set($0.cameras.compactMap(\.url)) }
+        cameraList.find(target, checked: { found in kept.map { found.url.map($0.contains) ?? false } ?? true }) { [weak self] message in
             self?.findError = message
             self?.host.showError(message)
         }
@@ -368,7 +450,8 @@ final class PrinterDialog {
             gtk_label_set_text(gcast(testResult), tr("Fix the fields marked above first."))
             return
         case .success(let printer):
-            do { source = try printer.source() } catch {
+            let selected = selectedCamera.map { editedCameras[$0].id }
+            do { source = try printer.source(of: printer.cameras.first { $0.id == selected } ?? printer.cameras[0]) } catch {
                 gtk_label_set_text(gcast(testResult), "\(error)")
                 return
             }

@@ -30,6 +30,7 @@ final class PrinterLibrary {
         loadProblem = file.problem
         guard store.hasKeyring, !file.config.printers.isEmpty else {
             secretsLoaded = true
+            if file.needsSave { save() }  // an older format, written in this one
             return
         }
         saver.async {
@@ -68,7 +69,7 @@ final class PrinterLibrary {
         let waiting = waitingForSecrets
         waitingForSecrets = []
         waiting.forEach { $0() }
-        if filled.secretsToMove { save() }
+        if filled.needsSave { save() }
     }
 
     func printer(id: UUID) -> Printer? {

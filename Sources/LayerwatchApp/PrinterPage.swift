@@ -4,16 +4,30 @@ import GtkKit
 import StreamKit
 
 /// Everything one printer's tab shows: its camera surface (the video, its overlays and the print's
-/// status) and the control bar (with the chamber-light switch of a Bambu printer), arranged by an
-/// AdaptiveLayout that moves only the bar when the window turns wide or tall. The surface is made
-/// once and never moves.
+/// status) and the control bar (with the camera switcher of a printer with several cameras and the
+/// chamber-light switch of a Bambu printer), arranged by an AdaptiveLayout that moves only the bar
+/// when the window turns wide or tall. The surface is made once and never moves; switching cameras
+/// shows the other camera's session in it, each camera keeping its one connection meanwhile.
 @MainActor
 final class PrinterPage: CameraSurfaceDelegate {
-    let camera: Camera
-    let session: StreamSession
+    /// The printer's cameras in its order (a command-line or demo tab has one).
+    let cameras: [Camera]
+    /// Their sessions, in the same order.
+    let sessions: [StreamSession]
+    /// Which camera the tab shows.
+    private(set) var shownIndex = 0
+    /// The camera shown.
+    var camera: Camera { cameras[shownIndex] }
+    /// The shown camera's session.
+    var session: StreamSession { sessions[shownIndex] }
+    var printerID: UUID { cameras[0].printerID }
     var name: String { camera.name }
     let surface: CameraSurface
     let controls = ControlBar()
+    /// The camera switcher, in the control bar while the printer has more than one camera.
+    let switcher: UnsafeMutablePointer<GtkWidget>
+    /// Hidden views of the cameras not shown, so each keeps its connection and shows at once.
+    private var standby: [Int: StreamConsumer] = [:]
     let light = ChamberLightToggle(classes: ["circular", "flat"])
     let layout: AdaptiveLayout
     /// Set while its tab is being closed for good.
@@ -29,13 +43,24 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// The printer's status as the strip shows it; nil without one.
     var printSummary: PrintSummary? { surface.strip.summary }
 
-    init(camera: Camera, session: StreamSession) {
-        self.camera = camera
-        self.session = session
-        surface = CameraSurface(session: session, name: camera.name, style: .full, orientation: camera.orientation)
+    /// A page for `cameras` (one printer's, at least one), each camera's session from `session`.
+    init(cameras: [Camera], session: (Camera) -> StreamSession) {
+        self.cameras = cameras
+        sessions = cameras.map(session)
+        surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
         layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
+        switcher = makeDropDown(cameras.map(\.title))
+        gtk_widget_set_tooltip_text(switcher, tr("Camera"))
+        setAccessibleLabel(switcher, tr("Camera"))
+        gtk_widget_set_visible(switcher, (cameras.count > 1).gboolean)
         surface.delegate = self
+        controls.append(switcher)
         controls.append(light.button)
+        for index in sessions.indices.dropFirst() { standby[index] = hiddenView(of: index) }
+        connectSignal(switcher, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
+            guard let self else { return }
+            showCamera(at: Int(gtk_drop_down_get_selected(gcast(switcher))))
+        }
         layout.onArrangementChange = { [weak self] arrangement in
             self?.controls.setOrientation(arrangement == .beside ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
         }
@@ -44,18 +69,40 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
     func followStatus(in hub: PrinterStatusHub) {
-        surface.followStatus(of: camera.id, in: hub, light: light) { [weak self] in self?.onStatusChange() }
+        surface.followStatus(of: printerID, in: hub, light: light) { [weak self] in self?.onStatusChange() }
     }
 
-    /// Detaches the video from the session (the last view leaving stops the stream).
+    /// Told when the tab shows another camera.
+    var onCameraChange: @MainActor () -> Void = {}
+
+    /// Shows the camera at `index` (the switcher, Alt+Shift+1…9) in the same picture; the camera
+    /// left keeps its connection.
+    func showCamera(at index: Int) {
+        guard cameras.indices.contains(index), index != shownIndex else { return }
+        standby[shownIndex] = hiddenView(of: shownIndex)
+        shownIndex = index
+        surface.show(session, name: camera.name, orientation: camera.orientation)
+        standby.removeValue(forKey: index)?.detach()
+        if Int(gtk_drop_down_get_selected(gcast(switcher))) != index { gtk_drop_down_set_selected(gcast(switcher), guint(index)) }
+        onCameraChange()
+    }
+
+    /// Detaches the video from the sessions (the last view leaving stops a stream).
     func dismantle() {
         surface.dismantle()
+        standby.values.forEach { $0.detach() }
+        standby = [:]
+    }
+
+    /// A view of the camera at `index` that wants no pixels: it keeps the connection up.
+    private func hiddenView(of index: Int) -> StreamConsumer {
+        sessions[index].attach(executor: MainLoopExecutor.main, visible: false, onState: { _ in }, onFrame: { _ in })
     }
 
     /// Saves the current picture at the stream's full resolution as a PNG, upright (see SnapshotWriter).
     func takeSnapshot(into folder: URL = SavedFiles.folder(.pictures),
                       completion: @escaping @MainActor (Result<URL, SnapshotWriter.Failure>) -> Void) {
-        let (printer, orientation) = (name, camera.orientation)
+        let (printer, orientation) = (camera.fullName, camera.orientation)
         session.captureFullResolution(executor: MainLoopExecutor.main) { frame in
             MainActor.assumeIsolated {
                 guard let frame else { return completion(.failure(.noPicture)) }

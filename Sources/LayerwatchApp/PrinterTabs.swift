@@ -60,7 +60,7 @@ final class PrinterTabs {
     }
 
     func page(id: UUID) -> PrinterPage? {
-        pages.first { $0.page.camera.id == id }?.page
+        pages.first { $0.page.camera.printerID == id }?.page
     }
 
     /// Adds `page` as a tab at `position` (the end when nil).

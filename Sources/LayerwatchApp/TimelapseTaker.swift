@@ -160,7 +160,10 @@ final class TimelapseTaker {
 
     /// Takes one picture: the next full-resolution frame, upright, as a JPEG on disk.
     private func take(for id: UUID, entry: Followed, layer: Int?) {
-        guard let session = session(id), let printer = printer(id), let camera = try? Camera(printer: printer) else { return }
+        // The camera its tab shows, upright as that camera is mounted.
+        guard let session = session(id), let printer = printer(id),
+              let shown = printer.cameras.first(where: { (try? printer.source(of: $0)) == session.source }),
+              let camera = try? Camera(printer: printer, camera: shown) else { return }
         entry.lastTaken = Date()
         let orientation = camera.orientation, store = entry.store
         session.captureFullResolution(executor: queue) { frame in

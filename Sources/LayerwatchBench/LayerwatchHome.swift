@@ -24,10 +24,10 @@ struct LayerwatchHome {
     /// cameras are mounted (clockwise degrees; the zoom bench's turned camera).
     func write(cameras: [String] = [], mini: Bool = false, farm: Bool = false, maximized: Bool = false, rotation: Int = 0) throws {
         let printers = cameras.enumerated().map { index, url in
-            Printer(name: "Camera \(index + 1)", kind: .generic, url: url, rotation: rotation)
+            Printer(name: "Camera \(index + 1)", kind: .generic, cameras: [PrinterCamera(url: url, rotation: rotation)])
         }
         let minis = mini && printers.count > 1
-            ? [AppConfig.MiniWindow(printerID: printers[1].id, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []
+            ? [AppConfig.MiniWindow(printerID: printers[1].id, cameraID: nil, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []
         let config = AppConfig(printers: printers, selectedPrinterID: printers.first?.id,
                                window: .init(width: Self.window.width, height: Self.window.height, maximized: maximized),
                                miniWindows: minis, farm: AppConfig.Farm(shown: farm, attentionFirst: true))

@@ -6,8 +6,10 @@ public struct AppConfig: Hashable, Sendable {
     /// The `formatVersion` this build writes; a file with a higher one is not read (see `NewerFormat`).
     /// Version 2 added Klipper and OctoPrint printers, camera mounting and per-printer
     /// notifications; version-1 files load as they are (every new field has its default). The farm
-    /// view's settings (`farm`) are optional in version 2: a file without them gets the defaults.
-    public static let formatVersion = 2
+    /// view's settings (`farm`) are optional from version 2: a file without them gets the defaults.
+    /// Version 3 gave a printer a list of cameras: a version-1 or 2 file, where each camera was a
+    /// printer of its own, loads through `FormatTwoMigration`.
+    public static let formatVersion = 3
 
     /// The sizes a saved window may have: a hand-edited or damaged file can hold any number, and
     /// GTK takes 32-bit sizes; anything outside is brought to the nearest end.
@@ -42,11 +44,14 @@ public struct AppConfig: Hashable, Sendable {
     /// A printer's camera detached into its own small window.
     public struct MiniWindow: Codable, Hashable, Sendable {
         public var printerID: UUID
+        /// Which of the printer's cameras it shows; nil (a format-1 or 2 file): the first.
+        public var cameraID: UUID?
         @WindowDimension public var width: Int
         @WindowDimension public var height: Int
 
-        public init(printerID: UUID, width: Int, height: Int) {
+        public init(printerID: UUID, cameraID: UUID?, width: Int, height: Int) {
             self.printerID = printerID
+            self.cameraID = cameraID
             self.width = width
             self.height = height
         }
@@ -113,6 +118,11 @@ extension AppConfig: Encodable {
         let config: AppConfig
         /// Where each printer left out was unreadable and why (the log has said so already).
         let droppedPrinters: [DecodingError]
+        /// The file was an older format, so saving it now writes what was read in this one.
+        let migrated: Bool
+        /// The ids of older-format printers that became a camera of another printer (the keyring
+        /// may still keep their camera's password under that id).
+        let joinedIDs: Set<UUID>
 
         /// Reads a file of this format or an older one. Only a file that is not a printer list of
         /// such a format is refused; a printer without what it cannot do without (its id, name or a
@@ -128,18 +138,23 @@ extension AppConfig: Encodable {
                                                        debugDescription: "formatVersion \(version) does not exist")
             }
             let read = try container.decodeIfPresent([Droppable<Printer>].self, forKey: .printers) ?? []
-            let printers = read.compactMap(\.element)
-            let ids = Set(printers.map(\.id))
             let fields = LenientFields(container)
-            config = AppConfig(
-                printers: printers,
-                selectedPrinterID: fields.value(.selectedPrinterID, as: UUID.self).flatMap { ids.contains($0) ? $0 : nil },
+            var config = AppConfig(
+                printers: read.compactMap(\.element),
+                selectedPrinterID: fields.value(.selectedPrinterID, as: UUID.self),
                 window: fields.value(.window) ?? .standard,
-                miniWindows: (fields.value(.miniWindows, as: [Droppable<MiniWindow>].self) ?? [])
-                    .compactMap(\.element).filter { ids.contains($0.printerID) },
+                miniWindows: (fields.value(.miniWindows, as: [Droppable<MiniWindow>].self) ?? []).compactMap(\.element),
                 keepAboveHintShown: fields.value(.keepAboveHintShown) ?? false,
                 farm: fields.value(.farm) ?? .standard
             )
+            migrated = version < AppConfig.formatVersion
+            joinedIDs = migrated ? FormatTwoMigration.joinPrinters(of: &config) : []
+            let ids = Set(config.printers.map(\.id))
+            if let selected = config.selectedPrinterID, !ids.contains(selected) { config.selectedPrinterID = nil }
+            config.miniWindows = config.miniWindows.filter { mini in
+                config.printers.first { $0.id == mini.printerID }.map { printer in mini.cameraID.map { printer.camera(id: $0) != nil } ?? true } ?? false
+            }
+            self.config = config
             droppedPrinters = read.compactMap(\.error)
         }
     }

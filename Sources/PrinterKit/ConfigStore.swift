@@ -13,8 +13,9 @@ public final class ConfigStore: @unchecked Sendable {
     public struct Loaded: Sendable {
         public let config: AppConfig
         public let problem: String?
-        /// True when the file holds secrets the keyring should keep instead: saving at once moves them.
-        public var secretsToMove = false
+        /// True when the file holds secrets the keyring should keep instead, or is an older format
+        /// (see `FormatTwoMigration`): saving at once moves them and writes this format.
+        public var needsSave = false
     }
 
     /// Why a save did not happen; the file on disk is as it was.
@@ -36,7 +37,10 @@ public final class ConfigStore: @unchecked Sendable {
     /// The codes the keyring holds as far as this store knows, so unchanged ones are not sent again.
     private var codesInKeyring: [UUID: String] = [:]
     /// The printers of the file last loaded or saved: one missing from a save has its code removed.
+    /// With them, the format-2 entries joined into another printer whose items were read into it.
     private var knownPrinterIDs: Set<UUID> = []
+    /// The ids of the format-2 entries the file last loaded joined into another printer.
+    private var joinedEntryIDs: Set<UUID> = []
     /// Set when an unreadable file could not be moved aside: saving would destroy it, so it refuses.
     private var keptUnreadableFile: String?
     /// - Parameters:
@@ -107,6 +111,7 @@ public final class ConfigStore: @unchecked Sendable {
         defer { lock.unlock() }
         codesInKeyring = [:]
         knownPrinterIDs = []
+        joinedEntryIDs = []
         keptUnreadableFile = nil
         guard !SafeFile.isAbsent(fileURL) else {
             return Loaded(config: AppConfig(), problem: nil)
@@ -123,8 +128,9 @@ public final class ConfigStore: @unchecked Sendable {
                           : String(format: tr("Layerwatch could not read its printer list %@ (%@)."), fileURL.path, reason))
         }
         knownPrinterIDs = Set(reading.config.printers.map(\.id))
-        guard !reading.droppedPrinters.isEmpty else { return Loaded(config: reading.config, problem: nil) }
-        return Loaded(config: reading.config, problem: leftOut(reading.droppedPrinters, of: data, keepingCopy: settingAside))
+        joinedEntryIDs = reading.joinedIDs
+        let problem = reading.droppedPrinters.isEmpty ? nil : leftOut(reading.droppedPrinters, of: data, keepingCopy: settingAside)
+        return Loaded(config: reading.config, problem: problem, needsSave: reading.migrated && settingAside)
     }
 
     /// `file` (from `loadFile`) with the codes and camera passwords the keyring keeps filled in, and
@@ -134,9 +140,11 @@ public final class ConfigStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var filled = file.config
-        let secretsInFile = filled.printers.contains { $0.keyringSecret != nil }
+        // A secret the file holds as it is (not masked), which the keyring should keep instead.
+        let secretsInFile = filled.printers.contains { $0.keyringSecret != nil && $0.withoutKeyringSecret != $0 }
         let problem = [file.problem, fillAccessCodes(&filled)].compactMap { $0 }.joined(separator: " ")
-        return Loaded(config: filled, problem: problem.isEmpty ? nil : problem, secretsToMove: secretsInFile && keyring.available != nil)
+        return Loaded(config: filled, problem: problem.isEmpty ? nil : problem,
+                      needsSave: file.needsSave || (secretsInFile && keyring.available != nil))
     }
 
     /// Writes `config` atomically, its access codes to the keyring when there is one (to the file
@@ -210,10 +218,25 @@ public final class ConfigStore: @unchecked Sendable {
                 continue
             }
             do {
-                if let code = try secrets.accessCode(for: printer.id), config.printers[index].restoreKeyringSecret(code) {
+                if let code = try secrets.accessCode(for: printer.id) {
+                    config.printers[index].restoreKeyringSecret(code)
                     codesInKeyring[printer.id] = code
-                } else {
+                }
+                // A camera joined from a format-2 entry keeps that entry's id, and its password may
+                // still be in that entry's item (when no keyring ran the first time it was read).
+                for camera in config.printers[index].camerasLackingPasswords where camera.id != printer.id {
+                    guard let item = try secrets.accessCode(for: camera.id) else { continue }
+                    config.printers[index].restoreKeyringSecret(item, camerasOnly: true)
+                    // Removed by the next save, once this printer's item holds it.
+                    if !config.printers[index].camerasLackingPasswords.contains(where: { $0.id == camera.id }) {
+                        knownPrinterIDs.insert(camera.id)
+                    }
+                }
+                if config.printers[index].lacksKeyringSecret {
                     missing.append(Self.quoted(printer.name))
+                } else {
+                    // The joined entries' items are not needed once this printer's item is written.
+                    knownPrinterIDs.formUnion(joinedEntryIDs.intersection(config.printers[index].cameras.map(\.id)))
                 }
             } catch {
                 failure = "\(error)"

@@ -1,8 +1,8 @@
 import Foundation
 import StreamKit
 
-/// "Export for go2rtc…": a go2rtc.yaml with one stream per saved printer, so a restreamer can serve
-/// the printers' cameras to many viewers. X1-family printers become `rtspx://` sources (RTSPS
+/// "Export for go2rtc…": a go2rtc.yaml with one stream per saved printer's camera, so a restreamer
+/// can serve the printers' cameras to many viewers. X1-family printers become `rtspx://` sources (RTSPS
 /// without certificate checks), P1/A1 printers an `exec:` source running `layerwatch relay
 /// --printer`, other cameras their URL. Every key and value is a double-quoted YAML string on one
 /// line, and no `$` is ever written as is: go2rtc replaces `${NAME}` and `${NAME:default}` in the
@@ -24,15 +24,17 @@ public enum Go2RTCExport {
         ]
         var taken = Set<String>()
         for printer in printers {
-            let name = streamName(printer.name, taken: &taken)
-            switch source(of: printer, among: printers) {
-            case .success(let source):
-                if let reason = source.relayedByID {
-                    // The name quoted as a value is one line without a `$`, whatever the printer is called.
-                    lines.append("  # \(name): \(quoted(printer.name)) is relayed by its id, as \(reason.rawValue)")
+            for (index, camera) in printer.cameras.enumerated() {
+                let name = streamName(printer.name(with: camera), taken: &taken)
+                switch source(of: printer, camera: index, among: printers) {
+                case .success(let source):
+                    if let reason = source.relayedByID {
+                        // The name quoted as a value is one line without a `$`, whatever the printer is called.
+                        lines.append("  # \(name): \(quoted(printer.name)) is relayed by its id, as \(reason.rawValue)")
+                    }
+                    lines.append("  \(quoted(name)): \(quoted(source.url))")
+                case .failure(let reason): lines.append("  # \(name): left out, \(reason.rawValue)")
                 }
-                lines.append("  \(quoted(name)): \(quoted(source.url))")
-            case .failure(let reason): lines.append("  # \(name): left out, \(reason.rawValue)")
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -64,9 +66,17 @@ public enum Go2RTCExport {
         var relayedByID: RelayByID?
     }
 
-    /// The go2rtc source for `printer`'s camera; `printers` are all those saved (a relay names a
-    /// printer by id when another one has its name).
-    static func source(of printer: Printer, among printers: [Printer]) -> Result<Source, Omission> {
+    /// The go2rtc source for `printer`'s camera at `index`; `printers` are all those saved (a relay
+    /// names a printer by id when another one has its name).
+    static func source(of printer: Printer, camera index: Int, among printers: [Printer]) -> Result<Source, Omission> {
+        if let url = printer.cameras[index].url?.trimmingCharacters(in: .whitespacesAndNewlines) {
+            switch try? StreamSource.parse(url) {
+            case .rtsp?, .http?: return .success(Source(url: url))
+            // A P1/A1 camera typed as a bambu-jpeg:// URL: the relay reads it just the same.
+            case .bambuJPEG?: return .success(relay(printer, camera: index, among: printers))
+            case .file?, nil: return .failure(.noNetworkURL)
+            }
+        }
         switch printer.kind {
         case .bambuRTSPS:
             guard case .rtsp(let url)? = try? BambuCamera.rtspsSource(host: printer.host, accessCode: printer.accessCode),
@@ -76,26 +86,21 @@ public enum Go2RTCExport {
             components.scheme = "rtspx"
             return components.string.map { .success(Source(url: $0)) } ?? .failure(.invalidBambuCamera)
         case .bambuJPEG:
-            return .success(relay(printer, among: printers))
+            return .success(relay(printer, camera: index, among: printers))
         case .generic, .klipper, .octoprint:
-            let url = (printer.url ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            switch try? StreamSource.parse(url) {
-            case .rtsp?, .http?: return .success(Source(url: url))
-            // A P1/A1 camera typed as a bambu-jpeg:// URL: the relay reads it just the same.
-            case .bambuJPEG?: return .success(relay(printer, among: printers))
-            case .file?, nil: return .failure(.noNetworkURL)
-            }
+            return .failure(.noNetworkURL)
         }
     }
 
-    /// `layerwatch relay --printer` for `printer`, its argument as go2rtc's exec source hands it on:
+    /// `layerwatch relay --printer` for `printer` (with `--camera N` past its first camera), its
+    /// argument as go2rtc's exec source hands it on:
     /// cut at the first `#` (its parameters), `{output}` replaced, then split by `shell.QuoteSplit`
     /// (whitespace separates, '…' or "…" group, no escapes, an empty quote is an error). The name goes
     /// in single quotes, or double quotes when it has a single quote; the printer's id instead (which
     /// `--printer` looks up first) when the name would not arrive intact, would read as an option,
     /// could be taken for an id, or is another saved printer's name too.
-    static func relay(_ printer: Printer, among printers: [Printer]) -> Source {
-        let command = "exec:layerwatch relay --printer "
+    static func relay(_ printer: Printer, camera index: Int, among printers: [Printer]) -> Source {
+        let command = "exec:layerwatch relay " + (index > 0 ? "--camera \(index + 1) " : "") + "--printer "
         let name = printer.name
         let unquotable = name.isEmpty || name.contains("#") || name.contains("{output}")
             || (name.contains("'") && name.contains("\""))

@@ -2,8 +2,9 @@ import Foundation
 import StatusKit
 import StreamKit
 
-/// A camera the user added: what a tab shows and what `printers.json` remembers. It keeps what the
-/// user typed (not a built URL) so an edit dialog can show it again and a later format can change.
+/// A printer the user added: one status endpoint (or none, for a plain camera) and its cameras in
+/// order; what a tab shows and what `printers.json` remembers. It keeps what the user typed (not a
+/// built URL) so an edit dialog can show it again and a later format can change.
 public struct Printer: Hashable, Identifiable, Sendable {
     /// How the printer's camera is reached; the add dialog's first choice.
     public enum Kind: Hashable, Sendable {
@@ -11,11 +12,11 @@ public struct Printer: Hashable, Identifiable, Sendable {
         case bambuRTSPS(BambuModel?)
         /// Bambu Lab P1 and A1 families: JPEG frames over TLS on port 6000.
         case bambuJPEG(BambuModel?)
-        /// Any other camera, by URL: RTSP(S), HTTP MJPEG or a JPEG snapshot.
+        /// Any other camera, by URL: RTSP(S), HTTP MJPEG or a JPEG snapshot; no print status.
         case generic
-        /// A Klipper printer: its camera by URL, its status from Moonraker on `host`.
+        /// A Klipper printer: its cameras by URL, its status from Moonraker on `host`.
         case klipper
-        /// An OctoPrint printer: its camera by URL, its status from OctoPrint on `host`.
+        /// An OctoPrint printer: its cameras by URL, its status from OctoPrint on `host`.
         case octoprint
 
         /// The kind a Bambu model's camera needs (for discovery, which knows the model).
@@ -53,34 +54,28 @@ public struct Printer: Hashable, Identifiable, Sendable {
     /// The status API's port when not the usual one (Bambu MQTT 8883, Moonraker 7125, OctoPrint 80).
     public var apiPort: Int?
     public var serial: String?
-    /// The camera URL of a generic, Klipper or OctoPrint camera; nil for Bambu printers.
-    public var url: String?
     /// The Bambu LAN access code, or the Moonraker or OctoPrint API key; empty when there is none or
     /// the keyring could not give it.
     public var accessCode: String
-    /// How the camera is mounted, as Moonraker or OctoPrint said (clockwise degrees) — applied in step 10.
-    public var rotation: Int
-    public var flipHorizontal: Bool
-    public var flipVertical: Bool
+    /// Its cameras in the order the tab's switcher lists them; the first is the one the farm tile
+    /// shows. A Bambu printer's own camera has no URL; made without cameras, a Bambu printer has it.
+    public var cameras: [PrinterCamera]
     /// Whether a finished, failed or paused print on this printer raises a desktop notification.
     public var notifies: Bool
     /// Whether its prints get a timelapse, and when it takes its pictures; nil: none.
     public var timelapse: Timelapse?
 
     public init(id: UUID = UUID(), name: String, kind: Kind, host: String = "", apiPort: Int? = nil,
-                serial: String? = nil, url: String? = nil, accessCode: String = "", rotation: Int = 0,
-                flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true, timelapse: Timelapse? = nil) {
+                serial: String? = nil, accessCode: String = "", cameras: [PrinterCamera] = [], notifies: Bool = true,
+                timelapse: Timelapse? = nil) {
         self.id = id
         self.name = name
         self.kind = kind
         self.host = host
         self.apiPort = apiPort
         self.serial = serial
-        self.url = url
         self.accessCode = accessCode
-        self.rotation = rotation
-        self.flipHorizontal = flipHorizontal
-        self.flipVertical = flipVertical
+        self.cameras = cameras.isEmpty && kind.isBambu ? [.bambuOwn()] : cameras
         self.notifies = notifies
         self.timelapse = timelapse
     }
@@ -103,22 +98,36 @@ public struct Printer: Hashable, Identifiable, Sendable {
         }
     }
 
-    /// The stream to open for this printer; throws `BambuCamera.InputError` or `SourceError`,
-    /// whose descriptions never contain the access code.
-    public func source() throws -> StreamSource {
+    /// The stream to open for `camera`, one of its cameras: its URL, or a Bambu printer's own
+    /// camera from its address and code; throws `BambuCamera.InputError` or `SourceError`, whose
+    /// descriptions never contain the access code or a password.
+    public func source(of camera: PrinterCamera) throws -> StreamSource {
+        if let url = camera.url { return try StreamSource.parse(url) }
         switch kind {
         case .bambuRTSPS: return try BambuCamera.rtspsSource(host: host, accessCode: accessCode)
         case .bambuJPEG: return try BambuCamera.jpegSource(host: host, accessCode: accessCode)
-        case .generic, .klipper, .octoprint: return try StreamSource.parse(url ?? "")
+        case .generic, .klipper, .octoprint: return try StreamSource.parse("")
         }
+    }
+
+    /// The camera with `id`, if the printer has it.
+    public func camera(id: UUID) -> PrinterCamera? {
+        cameras.first { $0.id == id }
+    }
+
+    /// Its name with `camera`'s when it has more than one: for file names and titles that must say
+    /// which camera ("Voron — Nozzle").
+    public func name(with camera: PrinterCamera) -> String {
+        guard cameras.count > 1, let index = cameras.firstIndex(where: { $0.id == camera.id }) else { return name }
+        return "\(name) — \(camera.title(at: index))"
     }
 }
 
 extension Printer: CustomStringConvertible, CustomDebugStringConvertible {
     /// The printer for logs and test failures: the access code and any URL password masked.
     public var description: String {
-        let url = url ?? ""
-        let address = kind.isBambu ? host : (try? StreamSource.parse(url))?.description ?? Redactor.scrubUserInfo(url)
+        let urls = cameras.compactMap(\.url).map { (try? StreamSource.parse($0))?.description ?? Redactor.scrubUserInfo($0) }
+        let address = ((kind.isBambu || kind.hasStatusAPI ? [host] : []) + urls).joined(separator: ", ")
         let code = accessCode.isEmpty ? "" : ", code \(Redactor.mask)"
         return "Printer(\(name), \(kind), \(address)\(code), \(id))"
     }

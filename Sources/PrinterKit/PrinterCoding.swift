@@ -1,18 +1,23 @@
 import Foundation
 
 /// How a printer is written in `printers.json`: flat, readable keys, the model as the code its SSDP
-/// announcement uses, the access code or API key only when there is one to keep in the file, and
-/// the format-2 fields (API port, mounting, notifications, timelapse) only when not their defaults.
+/// announcement uses, the access code or API key only when there is one to keep in the file, its
+/// cameras as a list (format 3), and the optional fields (API port, notifications, timelapse) only
+/// when not their defaults. A format-1 or 2 printer had one camera in its own fields (`url`,
+/// `rotation`, `flipHorizontal`, `flipVertical`): it is read as a printer with that one camera,
+/// whose id is the printer's (`AppConfig.Reading` then joins the entries of one printer).
 extension Printer: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, name, kind, model, host, apiPort, serial, url, accessCode, rotation, flipHorizontal, flipVertical, notifies, timelapse
+        case id, name, kind, model, host, apiPort, serial, accessCode, cameras, notifies, timelapse
+        // Format 1 and 2: the one camera's fields.
+        case url, rotation, flipHorizontal, flipVertical
     }
 
     private enum KindName: String, Codable {
         case bambuRTSPS, bambuJPEG, generic, klipper, octoprint
     }
 
-    /// A printer needs its id, name and a kind this version knows (else it is left out, see
+    /// A printer needs its id, name, a kind this version knows and a camera (else it is left out, see
     /// `AppConfig.Reading`); every other field that is bad takes its default, the printer kept.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,6 +35,19 @@ extension Printer: Codable {
         case .klipper: kind = .klipper
         case .octoprint: kind = .octoprint
         }
+        var cameras: [PrinterCamera]
+        if container.contains(.cameras) {
+            cameras = (fields.value(.cameras, as: [Droppable<PrinterCamera>].self) ?? []).compactMap(\.element)
+            if cameras.isEmpty && kind.isBambu { cameras = [.bambuOwn(id: id)] }
+        } else {
+            cameras = [PrinterCamera(id: id, url: fields.value(.url),
+                                     rotation: fields.value(.rotation, as: Int.self, PrinterCamera.quarterTurns) ?? 0,
+                                     flipHorizontal: fields.value(.flipHorizontal) ?? false,
+                                     flipVertical: fields.value(.flipVertical) ?? false)]
+        }
+        guard !cameras.isEmpty else {
+            throw DecodingError.dataCorruptedError(forKey: .cameras, in: container, debugDescription: "a printer without a camera")
+        }
         self.init(
             id: id,
             name: name,
@@ -37,12 +55,8 @@ extension Printer: Codable {
             host: fields.value(.host) ?? "",
             apiPort: fields.value(.apiPort, as: Int.self) { (1...65535).contains($0) ? $0 : nil },
             serial: fields.value(.serial),
-            url: fields.value(.url),
             accessCode: fields.value(.accessCode) ?? "",
-            // Quarter turns only: anything else a hand-edited file holds is brought to the one below.
-            rotation: fields.value(.rotation, as: Int.self) { ((($0 % 360) + 360) % 360) / 90 * 90 } ?? 0,
-            flipHorizontal: fields.value(.flipHorizontal) ?? false,
-            flipVertical: fields.value(.flipVertical) ?? false,
+            cameras: cameras,
             notifies: fields.value(.notifies) ?? true,
             timelapse: fields.value(.timelapse, as: String.self, Timelapse.init(text:))
         )
@@ -63,11 +77,8 @@ extension Printer: Codable {
         if kind.isBambu || kind.hasStatusAPI { try container.encode(host, forKey: .host) }
         try container.encodeIfPresent(apiPort, forKey: .apiPort)
         try container.encodeIfPresent(serial, forKey: .serial)
-        try container.encodeIfPresent(url, forKey: .url)
         if !accessCode.isEmpty { try container.encode(accessCode, forKey: .accessCode) }
-        if rotation != 0 { try container.encode(rotation, forKey: .rotation) }
-        if flipHorizontal { try container.encode(true, forKey: .flipHorizontal) }
-        if flipVertical { try container.encode(true, forKey: .flipVertical) }
+        try container.encode(cameras, forKey: .cameras)
         if !notifies { try container.encode(false, forKey: .notifies) }
         try container.encodeIfPresent(timelapse, forKey: .timelapse)
     }

@@ -15,18 +15,19 @@ extension PrinterDraft {
         return .success(api)
     }
 
-    /// One generic camera per chosen stream, named after it (after the typed name and it when a
-    /// name is typed and several streams are chosen).
+    /// One plain camera per chosen stream (a restreamer's streams are usually different printers'),
+    /// named after it (after the typed name and it when a name is typed and several are chosen).
     func go2rtcPrinters(name: String, messages: inout [Field: String]) -> [Printer] {
         _ = go2rtcImport(messages: &messages)
-        if cameras.isEmpty { messages[.cameras] = tr("Check at least one stream: “Find Cameras” lists the ones go2rtc has.") }
+        let streams = cameras.filter { !($0.url ?? "").isEmpty }
+        if streams.isEmpty { messages[.cameras] = tr("Check at least one stream: “Find Cameras” lists the ones go2rtc has.") }
         var printers: [Printer] = []
-        for camera in cameras {
-            let url = camera.url ?? ""
-            do { _ = try StreamSource.parse(url) } catch { messages[.cameras] = "\(camera.name): \(error.description)" }
-            printers.append(Printer(id: printers.isEmpty ? id : UUID(),
-                                    name: name.isEmpty ? camera.name : Self.printerName(name, camera: camera, of: cameras.count),
-                                    kind: .generic, url: url, notifies: notifies))
+        for stream in streams {
+            let url = stream.url ?? ""
+            do { _ = try StreamSource.parse(url) } catch { messages[.cameras] = "\(stream.name): \(error.description)" }
+            let printerName = name.isEmpty ? stream.name : streams.count == 1 ? name : "\(name) — \(stream.name)"
+            printers.append(Printer(id: printers.isEmpty ? id : UUID(), name: printerName, kind: .generic,
+                                    cameras: [PrinterCamera(url: url)], notifies: notifies))
         }
         return printers
     }

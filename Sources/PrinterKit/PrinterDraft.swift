@@ -36,23 +36,17 @@ public struct PrinterDraft: Equatable, Sendable {
     /// for listing its streams: the cameras saved do not carry it).
     public var accessCode: String
     public var serial: String
-    /// The camera URL of a generic camera, or of a Klipper or OctoPrint printer when no listed
-    /// camera is chosen (editing one).
-    public var url: String
-    /// The cameras chosen from those a Klipper, OctoPrint or go2rtc host listed: one printer each.
-    public var cameras: [ImportedCamera]
-    /// How its camera is mounted, whether it notifies (kept from an edited printer) and its timelapse.
-    public var rotation: Int
-    public var flipHorizontal: Bool
-    public var flipVertical: Bool
+    /// The printer's cameras as the dialog lists them: an edited printer's, those found on a
+    /// Klipper, OctoPrint or go2rtc host and checked, those added by URL. One with no URL is left
+    /// out (a row added and never filled in), but a Bambu printer's own camera.
+    public var cameras: [PrinterCamera]
+    /// Whether it notifies (kept from an edited printer) and its timelapse.
     public var notifies: Bool
     public var timelapse: Timelapse?
 
     public init(id: UUID = UUID(), kind: Printer.Kind, isGo2RTC: Bool = false, name: String = "", host: String = "",
-                apiPort: String = "", user: String = "", accessCode: String = "", serial: String = "", url: String = "",
-                cameras: [ImportedCamera] = [],
-                rotation: Int = 0, flipHorizontal: Bool = false, flipVertical: Bool = false, notifies: Bool = true,
-                timelapse: Timelapse? = nil) {
+                apiPort: String = "", user: String = "", accessCode: String = "", serial: String = "",
+                cameras: [PrinterCamera] = [], notifies: Bool = true, timelapse: Timelapse? = nil) {
         self.id = id
         self.kind = kind
         self.isGo2RTC = isGo2RTC
@@ -62,11 +56,7 @@ public struct PrinterDraft: Equatable, Sendable {
         self.user = user
         self.accessCode = accessCode
         self.serial = serial
-        self.url = url
         self.cameras = cameras
-        self.rotation = rotation
-        self.flipHorizontal = flipHorizontal
-        self.flipVertical = flipVertical
         self.notifies = notifies
         self.timelapse = timelapse
     }
@@ -75,18 +65,18 @@ public struct PrinterDraft: Equatable, Sendable {
     public init(_ printer: Printer) {
         self.init(id: printer.id, kind: printer.kind, name: printer.name, host: printer.host,
                   apiPort: printer.apiPort.map(String.init) ?? "", accessCode: printer.accessCode,
-                  serial: printer.serial ?? "", url: printer.url ?? "", rotation: printer.rotation,
-                  flipHorizontal: printer.flipHorizontal, flipVertical: printer.flipVertical, notifies: printer.notifies,
+                  serial: printer.serial ?? "", cameras: printer.cameras, notifies: printer.notifies,
                   timelapse: printer.timelapse)
     }
 
-    /// The printer these fields describe, the first when several cameras are chosen.
+    /// The printer these fields describe, the first of go2rtc's streams.
     public func validate() -> Result<Printer, Problems> {
         printers().map { $0[0] }
     }
 
-    /// The printers these fields describe (trimmed): one, or for a Klipper, OctoPrint or go2rtc host
-    /// one per chosen camera; else a message for every field that is wrong.
+    /// The printer these fields describe (trimmed), with its cameras — or for go2rtc, whose streams
+    /// may be any printers' cameras, a plain camera per stream; else a message for every field that
+    /// is wrong.
     public func printers() -> Result<[Printer], Problems> {
         var messages: [Field: String] = [:]
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -94,9 +84,9 @@ public struct PrinterDraft: Equatable, Sendable {
         let printers: [Printer]
         switch kind {
         case _ where isGo2RTC: printers = go2rtcPrinters(name: name, messages: &messages)
-        case .bambuRTSPS, .bambuJPEG: printers = bambuPrinter(name: name, messages: &messages)
-        case .generic: printers = cameraPrinter(name: name, messages: &messages)
-        case .klipper, .octoprint: printers = statusAPIPrinters(name: name, messages: &messages)
+        case .bambuRTSPS, .bambuJPEG: printers = [bambuPrinter(name: name, messages: &messages)]
+        case .generic: printers = [kept(Printer(id: id, name: name, kind: kind, cameras: checkedCameras(messages: &messages)))]
+        case .klipper, .octoprint: printers = [statusAPIPrinter(name: name, messages: &messages)]
         }
         guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
         return .success(printers)
@@ -113,12 +103,7 @@ public struct PrinterDraft: Equatable, Sendable {
 
     // MARK: Private
 
-    /// A chosen camera's printer name: the printer's own when it is the only one.
-    static func printerName(_ name: String, camera: ImportedCamera, of count: Int) -> String {
-        count == 1 ? name : "\(name) — \(camera.name)"
-    }
-
-    private func bambuPrinter(name: String, messages: inout [Field: String]) -> [Printer] {
+    private func bambuPrinter(name: String, messages: inout [Field: String]) -> Printer {
         if let mismatch = modelMismatch { messages[.kind] = mismatch }
         var host = ""
         do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
@@ -131,55 +116,63 @@ public struct PrinterDraft: Equatable, Sendable {
         let port = Int(apiPort.trimmingCharacters(in: .whitespaces)).flatMap {
             (1...65535).contains($0) && $0 != StatusEndpoint.bambuPort ? $0 : nil
         }
-        return [kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, serial: serial.isEmpty ? nil : serial,
-                             accessCode: code))]
+        return kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, serial: serial.isEmpty ? nil : serial,
+                            accessCode: code, cameras: checkedCameras(messages: &messages)))
     }
 
-    private func cameraPrinter(name: String, messages: inout [Field: String]) -> [Printer] {
-        let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
-        do { _ = try StreamSource.parse(url) } catch { messages[.url] = error.description }
-        return [kept(Printer(id: id, name: name, kind: kind, url: url))]
+    /// The cameras with their URLs trimmed, those without one left out (a Bambu printer's own
+    /// camera kept, first); a message for each URL that cannot be played — under the URL field for
+    /// a printer's only camera, else in the camera list, naming the camera. A printer's camera
+    /// (Klipper, OctoPrint) must be on the network.
+    private func checkedCameras(messages: inout [Field: String]) -> [PrinterCamera] {
+        var cameras = self.cameras.compactMap { camera -> PrinterCamera? in
+            guard let url = camera.url?.trimmingCharacters(in: .whitespacesAndNewlines) else { return kind.isBambu ? camera : nil }
+            var camera = camera
+            camera.url = url
+            return url.isEmpty ? nil : camera
+        }
+        if kind.isBambu {
+            // The printer's own camera: exactly one, first.
+            let own = cameras.first { $0.url == nil } ?? .bambuOwn()
+            cameras = [own] + cameras.filter { $0.url != nil }
+        }
+        guard !cameras.isEmpty else {
+            if kind.hasStatusAPI {
+                messages[.cameras] = tr("Check at least one camera: “Find Cameras” lists the ones this printer has.")
+            } else {
+                do { _ = try StreamSource.parse("") } catch { messages[.url] = error.description }
+            }
+            return []
+        }
+        var problems: [String] = []
+        for (index, camera) in cameras.enumerated() {
+            guard let url = camera.url else { continue }
+            var problem: String?
+            do {
+                _ = try StreamSource.parse(url)
+                if kind.hasStatusAPI, let refusal = NetworkCamera.refusal(url) {
+                    problem = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."), refusal)
+                }
+            } catch {
+                problem = error.description
+            }
+            guard let problem else { continue }
+            problems.append(cameras.count == 1 ? problem : String(format: tr("“%@”: %@"), camera.title(at: index), problem))
+        }
+        if !problems.isEmpty { messages[cameras.count == 1 ? .url : .cameras] = problems.joined(separator: "\n") }
+        return cameras
     }
 
-    /// One printer per chosen camera, or one for the typed URL when none is chosen; each with the
-    /// same host, port and key.
-    private func statusAPIPrinters(name: String, messages: inout [Field: String]) -> [Printer] {
+    /// The Klipper or OctoPrint printer: its API's host, port and key, and its cameras.
+    private func statusAPIPrinter(name: String, messages: inout [Field: String]) -> Printer {
         let endpoint = statusEndpoint(messages: &messages)
         let port: Int? = switch endpoint {
         case .moonraker(_, let port, _)?: port == StatusEndpoint.moonrakerPort ? nil : port
         case .octoprint(_, let port, _)?: port == StatusEndpoint.octoprintPort ? nil : port
         default: nil
         }
-        let host = endpoint?.host ?? ""
-        let key = accessCode.trimmingCharacters(in: .whitespaces)
-        guard !cameras.isEmpty else {
-            let url = url.trimmingCharacters(in: .whitespacesAndNewlines)
-            if url.isEmpty {
-                messages[.cameras] = tr("Check at least one camera: “Find Cameras” lists the ones this printer has.")
-            } else {
-                do {
-                    _ = try StreamSource.parse(url)
-                    // A printer's camera is on the network: a file or another kind of URL is refused here.
-                    if let refusal = NetworkCamera.refusal(url) {
-                        messages[.url] = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."), refusal)
-                    }
-                } catch {
-                    messages[.url] = error.description
-                }
-            }
-            return [kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, url: url, accessCode: key))]
-        }
-        var unplayable: [String] = []
-        var printers: [Printer] = []
-        for camera in cameras {
-            if let refusal = camera.refusal { unplayable.append(String(format: tr("“%@”: %@"), camera.name, refusal)) }
-            printers.append(Printer(id: printers.isEmpty ? id : UUID(), name: Self.printerName(name, camera: camera, of: cameras.count),
-                                    kind: kind, host: host, apiPort: port, url: camera.url, accessCode: key,
-                                    rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
-                                    flipVertical: camera.flipVertical, notifies: notifies, timelapse: timelapse))
-        }
-        if !unplayable.isEmpty { messages[.cameras] = unplayable.joined(separator: "\n") }
-        return printers
+        return kept(Printer(id: id, name: name, kind: kind, host: endpoint?.host ?? "", apiPort: port,
+                            accessCode: accessCode.trimmingCharacters(in: .whitespaces), cameras: checkedCameras(messages: &messages)))
     }
 
     private func statusEndpoint(messages: inout [Field: String]) -> StatusEndpoint? {
@@ -215,12 +208,9 @@ public struct PrinterDraft: Equatable, Sendable {
         return usual
     }
 
-    /// `printer` with the draft's mounting, notification switch and timelapse.
+    /// `printer` with the draft's notification switch and timelapse.
     private func kept(_ printer: Printer) -> Printer {
         var printer = printer
-        printer.rotation = rotation
-        printer.flipHorizontal = flipHorizontal
-        printer.flipVertical = flipVertical
         printer.notifies = notifies
         printer.timelapse = printer.kind == .generic ? nil : timelapse  // a plain camera has no print to follow
         return printer

@@ -1,21 +1,25 @@
 import Foundation
 import StreamKit
 
-/// What of a printer the keyring keeps instead of `printers.json`: a Bambu printer's access code;
-/// a generic camera's whole URL when it holds a password (in its user part or its query), the file
-/// then keeping that URL with the password masked (`***`), which also tells a later load to ask the
-/// keyring for it; for Klipper and OctoPrint printers both, the API key (the file keeping `***` in
-/// its place) and such a URL, as one small JSON object.
+/// What of a printer the keyring keeps instead of `printers.json`, as one keyring item per printer:
+/// its access code or API key, and the whole URL of each camera whose URL holds a password (in its
+/// user part or its query). The file keeps `***` in the key's place (a Bambu code: nothing) and
+/// each such URL with its password masked, which also tells a later load to ask the keyring. A
+/// Bambu printer whose cameras hold no password keeps its bare code in the item; any other printer
+/// a small JSON object: `apiKey` and `cameraURLs` by camera id. Items written by format 2, where
+/// each camera was a printer (a bare camera URL, or `apiKey` and one `cameraURL`), still fill in.
 extension Printer {
     /// The secret to keep in the keyring, nil when the printer has none.
     var keyringSecret: String? {
-        if kind.isBambu { return accessCode.isEmpty ? nil : accessCode }
-        let secretURL = url.flatMap { Self.masked($0) != $0 ? $0 : nil }
-        guard kind.hasStatusAPI else { return secretURL }
-        guard !accessCode.isEmpty || secretURL != nil else { return nil }
-        var parts: [String: String] = [:]
-        parts[Self.keyPart] = accessCode.isEmpty ? nil : accessCode
-        parts[Self.urlPart] = secretURL
+        let urls = Dictionary(uniqueKeysWithValues: cameras.compactMap { camera in
+            camera.url.flatMap { Self.masked($0) != $0 ? (camera.id.uuidString, $0) : nil }
+        })
+        if kind.isBambu && urls.isEmpty { return accessCode.isEmpty ? nil : accessCode }
+        let key = kind.isBambu || kind.hasStatusAPI ? accessCode : ""
+        guard !key.isEmpty || !urls.isEmpty else { return nil }
+        var parts: [String: Any] = [:]
+        parts[Self.keyPart] = key.isEmpty ? nil : key
+        parts[Self.urlsPart] = urls.isEmpty ? nil : urls
         return (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
     }
 
@@ -24,15 +28,18 @@ extension Printer {
         var printer = self
         if kind.isBambu { printer.accessCode = "" }
         if kind.hasStatusAPI && !accessCode.isEmpty { printer.accessCode = Redactor.mask }
-        if !kind.isBambu { printer.url = url.map(Self.masked) }
+        for index in printer.cameras.indices { printer.cameras[index].url = printer.cameras[index].url.map(Self.masked) }
         return printer
     }
 
     /// True when the file's copy lacks a secret the keyring should give.
     var lacksKeyringSecret: Bool {
-        if kind.isBambu { return accessCode.isEmpty }
-        let maskedURL = url?.contains(Redactor.mask) ?? false
-        return kind.hasStatusAPI ? accessCode == Redactor.mask || maskedURL : maskedURL
+        (kind.isBambu && accessCode.isEmpty) || (kind.hasStatusAPI && accessCode == Redactor.mask) || !camerasLackingPasswords.isEmpty
+    }
+
+    /// The cameras whose URL in the file has its password masked.
+    var camerasLackingPasswords: [PrinterCamera] {
+        cameras.filter { $0.url?.contains(Redactor.mask) ?? false }
     }
 
     /// Drops the `***` that stands for an API key the keyring could not give, so it is never sent.
@@ -40,28 +47,34 @@ extension Printer {
         if kind.hasStatusAPI && accessCode == Redactor.mask { accessCode = "" }
     }
 
-    /// Puts back the keyring's secret; false when it does not belong to this printer (a camera URL
-    /// edited since, whose masked form no longer matches).
-    mutating func restoreKeyringSecret(_ secret: String) -> Bool {
-        if kind.isBambu {
-            accessCode = secret
-            return true
+    /// Puts back what the keyring's `secret` holds: the code or key (not when `camerasOnly`, for the
+    /// format-2 item of one of its cameras), and each camera URL whose masked form is the file's (a
+    /// URL edited since does not match and is left).
+    mutating func restoreKeyringSecret(_ secret: String, camerasOnly: Bool = false) {
+        let parts = (try? JSONSerialization.jsonObject(with: Data(secret.utf8))) as? [String: Any]
+        var urls = parts?[Self.urlsPart] as? [String: String] ?? [:]
+        if let parts {
+            if let key = parts[Self.keyPart] as? String, kind.isBambu || kind.hasStatusAPI, !camerasOnly { accessCode = key }
+            // Format 2: a Klipper or OctoPrint printer's one camera.
+            if let url = parts[Self.urlPart] as? String { urls[Self.legacyCamera] = url }
+        } else if kind.isBambu {
+            if !camerasOnly { accessCode = secret }
+        } else {
+            urls[Self.legacyCamera] = secret  // format 2: a generic camera's URL
         }
-        guard kind.hasStatusAPI else { return restoreURL(secret) }
-        guard let parts = (try? JSONSerialization.jsonObject(with: Data(secret.utf8))) as? [String: String] else { return false }
-        if let key = parts[Self.keyPart] { accessCode = key }
-        if let secretURL = parts[Self.urlPart] { return restoreURL(secretURL) }
-        return true
-    }
-
-    private mutating func restoreURL(_ secret: String) -> Bool {
-        guard Self.masked(secret) == url else { return false }
-        url = secret
-        return true
+        for index in cameras.indices {
+            guard let masked = cameras[index].url, masked.contains(Redactor.mask) else { continue }
+            let url = urls[cameras[index].id.uuidString] ?? urls[Self.legacyCamera]
+            if let url, Self.masked(url) == masked { cameras[index].url = url }
+        }
     }
 
     private static let keyPart = "apiKey"
+    private static let urlsPart = "cameraURLs"
+    /// Format 2's one camera URL in a Klipper or OctoPrint printer's item.
     private static let urlPart = "cameraURL"
+    /// Where `restoreKeyringSecret` puts a format-2 item's URL: any masked camera it matches takes it.
+    private static let legacyCamera = "format-2"
 
     /// `url` with every password in it replaced by `***`.
     private static func masked(_ url: String) -> String {

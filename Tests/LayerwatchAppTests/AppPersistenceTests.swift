@@ -39,12 +39,12 @@ final class AppPersistenceTests: XCTestCase {
         let server = try TestServer(script: "rtsp_server.py")
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
-        let garage = Printer(name: "Garage", kind: .generic, url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")
-        let bench = Printer(name: "Bench", kind: .generic, url: clip.path)
+        let garage = Printer(name: "Garage", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")])
+        let bench = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
         let store = ConfigStore(directory: directory, secrets: nil)
         try store.save(AppConfig(printers: [bench, garage], selectedPrinterID: garage.id,
                                  window: .init(width: 900, height: 640, maximized: false),
-                                 miniWindows: [.init(printerID: garage.id, width: 400, height: 225)]))
+                                 miniWindows: [.init(printerID: garage.id, cameraID: nil, width: 400, height: 225)]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -120,7 +120,7 @@ final class AppPersistenceTests: XCTestCase {
     func testClosingASavedPrintersTabAsksBeforeRemovingIt() throws {
         let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Shelf", kind: .generic, url: clip.path)
+        let printer = Printer(name: "Shelf", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -174,7 +174,7 @@ final class AppPersistenceTests: XCTestCase {
     func testEditingAPrinterKeepsItsTabInPlace() throws {
         let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
-        let printers = ["First", "Second"].map { Printer(name: $0, kind: .generic, url: clip.path) }
+        let printers = ["First", "Second"].map { Printer(name: $0, kind: .generic, cameras: [PrinterCamera(url: clip.path)]) }
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)

@@ -30,7 +30,7 @@ final class PageWindow {
          orientation: PictureOrientation = .upright) {
         var camera = Camera(name: name, source: session.source)
         camera.orientation = orientation
-        page = PrinterPage(camera: camera, session: session)
+        page = PrinterPage(cameras: [camera]) { _ in session }
         window = gtk_window_new()
         gtk_window_set_default_size(gcast(window), width, height)
         gtk_window_set_child(gcast(window), page.widget)

@@ -17,7 +17,7 @@ final class EarlyConnectionTests: XCTestCase {
     func testCamerasConnectBeforeTheWindowAndTheTabsKeepThatConnection() throws {
         let server = try TestServer(script: "rtsp_server.py")
         let directory = try makeTemporaryDirectory()
-        let garage = Printer(name: "Garage", kind: .generic, url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")
+        let garage = Printer(name: "Garage", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")])
         let store = ConfigStore(directory: directory, secrets: nil)
         try store.save(AppConfig(printers: [garage]))
         try MainActor.assumeIsolated {
@@ -26,7 +26,7 @@ final class EarlyConnectionTests: XCTestCase {
             app.connectEarly(cameras: [])
             XCTAssertNotNil(server.waitFor("client", timeout: 10), "connected with no window yet")
             XCTAssertNil(app.window)
-            let session = try XCTUnwrap(app.sessions.existingSession(for: try StreamSource.parse(XCTUnwrap(garage.url))))
+            let session = try XCTUnwrap(app.sessions.existingSession(for: try StreamSource.parse(XCTUnwrap(garage.cameras[0].url))))
             XCTAssertEqual(session.consumerCount, 1)
 
             app.registerWithoutRunning()

@@ -9,6 +9,7 @@ import StreamKit
 final class FakeFeatureContext: FeatureContext {
     var selectedCamera: Camera?
     var selectedCameraState: SessionState?
+    var selectedPrinterCameras: [Camera] = []
     var selectedCameraRecords = false
     var selectedPrinter: Printer?
     var hasSavedPrinters = false
@@ -28,6 +29,7 @@ final class FakeFeatureContext: FeatureContext {
     func stepZoom(in zoomIn: Bool) { calls.append("stepZoom(in: \(zoomIn))") }
     func setZoom(_ zoom: PictureZoom) { calls.append("setZoom(\(zoom == .fitted ? "fitted" : "\(zoom)"))") }
     func reconnectSelected() { calls.append("reconnectSelected") }
+    func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }
     func editSelectedPrinter() { calls.append("editSelectedPrinter") }
     func setSelectedPrinterNotifies(_ on: Bool) { calls.append("setSelectedPrinterNotifies(\(on))") }

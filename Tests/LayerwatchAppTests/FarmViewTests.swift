@@ -66,7 +66,7 @@ final class FarmViewTests: XCTestCase {
     func testEveryTileShowsItsOwnCameraOnThePrintersOneConnection() throws {
         let windowManager = try WindowManager()
         let cameras = try sixCameras()
-        let printers = cameras.enumerated().map { Printer(name: "Printer \($0.offset + 1)", kind: .generic, url: $0.element.url) }
+        let printers = cameras.enumerated().map { Printer(name: "Printer \($0.offset + 1)", kind: .generic, cameras: [PrinterCamera(url: $0.element.url)]) }
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(with: printers)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -98,7 +98,7 @@ final class FarmViewTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 15) { app.miniWindows.values.allSatisfy { $0.surface.shownFrame != nil } })
             for (tile, camera) in zip(tiles, cameras) {
                 XCTAssertEqual(tile.surface.session.consumerCount, 3, "\(tile.camera.name): tab, tile and mini window")
-                XCTAssertTrue(tile.surface.session === window.tabs.page(id: tile.camera.id)?.session)
+                XCTAssertTrue(tile.surface.session === window.tabs.page(id: tile.camera.printerID)?.session)
                 XCTAssertEqual(camera.connections, 1, "\(tile.camera.name) (\(camera.url.prefix(4))) sees one client")
             }
             // Every tile keeps updating with the mini windows open.
@@ -129,8 +129,7 @@ final class FarmViewTests: XCTestCase {
         let printers = zip(["Anvil", "Bolt", "Cog"], zip(moonrakers, paths)).map { name, peer in
             // No notifications: GLib picks its notification backend once per process, and
             // NotificationTests, later in the same process, needs to be the first to send one.
-            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: peer.0.port, url: "rtsp://127.0.0.1:\(camera.port)\(peer.1)",
-                    notifies: false)
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: peer.0.port, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)\(peer.1)")], notifies: false)
         }
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(with: printers)
@@ -169,7 +168,7 @@ final class FarmViewTests: XCTestCase {
     func testArrowKeysMoveBetweenTilesAndEnterOpensTheTab() throws {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 1)
-        let printers = (1...5).map { Printer(name: "P\($0)", kind: .generic, url: clip.path) }
+        let printers = (1...5).map { Printer(name: "P\($0)", kind: .generic, cameras: [PrinterCamera(url: clip.path)]) }
         try MainActor.assumeIsolated {
             // 1100 px: three columns, so five tiles make a row of three and a row of two.
             let (app, window) = try startApp(with: printers, width: 1100, height: 900)
@@ -234,7 +233,7 @@ final class FarmViewTests: XCTestCase {
         let windowManager = try WindowManager()
         let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "4"])
         addTeardownBlock { camera.stop() }
-        let printers = (1...4).map { Printer(name: "R\($0)", kind: .generic, url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)")) }
+        let printers = (1...4).map { Printer(name: "R\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
         try MainActor.assumeIsolated {
             let (_, window) = try startApp(with: printers, width: 1500, height: 900)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -283,7 +282,7 @@ final class FarmViewTests: XCTestCase {
     func testPastEightTilesInSightTheRestDecodeKeyframesOnly() throws {
         let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "10"])
         addTeardownBlock { camera.stop() }
-        let printers = (1...10).map { Printer(name: "K\($0)", kind: .generic, url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)")) }
+        let printers = (1...10).map { Printer(name: "K\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
         try MainActor.assumeIsolated {
             // 1900×1150: five columns, two rows, every tile in sight.
             let (_, window) = try startApp(with: printers, width: 1900, height: 1150)
@@ -304,7 +303,7 @@ final class FarmViewTests: XCTestCase {
         // The tiles share one session of this file, which must still play when the last tile comes
         // back in sight: a saved file plays once, so it lasts longer than the test.
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 30)
-        let printers = (1...6).map { Printer(name: "S\($0)", kind: .generic, url: clip.path) }
+        let printers = (1...6).map { Printer(name: "S\($0)", kind: .generic, cameras: [PrinterCamera(url: clip.path)]) }
         try MainActor.assumeIsolated {
             // One column, 400 px high: the first tile is seen, the last is far below.
             let (_, window) = try startApp(with: printers, width: 450, height: 400)
@@ -319,7 +318,7 @@ final class FarmViewTests: XCTestCase {
             iterateFrames(30)
             XCTAssertTrue(hidden.surface.shownFrame === shown, "nothing delivered to a tile out of sight")
 
-            window.farm.focus(hidden.camera.id)  // the scrolled window follows the focus
+            window.farm.focus(hidden.camera.printerID)  // the scrolled window follows the focus
             XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.isOnScreen && !tiles[0].surface.isOnScreen })
             XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.shownFrame !== shown && hidden.surface.shownFrame != nil },
                           "in sight again, it updates")

@@ -38,7 +38,7 @@ extension FeatureTableTests {
             "open-timelapse": (video, ["openTimelapse(\(video))"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
-        ]
+        ].merging((1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }) { first, _ in first }
         MainActor.assumeIsolated {
             XCTAssertEqual(Set(Feature.all.map(\.name)), Set(expected.keys), "every feature is tried")
             for feature in Feature.all {
@@ -77,7 +77,7 @@ extension FeatureTableTests {
             expected.insert("snapshot")
             XCTAssertEqual(enabled(), expected)
 
-            context.selectedPrinter = Printer(name: "Generic", kind: .generic, url: "rtsp://printer/live")
+            context.selectedPrinter = Printer(name: "Generic", kind: .generic, cameras: [PrinterCamera(url: "rtsp://printer/live")])
             expected.insert("edit-printer")
             XCTAssertEqual(enabled(), expected, "a printer without a status has no notifications")
             context.selectedPrinter = Self.printer
@@ -95,6 +95,12 @@ extension FeatureTableTests {
             XCTAssertEqual(enabled(), expected)
             context.isFarmShown = true
             expected.insert("attention-first")
+            XCTAssertEqual(enabled(), expected)
+            context.selectedPrinterCameras = [Self.camera, Self.camera]
+            expected.formUnion(["show-camera-1", "show-camera-2"])
+            XCTAssertEqual(enabled(), expected, "a printer with two cameras: the first two, not one alone")
+            context.selectedPrinterCameras = Array(repeating: Self.camera, count: 9)
+            expected.formUnion((3...9).map { "show-camera-\($0)" })
             XCTAssertEqual(enabled(), expected)
             XCTAssertEqual(enabled(), Set(Feature.all.map(\.name)), "every feature applies somewhere")
         }

@@ -19,7 +19,7 @@ final class FeatureTableTests: XCTestCase {
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 2)
         let directory = try makeTemporaryDirectory()
         let snapshots = try makeTemporaryDirectory(), recordings = try makeTemporaryDirectory()
-        let printers = ["One", "Two"].map { Printer(name: $0, kind: .generic, url: clip.path) }
+        let printers = ["One", "Two"].map { Printer(name: $0, kind: .generic, cameras: [PrinterCamera(url: clip.path)]) }
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers, selectedPrinterID: printers[0].id))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -67,7 +67,7 @@ final class FeatureTableTests: XCTestCase {
         let windowManager = try WindowManager() // Fullscreen is the window manager's to grant.
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 2)
         let directory = try makeTemporaryDirectory()
-        let saved = Printer(name: "Saved", kind: .generic, url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")
+        let saved = Printer(name: "Saved", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")])
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [saved], selectedPrinterID: saved.id))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)

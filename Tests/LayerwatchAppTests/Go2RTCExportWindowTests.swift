@@ -25,8 +25,8 @@ final class Go2RTCExportWindowTests: XCTestCase {
 
             // Cameras refused at once: no TLS client (status or camera) is left running when the test ends.
             let port = closedLoopbackPort()
-            let door = Printer(name: "Door \"cam\"", kind: .generic, url: "rtsp://admin:se$cret${HOME}@127.0.0.1:\(port)/live")
-            let voron = Printer(name: "Voron", kind: .generic, url: "http://127.0.0.1:\(port)/webcam/?action=stream")
+            let door = Printer(name: "Door \"cam\"", kind: .generic, cameras: [PrinterCamera(url: "rtsp://admin:se$cret${HOME}@127.0.0.1:\(port)/live")])
+            let voron = Printer(name: "Voron", kind: .generic, cameras: [PrinterCamera(url: "http://127.0.0.1:\(port)/webcam/?action=stream")])
             app.save(door)
             app.save(voron)
             XCTAssertTrue(window.isEnabled("export-go2rtc"))
@@ -45,7 +45,7 @@ final class Go2RTCExportWindowTests: XCTestCase {
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path), ["go2rtc.yaml"])
 
             for page in window.tabs.all {
-                app.library.remove(id: page.camera.id)
+                app.library.remove(id: page.printerID)
                 app.close(page)
             }
             XCTAssertFalse(window.isEnabled("export-go2rtc"), "the last printer removed, nothing to export")

@@ -60,8 +60,11 @@ final class GoRTCImportDialogTests: XCTestCase {
             let text = String(decoding: try Data(contentsOf: ConfigStore(directory: directory, secrets: nil).fileURL), as: UTF8.self)
             XCTAssertFalse(text.contains("Gr33nH0use") || text.contains("Qz81Ww07"), text)
             let saved = ConfigStore(directory: directory, secrets: nil).load().config.printers
-            XCTAssertEqual(saved, [Printer(id: saved[0].id, name: "door cam", kind: .generic, url: "rtsp://127.0.0.1:8554/door%20cam"),
-                                   Printer(id: saved[1].id, name: "x1c", kind: .generic, url: "rtsp://127.0.0.1:8554/x1c")])
+            XCTAssertEqual(saved, [Printer(id: saved[0].id, name: "door cam", kind: .generic,
+                                           cameras: [PrinterCamera(id: saved[0].cameras[0].id, url: "rtsp://127.0.0.1:8554/door%20cam")]),
+                                   Printer(id: saved[1].id, name: "x1c", kind: .generic,
+                                           cameras: [PrinterCamera(id: saved[1].cameras[0].id, url: "rtsp://127.0.0.1:8554/x1c")])],
+                           "a plain camera per stream: a restreamer's streams are usually different printers'")
 
             // Nothing serves RTSP on 8554 here: each tab's card says it failed and will retry.
             for page in window.tabs.all {

@@ -72,7 +72,7 @@ final class HostileNameTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             window.snapshotFolder = pictures
             let mark = GLibWarningLog.mark
-            app.save(Printer(name: Self.markupName, kind: .generic, url: clip.path))
+            app.save(Printer(name: Self.markupName, kind: .generic, cameras: [PrinterCamera(url: clip.path)]))
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
 

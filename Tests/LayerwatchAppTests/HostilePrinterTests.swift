@@ -24,8 +24,8 @@ final class HostilePrinterTests: XCTestCase {
     /// A Klipper and an OctoPrint printer on the test servers, each with the demo clip as its camera.
     private func httpPrinters(moonraker: TestServer, octoprint: TestServer) throws -> [Printer] {
         let clip = try TestClips.smpteBars(seconds: 2).path
-        return [Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, url: clip),
-                Printer(name: "Prusa", kind: .octoprint, host: "127.0.0.1", apiPort: octoprint.port, url: clip, accessCode: octoprintKey)]
+        return [Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: clip)]),
+                Printer(name: "Prusa", kind: .octoprint, host: "127.0.0.1", apiPort: octoprint.port, accessCode: octoprintKey, cameras: [PrinterCamera(url: clip)])]
     }
 
     func testNumbersPastEveryRangeLeaveTheAppRunningAndTheStripsShowingWhatTheyCan() throws {

@@ -8,9 +8,10 @@ import TestSupport
 import XCTest
 
 /// The Add/Edit Printer dialog against real Moonraker and OctoPrint test servers: "Find Cameras"
-/// lists a host's cameras off the main loop (a WebRTC-only one listed but not choosable), Save adds
-/// one tab per checked camera and keeps its mounting in printers.json (the API key in the keyring
-/// when one runs), errors land under the address, and closing the dialog ends a search.
+/// lists a host's cameras off the main loop (a WebRTC-only one listed but not choosable), the checked
+/// ones become the printer's cameras (listed, reordered, removed), Save adds one tab for the printer
+/// and keeps each camera's mounting in printers.json (the API key in the keyring when one runs),
+/// errors land under the address, and closing the dialog ends a search.
 final class ImportDialogTests: XCTestCase {
     private static let moonrakerKey = "0123456789abcdef0123456789abcdef"
 
@@ -18,7 +19,7 @@ final class ImportDialogTests: XCTestCase {
         AppTestEnvironment.prepare()
     }
 
-    func testMoonrakersCamerasAreListedAndEachCheckedOneBecomesATabWithItsKeyInTheKeyring() throws {
+    func testMoonrakersCheckedCamerasBecomeThePrintersCamerasInOneTabWithItsKeyInTheKeyring() throws {
         guard isKeyringChild() else { return try runWithKeyring() }
         let camera = try TestServer(script: "mjpeg_server.py")
         let stream = "127.0.0.1:\(camera.port)/?action=stream"
@@ -63,9 +64,25 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertEqual(subtitle(list, 1), "WebRTC only — Layerwatch cannot play it yet\nwebrtc-janus")
             XCTAssertEqual(subtitle(list, 2), "http://viewer:***@\(stream)&token=***\nmjpegstreamer · rotated 180°, flipped vertically")
 
+            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Nozzle — http://\(stream)", "Chamber — http://viewer:***@\(stream)&token=***"],
+                           "the checked cameras are the printer's")
+            XCTAssertEqual(dialog.url.text, "http://\(stream)", "the first is selected: its URL and mounting below")
+            XCTAssertEqual(dialog.mounting.rotation, 90)
+            dialog.cameraRows.onRequest(.select(1))
+            XCTAssertEqual(dialog.mounting.rotation, 180)
+            dialog.cameraRows.onRequest(.moveUp(1))
+            XCTAssertEqual(dialog.cameraRows.rowTexts.map { $0.components(separatedBy: " — ")[0] }, ["Chamber", "Nozzle"])
+            dialog.cameraRows.onRequest(.moveDown(0))
+            dialog.cameraRows.onRequest(.add)
+            XCTAssertEqual(dialog.cameraRows.rowTexts.last, "Camera 3 — No URL yet")
+            dialog.cameraRows.onRequest(.remove(2))
+            XCTAssertEqual(dialog.draft.cameras.map(\.name), ["Nozzle", "Chamber"])
+
             dialog.save()
-            XCTAssertEqual(window.tabs.all.map(\.name), ["Voron — Nozzle", "Voron — Chamber"], "one tab per checked camera")
-            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.all.allSatisfy { $0.state == .live } })
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Voron"], "one tab for the printer")
+            let page = try XCTUnwrap(window.tabs.all.first)
+            XCTAssertEqual(page.cameras.map(\.title), ["Nozzle", "Chamber"])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } }, "each camera connected once")
             app.flushSaves()
 
             let text = String(decoding: try Data(contentsOf: store.fileURL), as: UTF8.self)
@@ -73,18 +90,19 @@ final class ImportDialogTests: XCTestCase {
                 XCTAssertFalse(text.contains(secret), "\(secret) in the file: \(text)")
             }
             let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            XCTAssertEqual(object["formatVersion"] as? Int, 2)
+            XCTAssertEqual(object["formatVersion"] as? Int, 3)
             let printers = try XCTUnwrap(object["printers"] as? [[String: Any]])
-            XCTAssertEqual(printers.map { $0["kind"] as? String }, ["klipper", "klipper"])
-            XCTAssertEqual(printers.map { $0["apiPort"] as? Int }, [moonraker.port, moonraker.port])
-            XCTAssertEqual(printers.map { $0["rotation"] as? Int }, [90, 180])
-            XCTAssertEqual(printers.map { $0["flipHorizontal"] as? Bool }, [true, nil])
-            XCTAssertEqual(printers.map { $0["flipVertical"] as? Bool }, [nil, true])
+            XCTAssertEqual(printers.map { $0["kind"] as? String }, ["klipper"])
+            XCTAssertEqual(printers.map { $0["apiPort"] as? Int }, [moonraker.port])
+            let cameras = try XCTUnwrap(printers[0]["cameras"] as? [[String: Any]])
+            XCTAssertEqual(cameras.map { $0["rotation"] as? Int }, [90, 180])
+            XCTAssertEqual(cameras.map { $0["flipHorizontal"] as? Bool }, [true, nil])
+            XCTAssertEqual(cameras.map { $0["flipVertical"] as? Bool }, [nil, true])
 
             let reloaded = ConfigStore.standard().load()
             XCTAssertNil(reloaded.problem)
-            XCTAssertEqual(reloaded.config.printers.map(\.accessCode), [Self.moonrakerKey, Self.moonrakerKey], "the keyring gives the key back")
-            XCTAssertEqual(reloaded.config.printers.last?.url, "http://viewer:Pa55w0rd@\(stream)&token=T0k3n")
+            XCTAssertEqual(reloaded.config.printers.map(\.accessCode), [Self.moonrakerKey], "the keyring gives the key back")
+            XCTAssertEqual(reloaded.config.printers.first?.cameras.last?.url, "http://viewer:Pa55w0rd@\(stream)&token=T0k3n")
         }
     }
 
@@ -131,7 +149,8 @@ final class ImportDialogTests: XCTestCase {
             app.flushSaves()
             let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
             XCTAssertEqual(saved, Printer(id: saved.id, name: "Prusa", kind: .octoprint, host: "127.0.0.1", apiPort: octoprint.port,
-                                          url: stream, accessCode: "OCTOKEY123456", rotation: 270, flipVertical: true))
+                                          accessCode: "OCTOKEY123456",
+                                          cameras: [PrinterCamera(id: saved.cameras[0].id, name: "Classic Webcam", url: stream, rotation: 270, flipVertical: true)]))
         }
     }
 
@@ -143,8 +162,7 @@ final class ImportDialogTests: XCTestCase {
             ["name": "Nozzle", "service": "mjpegstreamer", "stream_url": stream, "rotation": 270],
         ], key: nil)
         let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, url: stream,
-                              accessCode: "k3yk3yk3y", rotation: 90, flipHorizontal: true, notifies: false)
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, accessCode: "k3yk3yk3y", cameras: [PrinterCamera(url: stream, rotation: 90, flipHorizontal: true)], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -165,27 +183,28 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers, [renamed],
                            "mounting, notification switch and API port kept")
 
-            // Found again, the camera it shows is the one checked; its mounting is the host's now.
+            // Found again, the camera it has is the one checked; checking the other adds it.
             app.showDialog(editing: renamed)
             let again = try XCTUnwrap(app.openDialog)
             again.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !again.cameraList.isSearching })
             XCTAssertEqual((0..<2).map { checked(again.cameraList, $0) }, [false, true])
-            XCTAssertEqual(shown(again), ["name", "host", "port", "API key", "cameras"], "a checked camera replaces the URL")
+            XCTAssertEqual(again.draft.cameras, printer.cameras, "its own camera kept as it was")
+            gtk_check_button_set_active(gcast(again.cameraList.row(at: 0).check), true.gboolean)
+            XCTAssertEqual(again.draft.cameras.map(\.url), [stream, "\(stream)&top"])
             again.save()
             XCTAssertEqual(window.tabs.all.map(\.name), ["Voron 2.4"])
+            XCTAssertEqual(window.tabs.all.first?.cameras.map(\.title), ["Camera 1", "Top"])
             app.flushSaves()
-            var remounted = renamed
-            remounted.rotation = 270
-            remounted.flipHorizontal = false
-            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers, [remounted])
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
+            XCTAssertEqual(saved.cameras.first, printer.cameras.first)
+            XCTAssertEqual(saved.cameras.count, 2)
         }
     }
 
     func testEditingAnyPrinterKeepsWhatTheDialogDoesNotShow() throws {
-        let bambu = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", apiPort: 18883, serial: "00M09A350100123",
-                            accessCode: "12345678", rotation: 180, notifies: false)
-        let camera = Printer(name: "Door", kind: .generic, url: "rtsp://10.0.0.9/live", flipHorizontal: true, notifies: false)
+        let bambu = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", apiPort: 18883, serial: "00M09A350100123", accessCode: "12345678", cameras: [PrinterCamera(rotation: 180)], notifies: false)
+        let camera = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: "rtsp://10.0.0.9/live", flipHorizontal: true)], notifies: false)
         try MainActor.assumeIsolated {
             for printer in [bambu, camera] {
                 let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")

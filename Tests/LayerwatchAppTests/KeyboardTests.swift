@@ -17,7 +17,7 @@ final class KeyboardTests: XCTestCase {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
-        let printers = ["One", "Two", "Three"].map { Printer(name: $0, kind: .generic, url: clip.path) }
+        let printers = ["One", "Two", "Three"].map { Printer(name: $0, kind: .generic, cameras: [PrinterCamera(url: clip.path)]) }
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers, selectedPrinterID: printers[0].id))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)

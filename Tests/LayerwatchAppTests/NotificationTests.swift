@@ -112,7 +112,7 @@ final class NotificationTests: XCTestCase {
         let notifications = try notificationServer()
         // No camera answers on this address: the notification carries the app's icon instead.
         let (mqtt, printer) = try fakeP1S(code: code, on: randomLoopbackAddress())
-        let plainCamera = Printer(name: "Door", kind: .generic, url: try TestClips.smpteBars(seconds: 2).path)
+        let plainCamera = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: try TestClips.smpteBars(seconds: 2).path)])
         let (config, state) = try directories(with: [printer, plainCamera])
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
@@ -195,7 +195,7 @@ final class NotificationTests: XCTestCase {
         let windowManager = try WindowManager() // minimising is the window manager's to do
         let notifications = try notificationServer()
         let (mqtt, printer) = try fakeP1S(code: code, on: randomLoopbackAddress())
-        let plainCamera = Printer(name: "Door", kind: .generic, url: try TestClips.smpteBars(seconds: 2).path)
+        let plainCamera = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: try TestClips.smpteBars(seconds: 2).path)])
         let (config, state) = try directories(with: [printer, plainCamera], selected: plainCamera.id)
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
@@ -214,7 +214,7 @@ final class NotificationTests: XCTestCase {
 
             // As GNOME Shell does: org.freedesktop.Application.ActivateAction on the app's own name.
             notifications.send(["cmd": "click", "id": "printer-\(printer.id.uuidString)"])
-            XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.camera.id == printer.id && !minimized() },
+            XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.printerID == printer.id && !minimized() },
                           "selected \(String(describing: window.tabs.selected?.name)), minimised \(minimized())")
             let click = try XCTUnwrap(notifications.waitFor("done", timeout: 5) { $0.string("cmd") == "click" })
             XCTAssertEqual(click.string("method"), "ActivateAction")

@@ -41,7 +41,7 @@ final class OrientationTests: XCTestCase {
     func testTheDialogsMountingIsSavedAndTurnsThePicture() throws {
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Door", kind: .generic, url: clip.path, notifies: false)
+        let printer = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: clip.path)], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -61,8 +61,8 @@ final class OrientationTests: XCTestCase {
 
             app.flushSaves()
             let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
-            XCTAssertEqual([saved.rotation], [90])
-            XCTAssertEqual([saved.flipHorizontal, saved.flipVertical], [true, false])
+            XCTAssertEqual([saved.cameras[0].rotation], [90])
+            XCTAssertEqual([saved.cameras[0].flipHorizontal, saved.cameras[0].flipVertical], [true, false])
             app.showDialog(editing: saved)
             let again = try XCTUnwrap(app.openDialog)
             XCTAssertEqual([again.mounting.rotation], [90], "the dialog shows the saved mounting")
@@ -133,9 +133,8 @@ final class OrientationTests: XCTestCase {
     }
 
     func testAPrintersSavedMountingReachesItsCamera() throws {
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", url: "http://127.0.0.1:8080/?action=stream",
-                              rotation: 270, flipHorizontal: true)
-        let camera = try Camera(printer: printer)
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", cameras: [PrinterCamera(url: "http://127.0.0.1:8080/?action=stream", rotation: 270, flipHorizontal: true)])
+        let camera = try Camera(printer: printer, camera: printer.cameras[0])
         XCTAssertEqual(camera.orientation, PictureOrientation(rotation: 270, flipHorizontal: true, flipVertical: false))
         XCTAssertEqual(camera.orientation.quarterTurns, 3)
         XCTAssertTrue(camera.orientation.isSideways)

@@ -41,8 +41,6 @@ final class PrinterChoiceTests: XCTestCase {
                                 [.name, .url]])
         XCTAssertEqual(PrinterChoice.all.map { $0.fields[.accessCode]?.title },
                        ["Access code", "Access code", "API key", "API key", "API password", nil])
-        XCTAssertEqual(PrinterChoice.all.map { $0.showsURL(whileKept: false) }, [false, false, false, false, false, true])
-        XCTAssertEqual(PrinterChoice.all.map { $0.showsURL(whileKept: true) }, [false, false, true, true, false, true])
     }
 
     func testTheX1AndP1FormsSayWhatTheirOwnPrinterHas() {
@@ -79,7 +77,7 @@ final class PrinterChoiceTests: XCTestCase {
                 XCTAssertEqual(Int(gtk_drop_down_get_selected(gcast(dropDown))), PrinterChoice.all.firstIndex(of: choice))
                 for field in PrinterChoice.Field.allCases {
                     let formField = dialog.formField(field), text = choice.fields[field]
-                    let shown = field == .url ? choice.showsURL(whileKept: false) : text != nil
+                    let shown = field == .url ? choice.kind == .generic && !choice.isGo2RTC : text != nil
                     XCTAssertEqual(gtk_widget_get_visible(formField.widget) != 0, shown, "\(choice.title): \(field)")
                     guard shown, let text else { continue }
                     if let title = text.title { XCTAssertEqual(formField.titleText, title) }

@@ -32,8 +32,8 @@ final class PrinterTabsTests: XCTestCase {
             var orderChanges = 0, closeRequests: [String] = []
             tabs.onOrderChange = { orderChanges += 1 }
             tabs.onCloseRequest = { closeRequests.append($0.name) }
-            let first = PrinterPage(camera: Camera(name: "Bench", source: live.source), session: live)
-            let second = PrinterPage(camera: Camera(name: "Shelf", source: refused.source), session: refused)
+            let first = PrinterPage(cameras: [Camera(name: "Bench", source: live.source)]) { _ in live }
+            let second = PrinterPage(cameras: [Camera(name: "Shelf", source: refused.source)]) { _ in refused }
             tabs.add(first, select: true)
             tabs.add(second, select: false)
             gtk_window_present(gcast(window))

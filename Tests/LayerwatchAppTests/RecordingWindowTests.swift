@@ -75,7 +75,7 @@ final class RecordingWindowTests: XCTestCase {
         let server = try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480", "--fps", "15"])
         let directory = try makeTemporaryDirectory()
         let videos = directory.appendingPathComponent("Videos/Layerwatch")
-        let printer = Printer(name: "Voron", kind: .generic, url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1", notifies: false)
+        let printer = Printer(name: "Voron", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)

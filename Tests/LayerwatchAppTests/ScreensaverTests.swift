@@ -18,7 +18,7 @@ final class ScreensaverTests: XCTestCase {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Bench", kind: .generic, url: clip.path)
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)

@@ -90,7 +90,7 @@ final class StalledKeyringTests: XCTestCase {
             let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: keyring))
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertFalse(app.library.secretsLoaded, "the keyring is still answering")
-            let added = Printer(name: "Added meanwhile", kind: .generic, url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")
+            let added = Printer(name: "Added meanwhile", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")])
             app.save(added)
             XCTAssertEqual(window.tabs.all.map(\.name), ["Added meanwhile"])
             keyring.open()

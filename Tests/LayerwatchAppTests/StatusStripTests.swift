@@ -157,8 +157,7 @@ final class StatusStripTests: XCTestCase {
     func testAFailedStatusSaysWhyWhileTheCameraPlaysAndAnEditReplacesIt() throws {
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "RIGHTKEY"])
         let camera = try TestServer(script: "mjpeg_server.py")
-        var printer = Printer(name: "Voron 2.4", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
-                              url: "http://127.0.0.1:\(camera.port)/?action=stream", accessCode: "WRONGKEY")
+        var printer = Printer(name: "Voron 2.4", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, accessCode: "WRONGKEY", cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")])
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(with: [printer])
             defer { gtk_window_destroy(gcast(window.window)) }

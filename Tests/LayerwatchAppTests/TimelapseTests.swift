@@ -26,8 +26,7 @@ final class TimelapseTests: XCTestCase {
         addTeardownBlock { notifications.stop() }
         let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
         let moonraker = try TestServer(script: "moonraker_server.py")
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
-                              url: "http://127.0.0.1:\(camera.port)/?action=stream", timelapse: .perLayer)
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")], timelapse: .perLayer)
         let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
         try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: [printer]))
         func set(_ stats: [String: Any]) {
@@ -104,8 +103,7 @@ final class TimelapseTests: XCTestCase {
     func testAVideoThatCannotBeWrittenIsToldAndItsPicturesBecomeAVideoWhenTheNextPrintEnds() throws {
         let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
         let moonraker = try TestServer(script: "moonraker_server.py")
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
-                              url: "http://127.0.0.1:\(camera.port)/?action=stream", notifies: false, timelapse: .perLayer)
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")], notifies: false, timelapse: .perLayer)
         let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
         try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: [printer]))
         // A file where the videos' folder would be: the folder cannot be made.
@@ -162,8 +160,7 @@ final class TimelapseTests: XCTestCase {
 
     func testTheDialogSavesATimelapseForPrintersWithStatusOnly() throws {
         let directory = try makeTemporaryDirectory()
-        let voron = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: Int(closedLoopbackPort()),
-                            url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live", notifies: false)
+        let voron = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: Int(closedLoopbackPort()), cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [voron]))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)

@@ -69,7 +69,7 @@ final class ZoomTests: XCTestCase {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 1280, height: 720, fps: 15, seconds: 10)
         let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Bars", kind: .generic, url: clip.path)
+        let printer = Printer(name: "Bars", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
         try ConfigStore(directory: directory, secrets: nil).save(
             AppConfig(printers: [printer], window: .init(width: 1000, height: 700, maximized: false)))
         try MainActor.assumeIsolated {

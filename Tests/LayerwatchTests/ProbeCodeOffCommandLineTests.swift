@@ -44,6 +44,31 @@ final class ProbeCodeOffCommandLineTests: XCTestCase {
                        "nothing was renamed")
     }
 
+    /// `--camera` picks one of a saved printer's cameras by number or name; the first without it.
+    func testCameraPicksOneOfASavedPrintersCameras() throws {
+        let nozzle = try TestServer(script: "mjpeg_server.py"), bed = try TestServer(script: "mjpeg_server.py")
+        let config = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+        {"formatVersion": 3, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron", "kind": "klipper",
+          "host": "127.0.0.1", "cameras": [
+            {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Nozzle", "url": "http://127.0.0.1:\(nozzle.port)/?action=stream"},
+            {"id": "8F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Bed", "url": "http://127.0.0.1:\(bed.port)/?action=stream"}]}]}
+        """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+        for (arguments, server) in [([], nozzle), (["--camera", "2"], bed), (["--camera", "Nozzle"], nozzle)] {
+            let run = try runProbe(["--printer", "Voron", "--frames", "2"] + arguments, environment: environment)
+            XCTAssertEqual(run.status, 0, run.output)
+            XCTAssertTrue(run.output.contains("127.0.0.1:\(server.port)"), "\(arguments): \(run.output)")
+        }
+        let missing = try runProbe(["--printer", "Voron", "--camera", "3"], environment: environment)
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.output.contains("“Voron” has no camera “3”; it has “Nozzle”, “Bed”"), missing.output)
+        let alone = try runProbe(["--camera", "2", "http://127.0.0.1:\(bed.port)/?action=stream"], environment: environment)
+        XCTAssertNotEqual(alone.status, 0)
+        XCTAssertTrue(alone.output.contains("--camera needs --printer."), alone.output)
+    }
+
     /// Runs `layerwatch probe` with `input` on its standard input (a pipe, not a terminal).
     private func runProbe(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
         -> (status: Int32, output: String) {

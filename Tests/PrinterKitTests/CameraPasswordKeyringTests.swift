@@ -3,12 +3,11 @@ import PrinterKit
 import TestSupport
 import XCTest
 
-/// A generic camera's password (in the URL's user part or query) is a secret like an access code:
-/// in the keyring when there is one, the file keeping the URL with `***` in its place.
+/// A camera's password (in the URL's user part or query) is a secret like an access code: in the
+/// printer's keyring item when there is one, the file keeping the URL with `***` in its place.
 final class CameraPasswordKeyringTests: XCTestCase {
     private var directory: URL!
-    private let camera = Printer(name: "Door cam", kind: .generic,
-                                 url: "rtsp://admin:Pa55w0rd@192.168.1.50:554/live?token=T0k3n&channel=1")
+    private let camera = Printer(name: "Door cam", kind: .generic, cameras: [PrinterCamera(url: "rtsp://admin:Pa55w0rd@192.168.1.50:554/live?token=T0k3n&channel=1")])
     private var config: AppConfig { AppConfig(printers: [camera, Fixtures.x1c]) }
 
     override func setUpWithError() throws {
@@ -25,11 +24,12 @@ final class CameraPasswordKeyringTests: XCTestCase {
         let text = try fileText
         XCTAssertFalse(text.contains("Pa55w0rd") || text.contains("T0k3n"), text)
         XCTAssertTrue(text.contains("rtsp://admin:***@192.168.1.50:554/live?token=***&channel=1"), text)
-        XCTAssertEqual(keyring.code(camera.id), camera.url)
+        let item = try XCTUnwrap(keyring.code(camera.id).flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        XCTAssertEqual(item["cameraURLs"] as? [String: String], [camera.cameras[0].id.uuidString: camera.cameras[0].url!])
 
         let loaded = ConfigStore(directory: directory, secrets: keyring).load()
         XCTAssertNil(loaded.problem)
-        XCTAssertFalse(loaded.secretsToMove)
+        XCTAssertFalse(loaded.needsSave)
         XCTAssertEqual(loaded.config, config)
     }
 
@@ -49,7 +49,7 @@ final class CameraPasswordKeyringTests: XCTestCase {
         let keyring = MemorySecretStore()
         let store = ConfigStore(directory: directory, secrets: keyring)
         let loaded = store.load()
-        XCTAssertTrue(loaded.secretsToMove, "the app saves at once to move them")
+        XCTAssertTrue(loaded.needsSave, "the app saves at once to move them")
         XCTAssertEqual(loaded.config, config)
         try store.save(loaded.config)
         XCTAssertFalse(try fileText.contains("Pa55w0rd"))
@@ -60,7 +60,7 @@ final class CameraPasswordKeyringTests: XCTestCase {
     func testAURLWithoutAPasswordStaysInTheFile() throws {
         let keyring = MemorySecretStore()
         try ConfigStore(directory: directory, secrets: keyring).save(AppConfig(printers: [Fixtures.webcam]))
-        XCTAssertTrue(try fileText.contains(Fixtures.webcam.url!))
+        XCTAssertTrue(try fileText.contains(Fixtures.webcam.cameras[0].url!))
         XCTAssertNil(keyring.code(Fixtures.webcam.id))
     }
 }

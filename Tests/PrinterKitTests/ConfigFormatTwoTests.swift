@@ -7,14 +7,9 @@ import XCTest
 /// Klipper and OctoPrint printers (API port, key, mounting, notification switch) come back as saved,
 /// their keys in the keyring when there is one.
 final class ConfigFormatTwoTests: XCTestCase {
-    private let voron = Printer(name: "Voron — Nozzle", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
-                                url: "http://10.0.0.5/webcam/?action=stream", accessCode: "0123456789abcdef0123456789abcdef",
-                                rotation: 90, flipHorizontal: true, notifies: false)
-    private let trusted = Printer(name: "Voron — Bed", kind: .klipper, host: "10.0.0.5",
-                                  url: "http://10.0.0.5/webcam2/?action=stream", flipVertical: true)
-    private let prusa = Printer(name: "Prusa", kind: .octoprint, host: "octopi.local",
-                                url: "http://viewer:Pa55w0rd@octopi.local/webcam/?action=stream", accessCode: "OCTOKEY123456",
-                                rotation: 270)
+    private let voron = Printer(name: "Voron — Nozzle", kind: .klipper, host: "10.0.0.5", apiPort: 7130, accessCode: "0123456789abcdef0123456789abcdef", cameras: [PrinterCamera(url: "http://10.0.0.5/webcam/?action=stream", rotation: 90, flipHorizontal: true)], notifies: false)
+    private let trusted = Printer(name: "Voron — Bed", kind: .klipper, host: "10.0.0.5", cameras: [PrinterCamera(url: "http://10.0.0.5/webcam2/?action=stream", flipVertical: true)])
+    private let prusa = Printer(name: "Prusa", kind: .octoprint, host: "octopi.local", accessCode: "OCTOKEY123456", cameras: [PrinterCamera(url: "http://viewer:Pa55w0rd@octopi.local/webcam/?action=stream", rotation: 270)])
 
     func testAVersionOneFileLoadsWithTheNewFieldsAtTheirDefaults() throws {
         let directory = try makeTemporaryDirectory()
@@ -34,16 +29,20 @@ final class ConfigFormatTwoTests: XCTestCase {
         XCTAssertNil(loaded.problem)
         XCTAssertEqual(loaded.config, AppConfig(
             printers: [Printer(id: x1c, name: "X1C workshop", kind: .bambuRTSPS(.x1c), host: "192.168.1.20",
-                               serial: "00M09A350100123", accessCode: "12345678"),
-                       Printer(id: webcam, name: "Octo cam", kind: .generic, url: "http://192.168.1.40:8080/?action=stream")],
+                               serial: "00M09A350100123", accessCode: "12345678", cameras: [.bambuOwn(id: x1c)]),
+                       Printer(id: webcam, name: "Octo cam", kind: .generic,
+                               cameras: [PrinterCamera(id: webcam, url: "http://192.168.1.40:8080/?action=stream")])],
             selectedPrinterID: webcam, window: .init(width: 1400, height: 900, maximized: true),
-            miniWindows: [.init(printerID: x1c, width: 480, height: 270)]))
-        XCTAssertTrue(loaded.config.printers.allSatisfy { $0.rotation == 0 && !$0.flipHorizontal && !$0.flipVertical && $0.notifies })
+            miniWindows: [.init(printerID: x1c, cameraID: x1c, width: 480, height: 270)]),
+            "each entry's one camera has the entry's id")
+        XCTAssertTrue(loaded.config.printers.flatMap(\.cameras).allSatisfy { $0.rotation == 0 && !$0.flipHorizontal && !$0.flipVertical })
+        XCTAssertTrue(loaded.config.printers.allSatisfy(\.notifies))
+        XCTAssertTrue(loaded.needsSave, "the app writes it as format 3 at once")
         XCTAssertEqual(loaded.config.farm, AppConfig.Farm(shown: false, attentionFirst: true), "tabs, attention first")
 
-        // Saved again, it is a version-2 file.
+        // Saved again, it is a version-3 file.
         try ConfigStore(directory: directory, secrets: nil).save(loaded.config)
-        XCTAssertEqual(try fileObject(in: directory)["formatVersion"] as? Int, 2)
+        XCTAssertEqual(try fileObject(in: directory)["formatVersion"] as? Int, 3)
     }
 
     func testTheFarmViewSettingsRoundTrip() throws {
@@ -85,14 +84,15 @@ final class ConfigFormatTwoTests: XCTestCase {
         XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config, config)
 
         let object = try fileObject(in: directory)
-        XCTAssertEqual(object["formatVersion"] as? Int, 2)
+        XCTAssertEqual(object["formatVersion"] as? Int, 3)
         let printers = try XCTUnwrap(object["printers"] as? [[String: Any]])
         XCTAssertEqual(printers.map { $0["kind"] as? String }, ["klipper", "klipper", "octoprint"])
         XCTAssertEqual(printers.map { $0["host"] as? String }, ["10.0.0.5", "10.0.0.5", "octopi.local"])
         XCTAssertEqual(printers.map { $0["apiPort"] as? Int }, [7130, nil, nil])
-        XCTAssertEqual(printers.map { $0["rotation"] as? Int }, [90, nil, 270], "defaults are not written")
-        XCTAssertEqual(printers.map { $0["flipHorizontal"] as? Bool }, [true, nil, nil])
-        XCTAssertEqual(printers.map { $0["flipVertical"] as? Bool }, [nil, true, nil])
+        let cameras = printers.map { ($0["cameras"] as? [[String: Any]])?.first ?? [:] }
+        XCTAssertEqual(cameras.map { $0["rotation"] as? Int }, [90, nil, 270], "defaults are not written")
+        XCTAssertEqual(cameras.map { $0["flipHorizontal"] as? Bool }, [true, nil, nil])
+        XCTAssertEqual(cameras.map { $0["flipVertical"] as? Bool }, [nil, true, nil])
         XCTAssertEqual(printers.map { $0["notifies"] as? Bool }, [false, nil, nil])
         XCTAssertEqual(printers.map { $0["accessCode"] as? String }, ["0123456789abcdef0123456789abcdef", nil, "OCTOKEY123456"])
     }

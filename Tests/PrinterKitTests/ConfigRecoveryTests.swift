@@ -15,8 +15,8 @@ final class ConfigRecoveryTests: XCTestCase {
     }
 
     func testNewerFormatVersionIsKeptNotRead() throws {
-        let future = Data(#"{"formatVersion": 3, "printers": [], "cloudAccounts": [{"token": "t"}]}"#.utf8)
-        try assertSetAside(future, reason: "(it was written by a newer Layerwatch (format 3))")
+        let future = Data(#"{"formatVersion": 4, "printers": [], "cloudAccounts": [{"token": "t"}]}"#.utf8)
+        try assertSetAside(future, reason: "(it was written by a newer Layerwatch (format 4))")
     }
 
     func testMissingFormatVersionIsNamed() throws {

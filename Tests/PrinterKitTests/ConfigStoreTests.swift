@@ -17,7 +17,7 @@ final class ConfigStoreTests: XCTestCase {
 
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("printers.json")))
         let object = try XCTUnwrap(json as? [String: Any])
-        XCTAssertEqual(object["formatVersion"] as? Int, 2)
+        XCTAssertEqual(object["formatVersion"] as? Int, 3)
         let printers = try XCTUnwrap(object["printers"] as? [[String: Any]])
         XCTAssertEqual(printers.map { $0["kind"] as? String }, ["bambuJPEG", "generic", "bambuRTSPS"])
         XCTAssertEqual(printers.map { $0["model"] as? String }, ["C12", nil, "BL-P001"])

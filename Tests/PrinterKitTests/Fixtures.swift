@@ -7,12 +7,13 @@ enum Fixtures {
                              serial: "00M09A350100123", accessCode: "12345678")
     static let p1s = Printer(name: "P1S garage", kind: .bambuJPEG(.p1s), host: "printer-p1s.lan",
                              accessCode: "abcdEF12")
-    static let webcam = Printer(name: "Octo cam", kind: .generic, url: "http://192.168.1.40:8080/?action=stream")
+    static let webcam = Printer(name: "Octo cam", kind: .generic, cameras: [PrinterCamera(url: "http://192.168.1.40:8080/?action=stream")])
 
     static let config = AppConfig(
         printers: [p1s, webcam, x1c],
         selectedPrinterID: webcam.id,
         window: .init(width: 1400, height: 900, maximized: true),
-        miniWindows: [.init(printerID: x1c.id, width: 480, height: 270), .init(printerID: p1s.id, width: 640, height: 360)]
+        miniWindows: [.init(printerID: x1c.id, cameraID: x1c.cameras[0].id, width: 480, height: 270),
+                      .init(printerID: p1s.id, cameraID: nil, width: 640, height: 360)]
     )
 }

@@ -12,14 +12,13 @@ final class Go2RTCExportTests: XCTestCase {
         let apostrophe = Printer(name: "Bob's A1", kind: .bambuJPEG(nil), host: "192.168.1.22", accessCode: "ABCDEFGH")
         let bothQuotes = Printer(name: "A1 \"mini\": it's\nstreams: {evil: 1}", kind: .bambuJPEG(nil), host: "192.168.1.23")
         let backslash = Printer(name: #"back\slash "q""#, kind: .bambuJPEG(nil), host: "192.168.1.24")
-        let voron = Printer(name: "Voron 2.4", kind: .klipper, host: "voron.local",
-                            url: "http://voron.local/webcam/?action=stream")
-        let octopi = Printer(name: "Küche 🖨️", kind: .octoprint, host: "octopi.local", url: "https://octopi.local/webcam/?action=stream")
-        let door = Printer(name: "Door: cam", kind: .generic, url: "rtsp://admin:se%22cret@10.0.0.2:554/live")
-        let door2 = Printer(name: "door cam", kind: .generic, url: "rtsps://10.0.0.3:322/live")
-        let typedP1 = Printer(name: "🖨", kind: .generic, url: "bambu-jpeg://192.168.1.25?code=12345678")
+        let voron = Printer(name: "Voron 2.4", kind: .klipper, host: "voron.local", cameras: [PrinterCamera(url: "http://voron.local/webcam/?action=stream")])
+        let octopi = Printer(name: "Küche 🖨️", kind: .octoprint, host: "octopi.local", cameras: [PrinterCamera(url: "https://octopi.local/webcam/?action=stream")])
+        let door = Printer(name: "Door: cam", kind: .generic, cameras: [PrinterCamera(url: "rtsp://admin:se%22cret@10.0.0.2:554/live")])
+        let door2 = Printer(name: "door cam", kind: .generic, cameras: [PrinterCamera(url: "rtsps://10.0.0.3:322/live")])
+        let typedP1 = Printer(name: "🖨", kind: .generic, cameras: [PrinterCamera(url: "bambu-jpeg://192.168.1.25?code=12345678")])
         let noCode = Printer(name: "X1E", kind: .bambuRTSPS(nil), host: "192.168.1.26")
-        let file = Printer(name: "Clip", kind: .generic, url: "/tmp/clip.mp4")
+        let file = Printer(name: "Clip", kind: .generic, cameras: [PrinterCamera(url: "/tmp/clip.mp4")])
         let printers = [x1, p1, apostrophe, bothQuotes, backslash, voron, octopi, door, door2, typedP1, noCode, file]
 
         let yaml = Go2RTCExport.yaml(for: printers)
@@ -56,7 +55,7 @@ final class Go2RTCExportTests: XCTestCase {
                      "6f9619ff-8b86-d011-b42d-00cf4fc964ff", "6F9619FF"]
         for name in names {
             let printer = Printer(name: name, kind: .bambuJPEG(nil), host: "192.168.1.21")
-            guard case .success(let source) = Go2RTCExport.source(of: printer, among: [printer]) else { return XCTFail(name) }
+            guard case .success(let source) = Go2RTCExport.source(of: printer, camera: 0, among: [printer]) else { return XCTFail(name) }
             let argv = Self.execArgv(source.url)
             let argument = argv?.last
             XCTAssertEqual(argv?.dropLast(), ["layerwatch", "relay", "--printer"], name)
@@ -70,7 +69,7 @@ final class Go2RTCExportTests: XCTestCase {
     /// Two printers with one name: each relay names its own printer by id, a third keeps its name.
     func testPrintersSharingANameAreEachRelayedByTheirID() throws {
         let first = Printer(name: "P1S", kind: .bambuJPEG(.p1s), host: "192.168.1.21")
-        let second = Printer(name: "P1S", kind: .generic, url: "bambu-jpeg://192.168.1.22?code=12345678")
+        let second = Printer(name: "P1S", kind: .generic, cameras: [PrinterCamera(url: "bambu-jpeg://192.168.1.22?code=12345678")])
         let third = Printer(name: "A1", kind: .bambuJPEG(.a1), host: "192.168.1.23")
         let yaml = Go2RTCExport.yaml(for: [first, second, third])
         let streams = try XCTUnwrap(try Self.parse(yaml)["streams"] as? [String: String], yaml)
@@ -80,25 +79,45 @@ final class Go2RTCExportTests: XCTestCase {
         XCTAssertEqual(yaml.components(separatedBy: #""P1S" is relayed by its id, as another saved printer has the same name"#).count, 3, yaml)
     }
 
+    /// A printer with several cameras: a stream per camera, named after the printer and the camera;
+    /// a relayed camera past the first is named by its number.
+    func testEachCameraOfAPrinterIsAStream() throws {
+        let p1 = Printer(name: "P1S", kind: .bambuJPEG(.p1s), host: "192.168.1.21",
+                         cameras: [.bambuOwn(), PrinterCamera(name: "Door", url: "rtsp://10.0.0.2/door"),
+                                   PrinterCamera(url: "bambu-jpeg://192.168.1.22?code=12345678")])
+        let voron = Printer(name: "Voron", kind: .klipper, host: "voron.local",
+                            cameras: [PrinterCamera(name: "Nozzle", url: "http://voron.local/webcam/?action=stream"),
+                                      PrinterCamera(name: "Bed", url: "http://voron.local/webcam2/?action=stream")])
+        let yaml = Go2RTCExport.yaml(for: [p1, voron])
+        let streams = try XCTUnwrap(try Self.parse(yaml)["streams"] as? [String: String], yaml)
+        XCTAssertEqual(streams, [
+            "p1s_camera_1": "exec:layerwatch relay --printer 'P1S'",
+            "p1s_door": "rtsp://10.0.0.2/door",
+            "p1s_camera_3": "exec:layerwatch relay --camera 3 --printer 'P1S'",
+            "voron_nozzle": "http://voron.local/webcam/?action=stream",
+            "voron_bed": "http://voron.local/webcam2/?action=stream",
+        ])
+    }
+
     /// The file go2rtc reads is the text after its variable substitution: names, URLs and passwords
     /// holding `${…}`, `$`, quotes, `: `, `#`, line breaks and other scripts come out of it, and out
     /// of the YAML parser, exactly as saved — whatever variables go2rtc has.
     func testGo2RTCSubstitutesNothingAndEveryValueIsAsSaved() throws {
-        let opener = Printer(name: "${X", kind: .generic, url: "rtsp://user:pa$${HOME}ss@cam.lan:554/live/${X")
-        let closer = Printer(name: #"}" : x"#, kind: .generic, url: #"http://cam2.lan/}" : x"#)
-        let mediamtx = Printer(name: "Küche ${HOME}", kind: .klipper, host: "voron.lan", url: "rtsp://voron.lan:8554/${HOME}")
-        let password = Printer(name: "two\nlines: # not a comment", kind: .octoprint, host: "octopi.lan",
-                               url: "http://u:p%40ss$w0rd@octopi.lan/webcam/?action=stream&x=${PATH:-/bin}#x")
+        let opener = Printer(name: "${X", kind: .generic, cameras: [PrinterCamera(url: "rtsp://user:pa$${HOME}ss@cam.lan:554/live/${X")])
+        let closer = Printer(name: #"}" : x"#, kind: .generic, cameras: [PrinterCamera(url: #"http://cam2.lan/}" : x"#)])
+        let mediamtx = Printer(name: "Küche ${HOME}", kind: .klipper, host: "voron.lan", cameras: [PrinterCamera(url: "rtsp://voron.lan:8554/${HOME}")])
+        let password = Printer(name: "two\nlines: # not a comment", kind: .octoprint, host: "octopi.lan", cameras: [PrinterCamera(url: "http://u:p%40ss$w0rd@octopi.lan/webcam/?action=stream&x=${PATH:-/bin}#x")])
         let relayed = Printer(name: #"cost $5: "big" ${USER:-x}"#, kind: .bambuJPEG(.p1s), host: "192.168.1.21")
         let byID = Printer(name: "a$b ${HOME} #1", kind: .bambuJPEG(.a1), host: "192.168.1.22")
-        let unicode = Printer(name: "カメラ\u{2028}🖨", kind: .generic, url: "rtsp://cam.lan/カメラ?q=€")
-        let left = Printer(name: "${HOME}\nstreams: x", kind: .generic, url: "/tmp/${HOME}.mp4")
+        let unicode = Printer(name: "カメラ\u{2028}🖨", kind: .generic, cameras: [PrinterCamera(url: "rtsp://cam.lan/カメラ?q=€")])
+        let left = Printer(name: "${HOME}\nstreams: x", kind: .generic, cameras: [PrinterCamera(url: "/tmp/${HOME}.mp4")])
         let printers = [opener, closer, mediamtx, password, relayed, byID, unicode, left]
         let meant = [
-            "x": opener.url!, "x-2": closer.url!, "kuche_home": mediamtx.url!, "two_lines_not_a_comment": password.url!,
+            "x": opener.cameras[0].url!, "x-2": closer.cameras[0].url!, "kuche_home": mediamtx.cameras[0].url!,
+            "two_lines_not_a_comment": password.cameras[0].url!,
             "cost_5_big_user_-x": #"exec:layerwatch relay --printer 'cost $5: "big" ${USER:-x}'"#,
             "a_b_home_1": "exec:layerwatch relay --printer \(byID.id.uuidString)",
-            "printer": unicode.url!,
+            "printer": unicode.cameras[0].url!,
         ]
 
         let yaml = Go2RTCExport.yaml(for: printers)

@@ -5,39 +5,41 @@ import StreamKit
 import XCTest
 
 /// The add/edit dialog's draft for Klipper and OctoPrint printers and go2rtc's streams: the API's
-/// host, port and key checked field by field, one printer per chosen camera, and what an edited
-/// printer keeps.
+/// host, port and key checked field by field, one printer with every chosen camera (go2rtc: a plain
+/// camera per stream), and what an edited printer keeps.
 final class PrinterDraftImportTests: XCTestCase {
-    private let nozzle = ImportedCamera(name: "Nozzle", service: "mjpegstreamer-adaptive", url: "http://10.0.0.5/webcam/?action=stream",
-                                        rotation: 90, flipHorizontal: true)
-    private let bed = ImportedCamera(name: "Bed", service: "mjpegstreamer", url: "http://10.0.0.5/webcam2/?action=stream",
-                                     flipVertical: true)
-    private let janus = ImportedCamera(name: "Janus", service: "webrtc-janus", url: nil)
-    private let x1c = ImportedCamera(name: "x1c", service: "go2rtc", url: "rtsp://10.0.0.7:8554/x1c")
-    private let door = ImportedCamera(name: "door cam", service: "go2rtc", url: "rtsp://10.0.0.7:8554/door%20cam")
+    private let x1c = PrinterCamera(name: "x1c", url: "rtsp://10.0.0.7:8554/x1c")
+    private let door = PrinterCamera(name: "door cam", url: "rtsp://10.0.0.7:8554/door%20cam")
+
+    private let nozzleCamera = PrinterCamera(ImportedCamera(name: "Nozzle", service: "mjpegstreamer-adaptive",
+                                                            url: "http://10.0.0.5/webcam/?action=stream", rotation: 90, flipHorizontal: true))
+    private let bedCamera = PrinterCamera(ImportedCamera(name: "Bed", service: "mjpegstreamer", url: "http://10.0.0.5/webcam2/?action=stream",
+                                                         flipVertical: true))
 
     func testMessagesPerField() {
         let cases: [(PrinterDraft, [PrinterDraft.Field: String])] = [
-            (PrinterDraft(kind: .klipper, name: "Voron", host: " ", cameras: [nozzle]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: " ", cameras: [nozzleCamera]),
              [.host: "Enter the address of the computer running Klipper (the one you open Mainsail or Fluidd at)."]),
-            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "", accessCode: "0123456789ABCDEF", cameras: [nozzle]),
+            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "", accessCode: "0123456789ABCDEF", cameras: [nozzleCamera]),
              [.host: "Enter the address of the computer running OctoPrint (the one you open OctoPrint at)."]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "voron one", cameras: [nozzle]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "voron one", cameras: [nozzleCamera]),
              [.host: "\"voron one\" is not an IP address or host name."]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", apiPort: "71250", cameras: [nozzle]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", apiPort: "71250", cameras: [nozzleCamera]),
              [.apiPort: "A port is a number from 1 to 65535; leave it empty for 7125."]),
-            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.5", apiPort: "http", accessCode: "0123456789ABCDEF", cameras: [nozzle]),
+            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.5", apiPort: "http", accessCode: "0123456789ABCDEF", cameras: [nozzleCamera]),
              [.apiPort: "A port is a number from 1 to 65535; leave it empty for 80."]),
-            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.5", cameras: [nozzle]),
+            (PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.5", cameras: [nozzleCamera]),
              [.accessCode: "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys)."]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", accessCode: "s3cret key\r\nX-Evil: 1", cameras: [nozzle]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", accessCode: "s3cret key\r\nX-Evil: 1", cameras: [nozzleCamera]),
              [.accessCode: "An API key has only letters, digits and punctuation, no spaces: copy it again."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5"),
              [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [nozzle, janus]),
-             [.cameras: "“Janus”: WebRTC only — Layerwatch cannot play it yet"]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", url: "ftp://10.0.0.5/cam"),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [nozzleCamera, PrinterCamera(name: "Old", url: "/home/me/cam.mp4")]),
+             [.cameras: "“Old”: This is not a network camera: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "ftp://10.0.0.5/cam")]),
              [.url: SourceError.unsupportedScheme("ftp").description]),
+            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "  ")]),
+             [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
             (PrinterDraft(kind: .octoprint, name: "", host: "", accessCode: ""),
              [.name: "Enter a name for this printer, for example “X1C workshop”.",
               .host: "Enter the address of the computer running OctoPrint (the one you open OctoPrint at).",
@@ -57,34 +59,46 @@ final class PrinterDraftImportTests: XCTestCase {
         }
     }
 
-    func testEachChosenCameraIsAPrinterWithTheSameAPIAndItsOwnMounting() throws {
+    func testTheChosenCamerasAreOnePrinterEachWithItsMounting() throws {
         let id = UUID()
         let draft = PrinterDraft(id: id, kind: .klipper, name: " Voron ", host: " 10.0.0.5 ", apiPort: " 7130 ",
-                                 accessCode: " 0123456789abcdef0123456789abcdef ", cameras: [nozzle, bed])
+                                 accessCode: " 0123456789abcdef0123456789abcdef ",
+                                 cameras: [nozzleCamera, PrinterCamera(url: " "), bedCamera])
         let printers = try draft.printers().get()
-        XCTAssertEqual(printers.map(\.name), ["Voron — Nozzle", "Voron — Bed"])
-        XCTAssertEqual(printers[0].id, id, "the first camera's printer keeps the draft's id")
-        XCTAssertNotEqual(printers[1].id, id)
-        XCTAssertEqual(printers[0], Printer(id: id, name: "Voron — Nozzle", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
-                                            url: nozzle.url, accessCode: "0123456789abcdef0123456789abcdef",
-                                            rotation: 90, flipHorizontal: true))
-        XCTAssertEqual(printers[1], Printer(id: printers[1].id, name: "Voron — Bed", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
-                                            url: bed.url, accessCode: "0123456789abcdef0123456789abcdef", flipVertical: true))
-        XCTAssertEqual(printers.map(\.statusEndpoint),
-                       Array(repeating: .moonraker(host: "10.0.0.5", port: 7130, apiKey: "0123456789abcdef0123456789abcdef"), count: 2))
-        XCTAssertEqual(try draft.validate().get(), printers[0])
+        XCTAssertEqual(printers.count, 1, "one printer, one status connection")
+        XCTAssertEqual(printers[0], Printer(id: id, name: "Voron", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
+                                            accessCode: "0123456789abcdef0123456789abcdef",
+                                            cameras: [draft.cameras[0], draft.cameras[2]]),
+                       "the empty row is left out; each camera keeps its name, URL and mounting")
+        XCTAssertEqual(printers[0].cameras.map(\.name), ["Nozzle", "Bed"])
+        XCTAssertEqual(printers[0].cameras.map(\.rotation), [90, 0])
+        XCTAssertEqual(printers[0].cameras.map(\.flipVertical), [false, true])
+        XCTAssertEqual(printers[0].statusEndpoint, .moonraker(host: "10.0.0.5", port: 7130, apiKey: "0123456789abcdef0123456789abcdef"))
+        XCTAssertEqual(printers[0].name(with: printers[0].cameras[1]), "Voron — Bed")
+    }
+
+    func testBambuKeepsItsOwnCameraFirstAndTakesMore() throws {
+        let extra = PrinterCamera(name: "Door", url: "rtsp://10.0.0.9/door")
+        let printer = try PrinterDraft(kind: .bambuRTSPS(.x1c), name: "X1C", host: "10.0.0.3", accessCode: "12345678",
+                                       cameras: [extra, PrinterCamera(url: "")]).validate().get()
+        XCTAssertEqual(printer.cameras.count, 2)
+        XCTAssertNil(printer.cameras[0].url, "its own camera, first")
+        XCTAssertEqual(printer.cameras[1], extra)
+        XCTAssertEqual(try printer.source(of: printer.cameras[0]).description, "rtsps://bblp:***@10.0.0.3:322/streaming/live/1")
+        XCTAssertEqual(try printer.source(of: printer.cameras[1]).description, "rtsp://10.0.0.9/door")
+        XCTAssertEqual(printer.cameras.enumerated().map { $1.title(at: $0) }, ["Camera 1", "Door"])
     }
 
     func testOneChosenCameraKeepsThePrintersNameAndTheUsualPortIsNotStored() throws {
         let printers = try PrinterDraft(kind: .octoprint, name: "Prusa", host: "octopi.local", apiPort: "80",
-                                        accessCode: "OCTOKEY123456", cameras: [bed]).printers().get()
+                                        accessCode: "OCTOKEY123456", cameras: [bedCamera]).printers().get()
         XCTAssertEqual(printers.map(\.name), ["Prusa"])
         XCTAssertNil(printers[0].apiPort)
         XCTAssertEqual(printers[0].statusEndpoint, .octoprint(host: "octopi.local", port: 80, apiKey: "OCTOKEY123456"))
     }
 
     func testMoonrakerNeedsNoKey() throws {
-        let printer = try PrinterDraft(kind: .klipper, name: "Voron", host: "fd00::5", cameras: [nozzle]).validate().get()
+        let printer = try PrinterDraft(kind: .klipper, name: "Voron", host: "fd00::5", cameras: [nozzleCamera]).validate().get()
         XCTAssertEqual(printer.accessCode, "")
         XCTAssertEqual(printer.statusEndpoint, .moonraker(host: "fd00::5", port: 7125, apiKey: nil))
         XCTAssertEqual(try PrinterDraft(kind: .klipper, host: "10.0.0.5", accessCode: "k3y").statusEndpoint().get(),
@@ -95,15 +109,13 @@ final class PrinterDraftImportTests: XCTestCase {
     }
 
     func testEditingKeepsMountingNotificationsAndAPIPort() throws {
-        let klipper = Printer(name: "Voron", kind: .klipper, host: "10.0.0.5", apiPort: 7130, url: "http://10.0.0.5/webcam/?action=stream",
-                              accessCode: "k3yk3yk3y", rotation: 180, flipHorizontal: true, flipVertical: true, notifies: false)
-        let octoprint = Printer(name: "Prusa", kind: .octoprint, host: "octopi.local", url: "http://octopi.local/webcam/?action=stream",
-                                accessCode: "OCTOKEY123456", rotation: 270, notifies: false)
+        let klipper = Printer(name: "Voron", kind: .klipper, host: "10.0.0.5", apiPort: 7130, accessCode: "k3yk3yk3y", cameras: [PrinterCamera(url: "http://10.0.0.5/webcam/?action=stream", rotation: 180, flipHorizontal: true, flipVertical: true)], notifies: false)
+        let octoprint = Printer(name: "Prusa", kind: .octoprint, host: "octopi.local", accessCode: "OCTOKEY123456", cameras: [PrinterCamera(url: "http://octopi.local/webcam/?action=stream", rotation: 270)], notifies: false)
         var mounted = Fixtures.webcam
-        mounted.rotation = 90
+        mounted.cameras[0].rotation = 90
         mounted.notifies = false
         var bambu = Fixtures.x1c
-        bambu.flipVertical = true
+        bambu.cameras[0].flipVertical = true
         bambu.notifies = false
         bambu.apiPort = 18883
         for printer in [klipper, octoprint, mounted, bambu] {
@@ -113,13 +125,13 @@ final class PrinterDraftImportTests: XCTestCase {
         var renamed = PrinterDraft(klipper)
         renamed.name = "Voron 2.4"
         XCTAssertEqual(try renamed.validate().get().name, "Voron 2.4")
-        XCTAssertEqual(try renamed.validate().get().rotation, 180)
+        XCTAssertEqual(try renamed.validate().get().cameras, klipper.cameras)
 
-        // Choosing cameras the host lists: their mounting, the edited printer's switch and id.
-        renamed.cameras = [nozzle]
+        // Adding a camera the host lists: the edited printer's camera, switch and id kept.
+        renamed.cameras.append(nozzleCamera)
         let chosen = try renamed.validate().get()
         XCTAssertEqual(chosen, Printer(id: klipper.id, name: "Voron 2.4", kind: .klipper, host: "10.0.0.5", apiPort: 7130,
-                                       url: nozzle.url, accessCode: "k3yk3yk3y", rotation: 90, flipHorizontal: true, notifies: false))
+                                       accessCode: "k3yk3yk3y", cameras: klipper.cameras + [nozzleCamera], notifies: false))
     }
 
     func testGo2RTCMessagesPerFieldNeedNoName() {
@@ -150,8 +162,8 @@ final class PrinterDraftImportTests: XCTestCase {
         XCTAssertEqual(try draft.go2rtcImport().get(), Go2RTCImport(host: "10.0.0.7", user: "farm", password: "Gr33nH0use"))
         XCTAssertEqual(try draft.go2rtcImport().get().description, "go2rtc://farm:***@10.0.0.7:1984")
         let printers = try draft.printers().get()
-        XCTAssertEqual(printers, [Printer(id: id, name: "door cam", kind: .generic, url: "rtsp://10.0.0.7:8554/door%20cam"),
-                                  Printer(id: printers[1].id, name: "x1c", kind: .generic, url: "rtsp://10.0.0.7:8554/x1c")],
+        XCTAssertEqual(printers, [Printer(id: id, name: "door cam", kind: .generic, cameras: [PrinterCamera(id: printers[0].cameras[0].id, url: "rtsp://10.0.0.7:8554/door%20cam")]),
+                                  Printer(id: printers[1].id, name: "x1c", kind: .generic, cameras: [PrinterCamera(id: printers[1].cameras[0].id, url: "rtsp://10.0.0.7:8554/x1c")])],
                        "generic cameras whatever the kind, the first with the draft's id, no API password kept")
         XCTAssertNotEqual(printers[1].id, id)
 

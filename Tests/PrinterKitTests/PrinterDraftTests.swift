@@ -31,13 +31,13 @@ final class PrinterDraftTests: XCTestCase {
              [.name: "Enter a name for this printer, for example “X1C workshop”.",
               .host: "Enter the printer's IP address (Settings → Network on the printer).",
               .accessCode: "The access code has 8 characters; this one has 3."]),
-            (PrinterDraft(kind: .generic, name: "Cam", url: ""),
+            (PrinterDraft(kind: .generic, name: "Cam", cameras: [PrinterCamera(url: "")]),
              [.url: SourceError.empty.description]),
-            (PrinterDraft(kind: .generic, name: "Cam", url: "rtsp://admin:s3cretpw@"),
+            (PrinterDraft(kind: .generic, name: "Cam", cameras: [PrinterCamera(url: "rtsp://admin:s3cretpw@")]),
              [.url: SourceError.missingHost.description]),
-            (PrinterDraft(kind: .generic, name: "Cam", url: "admin:s3cretpw@10.0.0.9/stream"),
+            (PrinterDraft(kind: .generic, name: "Cam", cameras: [PrinterCamera(url: "admin:s3cretpw@10.0.0.9/stream")]),
              [.url: SourceError.missingScheme("***@10.0.0.9/stream").description]),
-            (PrinterDraft(kind: .generic, name: "Cam", url: "http://10.0.0.9:99999/snapshot.jpg"),
+            (PrinterDraft(kind: .generic, name: "Cam", cameras: [PrinterCamera(url: "http://10.0.0.9:99999/snapshot.jpg")]),
              [.url: SourceError.invalidPort("99999").description]),
         ]
         for (draft, expected) in cases {
@@ -60,11 +60,12 @@ final class PrinterDraftTests: XCTestCase {
                                  accessCode: " A1b2C3d4 ", serial: " 0948AB123400001 ")
         let printer = try draft.validate().get()
         XCTAssertEqual(printer, Printer(id: id, name: "H2D", kind: .bambuRTSPS(.h2d), host: "192.168.1.21",
-                                        serial: "0948AB123400001", accessCode: "A1b2C3d4"))
+                                        serial: "0948AB123400001", accessCode: "A1b2C3d4", cameras: printer.cameras))
+        XCTAssertEqual(printer.cameras.map(\.url), [nil], "its own camera")
 
         let camera = try PrinterDraft(kind: .generic, name: "Cam", host: "ignored", accessCode: "ignored", serial: "X",
-                                      url: " rtsp://10.0.0.9:554/live ").validate().get()
-        XCTAssertEqual(camera.url, "rtsp://10.0.0.9:554/live")
+                                      cameras: [PrinterCamera(url: " rtsp://10.0.0.9:554/live ")]).validate().get()
+        XCTAssertEqual(camera.cameras.map(\.url), ["rtsp://10.0.0.9:554/live"])
         XCTAssertEqual(camera.host, "")
         XCTAssertEqual(camera.accessCode, "")
         XCTAssertNil(camera.serial)

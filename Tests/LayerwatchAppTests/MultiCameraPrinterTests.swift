@@ -1,0 +1,126 @@
+import CGtk
+import Foundation
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StatusKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// A printer with several cameras against real peers (Moonraker, two MJPEG cameras, a notification
+/// server on the test's bus): a format-2 file that saved a Klipper printer's two cameras as two
+/// printers opens as one printer — one tab, one status connection, one notification — and its tab
+/// switches cameras in one picture widget, each camera keeping its one connection; the mini window
+/// and the farm tile follow the camera shown, and files name it.
+final class MultiCameraPrinterTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    func testAFormatTwoKlipperPrinterWithTwoCamerasIsOnePrinterWithOneStatusConnectionAndOneNotification() throws {
+        let notifications = try notificationServer()
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        let nozzle = try TestServer(script: "mjpeg_server.py"), bed = try TestServer(script: "mjpeg_server.py")
+        let first = UUID(), second = UUID()
+        let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory()
+        let json = """
+        {"formatVersion": 2, "printers": [
+          {"id": "\(first)", "name": "Voron — Nozzle", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port),
+           "url": "http://127.0.0.1:\(nozzle.port)/?action=stream", "rotation": 90},
+          {"id": "\(second)", "name": "Voron — Bed", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port),
+           "url": "http://127.0.0.1:\(bed.port)/?action=stream", "flipVertical": true}],
+         "selectedPrinterID": "\(second)"}
+        """
+        try Data(json.utf8).write(to: config.appendingPathComponent("printers.json"))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Voron"], "one printer, one tab")
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertEqual(page.cameras.map(\.title), ["Nozzle", "Bed"])
+            XCTAssertEqual(page.cameras.map(\.orientation), [PictureOrientation(rotation: 90, flipHorizontal: false, flipVertical: false),
+                                                             PictureOrientation(rotation: 0, flipHorizontal: false, flipVertical: true)])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.surface.strip.stateText == "Idle" })
+            app.flushSaves()
+            let saved = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: config.appendingPathComponent("printers.json"))) as? [String: Any])
+            XCTAssertEqual(saved["formatVersion"] as? Int, 3, "written in this format at once")
+            XCTAssertEqual((saved["printers"] as? [Any])?.count, 1)
+
+            // One status connection: Moonraker polled every 2 s, not twice as often.
+            let queries = { moonraker.events(named: "request").filter { $0.string("path")?.hasPrefix("/printer/objects/query") ?? false }.count }
+            let before = queries()
+            _ = iterateMainContext(timeout: 10) { false }
+            XCTAssertLessThanOrEqual(queries() - before, 7, "one poller in 10 s (two would ask about 10 times)")
+
+            moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "Benchy.gcode"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface.strip.stateText == "Printing" })
+            moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "complete"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 1 })
+            XCTAssertFalse(iterateMainContext(timeout: 4) { notifications.events(named: "notification").count > 1 },
+                           "one notification for the printer, not one per camera")
+            XCTAssertEqual(notifications.events(named: "notification").first?.string("title"), "Voron: print finished")
+
+            window.setFarmShown(true)
+            XCTAssertEqual(window.farm.tiles.count, 1, "one tile")
+        }
+    }
+
+    func testTheSwitcherShowsEachCameraInOnePictureWithOneConnectionEachAndTheMiniWindowFollows() throws {
+        let windowManager = try WindowManager()
+        let nozzle = try TestServer(script: "mjpeg_server.py"), bed = try TestServer(script: "mjpeg_server.py")
+        let printer = Printer(name: "Bench", kind: .generic,
+                              cameras: [PrinterCamera(name: "Nozzle", url: "http://127.0.0.1:\(nozzle.port)/?action=stream"),
+                                        PrinterCamera(name: "Bed", url: "http://127.0.0.1:\(bed.port)/?action=stream", rotation: 180)])
+        let (config, state) = try directories(with: [printer])
+        let snapshots = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            window.snapshotFolder = snapshots
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(gtk_widget_get_visible(page.switcher) != 0, "two cameras: the switcher shows")
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } && page.surface.shownFrame != nil },
+                          "both cameras connect, the first is shown")
+            let picture = try XCTUnwrap(page.surface.picture)
+            let firstFrame = page.surface.shownFrame
+
+            // Alt+Shift+2, by the digit key, whatever the layout's shifted symbol.
+            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
+            XCTAssertEqual(Keyboard.press("alt+shift+2", window: xid), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { page.shownIndex == 1 }, "Alt+Shift+2 shows the second camera")
+            XCTAssertTrue(page.session === page.sessions[1])
+            XCTAssertEqual(Int(gtk_drop_down_get_selected(gcast(page.switcher))), 1, "the switcher says so")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { page.surface.shownFrame.map { $0 !== firstFrame } ?? false })
+            XCTAssertEqual(page.surface.picture, picture, "the same picture widget")
+            XCTAssertEqual(page.surface.lifecycle.dismantles, 0)
+            XCTAssertEqual(window.farm.tiles.first?.camera.id, printer.cameras[1].id, "the farm tile follows")
+
+            // Files name the camera of a printer with several.
+            window.takeSnapshot()
+            XCTAssertTrue(iterateMainContext(timeout: 10) { (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path).count) == 1 })
+            let snapshot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).first)
+            XCTAssertTrue(snapshot.hasPrefix("Bench — Bed "), snapshot)
+
+            // The mini window pops out the camera shown, and follows the switcher.
+            app.togglePopOut(page.camera)
+            let mini = try XCTUnwrap(app.miniWindows[printer.id])
+            XCTAssertEqual(mini.camera.id, printer.cameras[1].id)
+            gtk_drop_down_set_selected(gcast(page.switcher), 0)
+            XCTAssertEqual(page.shownIndex, 0)
+            XCTAssertEqual(mini.camera.id, printer.cameras[0].id, "the mini window follows the tab's camera")
+            XCTAssertTrue(mini.surface.session === page.sessions[0])
+            app.flushSaves()
+            XCTAssertEqual(ConfigStore(directory: config, secrets: nil).load().config.miniWindows.first?.cameraID, printer.cameras[0].id)
+
+            // Back and forth: still one connection to each camera, never a new one.
+            for index in [1, 0, 1] { page.showCamera(at: index) }
+            _ = iterateMainContext(timeout: 2) { false }
+            for server in [nozzle, bed] {
+                XCTAssertEqual(server.events(named: "request").count, 1, "one request to each camera")
+                XCTAssertTrue(server.events(named: "stream-closed").isEmpty, "each camera's stream stays open")
+            }
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+}
