@@ -18,8 +18,8 @@ public final class LayerwatchApplication {
     let application: OpaquePointer
     /// The screensaver inhibition held while a camera is fullscreen.
     private var inhibitCookie: guint = 0
-    /// Made before GTK starts (`connectEarly`) or in `startup`, so a launch that only hands URLs to
-    /// the running instance never touches the config or the keyring.
+    /// Made on first use, before GTK starts (`connectEarly`) or in `startup`, so a launch that only
+    /// hands URLs to the running instance never touches the config or the keyring.
     private(set) lazy var library = PrinterLibrary(store: makeStore())
     /// Hidden views that start the cameras' connections while GTK starts, until the tabs attach.
     private var earlyConsumers: [StreamConsumer] = []
