@@ -4,7 +4,7 @@ import StreamKit
 
 /// What the features (`Feature.all`) read and do, and nothing more: the selection and the window's
 /// state their enabled-checks and toggles ask about, and the commands their handlers call. The
-/// application provides it (LayerwatchApplication+FeatureContext.swift); tests hand the table a fake.
+/// application provides it, forwarding each command to its owner; tests hand the table a fake.
 @MainActor
 protocol FeatureContext: AnyObject {
     // MARK: What the features ask about

@@ -4,12 +4,13 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// The GTK application: starts libadwaita, the style and the main-loop bridge; opens the main window
-/// with a tab per saved printer (or the demo camera when there is none) plus any camera given on the
-/// command line; adds, edits and removes printers; pops printers out into mini windows; and keeps
-/// all of it saved. Every view of a camera gets its session from one registry, so a tab and its mini
-/// window share one connection; every view of a printer's print status gets it from one hub, so
-/// they share one status client.
+/// The GTK application: its lifecycle (start-up, the command line, the main window's opening and
+/// closing, quitting) and the composition of the owners that do the rest — the library of saved
+/// printers, the main window, the mini windows, the printer editor, the recordings, the
+/// notifications and the timelapses — and, as the features' context, which of them each feature
+/// reaches. Every view of a camera gets its session from one registry, so a tab and its mini window
+/// share one connection; every view of a printer's print status gets it from one hub, so they share
+/// one status client.
 @MainActor
 public final class LayerwatchApplication {
     public nonisolated static let applicationID = "io.github.layerwatch.Layerwatch"
@@ -17,9 +18,9 @@ public final class LayerwatchApplication {
     let application: OpaquePointer
     /// The screensaver inhibition held while a camera is fullscreen.
     private var inhibitCookie: guint = 0
-    /// Made before GTK starts (`connectEarly`) or in `startup`, so a launch that only hands URLs to
-    /// the running instance never touches the config or the keyring.
-    private(set) var library: PrinterLibrary!
+    /// Made on first use, before GTK starts (`connectEarly`) or in `startup`, so a launch that only
+    /// hands URLs to the running instance never touches the config or the keyring.
+    private(set) lazy var library = PrinterLibrary(store: makeStore())
     /// Hidden views that start the cameras' connections while GTK starts, until the tabs attach.
     private var earlyConsumers: [StreamConsumer] = []
     private let makeStore: () -> ConfigStore
@@ -28,23 +29,22 @@ public final class LayerwatchApplication {
     /// the window opens in, or switches to, the farm view.
     private var farmRequested = false
     let sessions = SessionRegistry()
+    /// The recordings of those sessions, closed before the process ends.
+    let recordings = Recordings()
     /// The saved printers' print status, one client each while the window is open.
     let statusHub = PrinterStatusHub()
     /// Where the print notifications remember what they saw (`NotificationLedger`).
     private let stateDirectory: URL
     /// Notifies finished, failed and paused prints and HMS alerts; made in `startup`.
-    var notifier: PrintNotifier!
-    var timelapses: TimelapseTaker!
-    var window: MainWindow?
-    var miniWindows: [UUID: MiniWindow] = [:] {
-        didSet {
-            // Every mini window shows its printer's status from the moment it is listed.
-            for (id, mini) in miniWindows where oldValue[id] !== mini { mini.followStatus(in: statusHub) }
-        }
-    }
-    let discoveryConfiguration: PrinterDiscovery.Configuration
-    /// The listener that runs while the Add Printer dialog is open.
-    var discovery: PrinterDiscovery?
+    private(set) var notifier: PrintNotifier!
+    /// Takes the timelapses of prints; made in `startup`.
+    private(set) var timelapses: TimelapseTaker!
+    private(set) var window: MainWindow?
+    private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub,
+                                                    library: library, context: self, mainWindow: { [unowned self] in window })
+    private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
+                                                 discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
+    private let discoveryConfiguration: PrinterDiscovery.Configuration
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
@@ -89,7 +89,7 @@ public final class LayerwatchApplication {
                 g_application_run(gcast(application), Int32(arguments.count), $0)
             }
         }
-        finishRecordings()
+        recordings.finishAll()
         timelapses?.flush()
         return status
     }
@@ -99,8 +99,7 @@ public final class LayerwatchApplication {
     /// and the window's construction instead of following them. Not when another instance runs: that
     /// one shows the cameras, and a printer takes one camera client.
     func connectEarly(cameras commandLine: [Camera]) {
-        GLibLog.install() // before the config is read, so what reading it logs reaches the journal
-        library = PrinterLibrary(store: makeStore())
+        GLibLog.install() // before the config is read (`library`), so what reading it logs reaches the journal
         func connect(_ cameras: [Camera]) {
             earlyConsumers += cameras.map {
                 sessions.session(for: $0.source).attach(executor: MainLoopExecutor.main, visible: false,
@@ -140,9 +139,9 @@ public final class LayerwatchApplication {
         }
         for camera in cameras {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
-            addTab([camera], select: true)
+            window.open([camera], select: true)
         }
-        if farmRequested { showFarm(true) }
+        if farmRequested { window.showFarm(true) }
         window.present()
     }
 
@@ -165,18 +164,11 @@ public final class LayerwatchApplication {
         notifier.flush()
     }
 
-    /// The confirmation shown by the last close request of a saved printer, while it is open.
-    var pendingRemoval: OpaquePointer?
-    /// The Add/Edit Printer dialog while it is open.
-    weak var openDialog: PrinterDialog?
-    /// The recordings running (`setRecording`), so each file is closed before the process ends.
-    var recordings: [StreamRecording] = []
-
     private func startup() {
         GLibLog.install()
-        if library == nil { library = PrinterLibrary(store: makeStore()) }
         AppStyle.install()
-        startNotifications(ledger: NotificationLedger(directory: stateDirectory))
+        notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
+                                 library: library, picture: { [weak self] id in self?.shownFrame(of: id) })
         startTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
@@ -190,32 +182,16 @@ public final class LayerwatchApplication {
             window.present()
             return
         }
-        let tabs = PrinterTabs()
-        let window = MainWindow(app: self, tabs: tabs)
+        let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub)
         self.window = window
-        library.onSaveError = { [weak window] message in
-            GLibLog.warning(message)
-            window?.showBanner(message)
-        }
-        tabs.onCloseRequest = { [weak self] page in self?.confirmClose(page) }
-        tabs.onOrderChange = { [weak self, unowned tabs, unowned window] in
-            self?.library.reorder(tabs.all.map(\.camera.printerID))
-            // Tabs come and go as printers are added, edited and removed.
-            self?.syncPrinterStatus()
-            window.farm.sync(tabs.all)
-            window.selectionChanged(tabs.selected)
-        }
-        window.farm.attentionFirst = library.config.farm.attentionFirst
-        window.farm.onActivate = { [weak self] id in self?.showTab(id) }
+        window.tabs.onCloseRequest = { [weak self] page in self?.editor.confirmClose(page) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
+        window.onCameraChange = { [weak self] page in self?.miniWindows.follow(page) }
         connectBoolSignal(window.window, "close-request") { [weak self] in
             self?.rememberWindow()
             return false
         }
-        connectSignal(window.window, "destroy") { [weak self] in
-            self?.window = nil
-            self?.statusHub.stopAll()
-        }
+        connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
         let saved = library.config
@@ -233,97 +209,22 @@ public final class LayerwatchApplication {
     /// the banner and the mini windows, from the config with its codes.
     private func restoreTabs(in window: MainWindow) {
         let saved = library.config
-        let tabs = window.tabs
         let (toOpen, unopenable) = tabsToOpen(commandLine: commandLineCameras)
         // A printer added while the keyring was still answering has its tab already.
-        for cameras in toOpen where tabs.page(id: cameras[0].printerID) == nil {
-            addTab(cameras, select: library.printer(id: cameras[0].printerID) == nil)
-        }
+        window.restore(toOpen, selecting: commandLineCameras.isEmpty ? saved.selectedPrinterID : nil)
         earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
         earlyConsumers = []
-        if commandLineCameras.isEmpty, let id = saved.selectedPrinterID, let page = tabs.page(id: id) { tabs.select(page) }
-        tabs.onSelectionChange = { [weak self, weak window] page in
-            window?.selectionChanged(page)
-            self?.library.select(page?.camera.printerID)
-        }
         let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
-        if saved.farm.shown || farmRequested { showFarm(true) }
+        if saved.farm.shown || farmRequested { window.showFarm(true) }
         window.present()
         for mini in saved.miniWindows {
-            guard let page = tabs.page(id: mini.printerID) else { continue }
+            guard let page = window.tabs.page(id: mini.printerID) else { continue }
             // The tab shows the camera its mini window showed.
             page.showCamera(at: page.cameras.firstIndex { $0.id == mini.cameraID } ?? 0)
-            togglePopOut(page.camera, size: (Int32(mini.width), Int32(mini.height)))
+            miniWindows.toggle(page.camera, size: (Int32(mini.width), Int32(mini.height)))
         }
-    }
-
-    /// Adds a tab showing `cameras` (one printer's).
-    func addTab(_ cameras: [Camera], select: Bool, at position: Int? = nil) {
-        guard let window else { return }
-        let page = PrinterPage(cameras: cameras) { [sessions] in sessions.session(for: $0.source) }
-        syncPrinterStatus()
-        page.followStatus(in: statusHub)
-        let printerID = page.printerID
-        if library.printer(id: printerID) != nil {
-            page.surface.onEditAccessCode = { [weak self] in
-                guard let self, let printer = library.printer(id: printerID) else { return }
-                showDialog(editing: printer)
-            }
-        }
-        // The farm's tile, the mini window and the title follow the camera the tab shows.
-        page.onCameraChange = { [weak self, weak window, weak page] in
-            guard let self, let window, let page else { return }
-            window.farm.sync(window.tabs.all)
-            window.selectionChanged(window.tabs.selected)
-            if let mini = miniWindows[page.printerID] {
-                mini.show(page.camera, session: page.session)
-                library.setMiniWindow(.init(printerID: page.printerID, cameraID: page.camera.id,
-                                            width: Int(mini.size.width), height: Int(mini.size.height)), for: page.printerID)
-            }
-        }
-        window.add(page, select: select, at: position)
-    }
-
-    /// Starts, replaces and stops the printers' status clients to match the saved printers (once
-    /// the keyring's codes are in). Adding, editing or removing a printer reaches it through the
-    /// tabs; call it after any other change to a printer's address, code or serial.
-    func syncPrinterStatus() {
-        guard library.secretsLoaded else { return }
-        statusHub.sync(library.config.printers)
-        notifier.follow(library.config.printers)
-        timelapses.follow(library.config.printers)
-    }
-
-    /// The saved printer of the selected tab (nil for the demo and command-line cameras).
-    var selectedPrinter: Printer? {
-        window?.tabs.selected.flatMap { library.printer(id: $0.camera.printerID) }
-    }
-
-    /// Opens the Edit Printer dialog for the selected tab's printer.
-    func editSelectedPrinter() {
-        if let printer = selectedPrinter { showDialog(editing: printer) }
-    }
-
-    /// Shows the farm view (every printer at once) or the tabs, and remembers which.
-    func showFarm(_ shown: Bool) {
-        guard let window else { return }
-        window.setFarmShown(shown)
-        library.setFarm(AppConfig.Farm(shown: shown, attentionFirst: library.config.farm.attentionFirst))
-    }
-
-    /// Orders the farm's tiles with those needing attention first, or in the printers' own order.
-    func setAttentionFirst(_ on: Bool) {
-        window?.farm.attentionFirst = on
-        library.setFarm(AppConfig.Farm(shown: library.config.farm.shown, attentionFirst: on))
-    }
-
-    /// Leaves the farm view for printer `id`'s tab.
-    func showTab(_ id: UUID) {
-        guard let window, let page = window.tabs.page(id: id) else { return }
-        window.tabs.select(page)
-        showFarm(false)
     }
 
     /// Keeps the screen awake while a camera is fullscreen, as a video player does.
@@ -344,9 +245,98 @@ public final class LayerwatchApplication {
         defer { flushSaves() }
         // Closing the main window quits: the open mini windows stay in the config and come back.
         self.window = nil
-        for (id, mini) in miniWindows {
-            library.setMiniWindow(.init(printerID: id, cameraID: mini.camera.id, width: Int(mini.size.width), height: Int(mini.size.height)), for: id)
-            mini.close()
+        miniWindows.closeRemembering()
+    }
+
+    /// Makes the taker, its pictures waiting in `folder`; it says in the window what became of a video.
+    private func startTimelapses(in folder: URL) {
+        timelapses = TimelapseTaker(folder: folder, hub: statusHub, library: library,
+                                    session: { [weak self] id in self?.window?.tabs.page(id: id)?.session })
+        timelapses.onVideo = { [weak self] id, video, job, failed in
+            guard let self else { return }
+            notifier.offerTimelapse(video, job: job, failed: failed, of: id)
+            window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent))
+        }
+        timelapses.onFailure = { [weak self] printer, reason in
+            self?.window?.toast(String(format: tr("The timelapse of “%@” could not be saved: %@. Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), printer, reason))
+        }
+    }
+
+    /// The newest picture a view of the printer shows: its tab's, or its mini window's (a
+    /// notification's icon).
+    private func shownFrame(of id: UUID) -> VideoFrame? {
+        [window?.tabs.page(id: id)?.surface.shownFrame, miniWindows[id]?.surface.shownFrame]
+            .compactMap { $0 }.max { $0.decodedAt < $1.decodedAt }
+    }
+
+    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
+    /// selected tab's (none while the farm shows: tiles do not zoom).
+    private var zoomTarget: CameraSurface? {
+        if let mini = miniWindows.activeSurface { return mini }
+        guard let window, !window.isFarmShown else { return nil }
+        return window.tabs.selected?.surface
+    }
+}
+
+/// The application as the features' context: each feature reaches the owner of what it acts on.
+extension LayerwatchApplication: FeatureContext {
+    var selectedCamera: Camera? { window?.tabs.selected?.camera }
+    var selectedCameraState: SessionState? { window?.tabs.selected?.state }
+    var selectedPrinterCameras: [Camera] { window?.tabs.selected?.cameras ?? [] }
+    var selectedCameraRecords: Bool { window?.tabs.selected?.session.recording != nil }
+    /// The saved printer of the selected tab (nil for the demo and command-line cameras).
+    var selectedPrinter: Printer? { window?.tabs.selected.flatMap { library.printer(id: $0.printerID) } }
+    var hasSavedPrinters: Bool { !library.config.printers.isEmpty }
+    var isFullscreen: Bool { window?.isFullscreen ?? false }
+    var isFarmShown: Bool { window?.isFarmShown ?? false }
+    var attentionFirst: Bool { library.config.farm.attentionFirst }
+    var canZoom: Bool { zoomTarget != nil }
+
+    func showTab(_ id: UUID) { window?.reveal(printer: id) }
+    func takeSnapshot() {
+        guard let window else { return }
+        window.tabs.selected?.saveSnapshot(into: window.snapshotFolder)
+    }
+    func setRecording(_ on: Bool) {
+        guard let window else { return }
+        window.tabs.selected?.setRecording(on, into: window.recordingFolder, listedIn: recordings)
+    }
+    func setStatsShown(_ shown: Bool) { window?.setStatsShown(shown) }
+    func toggleFullscreen() { window?.toggleFullscreen() }
+    func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
+    func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
+    func stepZoom(in zoomIn: Bool) { zoomTarget?.stepZoom(in: zoomIn) }
+    func setZoom(_ zoom: PictureZoom) { zoomTarget?.setZoom(zoom) }
+    func reconnectSelected() { window?.tabs.selected?.surface.reconnect() }
+    func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
+    func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
+    func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
+    /// Switches the selected printer's notifications on or off, and saves it.
+    func setSelectedPrinterNotifies(_ on: Bool) {
+        guard var printer = selectedPrinter, printer.notifies != on else { return }
+        printer.notifies = on
+        library.upsert(printer)
+    }
+    func chooseGo2RTCExport() {
+        guard let window else { return }
+        Go2RTCExportDialog.present(over: window, library: library)
+    }
+    func closeSelectedTab() { window?.tabs.requestCloseSelected() }
+    func showAbout() { AppMenu.showAbout(parent: window?.window, version: Installation.version) }
+    func showFarm(_ shown: Bool) { window?.showFarm(shown) }
+    func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
+    /// Presents the main window (opening it if need be) with the printer's tab selected.
+    func showPrinter(_ id: UUID) {
+        activate()
+        library.whenSecretsLoaded { [weak self] in self?.window?.reveal(printer: id) }
+    }
+    /// Opens `video` in the desktop's application for it (a video player): the finish
+    /// notification's Open Timelapse.
+    func openTimelapse(_ video: URL) {
+        var error: UnsafeMutablePointer<GError>?
+        if g_app_info_launch_default_for_uri(video.absoluteString, nil, &error) == 0 {
+            GLibLog.warning("could not open \(video.path): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+            g_clear_error(&error)
         }
     }
 }

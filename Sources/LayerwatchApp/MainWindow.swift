@@ -1,19 +1,30 @@
 import CGtk
 import Foundation
 import GtkKit
+import PrinterKit
 import StreamKit
 
 /// The main window: a header bar, one tab per printer or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
 /// actions (farm view, snapshot, stats, fullscreen, pop-out, reconnect, printers), kept enabled
 /// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
-/// view is the focused tile's printer.
+/// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
+/// in the library), opens and closes the printers' pages, keeps the print status hub following the
+/// saved printers while it is open, and reveals a printer (`reveal(printer:)`) for whoever asks.
 @MainActor
 final class MainWindow {
     let window: UnsafeMutablePointer<GtkWidget>
-    let tabs: PrinterTabs
+    let tabs = PrinterTabs()
     let farm: FarmView
-    private unowned let app: LayerwatchApplication
+    private unowned let context: FeatureContext
+    private unowned let library: PrinterLibrary
+    private let sessions: SessionRegistry
+    private let hub: PrinterStatusHub
+    /// Keeps the hub's status clients matching the saved printers while the window is open.
+    private var printersObservation: PrinterLibrary.Observation?
+    /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
+    /// them does not overwrite the saved selection.
+    private var remembersSelection = false
     private let header: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
@@ -30,12 +41,17 @@ final class MainWindow {
     var recordingFolder = SavedFiles.folder(.videos)
     /// The window entered or left fullscreen.
     var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
+    /// A tab showed another of its printer's cameras (its mini window follows).
+    var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
-    init(app: LayerwatchApplication, tabs: PrinterTabs) {
-        self.app = app
-        self.tabs = tabs
-        farm = FarmView(hub: app.statusHub)
-        window = adw_application_window_new(gcast(app.application))
+    init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
+         hub: PrinterStatusHub) {
+        self.context = context
+        self.library = library
+        self.sessions = sessions
+        self.hub = hub
+        farm = FarmView(hub: hub)
+        window = adw_application_window_new(gcast(application))
         gtk_window_set_title(gcast(window), "Layerwatch")
         gtk_window_set_default_size(gcast(window), 960, 680)
         header = adw_header_bar_new()
@@ -77,13 +93,9 @@ final class MainWindow {
             gtk_application_window_set_help_overlay(gcast(window), gcast(shortcuts.pointer))
         }
         for feature in Feature.all where feature.scope == .window {
-            if let action = feature.install(on: window, for: app) { actions.append((feature, action)) }
+            if let action = feature.install(on: window, for: context) { actions.append((feature, action)) }
         }
-        tabs.onSelectionChange = { [weak self] page in self?.selectionChanged(page) }
-        tabs.onPageStateChange = { [weak self] in self?.refreshFeatures() }
-        farm.onSelect = { id in
-            if let page = tabs.page(id: id) { tabs.select(page) }
-        }
+        wireParts()
         // Shown (at start too, before the window had a focus to give), the farm puts the keyboard
         // on the selected printer's tile, so the arrows work at once.
         connectSignal(farm.widget, "map") { [weak self] in
@@ -97,8 +109,37 @@ final class MainWindow {
             guard let self else { return }
             farm.dismantleAll()
             tabs.dismantleAll()
+            printersObservation = nil
+            hub.stopAll()
         }
         refreshFeatures()
+    }
+
+    /// Tabs, farm and selection follow each other, and the library keeps what they show.
+    private func wireParts() {
+        library.onSaveError = { [weak self] message in
+            GLibLog.warning(message)
+            self?.showBanner(message)
+        }
+        printersObservation = library.observePrinters { [hub] printers in hub.sync(printers) }
+        tabs.onSelectionChange = { [weak self] page in
+            guard let self else { return }
+            selectionChanged(page)
+            if remembersSelection { library.select(page?.printerID) }
+        }
+        tabs.onPageStateChange = { [weak self] in self?.refreshFeatures() }
+        tabs.onOrderChange = { [weak self] in
+            guard let self else { return }
+            library.reorder(tabs.all.map(\.printerID))
+            farm.sync(tabs.all)
+            selectionChanged(tabs.selected)
+        }
+        farm.attentionFirst = library.config.farm.attentionFirst
+        farm.onActivate = { [weak self] id in self?.reveal(printer: id) }
+        farm.onSelect = { [weak self] id in
+            guard let self, let page = tabs.page(id: id) else { return }
+            tabs.select(page)
+        }
     }
 
     func present() {
@@ -126,10 +167,54 @@ final class MainWindow {
         return (width, height, Bool(gboolean: gtk_window_is_maximized(gcast(window))))
     }
 
-    /// Adds a printer's page as a tab, with the window's stats setting.
-    func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
+    /// Opens a tab for each printer's `cameras` that has none yet (selecting those that are not
+    /// saved printers: the command line's, the demo), then the saved selection, which from then on
+    /// is saved as it changes.
+    func restore(_ printers: [[Camera]], selecting id: UUID?) {
+        for cameras in printers where tabs.page(id: cameras[0].printerID) == nil {
+            open(cameras, select: library.printer(id: cameras[0].printerID) == nil)
+        }
+        if let id, let page = tabs.page(id: id) { tabs.select(page) }
+        remembersSelection = true
+    }
+
+    /// Opens a printer's page (its `cameras`) as a tab at `position` (the end when nil), on each
+    /// camera's one session, following the printer's status, with the window's stats setting.
+    func open(_ cameras: [Camera], select: Bool, at position: Int? = nil) {
+        let page = PrinterPage(cameras: cameras) { [sessions] in sessions.session(for: $0.source) }
+        page.followStatus(in: hub)
+        let printerID = page.printerID
+        if library.printer(id: printerID) != nil {
+            page.surface.onEditAccessCode = { [weak self] in
+                guard let self, let printer = library.printer(id: printerID) else { return }
+                context.showDialog(editing: printer)
+            }
+        }
+        // The farm's tile, the title and the mini window follow the camera the tab shows.
+        page.onCameraChange = { [weak self, weak page] in
+            guard let self, let page else { return }
+            farm.sync(tabs.all)
+            selectionChanged(tabs.selected)
+            onCameraChange(page)
+        }
+        page.onMessage = { [weak self] text in self?.toast(text) }
+        page.onRecordingChange = { [weak self] in self?.refreshFeatures() }
         page.surface.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position)
+    }
+
+    /// Closes the page's tab; its cameras' sessions go with their last views.
+    func close(_ page: PrinterPage) {
+        tabs.remove(page)
+        page.sessions.forEach { sessions.forget($0.source) }
+    }
+
+    /// Brings up printer `id`: its tab selected, the farm left, the window presented.
+    func reveal(printer id: UUID) {
+        guard let page = tabs.page(id: id) else { return }
+        tabs.select(page)
+        showFarm(false)
+        present()
     }
 
     var isFarmShown: Bool {
@@ -145,25 +230,24 @@ final class MainWindow {
         selectionChanged(tabs.selected)
     }
 
+    /// Shows the farm view or the tabs (`setFarmShown`), and remembers which.
+    func showFarm(_ shown: Bool) {
+        setFarmShown(shown)
+        library.setFarm(AppConfig.Farm(shown: shown, attentionFirst: library.config.farm.attentionFirst))
+    }
+
+    /// Orders the farm's tiles with those needing attention first, or in the printers' own order.
+    func setAttentionFirst(_ on: Bool) {
+        farm.attentionFirst = on
+        library.setFarm(AppConfig.Farm(shown: library.config.farm.shown, attentionFirst: on))
+    }
+
     /// Whether the action of the feature named `name` can be used now (for tests).
     func isEnabled(_ name: String) -> Bool {
         actions.first { $0.feature.name == name }.map { Bool(gboolean: g_action_get_enabled($0.action)) } ?? false
     }
 
     // MARK: Feature handlers
-
-    /// Saves the selected printer's picture and says where, or why not.
-    func takeSnapshot() {
-        guard let page = tabs.selected else { return }
-        page.takeSnapshot(into: snapshotFolder) { [weak self] result in
-            switch result {
-            case .success(let url):
-                self?.toast(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent))
-            case .failure(let failure):
-                self?.toast(failure.description)
-            }
-        }
-    }
 
     func setStatsShown(_ shown: Bool) {
         statsShown = shown
@@ -198,8 +282,8 @@ final class MainWindow {
     /// Enables each action exactly where its feature applies now, and shows each toggle's state.
     func refreshFeatures() {
         for (feature, action) in actions {
-            g_simple_action_set_enabled(action, feature.isEnabled(app).gboolean)
-            if let state = feature.state { setToggleState(action, state(app)) }
+            g_simple_action_set_enabled(action, feature.isEnabled(context).gboolean)
+            if let state = feature.state { setToggleState(action, state(context)) }
         }
     }
 

@@ -4,17 +4,17 @@ import PrinterKit
 import StatusKit
 import StreamKit
 
-/// Desktop notifications of prints. It follows every saved printer's status in the hub and, for a
-/// printer whose switch is on (`Printer.notifies`), notifies when a print finishes, fails or pauses
-/// and when a Bambu printer raises an HMS alert it did not show before: the printer's name in the
-/// title, the job (and the printer's error or the HMS codes) in the body, the camera's last picture
-/// as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each printer has
-/// one notification id, so a newer event replaces an older one. Each printer's `NotificationGate`
-/// decides when: a state is told once it has held for a few seconds, alerts are counted in one
-/// notification, and a few notifications a minute at most leave, whatever the printer reports.
-/// What each printer last showed is kept in a `NotificationLedger` (even while its switch is off),
-/// so neither a reconnect nor a restart notifies the same event again, and a printer seen for the
-/// first time notifies nothing of the state it is already in.
+/// Desktop notifications of prints. It follows every saved printer (the library's printers stream)
+/// and its status in the hub and, for a printer whose switch is on (`Printer.notifies`), notifies
+/// when a print finishes, fails or pauses and when a Bambu printer raises an HMS alert it did not
+/// show before: the printer's name in the title, the job (and the printer's error or the HMS codes)
+/// in the body, the camera's last picture as the icon, and a click that brings up the printer's tab
+/// (`app.show-printer`). Each printer has one notification id, so a newer event replaces an older
+/// one. Each printer's `NotificationGate` decides when: a state is told once it has held for a few
+/// seconds, alerts are counted in one notification, and a few notifications a minute at most leave,
+/// whatever the printer reports. What each printer last showed is kept in a `NotificationLedger`
+/// (even while its switch is off), so neither a reconnect nor a restart notifies the same event
+/// again, and a printer seen for the first time notifies nothing of the state it is already in.
 @MainActor
 final class PrintNotifier {
     /// The application action a notification's click activates, with the printer's id (a string).
@@ -25,7 +25,8 @@ final class PrintNotifier {
     private let application: OpaquePointer
     private let hub: PrinterStatusHub
     private let ledger: NotificationLedger
-    private let printer: @MainActor (UUID) -> Printer?
+    private unowned let library: PrinterLibrary
+    private var printersObservation: PrinterLibrary.Observation?
     private let picture: @MainActor (UUID) -> VideoFrame?
     private var observations: [UUID: PrinterStatusHub.Observation] = [:]
     /// Printers with a notification on the desktop (or sent, at least): only theirs are withdrawn,
@@ -45,15 +46,16 @@ final class PrintNotifier {
 
     /// - Parameters:
     ///   - application: the GApplication that sends the notifications.
-    ///   - printer: the saved printer with an id, as it is now (its name, its switch).
+    ///   - library: the saved printers, as they are now (their names, their switches).
     ///   - picture: the camera frame a view of the printer shows now, if any.
     init(application: OpaquePointer, hub: PrinterStatusHub, ledger: NotificationLedger,
-         printer: @escaping @MainActor (UUID) -> Printer?, picture: @escaping @MainActor (UUID) -> VideoFrame?) {
+         library: PrinterLibrary, picture: @escaping @MainActor (UUID) -> VideoFrame?) {
         self.application = application
         self.hub = hub
         self.ledger = ledger
-        self.printer = printer
+        self.library = library
         self.picture = picture
+        printersObservation = library.observePrinters { [weak self] printers in self?.follow(printers) }
         DispatchQueue.global().async {
             let markup = DesktopNotification.bodyIsMarkup()
             MainLoopExecutor.main.runOnMainActor { [weak self] in self?.bodyIsMarkup = markup }
@@ -62,7 +64,7 @@ final class PrintNotifier {
 
     /// Follows the status of `printers` (the saved ones) and forgets every other printer, taking
     /// a removed printer's notification off the desktop.
-    func follow(_ printers: [Printer]) {
+    private func follow(_ printers: [Printer]) {
         let ids = Set(printers.map(\.id))
         for id in shown.subtracting(ids) {
             DesktopNotification.withdraw(from: application, id: Self.notificationID(of: id))
@@ -74,6 +76,10 @@ final class PrintNotifier {
         for id in ids where observations[id] == nil {
             observations[id] = hub.observe(printerID: id) { [weak self] update in self?.received(update, for: id) }
         }
+    }
+
+    private func printer(_ id: UUID) -> Printer? {
+        library.printer(id: id)
     }
 
     /// Waits until what the ledger learnt is on disk.

@@ -7,9 +7,20 @@ import StreamKit
 /// one place that writes it: every change is saved at once, atomically, through the ConfigStore —
 /// off the main loop (the keyring and fsync can take a while), newest state first, one at a time.
 /// The file is read at once; codes kept in the keyring arrive later, off the main loop too
-/// (`whenSecretsLoaded`), so a keyring that stalls never freezes the window.
+/// (`whenSecretsLoaded`), so a keyring that stalls never freezes the window. Whoever follows the
+/// printers (status, notifications, timelapses) observes one stream (`observePrinters`).
 @MainActor
 final class PrinterLibrary {
+    /// Keeps one `observePrinters` call's handler alive: the handler is dropped with its observation.
+    final class Observation {
+        fileprivate init() {}
+    }
+
+    private struct PrintersObserver {
+        weak var observation: Observation?
+        let handler: @MainActor ([Printer]) -> Void
+    }
+
     let store: ConfigStore
     private(set) var config: AppConfig
     private let saver = DispatchQueue(label: "layerwatch.config-save")
@@ -22,6 +33,7 @@ final class PrinterLibrary {
     /// True once the keyring's codes are in `config` (at once for a store without a keyring).
     private(set) var secretsLoaded = false
     private var waitingForSecrets: [@MainActor () -> Void] = []
+    private var printersObservers: [PrintersObserver] = []
 
     init(store: ConfigStore) {
         self.store = store
@@ -51,6 +63,24 @@ final class PrinterLibrary {
         }
     }
 
+    /// Calls `handler` with the saved printers once their codes are in (now, if they are) and again
+    /// after every change to them (added, edited, removed, reordered), for as long as the returned
+    /// observation is kept.
+    func observePrinters(_ handler: @escaping @MainActor ([Printer]) -> Void) -> Observation {
+        let observation = Observation()
+        printersObservers.removeAll { $0.observation == nil }
+        printersObservers.append(PrintersObserver(observation: observation, handler: handler))
+        if secretsLoaded { handler(config.printers) }
+        return observation
+    }
+
+    /// Tells the printers' observers, once the codes are in.
+    private func printersChanged() {
+        guard secretsLoaded else { return }
+        printersObservers.removeAll { $0.observation == nil }
+        for observer in printersObservers { observer.handler(config.printers) }
+    }
+
     /// Runs `body` once the keyring's codes are in `config`: now, or when they arrive.
     func whenSecretsLoaded(_ body: @escaping @MainActor () -> Void) {
         if secretsLoaded { body() } else { waitingForSecrets.append(body) }
@@ -66,6 +96,7 @@ final class PrinterLibrary {
         }
         loadProblem = filled.problem
         secretsLoaded = true
+        printersChanged()
         let waiting = waitingForSecrets
         waitingForSecrets = []
         waiting.forEach { $0() }
@@ -84,6 +115,7 @@ final class PrinterLibrary {
             config.printers.append(printer)
         }
         save()
+        printersChanged()
     }
 
     func remove(id: UUID) {
@@ -91,6 +123,7 @@ final class PrinterLibrary {
         config.miniWindows.removeAll { $0.printerID == id }
         if config.selectedPrinterID == id { config.selectedPrinterID = nil }
         save()
+        printersChanged()
     }
 
     /// Puts saved printers in the order their tabs now have (other tabs are ignored).
@@ -100,6 +133,7 @@ final class PrinterLibrary {
         guard sorted.map(\.id) != config.printers.map(\.id) else { return }
         config.printers = sorted
         save()
+        printersChanged()
     }
 
     func select(_ id: UUID?) {

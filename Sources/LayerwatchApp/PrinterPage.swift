@@ -36,6 +36,10 @@ final class PrinterPage: CameraSurfaceDelegate {
     var onStateChange: @MainActor (SessionState) -> Void = { _ in }
     /// Told of every change of the printer's status (the tab's progress listens).
     var onStatusChange: @MainActor () -> Void = {}
+    /// Told when a recording of the camera starts or ends (the window's Record toggle listens).
+    var onRecordingChange: @MainActor () -> Void = {}
+    /// Says something to the user about this camera (a toast in its window).
+    var onMessage: @MainActor @Sendable (String) -> Void = { _ in }
 
     /// The widget to put in a window or tab.
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }

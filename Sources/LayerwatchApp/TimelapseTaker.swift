@@ -4,17 +4,17 @@ import PrinterKit
 import StatusKit
 import StreamKit
 
-/// Timelapses of prints. For every saved printer whose timelapse is on (`Printer.timelapse`) it
-/// follows the status in the hub: while a print runs it takes a picture at each layer change (or
-/// every so many seconds) from a full-resolution frame of the printer's camera session (decoded
-/// with deblocking: `captureFullResolution`), upright as the camera is mounted, and puts it on disk
-/// as a JPEG (`TimelapseFrames`, in the app's state folder: a restart mid-print adds to the same
-/// timelapse); when the print finishes or fails it makes the pictures an H.264 video in
-/// Videos/Layerwatch and hands it to `onVideo` (the notifier offers to open it). A video that
-/// cannot be written (a full disk, a folder not writable) leaves no file: its pictures are set
-/// aside (`TimelapseVideoMaker`), `onFailure` says so, and they are tried again when the app
-/// starts and whenever one of the printer's prints ends. The pictures are encoded and written on
-/// its own queue, never on the main loop.
+/// Timelapses of prints. For every saved printer (the library's printers stream) whose timelapse is
+/// on (`Printer.timelapse`) it follows the status in the hub: while a print runs it takes a picture
+/// at each layer change (or every so many seconds) from a full-resolution frame of the printer's
+/// camera session (decoded with deblocking: `captureFullResolution`), upright as the camera is
+/// mounted, and puts it on disk as a JPEG (`TimelapseFrames`, in the app's state folder: a restart
+/// mid-print adds to the same timelapse); when the print finishes or fails it makes the pictures an
+/// H.264 video in Videos/Layerwatch and hands it to `onVideo` (the notifier offers to open it). A
+/// video that cannot be written (a full disk, a folder not writable) leaves no file: its pictures
+/// are set aside (`TimelapseVideoMaker`), `onFailure` says so, and they are tried again when the
+/// app starts and whenever one of the printer's prints ends. The pictures are encoded and written
+/// on its own queue, never on the main loop.
 @MainActor
 final class TimelapseTaker {
     /// What is known of one followed printer.
@@ -54,7 +54,8 @@ final class TimelapseTaker {
 
     private let hub: PrinterStatusHub
     private let session: @MainActor (UUID) -> StreamSession?
-    private let printer: @MainActor (UUID) -> Printer?
+    private unowned let library: PrinterLibrary
+    private var printersObservation: PrinterLibrary.Observation?
     private var followed: [UUID: Followed] = [:]
     /// The least time between two per-layer pictures: a printer reporting a new layer many times a
     /// second (a glitch, or a hostile host) gets one picture in this time, a real print every layer.
@@ -65,16 +66,16 @@ final class TimelapseTaker {
     /// Encodes and writes pictures, and makes videos, in order.
     private let queue = DispatchQueue(label: "layerwatch.timelapse")
 
-    init(folder: URL, hub: PrinterStatusHub, session: @escaping @MainActor (UUID) -> StreamSession?,
-         printer: @escaping @MainActor (UUID) -> Printer?) {
+    init(folder: URL, hub: PrinterStatusHub, library: PrinterLibrary, session: @escaping @MainActor (UUID) -> StreamSession?) {
         self.folder = folder
         self.hub = hub
+        self.library = library
         self.session = session
-        self.printer = printer
+        printersObservation = library.observePrinters { [weak self] printers in self?.follow(printers) }
     }
 
     /// Follows the printers of `printers` whose timelapse is on; forgets the rest.
-    func follow(_ printers: [Printer]) {
+    private func follow(_ printers: [Printer]) {
         let wanted = Dictionary(uniqueKeysWithValues: printers.compactMap { printer in printer.timelapse.map { (printer.id, $0) } })
         for id in followed.keys where wanted[id] == nil { followed[id] = nil }
         for (id, timelapse) in wanted {
@@ -88,6 +89,10 @@ final class TimelapseTaker {
             let maker = videoMaker(of: id)
             queue.async { maker.retry() }
         }
+    }
+
+    private func printer(_ id: UUID) -> Printer? {
+        library.printer(id: id)
     }
 
     /// Blocks until the pictures taken so far are on disk and any video is made (tests, quitting).

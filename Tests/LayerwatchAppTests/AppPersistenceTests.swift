@@ -94,7 +94,7 @@ final class AppPersistenceTests: XCTestCase {
             XCTAssertTrue(window.tabs.all.first?.camera.isDemo ?? false)
 
             app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.selectKind(.generic)
             dialog.save()
             XCTAssertEqual(dialog.name.errorText, "Enter a name for this printer, for example “X1C workshop”.")
@@ -126,14 +126,14 @@ final class AppPersistenceTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.tabs.requestCloseSelected()
-            let confirmation = try XCTUnwrap(app.pendingRemoval, "closing a saved printer asks first")
+            let confirmation = try XCTUnwrap(app.editor.pendingRemoval, "closing a saved printer asks first")
             XCTAssertEqual(window.tabs.all.count, 1)
             adw_message_dialog_response(gcast(confirmation), "cancel")
             app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "cancel keeps it")
 
             window.tabs.requestCloseSelected()
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "remove")
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "remove")
             app.flushSaves()
             XCTAssertEqual(window.tabs.all.count, 0)
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 0)
@@ -167,7 +167,7 @@ final class AppPersistenceTests: XCTestCase {
             LoopbackSender().send(SSDPAnnouncement.bytes(serial: "01P00A123456789", name: "Garage P1S", location: "192.168.1.44"), to: port)
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
             gtk_window_destroy(gcast(dialog.window))
-            XCTAssertNil(app.discovery, "discovery stops with the dialog")
+            XCTAssertNil(app.editor.discovery, "discovery stops with the dialog")
         }
     }
 
@@ -180,7 +180,7 @@ final class AppPersistenceTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: printers[0])
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.name.text = "First, renamed"
             dialog.save()
             XCTAssertEqual(window.tabs.all.map(\.name), ["First, renamed", "Second"], "the edited tab stays first")

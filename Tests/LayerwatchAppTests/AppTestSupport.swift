@@ -118,10 +118,10 @@ extension XCTestCase {
 @MainActor
 func openAddPrinterDialog(in app: LayerwatchApplication) throws -> (dialog: PrinterDialog, port: UInt16) {
     app.showDialog(editing: nil)
-    let dialog = try XCTUnwrap(app.openDialog)
-    guard case .listening(let ports, _)? = app.discovery?.state, let port = ports.first else {
+    let dialog = try XCTUnwrap(app.editor.openDialog)
+    guard case .listening(let ports, _)? = app.editor.discovery?.state, let port = ports.first else {
         gtk_window_destroy(gcast(dialog.window))
-        throw XCTSkip("discovery is not listening: \(String(describing: app.discovery?.state))")
+        throw XCTSkip("discovery is not listening: \(String(describing: app.editor.discovery?.state))")
     }
     return (dialog, port)
 }

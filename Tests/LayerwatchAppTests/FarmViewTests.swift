@@ -93,9 +93,9 @@ final class FarmViewTests: XCTestCase {
 
             // The tabs (hidden behind the farm) and a mini window per printer: still one connection each.
             for tile in tiles { app.togglePopOut(tile.camera) }
-            defer { app.miniWindows.values.forEach { $0.close() } }
-            XCTAssertEqual(app.miniWindows.count, 6)
-            XCTAssertTrue(iterateMainContext(timeout: 15) { app.miniWindows.values.allSatisfy { $0.surface.shownFrame != nil } })
+            defer { app.miniWindows.all.forEach { $0.close() } }
+            XCTAssertEqual(app.miniWindows.all.count, 6)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { app.miniWindows.all.allSatisfy { $0.surface.shownFrame != nil } })
             for (tile, camera) in zip(tiles, cameras) {
                 XCTAssertEqual(tile.surface.session.consumerCount, 3, "\(tile.camera.name): tab, tile and mini window")
                 XCTAssertTrue(tile.surface.session === window.tabs.page(id: tile.camera.printerID)?.session)

@@ -27,12 +27,12 @@ final class Go2RTCExportWindowTests: XCTestCase {
             let port = closedLoopbackPort()
             let door = Printer(name: "Door \"cam\"", kind: .generic, cameras: [PrinterCamera(url: "rtsp://admin:se$cret${HOME}@127.0.0.1:\(port)/live")])
             let voron = Printer(name: "Voron", kind: .generic, cameras: [PrinterCamera(url: "http://127.0.0.1:\(port)/webcam/?action=stream")])
-            app.save(door)
-            app.save(voron)
+            app.editor.save(door)
+            app.editor.save(voron)
             XCTAssertTrue(window.isEnabled("export-go2rtc"))
 
             let url = output.appendingPathComponent("go2rtc.yaml")
-            app.exportGo2RTC(to: url)
+            Go2RTCExportDialog.export(app.library, to: url, toastIn: window)
             let yaml = try String(contentsOf: url, encoding: .utf8)
             XCTAssertEqual(yaml, Go2RTCExport.yaml(for: app.library.config.printers))
             // `$` as YAML's escape: go2rtc's `${…}` substitution finds nothing, its YAML parser gives `$` back.
@@ -41,12 +41,12 @@ final class Go2RTCExportWindowTests: XCTestCase {
             let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
             XCTAssertEqual(mode, 0o600)
 
-            app.exportGo2RTC(to: output.appendingPathComponent("missing/go2rtc.yaml")) // a toast, nothing written
+            Go2RTCExportDialog.export(app.library, to: output.appendingPathComponent("missing/go2rtc.yaml"), toastIn: window) // a toast, nothing written
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: output.path), ["go2rtc.yaml"])
 
             for page in window.tabs.all {
                 app.library.remove(id: page.printerID)
-                app.close(page)
+                app.editor.close(page)
             }
             XCTAssertFalse(window.isEnabled("export-go2rtc"), "the last printer removed, nothing to export")
         }

@@ -26,7 +26,7 @@ final class GoRTCImportDialogTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.select(.go2rtc)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "username", "API password", "cameras"])
             XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "1984")

@@ -72,11 +72,11 @@ final class HostileNameTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             window.snapshotFolder = pictures
             let mark = GLibWarningLog.mark
-            app.save(Printer(name: Self.markupName, kind: .generic, cameras: [PrinterCamera(url: clip.path)]))
+            app.editor.save(Printer(name: Self.markupName, kind: .generic, cameras: [PrinterCamera(url: clip.path)]))
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
 
-            window.takeSnapshot()
+            app.takeSnapshot()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !toastTitles(in: window.window).isEmpty }, "a toast says where it went")
             let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
             XCTAssertTrue(file.contains("&"), file)
@@ -86,8 +86,8 @@ final class HostileNameTests: XCTestCase {
             XCTAssertEqual(String(cString: adw_tab_page_get_title(tab)), Self.markupName)
             XCTAssertEqual(String(cString: gtk_window_get_title(gcast(window.window))), "\(Self.markupName) — Layerwatch")
 
-            app.confirmClose(page)
-            let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.pendingRemoval))
+            app.editor.confirmClose(page)
+            let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.editor.pendingRemoval))
             XCTAssertFalse(Bool(gboolean: adw_message_dialog_get_heading_use_markup(question)))
             let heading = "Remove “\(Self.markupName)”?"
             XCTAssertEqual(String(cString: adw_message_dialog_get_heading(question)), heading)

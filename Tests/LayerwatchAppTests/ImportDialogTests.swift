@@ -39,7 +39,7 @@ final class ImportDialogTests: XCTestCase {
             let (app, window) = try startApp(store: store)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.selectKind(.klipper)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "cameras"])
             XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "7125")
@@ -120,7 +120,7 @@ final class ImportDialogTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.selectKind(.octoprint)
             XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "80")
             dialog.name.text = "Prusa"
@@ -168,7 +168,7 @@ final class ImportDialogTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             XCTAssertEqual(dialog.draft.kind, .klipper)
             XCTAssertEqual([dialog.host.text, dialog.apiPort.text, dialog.accessCode.text, dialog.url.text],
                            ["127.0.0.1", "\(moonraker.port)", "k3yk3yk3y", stream])
@@ -185,7 +185,7 @@ final class ImportDialogTests: XCTestCase {
 
             // Found again, the camera it has is the one checked; checking the other adds it.
             app.showDialog(editing: renamed)
-            let again = try XCTUnwrap(app.openDialog)
+            let again = try XCTUnwrap(app.editor.openDialog)
             again.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !again.cameraList.isSearching })
             XCTAssertEqual((0..<2).map { checked(again.cameraList, $0) }, [false, true])

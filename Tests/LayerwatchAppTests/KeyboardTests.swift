@@ -50,12 +50,12 @@ final class KeyboardTests: XCTestCase {
             app.miniWindows[printers[1].id]?.close()
 
             press("ctrl+t")
-            XCTAssertTrue(iterateMainContext(timeout: 3) { app.openDialog != nil }, "Ctrl+T: Add Printer")
-            if let dialog = app.openDialog { gtk_window_destroy(gcast(dialog.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 3) { app.editor.openDialog != nil }, "Ctrl+T: Add Printer")
+            if let dialog = app.editor.openDialog { gtk_window_destroy(gcast(dialog.window)) }
 
             press("ctrl+w")
-            XCTAssertTrue(iterateMainContext(timeout: 3) { app.pendingRemoval != nil }, "Ctrl+W asks before removing")
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "cancel")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { app.editor.pendingRemoval != nil }, "Ctrl+W asks before removing")
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "cancel")
         }
         withExtendedLifetime(windowManager) {}
     }

@@ -97,7 +97,7 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertEqual(window.farm.tiles.first?.camera.id, printer.cameras[1].id, "the farm tile follows")
 
             // Files name the camera of a printer with several.
-            window.takeSnapshot()
+            app.takeSnapshot()
             XCTAssertTrue(iterateMainContext(timeout: 10) { (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path).count) == 1 })
             let snapshot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).first)
             XCTAssertTrue(snapshot.hasPrefix("Bench — Bed "), snapshot)

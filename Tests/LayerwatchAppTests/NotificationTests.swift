@@ -185,8 +185,8 @@ final class NotificationTests: XCTestCase {
             XCTAssertFalse(window.isEnabled("notify-prints"))
 
             // Removing the printer takes its notification off the desktop.
-            app.confirmClose(page)
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "remove")
+            app.editor.confirmClose(page)
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "remove")
             XCTAssertEqual(notifications.waitFor("withdrawn", timeout: 10)?.string("id"), "printer-\(printer.id.uuidString)")
         }
     }

@@ -47,7 +47,7 @@ final class OrientationTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             XCTAssertEqual([dialog.mounting.rotation], [0])
             XCTAssertEqual([dialog.mounting.flipHorizontal, dialog.mounting.flipVertical], [false, false])
             dialog.mounting.rotation = 90
@@ -64,7 +64,7 @@ final class OrientationTests: XCTestCase {
             XCTAssertEqual([saved.cameras[0].rotation], [90])
             XCTAssertEqual([saved.cameras[0].flipHorizontal, saved.cameras[0].flipVertical], [true, false])
             app.showDialog(editing: saved)
-            let again = try XCTUnwrap(app.openDialog)
+            let again = try XCTUnwrap(app.editor.openDialog)
             XCTAssertEqual([again.mounting.rotation], [90], "the dialog shows the saved mounting")
             XCTAssertEqual([again.mounting.flipHorizontal, again.mounting.flipVertical], [true, false])
             gtk_window_destroy(gcast(again.window))

@@ -32,7 +32,7 @@ final class StalledKeyringTests: XCTestCase {
             let opened = Date()
             app.showDialog(editing: nil)
             XCTAssertLessThan(Date().timeIntervalSince(opened), 0.5, "the dialog opened without waiting on the keyring")
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             XCTAssertTrue(dialog.accessCode.hintText?.contains("keyring (Secret Service)") ?? false, String(describing: dialog.accessCode.hintText))
             gtk_window_destroy(gcast(dialog.window))
 
@@ -73,7 +73,7 @@ final class StalledKeyringTests: XCTestCase {
             let (app, window) = try startApp(store: ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path]))
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertTrue(dialog.accessCode.hintText?.contains("if one answers") ?? false, "not known yet: \(String(describing: dialog.accessCode.hintText))")
             XCTAssertTrue(iterateMainContext(timeout: 10) { dialog.accessCode.hintText?.contains("not in printers.json") ?? false },
@@ -91,7 +91,7 @@ final class StalledKeyringTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertFalse(app.library.secretsLoaded, "the keyring is still answering")
             let added = Printer(name: "Added meanwhile", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")])
-            app.save(added)
+            app.editor.save(added)
             XCTAssertEqual(window.tabs.all.map(\.name), ["Added meanwhile"])
             keyring.open()
             XCTAssertTrue(iterateMainContext(timeout: 10) { app.library.secretsLoaded })

@@ -176,7 +176,7 @@ final class StatusStripTests: XCTestCase {
 
             // Fixing the key replaces the status client; the camera's connection is the tab's business.
             printer.accessCode = "RIGHTKEY"
-            app.save(printer)
+            app.editor.save(printer)
             let fixed = try XCTUnwrap(window.tabs.page(id: printer.id))
             XCTAssertTrue(iterateMainContext(timeout: 10) { fixed.surface.strip.stateText == "Idle" },
                           "\(String(describing: fixed.surface.strip.stateText))")
@@ -184,7 +184,7 @@ final class StatusStripTests: XCTestCase {
 
             // Removing the printer stops its status client.
             window.tabs.requestCloseSelected()
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.pendingRemoval)), "remove")
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "remove")
             XCTAssertNil(app.statusHub.endpoint(of: printer.id))
             XCTAssertNil(app.statusHub.latest(printer.id))
             _ = iterateMainContext(timeout: 1) { false }

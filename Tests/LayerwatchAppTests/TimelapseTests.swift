@@ -58,7 +58,6 @@ final class TimelapseTests: XCTestCase {
             // Quit mid-print, start again: the pictures on disk are the same timelapse's.
             gtk_window_destroy(gcast(firstWindow.window))
             first.statusHub.stopAll()
-            first.timelapses.follow([])
             first.timelapses.flush()
             let (again, window) = try start()
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -166,7 +165,7 @@ final class TimelapseTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             app.showDialog(editing: voron)
-            let dialog = try XCTUnwrap(app.openDialog)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
             XCTAssertNotEqual(gtk_widget_get_visible(dialog.timelapse.field.widget), 0, "a Klipper printer has prints to follow")
             XCTAssertNil(dialog.timelapse.timelapse)
             dialog.timelapse.timelapse = .every(seconds: 30)
@@ -174,7 +173,7 @@ final class TimelapseTests: XCTestCase {
             app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.first?.timelapse, .every(seconds: 30))
             app.showDialog(editing: try XCTUnwrap(app.library.printer(id: voron.id)))
-            let again = try XCTUnwrap(app.openDialog)
+            let again = try XCTUnwrap(app.editor.openDialog)
             XCTAssertEqual(again.timelapse.timelapse, .every(seconds: 30), "the dialog shows the saved setting")
             again.selectKind(.generic)
             XCTAssertEqual(gtk_widget_get_visible(again.timelapse.field.widget), 0, "a plain camera has no print to follow")

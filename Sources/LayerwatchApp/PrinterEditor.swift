@@ -4,11 +4,38 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// Adding, editing, testing and removing printers: the dialog, the confirmation, discovery while the
-/// dialog is open, and what each does to the tabs and the saved list.
-extension LayerwatchApplication {
+/// Adding, editing, testing and removing printers: the Add/Edit Printer dialog, discovery while
+/// the Add dialog is open, the connection test, the removal confirmation, and what each does to
+/// the saved list, the tabs and the mini windows. The dialog, the listener and the confirmation
+/// are its own.
+@MainActor
+final class PrinterEditor {
+    /// The Add/Edit Printer dialog while it is open.
+    private(set) weak var openDialog: PrinterDialog?
+    /// The listener that runs while the Add Printer dialog is open.
+    private(set) var discovery: PrinterDiscovery?
+    /// The confirmation shown by the last close request of a saved printer, while it is open.
+    private(set) var pendingRemoval: OpaquePointer?
+
+    private unowned let library: PrinterLibrary
+    private let sessions: SessionRegistry
+    private let miniWindows: MiniWindows
+    private let discoveryConfiguration: PrinterDiscovery.Configuration
+    /// The main window, while it is open: the tabs that show the printers.
+    private let mainWindow: @MainActor () -> MainWindow?
+
+    init(library: PrinterLibrary, sessions: SessionRegistry, miniWindows: MiniWindows,
+         discovery: PrinterDiscovery.Configuration, mainWindow: @escaping @MainActor () -> MainWindow?) {
+        self.library = library
+        self.sessions = sessions
+        self.miniWindows = miniWindows
+        discoveryConfiguration = discovery
+        self.mainWindow = mainWindow
+    }
+
+    /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?) {
-        let dialog = PrinterDialog(parent: window?.window, editing: printer, secretsNote: library.store.secretsNotice)
+        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsNote: library.store.secretsNotice)
         library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }
@@ -19,26 +46,26 @@ extension LayerwatchApplication {
     }
 
     func save(_ printer: Printer) {
-        guard let window, let cameras = try? Camera.all(of: printer) else { return }
+        guard let window = mainWindow(), let cameras = try? Camera.all(of: printer) else { return }
         let existing = window.tabs.page(id: printer.id)
         let position = existing.flatMap { window.tabs.position(of: $0) }
         library.upsert(printer)
         if let existing {
             // Edited: the old session (old address or code) goes, the tab reopens with the new one.
-            miniWindows[printer.id]?.close()
-            window.tabs.remove(existing)
-            existing.sessions.forEach { sessions.forget($0.source) }
+            miniWindows.close(printer.id)
+            window.close(existing)
         }
         // The demo camera made way for the first real printer.
         for demo in window.tabs.all where demo.camera.isDemo {
             close(demo)
         }
-        addTab(cameras, select: true, at: position)
-        library.reorder(window.tabs.all.map(\.camera.printerID))
+        window.open(cameras, select: true, at: position)
+        library.reorder(window.tabs.all.map(\.printerID))
     }
 
+    /// Asks before removing a saved printer's tab (and the printer); closes any other tab at once.
     func confirmClose(_ page: PrinterPage) {
-        guard library.printer(id: page.camera.printerID) != nil, let window else { return close(page) }
+        guard library.printer(id: page.printerID) != nil, let window = mainWindow() else { return close(page) }
         let dialog = adw_message_dialog_new(gcast(window.window), String(format: tr("Remove “%@”?"), page.name),
                                             tr("Its settings and access code will be deleted from this computer."))!
         adw_message_dialog_add_response(gcast(dialog), "cancel", tr("Cancel"))
@@ -48,7 +75,7 @@ extension LayerwatchApplication {
         adw_message_dialog_set_close_response(gcast(dialog), "cancel")
         connectSignal(dialog, "response::remove") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
-            library.remove(id: page.camera.printerID)
+            library.remove(id: page.printerID)
             close(page)
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
@@ -56,15 +83,15 @@ extension LayerwatchApplication {
         gtk_window_present(gcast(dialog))
     }
 
+    /// Closes the page's tab and its mini window.
     func close(_ page: PrinterPage) {
-        miniWindows[page.camera.printerID]?.close()
-        window?.tabs.remove(page)
-        page.sessions.forEach { sessions.forget($0.source) }
+        miniWindows.close(page.printerID)
+        mainWindow()?.close(page)
     }
 
     /// "Test Connection": the tab's running session answers if the printer is already streaming
     /// (a second probe would be a second client); otherwise a short probe runs off the main loop.
-    func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String) -> Void) {
+    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String) -> Void) {
         if sessions.existingSession(for: source)?.state == .live {
             return answer(tr("Connected — this camera is streaming in its tab right now."))
         }
@@ -75,7 +102,7 @@ extension LayerwatchApplication {
         }
     }
 
-    func startDiscovery(for dialog: PrinterDialog) {
+    private func startDiscovery(for dialog: PrinterDialog) {
         let discovery = PrinterDiscovery(configuration: discoveryConfiguration, executor: MainLoopExecutor.main) { [weak dialog] printers in
             MainActor.assumeIsolated { dialog?.showDiscovered(printers) }
         }
@@ -83,7 +110,7 @@ extension LayerwatchApplication {
         self.discovery = discovery
     }
 
-    func stopDiscovery() {
+    private func stopDiscovery() {
         discovery?.stop()
         discovery = nil
     }

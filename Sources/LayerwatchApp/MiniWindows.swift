@@ -1,0 +1,97 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+
+/// The open mini windows, one per printer at most: popping a printer's shown camera out and back
+/// in, following the camera its tab shows, remembering each window's size and camera in the
+/// library (so it comes back next time) and telling, once, where the desktop cannot keep it on top. One owner, so the windows' list, their saved sizes and what the
+/// zoom keys act on never disagree.
+@MainActor
+final class MiniWindows {
+    private let application: OpaquePointer
+    private let sessions: SessionRegistry
+    private let hub: PrinterStatusHub
+    private unowned let library: PrinterLibrary
+    private unowned let context: FeatureContext
+    /// The main window, while it is open: "Back to the Tab" reveals the printer there.
+    private let mainWindow: @MainActor () -> MainWindow?
+    private var windows: [UUID: MiniWindow] = [:]
+
+    init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, library: PrinterLibrary,
+         context: FeatureContext, mainWindow: @escaping @MainActor () -> MainWindow?) {
+        self.application = application
+        self.sessions = sessions
+        self.hub = hub
+        self.library = library
+        self.context = context
+        self.mainWindow = mainWindow
+    }
+
+    /// The printer's mini window, while it is open.
+    subscript(id: UUID) -> MiniWindow? { windows[id] }
+
+    /// The open mini windows.
+    var all: [MiniWindow] { Array(windows.values) }
+
+    /// Opens the mini window of the camera's printer at `size`, showing `camera`, or closes it when
+    /// it is already open.
+    func toggle(_ camera: Camera, size: (Int32, Int32) = MiniWindow.defaultSize) {
+        let id = camera.printerID
+        if let open = windows[id] {
+            open.close()
+            return
+        }
+        let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
+        mini.install(Feature.placed(\.miniWindowAction).map(\.feature), for: context)
+        windows[id] = mini
+        mini.followStatus(in: hub)
+        mini.onClosed = { [weak self, weak mini] in
+            guard let self, let mini, windows[id] === mini else { return }
+            windows[id] = nil
+            // Closing the main window closes the mini windows too: keep them listed for next time.
+            if mainWindow() != nil { library.setMiniWindow(nil, for: id) }
+        }
+        mini.onReturnToTab = { [weak self] in self?.mainWindow()?.reveal(printer: id) }
+        mini.present()
+        remember(mini)
+        if mini.keepAbove == .unsupported, !library.config.keepAboveHintShown {
+            library.markKeepAboveHintShown()
+            mini.toast(KeepAboveHint.text())
+        }
+    }
+
+    /// Shows the camera `page` shows now in its printer's mini window, if one is open.
+    func follow(_ page: PrinterPage) {
+        guard let mini = windows[page.printerID] else { return }
+        mini.show(page.camera, session: page.session)
+        remember(mini)
+    }
+
+    /// Lists `mini` in the library with its printer, camera and size.
+    private func remember(_ mini: MiniWindow) {
+        let id = mini.camera.printerID
+        library.setMiniWindow(.init(printerID: id, cameraID: mini.camera.id, width: Int(mini.size.width), height: Int(mini.size.height)),
+                              for: id)
+    }
+
+    /// Closes the printer's mini window, if it is open (its printer was edited or removed).
+    func close(_ id: UUID) {
+        windows[id]?.close()
+    }
+
+    /// Closes every mini window, keeping each listed in the library at its size, to come back with
+    /// the main window next time (the main window is closing).
+    func closeRemembering() {
+        for mini in windows.values {
+            remember(mini)
+            mini.close()
+        }
+    }
+
+    /// The picture of the mini window that has the keyboard, if one has: the zoom keys act on it.
+    var activeSurface: CameraSurface? {
+        guard let active = gtk_application_get_active_window(gcast(application)) else { return nil }
+        return windows.values.first { UnsafeMutableRawPointer($0.window) == UnsafeMutableRawPointer(active) }?.surface
+    }
+}

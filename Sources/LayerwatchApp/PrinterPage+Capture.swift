@@ -1,0 +1,62 @@
+import Foundation
+import GtkKit
+import StreamKit
+
+/// Saving what the page's camera shows, where the camera is: a snapshot into the Pictures folder,
+/// a recording into the Videos folder on the camera's one connection, each said in `onMessage`.
+extension PrinterPage {
+    /// Saves the current picture (`takeSnapshot`) and says where, or why not.
+    func saveSnapshot(into folder: URL) {
+        let say = onMessage
+        takeSnapshot(into: folder) { result in
+            switch result {
+            case .success(let url):
+                say(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent))
+            case .failure(let failure):
+                say(failure.description)
+            }
+        }
+    }
+
+    /// Starts recording the camera into a new file in `folder` (listed in `recordings` until it
+    /// ends), or stops it.
+    func setRecording(_ on: Bool, into folder: URL, listedIn recordings: Recordings) {
+        if on {
+            startRecording(into: folder, listedIn: recordings)
+        } else {
+            session.stopRecording()
+        }
+        surface.showRecording()
+        onRecordingChange()
+    }
+
+    /// Records into a new file in `folder`, named after the camera ("Voron — Nozzle") and the time; says where when
+    /// it ends, or why it stopped.
+    private func startRecording(into folder: URL, listedIn recordings: Recordings) {
+        let say = onMessage
+        do throws(ExclusiveFile.Failure) {
+            try ExclusiveFile.makeFolder(folder)
+        } catch {
+            say(RecordingFailure.cannotCreate(path: error.path, reason: error.reason).description)
+            return
+        }
+        let url = folder.appendingPathComponent(SavedFiles.name(printer: camera.fullName, at: Date(), extension: "mkv"))
+        let recording = session.startRecording(to: url)  // taken, the name gets a " (2)"
+        recordings.add(recording)
+        recording.whenFinished { [weak self, weak recordings] status in
+            MainLoopExecutor.main.runOnMainActor { [weak self, weak recordings] in
+                recordings?.remove(recording)
+                say(status.failureMessage ?? Self.savedText(status))
+                self?.surface.showRecording()
+                self?.onRecordingChange()
+            }
+        }
+    }
+
+    /// "Saved “X1C 2026-11-23 10.00.00.mkv” in Videos/Layerwatch" (and its parts).
+    private static func savedText(_ status: StreamRecording.Status) -> String {
+        guard let first = status.files.first else { return tr("Nothing was recorded: no picture came from the camera.") }
+        return String(format: tr("Saved “%@” in Videos/Layerwatch"), first.lastPathComponent)
+            + (status.files.count > 1 ? String(format: trPlural(" (and %d more part)", " (and %d more parts)", status.files.count - 1), status.files.count - 1) : "")
+    }
+}
