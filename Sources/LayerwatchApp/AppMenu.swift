@@ -14,7 +14,7 @@ enum AppMenu {
         for section in Set(items.map(\.value)).sorted() {
             let part = GObjectRef(adopting: g_menu_new()!)
             for (feature, _) in items where feature.placements.contains(.menu(section: section)) {
-                g_menu_append_item(part.pointer, feature.menuItem().pointer)
+                feature.appendItem(to: part.pointer)
             }
             g_menu_append_section(menu.pointer, nil, gcast(part.pointer))
         }

@@ -45,7 +45,7 @@ final class FarmView {
     init(hub: PrinterStatusHub) {
         self.hub = hub
         for (feature, _) in Feature.placed(\.tileMenuItem) {
-            g_menu_append_item(menu.pointer, feature.menuItem().pointer)
+            feature.appendItem(to: menu.pointer)
         }
         scroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)

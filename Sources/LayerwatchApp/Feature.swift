@@ -94,13 +94,14 @@ struct Feature {
         return label
     }
 
-    /// Its item in a menu (the primary menu, a farm tile's), left out while disabled when it says so.
-    func menuItem() -> GObjectRef<OpaquePointer> {
+    /// Adds its item to `menu` (the primary menu, a farm tile's), left out while disabled when it
+    /// says so.
+    func appendItem(to menu: OpaquePointer) {
         let item = GObjectRef(adopting: g_menu_item_new(title, actionName)!)
         if hiddenWhenDisabled {
             g_menu_item_set_attribute_value(item.pointer, "hidden-when", g_variant_new_string("action-disabled"))
         }
-        return item
+        withExtendedLifetime(item) { g_menu_append_item(menu, item.pointer) }
     }
 
     /// Adds the action to `map` (the window or the application), acting on `context`, and returns

@@ -21,7 +21,7 @@ final class Go2RTCExportWindowTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertFalse(window.isEnabled("export-go2rtc"), "nothing to export without saved printers")
-            XCTAssertTrue(AppMenuItems.titles().contains("Export for go2rtc…"))
+            XCTAssertTrue(AppMenuItems.titles().contains("Export for go2rtc…"), "\(AppMenuItems.titles())")
 
             // Cameras refused at once: no TLS client (status or camera) is left running when the test ends.
             let port = closedLoopbackPort()
