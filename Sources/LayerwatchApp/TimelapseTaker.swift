@@ -32,6 +32,9 @@ final class TimelapseTaker {
         var isFull = false
         var timer: RepeatingTimer?
         var timelapse: Timelapse
+        /// What the video is named after: the camera of the last picture ("Voron — Nozzle" when
+        /// the printer has several), nil before this run took one.
+        var cameraName: String?
         /// The print an earlier run left pictures of, and the layer of its last one.
         let resumable: (job: String?, layer: Int?)
 
@@ -170,6 +173,7 @@ final class TimelapseTaker {
               let shown = printer.cameras.first(where: { (try? printer.source(of: $0)) == session.source }),
               let camera = try? Camera(printer: printer, camera: shown) else { return }
         entry.lastTaken = Date()
+        entry.cameraName = camera.fullName
         let orientation = camera.orientation, store = entry.store
         session.captureFullResolution(executor: queue) { frame in
             guard let frame else { return }
@@ -209,7 +213,7 @@ final class TimelapseTaker {
     /// What makes printer `id`'s videos: into the videos folder, pictures it cannot make a video of
     /// set aside in `folder/unsaved/<id>/`.
     private func videoMaker(of id: UUID) -> TimelapseVideoMaker {
-        TimelapseVideoMaker(taker: self, id: id, printer: printer(id)?.name ?? tr("Printer"), videoFolder: videoFolder,
+        TimelapseVideoMaker(taker: self, id: id, printer: followed[id]?.cameraName ?? printer(id)?.name ?? tr("Printer"), videoFolder: videoFolder,
                             unsaved: folder.appendingPathComponent("unsaved").appendingPathComponent(id.uuidString))
     }
 }

@@ -10,7 +10,7 @@ import StreamKit
 struct TimelapseVideoMaker: Sendable {
     weak var taker: TimelapseTaker?
     let id: UUID
-    /// The printer's name, for the video's name and the failure's words.
+    /// The printer's name (with its camera's when it has several), for the video's name and the failure's words.
     let printer: String
     let videoFolder: URL
     /// Where pictures wait whose video could not be made, one folder each.
