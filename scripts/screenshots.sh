@@ -57,6 +57,7 @@ shot() {
     fi
     case "$name" in
         dialog) import -window "$(xdotool search --limit 1 --name '^Add Printer$')" "$out/$name.png" ;;
+        cameras) import -window "$(xdotool search --limit 1 --name '^Edit Printer$')" "$out/$name.png" ;;
         mini)
             xdotool windowmove "$window" 20 20
             xdotool windowmove "$(xdotool search --limit 1 --name ' - PiP$')" $((width - 200)) $((height - 120))
@@ -88,8 +89,8 @@ shot tabs 1100 700 3 - "$demo" "http://127.0.0.1:$mjpeg/?action=stream" "rtsp://
 shot dialog 1000 700 2 ctrl+t
 shot mini 1000 640 2 ctrl+shift+p "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1"
 
-# A Klipper printer mid-print: Moonraker told the print's state through a FIFO on its stdin, the
-# printer saved in the config the app starts with.
+# A Klipper printer with two cameras mid-print: Moonraker told the print's state through a FIFO
+# on its stdin, the printer saved in the config the app starts with; then its Edit Printer dialog.
 # start_moonraker PORT_VAR FD_VAR: a loopback Moonraker whose stdin is a FIFO held open on a new
 # file descriptor, stored in FD_VAR (write commands to it), its port in PORT_VAR.
 fifos=()
@@ -110,10 +111,13 @@ start_moonraker moonraker moonraker_in
 echo '{"cmd":"set","status":{"print_stats":{"state":"printing","filename":"voron_cube_0.2mm_ABS.gcode","print_duration":2520,"info":{"current_layer":57,"total_layer":180}},"display_status":{"progress":0.42},"extruder":{"temperature":244.6,"target":245},"heater_bed":{"temperature":99.8,"target":100}}}' >&"$moonraker_in"
 mkdir -p "$XDG_CONFIG_HOME/layerwatch"
 cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
-{"formatVersion": 2, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron 2.4",
-  "kind": "klipper", "host": "127.0.0.1", "apiPort": $moonraker, "url": "http://127.0.0.1:$mjpeg/?action=stream"}]}
+{"formatVersion": 3, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron 2.4",
+  "kind": "klipper", "host": "127.0.0.1", "apiPort": $moonraker, "cameras": [
+    {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Nozzle", "url": "http://127.0.0.1:$mjpeg/?action=stream"},
+    {"id": "8F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Chamber", "url": "rtsps://bblp:12345678@127.0.0.1:$rtsps/streaming/live/1", "rotation": 180}]}]}
 JSON
 shot status 1100 680 4 -
+shot cameras 1100 680 3 ctrl+e
 
 # The farm view: that printer finishing, a second Klipper printer paused (its own Moonraker, told
 # through a second FIFO), an MJPEG camera, the RTSPS camera and the demo.

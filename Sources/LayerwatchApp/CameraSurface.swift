@@ -11,20 +11,21 @@ protocol CameraSurfaceDelegate: AnyObject {
     func cameraSurface(_ surface: CameraSurface, didChange state: SessionState)
 }
 
-/// Everything that shows one view of a session, whatever window it sits in (a printer's tab, a mini
+/// Everything that shows one view of a camera, whatever window it sits in (a printer's tab, a mini
 /// window, a farm tile): the picture (a `CameraView` driven by its `RepresentableHost`), the
-/// overlays over it (status card, LIVE badge, recording badge, picture age, stats, the print's
-/// status strip, the zoom indicator), zoom and pan (not in a farm tile), the display-size hint taken from its own
-/// allocation and scale factor, and retry. The owner embeds
+/// overlays over it (connection card, LIVE badge, recording badge, picture age, stats, the zoom
+/// indicator), zoom and pan (not in a farm tile), orientation, the display-size hint taken from
+/// its own allocation and scale factor, and retry. It knows nothing of the print: the owner puts
+/// its `PrintStatusBinding`'s strip over it (`addBottomOverlay`) or beside it. The owner embeds
 /// `widget`, and hears of states through `delegate`; the picture is made once and never moves
 /// inside the surface.
 @MainActor
 final class CameraSurface {
     /// What a surface shows besides the picture and the status card.
     enum Style {
-        /// A printer's page: LIVE badge, picture age, stats, the full status strip.
+        /// A printer's page: LIVE badge, picture age, stats; the full status strip at the bottom.
         case full
-        /// A mini window: a compact status card and a one-line status strip.
+        /// A mini window: a compact status card; a one-line status strip.
         case compact
         /// A farm tile: a compact status card and the picture's age over the picture; the owner
         /// places the strip below it, where it covers nothing.
@@ -34,9 +35,8 @@ final class CameraSurface {
     /// The camera's session shown now (see `show(_:name:orientation:)`).
     private(set) var session: StreamSession
     let status = StatusOverlay()
+    /// The stream's figures, and the printer's temperatures its owner's status binding gives.
     let stats = StatsOverlay()
-    /// The print's status, apart from the camera's (see `followStatus`).
-    let strip: StatusStrip
     weak var delegate: CameraSurfaceDelegate?
     private(set) var state: SessionState = .idle
 
@@ -79,7 +79,9 @@ final class CameraSurface {
     /// Zoom and pan, and the indicator showing them; nil in a farm tile.
     private var zoomControls: ZoomControls?
     private var zoomIndicator: ZoomIndicator?
-    private var statusObservation: PrinterStatusHub.Observation?
+    /// Where the owner's bottom overlays go: below the picture's age and the zoom (a page's), or
+    /// over the picture (a mini window's).
+    private var bottom: UnsafeMutablePointer<GtkWidget>?
 
     /// A surface for `session`, captioned with the printer's `name`, showing the picture upright for
     /// a camera mounted as `orientation` says.
@@ -87,7 +89,6 @@ final class CameraSurface {
         self.session = session
         self.name = name
         self.orientation = orientation
-        strip = StatusStrip(style: style)
         cameraHost = RepresentableHost(id: UUID(),
                                        CameraView(session: session, displaySize: .full, look: .waiting, onScreen: true,
                                                   keyframesSuffice: false, orientation: orientation, onState: { _ in }))
@@ -120,12 +121,11 @@ final class CameraSurface {
             gtk_box_append(gcast(above), frameAge.pointer)
             gtk_box_append(gcast(above), indicator)
             gtk_box_append(gcast(bottom), above)
-            gtk_box_append(gcast(bottom), strip.widget)
             gtk_overlay_add_overlay(gcast(widget), bottom)
             gtk_overlay_add_overlay(gcast(widget), stats.widget)
+            self.bottom = bottom
         case .compact:
             gtk_widget_add_css_class(status.widget, "compact")
-            gtk_overlay_add_overlay(gcast(widget), strip.widget)
             gtk_box_append(gcast(corner), recordingBadge.widget)
             gtk_box_append(gcast(corner), makeZoomable().widget)
         case .tile:
@@ -183,20 +183,10 @@ final class CameraSurface {
         session.restart()
     }
 
-    /// Shows printer `printerID`'s status from `hub` from now on: the strip, the heaters in the
-    /// stats, and `light` (the owner's chamber-light switch, wherever it placed it); then tells
-    /// `onChange`. The camera's own state and card are untouched.
-    func followStatus(of printerID: UUID, in hub: PrinterStatusHub, light: ChamberLightToggle,
-                      onChange: @escaping @MainActor () -> Void = {}) {
-        light.onRequest = { [weak hub] on in hub?.setChamberLight(on, for: printerID) }
-        statusObservation = hub.observe(printerID: printerID) { [weak self, weak hub, weak light] update in
-            guard let self, let hub else { return }
-            strip.show(PrintSummary(of: printerID, in: hub))
-            stats.printerStatus = update?.connection == .live ? update?.status : nil
-            if stats.isShown { stats.show(session.stats) }
-            light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)
-            onChange()
-        }
+    /// Lays the owner's `control` (its print status strip) along the bottom: below the picture's
+    /// age and the zoom on a page, over the picture's bottom edge in a mini window.
+    func addBottomOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
+        if let bottom { gtk_box_append(gcast(bottom), control) } else { gtk_overlay_add_overlay(gcast(widget), control) }
     }
 
     /// Whether the picture can be seen: a farm tile scrolled out of the window is mapped but

@@ -14,6 +14,8 @@ import StreamKit
 final class FarmTile {
     let camera: Camera
     let surface: CameraSurface
+    /// The print's state, progress and time left, below the picture.
+    let status = PrintStatusBinding(style: .tile)
     let light = ChamberLightToggle(classes: ["circular", "flat"])
     /// The tile's root widget, the one the grid places and focus lands on.
     let widget: UnsafeMutablePointer<GtkWidget>
@@ -57,7 +59,7 @@ final class FarmTile {
         let caption = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
         gtk_widget_add_css_class(caption, "tile-caption")
         gtk_box_append(gcast(caption), heading)
-        gtk_box_append(gcast(caption), surface.strip.widget)
+        gtk_box_append(gcast(caption), status.strip.widget)
         gtk_box_append(gcast(widget), pictureSlot.widget)
         gtk_box_append(gcast(widget), caption)
 
@@ -69,7 +71,7 @@ final class FarmTile {
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        surface.followStatus(of: camera.printerID, in: hub, light: light) { [weak self, weak hub] in
+        status.follow(camera.printerID, in: hub, light: light) { [weak self, weak hub] in
             guard let self, let hub else { return }
             show(entry(in: hub))
             onStatusChange()

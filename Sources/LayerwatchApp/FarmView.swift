@@ -17,13 +17,9 @@ final class FarmView {
     /// The widget to embed: the grid, or a page saying there is nothing to show.
     let widget: UnsafeMutablePointer<GtkWidget>
     let grid = TileGrid(minimumTileWidth: 320, maximumColumns: 6, spacing: 12)
-    /// How many tiles in sight play every frame. Measured (bench/FARM.md, this 2-core machine):
-    /// eight 1080p30 tiles at every frame cost 0.69 of a core for the whole app, about what decoding
-    /// their streams costs (`ffmpeg -f null`: 0.62), conversion and drawing a third of it;
-    /// sixteen cost 1.26 cores and the tiles fell to 26 frames a second. Decoding is the cost, so
-    /// past eight the tiles decode keyframes only (0.9 CPU s/min a printer instead of 5.2) rather
-    /// than draw fewer of the frames that must be decoded anyway (which would save about 1):
-    /// sixteen then cost 0.71 of a core.
+    /// How many tiles in sight play every frame. Decoding, not conversion or drawing, is what many
+    /// tiles cost, so past eight the tiles decode keyframes only rather than draw fewer of the
+    /// frames that must be decoded anyway (measured: bench/FARM.md).
     static let liveTiles = 8
     /// The tiles, in the printers' own order.
     private(set) var tiles: [FarmTile] = []

@@ -35,10 +35,11 @@ public final class LayerwatchApplication {
     let statusHub = PrinterStatusHub()
     /// Where the print notifications remember what they saw (`NotificationLedger`).
     private let stateDirectory: URL
-    /// Notifies finished, failed and paused prints and HMS alerts; made in `startup`.
-    private(set) var notifier: PrintNotifier!
+    /// Notifies finished, failed and paused prints and HMS alerts; made in `startup` (a launch that
+    /// only hands URLs to the running instance makes none).
+    private(set) var notifier: PrintNotifier?
     /// Takes the timelapses of prints; made in `startup`.
-    private(set) var timelapses: TimelapseTaker!
+    private(set) var timelapses: TimelapseTaker?
     private(set) var window: MainWindow?
     private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub,
                                                     library: library, context: self, mainWindow: { [unowned self] in window })
@@ -161,7 +162,7 @@ public final class LayerwatchApplication {
     /// Waits until every saved change is on disk.
     func flushSaves() {
         library.flush()
-        notifier.flush()
+        notifier?.flush()
     }
 
     private func startup() {
@@ -169,7 +170,7 @@ public final class LayerwatchApplication {
         AppStyle.install()
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
                                  library: library, picture: { [weak self] id in self?.shownFrame(of: id) })
-        startTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
+        timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -248,18 +249,19 @@ public final class LayerwatchApplication {
         miniWindows.closeRemembering()
     }
 
-    /// Makes the taker, its pictures waiting in `folder`; it says in the window what became of a video.
-    private func startTimelapses(in folder: URL) {
-        timelapses = TimelapseTaker(folder: folder, hub: statusHub, library: library,
-                                    session: { [weak self] id in self?.window?.tabs.page(id: id)?.session })
-        timelapses.onVideo = { [weak self] id, video, job, failed in
+    /// The taker, its pictures waiting in `folder`; it says in the window what became of a video.
+    private func makeTimelapses(in folder: URL) -> TimelapseTaker {
+        let taker = TimelapseTaker(folder: folder, hub: statusHub, library: library,
+                                   session: { [weak self] id in self?.window?.tabs.page(id: id)?.session })
+        taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
-            notifier.offerTimelapse(video, job: job, failed: failed, of: id)
+            notifier?.offerTimelapse(video, job: job, failed: failed, of: id)
             window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent))
         }
-        timelapses.onFailure = { [weak self] printer, reason in
+        taker.onFailure = { [weak self] printer, reason in
             self?.window?.toast(String(format: tr("The timelapse of “%@” could not be saved: %@. Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), printer, reason))
         }
+        return taker
     }
 
     /// The newest picture a view of the printer shows: its tab's, or its mini window's (a

@@ -10,7 +10,8 @@ import StreamKit
 /// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
 /// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages, keeps the print status hub following the
-/// saved printers while it is open, and reveals a printer (`reveal(printer:)`) for whoever asks.
+/// saved printers while it is open, and reveals a printer, at one of its cameras
+/// (`reveal(printer:camera:)`), for whoever asks.
 @MainActor
 final class MainWindow {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -210,8 +211,9 @@ final class MainWindow {
     }
 
     /// Brings up printer `id`: its tab selected, the farm left, the window presented.
-    func reveal(printer id: UUID) {
+    func reveal(printer id: UUID, camera: UUID? = nil) {
         guard let page = tabs.page(id: id) else { return }
+        if let camera, let index = page.cameras.firstIndex(where: { $0.id == camera }) { page.showCamera(at: index) }
         tabs.select(page)
         showFarm(false)
         present()

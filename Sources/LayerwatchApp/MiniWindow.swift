@@ -16,6 +16,8 @@ final class MiniWindow {
     private(set) var camera: Camera
     let window: UnsafeMutablePointer<GtkWidget>
     let surface: CameraSurface
+    /// The printer's status on one line over the picture's bottom edge.
+    let status = PrintStatusBinding(style: .compact)
     let light = ChamberLightToggle(classes: ["circular", "osd"])
     private(set) var keepAbove: KeepAbove.Outcome?
     private let controls: UnsafeMutablePointer<GtkWidget>
@@ -40,6 +42,7 @@ final class MiniWindow {
         gtk_widget_set_halign(controls, GTK_ALIGN_END)
         gtk_widget_set_valign(controls, GTK_ALIGN_START)
         gtk_widget_set_opacity(controls, 0)
+        surface.addBottomOverlay(status.strip.widget)
         surface.addOverlay(controls)
         gtk_box_append(gcast(controls), light.button)
         toasts = adw_toast_overlay_new()
@@ -73,7 +76,7 @@ final class MiniWindow {
 
     /// Shows the printer's status from `hub`: the strip and the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        surface.followStatus(of: camera.printerID, in: hub, light: light)
+        status.follow(camera.printerID, in: hub, light: light, temperatures: surface.stats)
     }
 
     /// Shows the window and asks for it to stay on top; on Wayland the outcome says it could not.

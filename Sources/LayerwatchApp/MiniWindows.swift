@@ -52,7 +52,15 @@ final class MiniWindows {
             // Closing the main window closes the mini windows too: keep them listed for next time.
             if mainWindow() != nil { library.setMiniWindow(nil, for: id) }
         }
-        mini.onReturnToTab = { [weak self] in self?.mainWindow()?.reveal(printer: id) }
+        mini.onReturnToTab = { [weak self, weak mini] in self?.mainWindow()?.reveal(printer: id, camera: mini?.camera.id) }
+        // However the main window goes (closing it lists the mini windows first), they go with it.
+        if let main = mainWindow() {
+            connectSignal(main.window, "destroy") { [weak self, weak mini] in
+                guard let mini else { return }
+                self?.remember(mini)
+                mini.close()
+            }
+        }
         mini.present()
         remember(mini)
         if mini.keepAbove == .unsupported, !library.config.keepAboveHintShown {

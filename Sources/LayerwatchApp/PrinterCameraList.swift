@@ -31,7 +31,7 @@ final class PrinterCameraList {
         gtk_box_append(gcast(box), listBox)
         gtk_box_append(gcast(box), addButton)
         field = FormField(title: tr("Cameras of this printer"), control: box,
-                          hint: tr("Select a camera to change its URL and mounting. Its tab switches between them; its farm tile shows the first."))
+                          hint: tr("Select a camera to change its URL and mounting. The printer's tab shows the first and switches between them."))
         connectSignal(addButton, "clicked") { [weak self] in self?.onRequest(.add) }
         connectSignal(listBox, "row-selected") { [weak self] (row: UnsafeMutableRawPointer?) in
             guard let self, !rebuilding, let row else { return }

@@ -23,6 +23,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     var printerID: UUID { cameras[0].printerID }
     var name: String { camera.name }
     let surface: CameraSurface
+    /// The printer's status over the surface's bottom edge, whichever camera it shows.
+    let status = PrintStatusBinding(style: .full)
     let controls = ControlBar()
     /// The camera switcher, in the control bar while the printer has more than one camera.
     let switcher: UnsafeMutablePointer<GtkWidget>
@@ -45,13 +47,14 @@ final class PrinterPage: CameraSurfaceDelegate {
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
     var state: SessionState { surface.state }
     /// The printer's status as the strip shows it; nil without one.
-    var printSummary: PrintSummary? { surface.strip.summary }
+    var printSummary: PrintSummary? { status.summary }
 
     /// A page for `cameras` (one printer's, at least one), each camera's session from `session`.
     init(cameras: [Camera], session: (Camera) -> StreamSession) {
         self.cameras = cameras
         sessions = cameras.map(session)
         surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
+        surface.addBottomOverlay(status.strip.widget)
         layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
         switcher = makeDropDown(cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
@@ -73,7 +76,7 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
     func followStatus(in hub: PrinterStatusHub) {
-        surface.followStatus(of: printerID, in: hub, light: light) { [weak self] in self?.onStatusChange() }
+        status.follow(printerID, in: hub, light: light, temperatures: surface.stats) { [weak self] in self?.onStatusChange() }
     }
 
     /// Told when the tab shows another camera.

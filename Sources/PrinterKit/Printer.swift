@@ -57,8 +57,9 @@ public struct Printer: Hashable, Identifiable, Sendable {
     /// The Bambu LAN access code, or the Moonraker or OctoPrint API key; empty when there is none or
     /// the keyring could not give it.
     public var accessCode: String
-    /// Its cameras in the order the tab's switcher lists them; the first is the one the farm tile
-    /// shows. A Bambu printer's own camera has no URL; made without cameras, a Bambu printer has it.
+    /// Its cameras in the order the tab's switcher lists them; the tab shows the first at start,
+    /// and its farm tile and mini window the one the tab shows. A Bambu printer's own camera has
+    /// no URL; made without cameras, a Bambu printer has it.
     public var cameras: [PrinterCamera]
     /// Whether a finished, failed or paused print on this printer raises a desktop notification.
     public var notifies: Bool

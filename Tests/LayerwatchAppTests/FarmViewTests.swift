@@ -141,8 +141,8 @@ final class FarmViewTests: XCTestCase {
             let cog = try XCTUnwrap(farm.tile(id: printers[2].id)), anvil = try XCTUnwrap(farm.tile(id: printers[0].id))
             XCTAssertTrue(cog.isMarkedFinishing, "five minutes left: finishing soon")
             XCTAssertFalse(try XCTUnwrap(farm.tile(id: printers[1].id)).isMarkedFinishing)
-            XCTAssertEqual(cog.surface.strip.stateText, "Printing")
-            XCTAssertEqual(cog.surface.strip.percentText, "90 %")
+            XCTAssertEqual(cog.status.strip.stateText, "Printing")
+            XCTAssertEqual(cog.status.strip.percentText, "90 %")
             XCTAssertTrue(iterateMainContext(timeout: 15) { farm.tiles.allSatisfy { $0.surface.state == .live } })
             let pictures = farm.tiles.map(\.surface.picture)
             let connections = camera.events(named: "client").count

@@ -46,7 +46,7 @@ final class HostilePrinterTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (_, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
-            let strips = try printers.map { try XCTUnwrap(window.tabs.page(id: $0.id)).surface.strip }
+            let strips = try printers.map { try XCTUnwrap(window.tabs.page(id: $0.id)).status.strip }
             XCTAssertTrue(iterateMainContext(timeout: 20) { strips.allSatisfy { $0.stateText == "Printing" } },
                           "\(strips.map(\.stateText))")
             XCTAssertEqual(strips.map(\.jobText), ["Benchy.gcode", "Cube.gcode", "Gear"])
@@ -83,7 +83,7 @@ final class HostilePrinterTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (_, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
-            let strips = try printers.map { try XCTUnwrap(window.tabs.page(id: $0.id)).surface.strip }
+            let strips = try printers.map { try XCTUnwrap(window.tabs.page(id: $0.id)).status.strip }
             XCTAssertTrue(iterateMainContext(timeout: 20) { strips.allSatisfy { $0.stateText == "Idle" } }, "\(strips.map(\.stateText))")
             let fuzz = HostileNumbers()
             let reports: [[String: Any]] = (0..<200).map { _ in
@@ -133,7 +133,7 @@ final class HostilePrinterTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (_, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
-            let strip = try XCTUnwrap(window.tabs.page(id: printer.id)).surface.strip
+            let strip = try XCTUnwrap(window.tabs.page(id: printer.id)).status.strip
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Flood", "mc_percent": 5]])
             XCTAssertTrue(iterateMainContext(timeout: 20) { strip.stateText == "Printing" })
             _ = iterateMainContext(timeout: UInt32(NotificationGate.settleTime) + 1) { false }
@@ -195,15 +195,15 @@ final class HostilePrinterTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
-            app.timelapses.videoFolder = try makeTemporaryDirectory()
+            app.timelapses!.videoFolder = try makeTemporaryDirectory()
             let page = try XCTUnwrap(window.tabs.page(id: printer.id))
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page.surface.shownFrame != nil && page.surface.strip.stateText == "Idle" })
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.surface.shownFrame != nil && page.status.strip.stateText == "Idle" })
             mqtt.send(["cmd": "flood", "rate": 200, "seconds": 6,
                        "reports": (1...1200).map { ["gcode_state": "RUNNING", "subtask_name": "Layers", "layer_num": $0, "total_layer_num": 1200] }])
             XCTAssertTrue(iterateMainContext(timeout: 30) { mqtt.events(named: "done").count >= 1 && mqtt.events(named: "done").last?.fields["published"] != nil })
             _ = iterateMainContext(timeout: 2) { false }
-            app.timelapses.flush()
-            let pictures = app.timelapses.pictureCount(of: printer.id)
+            app.timelapses!.flush()
+            let pictures = app.timelapses!.pictureCount(of: printer.id)
             let limit = Int(6 / TimelapseTaker.minimumGap) + 2
             XCTAssertGreaterThanOrEqual(pictures, 1)
             XCTAssertLessThanOrEqual(pictures, limit, "1 200 layers in 6 s: \(pictures) pictures")
@@ -221,7 +221,7 @@ final class HostilePrinterTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (_, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
-            let strip = try XCTUnwrap(window.tabs.page(id: printer.id)).surface.strip
+            let strip = try XCTUnwrap(window.tabs.page(id: printer.id)).status.strip
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": job]])
             XCTAssertTrue(iterateMainContext(timeout: 20) { strip.stateText == "Printing" && strip.jobText == job })
             _ = iterateMainContext(timeout: UInt32(NotificationGate.settleTime) + 2) { false }

@@ -41,7 +41,7 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertEqual(page.cameras.map(\.title), ["Nozzle", "Bed"])
             XCTAssertEqual(page.cameras.map(\.orientation), [PictureOrientation(rotation: 90, flipHorizontal: false, flipVertical: false),
                                                              PictureOrientation(rotation: 0, flipHorizontal: false, flipVertical: true)])
-            XCTAssertTrue(iterateMainContext(timeout: 15) { page.surface.strip.stateText == "Idle" })
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.status.strip.stateText == "Idle" })
             app.flushSaves()
             let saved = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: config.appendingPathComponent("printers.json"))) as? [String: Any])
             XCTAssertEqual(saved["formatVersion"] as? Int, 3, "written in this format at once")
@@ -54,7 +54,7 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertLessThanOrEqual(queries() - before, 7, "one poller in 10 s (two would ask about 10 times)")
 
             moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "Benchy.gcode"]]])
-            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface.strip.stateText == "Printing" })
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.status.strip.stateText == "Printing" })
             moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "complete"]]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 1 })
             XCTAssertFalse(iterateMainContext(timeout: 4) { notifications.events(named: "notification").count > 1 },
@@ -73,11 +73,12 @@ final class MultiCameraPrinterTests: XCTestCase {
                               cameras: [PrinterCamera(name: "Nozzle", url: "http://127.0.0.1:\(nozzle.port)/?action=stream"),
                                         PrinterCamera(name: "Bed", url: "http://127.0.0.1:\(bed.port)/?action=stream", rotation: 180)])
         let (config, state) = try directories(with: [printer])
-        let snapshots = try makeTemporaryDirectory()
+        let snapshots = try makeTemporaryDirectory(), recordings = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.snapshotFolder = snapshots
+            window.recordingFolder = recordings
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(gtk_widget_get_visible(page.switcher) != 0, "two cameras: the switcher shows")
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } && page.surface.shownFrame != nil },
@@ -101,6 +102,12 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path).count) == 1 })
             let snapshot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).first)
             XCTAssertTrue(snapshot.hasPrefix("Bench — Bed "), snapshot)
+            app.setRecording(true)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.session.recording?.current.files.isEmpty == false })
+            app.setRecording(false)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.session.recording == nil })
+            let recording = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: recordings.path).first)
+            XCTAssertTrue(recording.hasPrefix("Bench — Bed ") && recording.hasSuffix(".mkv"), recording)
 
             // The mini window pops out the camera shown, and follows the switcher.
             app.togglePopOut(page.camera)

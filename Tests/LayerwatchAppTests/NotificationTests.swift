@@ -32,10 +32,10 @@ final class NotificationTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
             let page = try XCTUnwrap(window.tabs.selected)
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page.surface.strip.stateText == "Idle" && page.surface.shownFrame != nil },
-                          "status \(String(describing: page.surface.strip.stateText)), camera \(page.state)")
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.status.strip.stateText == "Idle" && page.surface.shownFrame != nil },
+                          "status \(String(describing: page.status.strip.stateText)), camera \(page.state)")
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy_0.2mm_PLA", "mc_percent": 42]])
-            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface.strip.stateText == "Printing" })
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.status.strip.stateText == "Printing" })
             mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 1 })
             let finished = try XCTUnwrap(notifications.events(named: "notification").first)
@@ -62,7 +62,7 @@ final class NotificationTests: XCTestCase {
             mqtt.send(["cmd": "kick_clients"])
             XCTAssertTrue(iterateMainContext(timeout: 15) {
                 connections.contains { if case .failed = $0 { true } else { false } }
-                    && app.statusHub.latest(printer.id)?.connection == .live && page.surface.strip.stateText == "Finished"
+                    && app.statusHub.latest(printer.id)?.connection == .live && page.status.strip.stateText == "Finished"
             }, "\(connections)")
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
                            "a reconnect reporting the same state notifies nothing")
@@ -73,13 +73,13 @@ final class NotificationTests: XCTestCase {
             app.flushSaves()
             let (again, window2) = try startApp(config: config, state: state)
             let page2 = try XCTUnwrap(window2.tabs.selected)
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page2.surface.strip.stateText == "Finished" })
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page2.status.strip.stateText == "Finished" })
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
                            "a restart notifies nothing already notified")
 
             // A new print of its own finishing notifies again.
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Cube", "mc_percent": 3]])
-            XCTAssertTrue(iterateMainContext(timeout: 10) { page2.surface.strip.stateText == "Printing" })
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page2.status.strip.stateText == "Printing" })
             mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 2 })
             let cube = try XCTUnwrap(notifications.events(named: "notification").last)
@@ -91,7 +91,7 @@ final class NotificationTests: XCTestCase {
             // A print that ends while Layerwatch is closed is told at the next start, once: the
             // ledger remembers it printing.
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Lid", "mc_percent": 50]])
-            XCTAssertTrue(iterateMainContext(timeout: 10) { page2.surface.strip.stateText == "Printing" })
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page2.status.strip.stateText == "Printing" })
             gtk_window_destroy(gcast(window2.window))
             again.flushSaves()
             let sets = mqtt.events(named: "done").count
@@ -118,7 +118,7 @@ final class NotificationTests: XCTestCase {
             let (app, window) = try startApp(config: config, state: state)
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.page(id: printer.id))
-            let strip = page.surface.strip
+            let strip = page.status.strip
             XCTAssertTrue(iterateMainContext(timeout: 20) { strip.stateText == "Idle" })
             @MainActor func report(_ fields: [String: Any], shows state: String) {
                 mqtt.send(["cmd": "set", "print": fields])

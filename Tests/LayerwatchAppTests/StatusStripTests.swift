@@ -46,7 +46,7 @@ final class StatusStripTests: XCTestCase {
             let (app, window) = try startApp(with: [printer])
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.selected)
-            let strip = page.surface.strip
+            let strip = page.status.strip
             let tab = try XCTUnwrap(adw_tab_view_get_nth_page(gcast(window.tabs.view), 0))
             XCTAssertTrue(iterateMainContext(timeout: 15) { strip.stateText == "Idle" }, "\(String(describing: strip.stateText))")
             XCTAssertNil(strip.jobText, "an idle printer shows its state alone")
@@ -80,18 +80,18 @@ final class StatusStripTests: XCTestCase {
             app.togglePopOut(page.camera)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
             defer { mini.close() }
-            XCTAssertEqual(mini.surface.strip.percentText, "42 %")
-            XCTAssertEqual(mini.surface.strip.timeText, "1 h 12 min")
-            XCTAssertNil(mini.surface.strip.jobText)
-            XCTAssertNil(mini.surface.strip.stateText, "a print under way needs no word in the mini window")
-            XCTAssertEqual(mini.surface.strip.fraction ?? 0, 0.42, accuracy: 0.001)
+            XCTAssertEqual(mini.status.strip.percentText, "42 %")
+            XCTAssertEqual(mini.status.strip.timeText, "1 h 12 min")
+            XCTAssertNil(mini.status.strip.jobText)
+            XCTAssertNil(mini.status.strip.stateText, "a print under way needs no word in the mini window")
+            XCTAssertEqual(mini.status.strip.fraction ?? 0, 0.42, accuracy: 0.001)
 
             server.send(["cmd": "set", "print": ["gcode_state": "PAUSE", "print_error": 0x0700_8012]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Paused" })
             XCTAssertEqual(strip.messageText, "Printer error 0700_8012")
             XCTAssertEqual(strip.timeText, "1 h 12 min left", "a paused print has no end time")
             XCTAssertEqual(adw_tab_page_get_needs_attention(tab), 1, "a paused print wants attention")
-            XCTAssertEqual(mini.surface.strip.stateText, "Paused")
+            XCTAssertEqual(mini.status.strip.stateText, "Paused")
 
             server.send(["cmd": "set", "print": ["gcode_state": "FINISH", "print_error": 0, "mc_percent": 100, "layer_num": 180]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Finished" })
@@ -162,7 +162,7 @@ final class StatusStripTests: XCTestCase {
             let (app, window) = try startApp(with: [printer])
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.selected)
-            let strip = page.surface.strip
+            let strip = page.status.strip
             XCTAssertTrue(iterateMainContext(timeout: 15) { strip.stateText == "Offline" && page.state == .live },
                           "\(String(describing: strip.stateText)), camera \(page.state)")
             let message = try XCTUnwrap(strip.messageText)
@@ -178,8 +178,8 @@ final class StatusStripTests: XCTestCase {
             printer.accessCode = "RIGHTKEY"
             app.editor.save(printer)
             let fixed = try XCTUnwrap(window.tabs.page(id: printer.id))
-            XCTAssertTrue(iterateMainContext(timeout: 10) { fixed.surface.strip.stateText == "Idle" },
-                          "\(String(describing: fixed.surface.strip.stateText))")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { fixed.status.strip.stateText == "Idle" },
+                          "\(String(describing: fixed.status.strip.stateText))")
             XCTAssertNotNil(app.statusHub.endpoint(of: printer.id))
 
             // Removing the printer stops its status client.

@@ -26,7 +26,11 @@ final class TimelapseTests: XCTestCase {
         addTeardownBlock { notifications.stop() }
         let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
         let moonraker = try TestServer(script: "moonraker_server.py")
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")], timelapse: .perLayer)
+        // Two cameras: the pictures come from the one its tab shows, and the video names it.
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                              cameras: [PrinterCamera(name: "Nozzle", url: "http://127.0.0.1:\(camera.port)/?action=stream"),
+                                        PrinterCamera(name: "Bed", url: "http://127.0.0.1:\(camera.port)/webcam/?action=stream")],
+                              timelapse: .perLayer)
         let config = try makeTemporaryDirectory(), state = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
         try ConfigStore(directory: config, secrets: nil).save(AppConfig(printers: [printer]))
         func set(_ stats: [String: Any]) {
@@ -39,42 +43,42 @@ final class TimelapseTests: XCTestCase {
                                                 id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
                 app.registerWithoutRunning()
                 app.activate()
-                app.timelapses.videoFolder = videos
+                app.timelapses!.videoFolder = videos
                 let window = try XCTUnwrap(app.window)
                 XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
                 return (app, window)
             }
             @MainActor func layer(_ number: Int, of app: LayerwatchApplication, pictures: Int) {
                 set(["state": "printing", "filename": "benchy.gcode", "info": ["current_layer": number, "total_layer": 5]])
-                XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses.pictureCount(of: printer.id) == pictures },
-                              "layer \(number): \(app.timelapses.pictureCount(of: printer.id)) pictures")
+                XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses!.pictureCount(of: printer.id) == pictures },
+                              "layer \(number): \(app.timelapses!.pictureCount(of: printer.id)) pictures")
             }
 
             let (first, firstWindow) = try start()
             for number in 1...3 { layer(number, of: first, pictures: number) }
             // The same layer reported again takes nothing more.
-            XCTAssertFalse(iterateMainContext(timeout: 3) { first.timelapses.pictureCount(of: printer.id) > 3 })
+            XCTAssertFalse(iterateMainContext(timeout: 3) { first.timelapses!.pictureCount(of: printer.id) > 3 })
 
             // Quit mid-print, start again: the pictures on disk are the same timelapse's.
             gtk_window_destroy(gcast(firstWindow.window))
             first.statusHub.stopAll()
-            first.timelapses.flush()
+            first.timelapses!.flush()
             let (again, window) = try start()
             defer { gtk_window_destroy(gcast(window.window)) }
-            XCTAssertFalse(iterateMainContext(timeout: 3) { again.timelapses.pictureCount(of: printer.id) != 3 }, "layer 3 is not taken twice")
+            XCTAssertFalse(iterateMainContext(timeout: 3) { again.timelapses!.pictureCount(of: printer.id) != 3 }, "layer 3 is not taken twice")
             for number in 4...5 { layer(number, of: again, pictures: number) }
 
             set(["state": "complete", "info": ["current_layer": 5, "total_layer": 5]])
             XCTAssertTrue(iterateMainContext(timeout: 30) { (try? FileManager.default.contentsOfDirectory(atPath: videos.path))?.count == 1 })
-            again.timelapses.flush()
+            again.timelapses!.flush()
             let name = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: videos.path).first)
-            XCTAssertTrue(name.hasPrefix("Voron timelapse ") && name.hasSuffix(".mp4"), name)
+            XCTAssertTrue(name.hasPrefix("Voron — Nozzle timelapse ") && name.hasSuffix(".mp4"), name)
             let video = try RecordedFile(videos.appendingPathComponent(name))
             XCTAssertEqual(video.codec, "h264")
             XCTAssertEqual([video.width, video.height], [640, 360], "the camera's full resolution")
             XCTAssertEqual(video.frames, 5, "one picture a layer")
             XCTAssertEqual(video.decodeErrors, "")
-            XCTAssertEqual(again.timelapses.pictureCount(of: printer.id), 0, "the pictures are gone once the video is made")
+            XCTAssertEqual(again.timelapses!.pictureCount(of: printer.id), 0, "the pictures are gone once the video is made")
 
             // The finish notification offering the video: told once the finished state has held
             // (NotificationGate.settleTime), by when the video is usually made; else the finish
@@ -123,33 +127,33 @@ final class TimelapseTests: XCTestCase {
                                             id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
             app.registerWithoutRunning()
             app.activate()
-            app.timelapses.videoFolder = blocked.appendingPathComponent("Videos")
+            app.timelapses!.videoFolder = blocked.appendingPathComponent("Videos")
             let window = try XCTUnwrap(app.window)
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
             for number in 1...2 {
                 set(["state": "printing", "filename": "benchy.gcode", "info": ["current_layer": number, "total_layer": 2]])
-                XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses.pictureCount(of: printer.id) == number })
+                XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses!.pictureCount(of: printer.id) == number })
             }
             set(["state": "complete", "info": ["current_layer": 2, "total_layer": 2]])
             XCTAssertTrue(iterateMainContext(timeout: 30) { !toastTitles(in: window.window).isEmpty }, "a toast says so")
             let told = try XCTUnwrap(toastTitles(in: window.window).first)
             XCTAssertTrue(told.hasPrefix("The timelapse of “Voron” could not be saved: ") && told.contains("Not a directory")
                           && told.hasSuffix("Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), told)
-            app.timelapses.flush()
+            app.timelapses!.flush()
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: videos.path), ["Layerwatch"], "no video file")
             XCTAssertEqual(setAside().sorted(), ["000001.jpg", "000002.jpg"], "the pictures wait")
-            XCTAssertEqual(app.timelapses.pictureCount(of: printer.id), 0, "the next print starts afresh")
+            XCTAssertEqual(app.timelapses!.pictureCount(of: printer.id), 0, "the next print starts afresh")
 
             // The folder can be made again; the next print ends: both timelapses become videos.
-            app.timelapses.videoFolder = videos.appendingPathComponent("Videos")
+            app.timelapses!.videoFolder = videos.appendingPathComponent("Videos")
             set(["state": "printing", "filename": "calibration.gcode", "info": ["current_layer": 1, "total_layer": 1]])
-            XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses.pictureCount(of: printer.id) == 1 })
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses!.pictureCount(of: printer.id) == 1 })
             set(["state": "complete", "info": ["current_layer": 1, "total_layer": 1]])
             XCTAssertTrue(iterateMainContext(timeout: 30) {
                 (try? FileManager.default.contentsOfDirectory(atPath: videos.appendingPathComponent("Videos").path))?.count == 2
             })
-            app.timelapses.flush()
+            app.timelapses!.flush()
             let made = try FileManager.default.contentsOfDirectory(at: videos.appendingPathComponent("Videos"), includingPropertiesForKeys: nil)
             XCTAssertEqual(try made.map { try RecordedFile($0).frames }.sorted(), [1, 2], "the waiting pictures' video and the new print's")
             XCTAssertEqual(setAside(), [], "made, the pictures set aside are gone")

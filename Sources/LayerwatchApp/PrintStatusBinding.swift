@@ -1,0 +1,35 @@
+import Foundation
+import StatusKit
+
+/// A printer's print status beside one of its camera views: the status strip (in the view's
+/// style), the owner's chamber-light switch and the temperatures the view's stats show, all from
+/// one `PrinterStatusHub` observation. Each owner (tab, mini window, farm tile) makes one and places
+/// its strip where its layout wants it; the camera surface never learns of it, so status and camera
+/// stay independent (either can fail while the other works, and switching cameras keeps it).
+@MainActor
+final class PrintStatusBinding {
+    let strip: StatusStrip
+    private var observation: PrinterStatusHub.Observation?
+
+    init(style: CameraSurface.Style) {
+        strip = StatusStrip(style: style)
+    }
+
+    /// The strip's summary now; nil without a status.
+    var summary: PrintSummary? { strip.summary }
+
+    /// Shows printer `printerID`'s status from `hub` from now on: the strip, `light` (the owner's
+    /// switch, wherever it placed it) and `temperatures` (the owner's stats overlay: the status
+    /// while live, nil otherwise); then tells `onChange`.
+    func follow(_ printerID: UUID, in hub: PrinterStatusHub, light: ChamberLightToggle,
+                temperatures: StatsOverlay? = nil, onChange: @escaping @MainActor () -> Void = {}) {
+        light.onRequest = { [weak hub] on in hub?.setChamberLight(on, for: printerID) }
+        observation = hub.observe(printerID: printerID) { [weak self, weak hub, weak light, weak temperatures] update in
+            guard let self, let hub else { return }
+            strip.show(PrintSummary(of: printerID, in: hub))
+            temperatures?.printerStatus = update?.connection == .live ? update?.status : nil
+            light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)
+            onChange()
+        }
+    }
+}
