@@ -120,7 +120,8 @@ shot status 1100 680 4 -
 shot cameras 1100 680 3 ctrl+e
 
 # The farm view: that printer finishing, a second Klipper printer paused (its own Moonraker, told
-# through a second FIFO), an MJPEG camera, the RTSPS camera and the demo.
+# through a second FIFO), an MJPEG camera, the RTSPS camera, the demo and a camera that refuses
+# (in trouble: reconnecting).
 start_moonraker paused paused_in
 echo '{"cmd":"set","status":{"print_stats":{"state":"printing","print_duration":5400},"display_status":{"progress":0.95}}}' >&"$moonraker_in"
 echo '{"cmd":"set","status":{"print_stats":{"state":"paused","filename":"gearbox_housing_PETG.gcode","print_duration":1800},"display_status":{"progress":0.18}}}' >&"$paused_in"
@@ -131,7 +132,8 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
   {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96500", "name": "Ender 3 V3", "kind": "klipper", "host": "127.0.0.1",
    "apiPort": $paused, "url": "http://127.0.0.1:$mjpeg/?action=stream"},
   {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96501", "name": "Prusa MK4", "kind": "generic", "url": "$PWD/$demo"},
-  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96502", "name": "Garage cam", "kind": "generic", "url": "http://127.0.0.1:$mjpeg/?action=stream&n=2"}]}
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96502", "name": "Garage cam", "kind": "generic", "url": "http://127.0.0.1:$mjpeg/?action=stream&n=2"},
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96503", "name": "Door cam", "kind": "generic", "url": "rtsp://127.0.0.1:1/live"}]}
 JSON
 shot farm 1300 720 5 - --farm
 rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "${fifos[@]}"

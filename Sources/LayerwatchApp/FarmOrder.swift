@@ -2,6 +2,7 @@ import Foundation
 import StatusKit
 
 /// The farm view's "needs attention" order, kept free of GTK: failed and paused printers first,
+/// then those in trouble (their status or camera failing: a rejected code, offline, reconnecting),
 /// then those printing (the print that ends soonest first), then finished prints (a plate to
 /// clear), then idle printers, then those without status; the printers' own order within each
 /// group. Also which prints are about to finish.
@@ -13,6 +14,8 @@ enum FarmOrder {
         let state: PrinterStatus.State?
         /// Seconds left of the print, as the printer last said.
         let timeLeft: TimeInterval?
+        /// Its status or its camera is failing: a rejected code, offline, reconnecting.
+        var inTrouble = false
     }
 
     /// A print with at most this many seconds left is marked as finishing.
@@ -40,13 +43,19 @@ enum FarmOrder {
         state == .failed || state == .paused
     }
 
+    /// Whether the entry's printer is in trouble (and no failed or paused print says more).
+    static func isInTrouble(_ entry: Entry) -> Bool {
+        (entry.inTrouble || entry.state == .offline) && !needsAttention(entry.state)
+    }
+
     private static func rank(_ entry: Entry) -> (group: Int, timeLeft: TimeInterval) {
+        if isInTrouble(entry) { return (1, 0) }
         switch entry.state {
         case .failed?, .paused?: return (0, 0)
-        case .printing?, .preparing?: return (1, entry.timeLeft ?? .infinity)
-        case .finished?: return (2, 0)
-        case .idle?: return (3, 0)
-        case .offline?, nil: return (4, 0)
+        case .printing?, .preparing?: return (2, entry.timeLeft ?? .infinity)
+        case .finished?: return (3, 0)
+        case .idle?: return (4, 0)
+        case .offline?, nil: return (5, 0)
         }
     }
 }

@@ -7,11 +7,11 @@ import StreamKit
 /// One printer in the farm view: its live picture (a third camera surface on the printer's shared
 /// session, beside its tab and mini window), its name, the print's state, progress and time left
 /// (the status strip in its tile form), the picture's age for cameras that send a frame a second,
-/// and the chamber-light switch. A failed or paused print frames the tile; a print ending within
-/// ten minutes is marked. Click or Enter opens the printer's tab; the menu (its button, a
+/// and the chamber-light switch. A failed or paused print frames the tile, a printer in trouble
+/// (its status or camera failing) in another colour; a print ending within ten minutes is marked. Click or Enter opens the printer's tab; the menu (its button, a
 /// right-click, the Menu key or Shift+F10) holds the printer's other actions.
 @MainActor
-final class FarmTile {
+final class FarmTile: CameraSurfaceDelegate {
     let camera: Camera
     let surface: CameraSurface
     /// The print's state, progress and time left, below the picture.
@@ -23,6 +23,8 @@ final class FarmTile {
     private let menuButton = gtk_menu_button_new()!
     /// Every tile's picture is a 16:9 box, so the tiles of a row line up.
     private let pictureSlot: AspectSlot
+    /// Where its status comes from, once it follows it.
+    private weak var hub: PrinterStatusHub?
 
     /// The user chose the tile (click, Enter, Space): show the printer's tab.
     var onActivate: @MainActor () -> Void = {}
@@ -67,22 +69,36 @@ final class FarmTile {
             connectSignal(popover, "show") { [weak self] in self?.onSelect() }
         }
         listenForActivation()
+        surface.delegate = self
     }
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        status.follow(camera.printerID, in: hub, light: light) { [weak self, weak hub] in
-            guard let self, let hub else { return }
-            show(entry(in: hub))
-            onStatusChange()
-        }
+        self.hub = hub
+        status.follow(camera.printerID, in: hub, light: light) { [weak self] in self?.statusChanged() }
+    }
+
+    /// A camera failing or coming back changes the tile's place as its status does.
+    func cameraSurface(_ surface: CameraSurface, didChange state: SessionState) {
+        statusChanged()
+    }
+
+    private func statusChanged() {
+        guard let hub else { return }
+        show(entry(in: hub))
+        onStatusChange()
     }
 
     /// What the farm's order needs of this printer, from `hub`.
     func entry(in hub: PrinterStatusHub) -> FarmOrder.Entry {
         let update = hub.latest(camera.printerID)
         let status = update?.connection == .live ? update?.status : nil
-        return FarmOrder.Entry(id: camera.printerID, state: status?.state, timeLeft: status?.timeLeft)
+        let cameraFailing = switch surface.state {
+        case .failed, .reconnecting: true
+        case .idle, .connecting, .live, .stopped: false
+        }
+        return FarmOrder.Entry(id: camera.printerID, state: status?.state, timeLeft: status?.timeLeft,
+                               inTrouble: hub.failure(of: camera.printerID) != nil || cameraFailing)
     }
 
     func dismantle() {
@@ -94,6 +110,7 @@ final class FarmTile {
     }
 
     var isFramed: Bool { Bool(gboolean: gtk_widget_has_css_class(widget, "attention")) }
+    var isFramedAsTrouble: Bool { Bool(gboolean: gtk_widget_has_css_class(widget, "trouble")) }
     var isMarkedFinishing: Bool { Bool(gboolean: gtk_widget_get_visible(finishing)) }
 
     /// Opens the tile's menu (the Menu key, Shift+F10, a right-click).
@@ -105,6 +122,7 @@ final class FarmTile {
     private func show(_ entry: FarmOrder.Entry) {
         setClass("attention", FarmOrder.needsAttention(entry.state))
         setClass("failed", entry.state == .failed)
+        setClass("trouble", FarmOrder.isInTrouble(entry))
         let soon = FarmOrder.isFinishing(entry)
         gtk_widget_set_visible(finishing, soon.gboolean)
         setClass("finishing", soon)

@@ -5,8 +5,9 @@ import StreamKit
 
 /// The open mini windows, one per printer at most: popping a printer's shown camera out and back
 /// in, following the camera its tab shows, remembering each window's size and camera in the
-/// library (so it comes back next time) and telling, once, where the desktop cannot keep it on top. One owner, so the windows' list, their saved sizes and what the
-/// zoom keys act on never disagree.
+/// library (so it comes back next time) and telling, once, where the desktop cannot keep it on
+/// top. One owner, so the windows' list, their saved sizes and what the zoom keys act on never
+/// disagree.
 @MainActor
 final class MiniWindows {
     private let application: OpaquePointer

@@ -14,8 +14,21 @@ final class FarmOrderTests: XCTestCase {
                        entry(5, .printing, left: 300), entry(6, .finished), entry(7, .failed), entry(8, .printing),
                        entry(9, .offline), entry(10, .preparing, left: 1200)]
         let order = FarmOrder.attentionFirst(entries).map { Int($0.uuidString.suffix(12))! }
-        XCTAssertEqual(order, [4, 7, 5, 10, 3, 8, 6, 2, 1, 9],
-                       "paused and failed in the user's order, then 5 min, 20 min, 1 h, unknown; finished, idle, no status")
+        XCTAssertEqual(order, [4, 7, 9, 5, 10, 3, 8, 6, 2, 1],
+                       "paused and failed in the user's order, offline, then 5 min, 20 min, 1 h, unknown; finished, idle, no status")
+    }
+
+    func testAPrinterInTroubleComesRightAfterFailedAndPausedOnes() {
+        var troubled = entry(3, .printing, left: 60), blind = entry(4, nil)
+        troubled.inTrouble = true  // its camera reconnecting
+        blind.inTrouble = true     // a rejected code: no status at all
+        let entries = [entry(1, .printing, left: 30), entry(2, .idle), troubled, blind, entry(5, .paused)]
+        XCTAssertEqual(FarmOrder.attentionFirst(entries).map { Int($0.uuidString.suffix(12))! }, [5, 3, 4, 1, 2])
+        XCTAssertTrue(FarmOrder.isInTrouble(troubled) && FarmOrder.isInTrouble(blind))
+        var failing = entry(6, .failed)
+        failing.inTrouble = true
+        XCTAssertFalse(FarmOrder.isInTrouble(failing), "a failed print says more: framed as failed")
+        XCTAssertFalse(FarmOrder.isInTrouble(entry(7, .idle)))
     }
 
     func testTheUsersOrderStandsWithinAGroup() {

@@ -155,6 +155,13 @@ final class FarmViewTests: XCTestCase {
             XCTAssertTrue(anvil.isFramed, "a paused print frames its tile")
             XCTAssertFalse(cog.isFramed)
 
+            // Bolt's Moonraker goes away: in trouble, right after the paused print, in a frame of its own.
+            moonrakers[1].stop()
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Anvil", "Bolt", "Cog"] }, "a failing status comes next: \(order())")
+            let bolt = try XCTUnwrap(farm.tile(id: printers[1].id))
+            XCTAssertTrue(bolt.isFramedAsTrouble)
+            XCTAssertFalse(bolt.isFramed || anvil.isFramedAsTrouble || cog.isFramedAsTrouble)
+
             // Your own order when asked; either way no tile was made again or reconnected.
             app.setAttentionFirst(false)
             XCTAssertEqual(order(), ["Anvil", "Bolt", "Cog"])
