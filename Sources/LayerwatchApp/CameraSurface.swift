@@ -152,8 +152,6 @@ final class CameraSurface {
         self.name = name
         self.orientation = orientation
         zoomControls?.set(.fitted)
-        state = session.state
-        cameraHost.update(cameraView())
         apply(session.state)
         if stats.isShown { stats.show(session.stats) }
         showRecording()

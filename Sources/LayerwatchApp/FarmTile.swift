@@ -8,7 +8,8 @@ import StreamKit
 /// session, beside its tab and mini window), its name, the print's state, progress and time left
 /// (the status strip in its tile form), the picture's age for cameras that send a frame a second,
 /// and the chamber-light switch. A failed or paused print frames the tile, a printer in trouble
-/// (its status or camera failing) in another colour; a print ending within ten minutes is marked. Click or Enter opens the printer's tab; the menu (its button, a
+/// (its status or camera failing) in another colour; a print ending within ten minutes is marked.
+/// Click or Enter opens the printer's tab; the menu (its button, a
 /// right-click, the Menu key or Shift+F10) holds the printer's other actions.
 @MainActor
 final class FarmTile: CameraSurfaceDelegate {

@@ -102,10 +102,7 @@ public final class LayerwatchApplication {
     func connectEarly(cameras commandLine: [Camera]) {
         GLibLog.install() // before the config is read (`library`), so what reading it logs reaches the journal
         func connect(_ cameras: [Camera]) {
-            earlyConsumers += cameras.map {
-                sessions.session(for: $0.source).attach(executor: MainLoopExecutor.main, visible: false,
-                                                        onState: { _ in }, onFrame: { _ in })
-            }
+            earlyConsumers += cameras.map { sessions.session(for: $0.source).keepConnected() }
         }
         connect(commandLine)  // needs no code from the keyring
         library.whenSecretsLoaded { [self] in
@@ -252,7 +249,7 @@ public final class LayerwatchApplication {
     /// The taker, its pictures waiting in `folder`; it says in the window what became of a video.
     private func makeTimelapses(in folder: URL) -> TimelapseTaker {
         let taker = TimelapseTaker(folder: folder, hub: statusHub, library: library,
-                                   session: { [weak self] id in self?.window?.tabs.page(id: id)?.session })
+                                   shownCamera: { [weak self] id in self?.window?.tabs.page(id: id).map { ($0.camera, $0.session) } })
         taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
             notifier?.offerTimelapse(video, job: job, failed: failed, of: id)

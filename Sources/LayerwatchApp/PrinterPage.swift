@@ -63,7 +63,7 @@ final class PrinterPage: CameraSurfaceDelegate {
         surface.delegate = self
         controls.append(switcher)
         controls.append(light.button)
-        for index in sessions.indices.dropFirst() { standby[index] = hiddenView(of: index) }
+        for index in sessions.indices.dropFirst() { standby[index] = sessions[index].keepConnected() }
         connectSignal(switcher, "notify::selected") { [weak self] (_: UnsafeMutableRawPointer?) in
             guard let self else { return }
             showCamera(at: Int(gtk_drop_down_get_selected(gcast(switcher))))
@@ -86,7 +86,7 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// left keeps its connection.
     func showCamera(at index: Int) {
         guard cameras.indices.contains(index), index != shownIndex else { return }
-        standby[shownIndex] = hiddenView(of: shownIndex)
+        standby[shownIndex] = session.keepConnected()
         shownIndex = index
         surface.show(session, name: camera.name, orientation: camera.orientation)
         standby.removeValue(forKey: index)?.detach()
@@ -99,11 +99,6 @@ final class PrinterPage: CameraSurfaceDelegate {
         surface.dismantle()
         standby.values.forEach { $0.detach() }
         standby = [:]
-    }
-
-    /// A view of the camera at `index` that wants no pixels: it keeps the connection up.
-    private func hiddenView(of index: Int) -> StreamConsumer {
-        sessions[index].attach(executor: MainLoopExecutor.main, visible: false, onState: { _ in }, onFrame: { _ in })
     }
 
     /// Saves the current picture at the stream's full resolution as a PNG, upright (see SnapshotWriter).

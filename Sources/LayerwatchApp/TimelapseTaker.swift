@@ -56,7 +56,8 @@ final class TimelapseTaker {
     var onFailure: @MainActor (_ printer: String, _ reason: String) -> Void = { _, _ in }
 
     private let hub: PrinterStatusHub
-    private let session: @MainActor (UUID) -> StreamSession?
+    /// The camera printer `id`'s tab shows, and its session.
+    private let shownCamera: @MainActor (UUID) -> (camera: Camera, session: StreamSession)?
     private unowned let library: PrinterLibrary
     private var printersObservation: PrinterLibrary.Observation?
     private var followed: [UUID: Followed] = [:]
@@ -69,11 +70,12 @@ final class TimelapseTaker {
     /// Encodes and writes pictures, and makes videos, in order.
     private let queue = DispatchQueue(label: "layerwatch.timelapse")
 
-    init(folder: URL, hub: PrinterStatusHub, library: PrinterLibrary, session: @escaping @MainActor (UUID) -> StreamSession?) {
+    init(folder: URL, hub: PrinterStatusHub, library: PrinterLibrary,
+         shownCamera: @escaping @MainActor (UUID) -> (camera: Camera, session: StreamSession)?) {
         self.folder = folder
         self.hub = hub
         self.library = library
-        self.session = session
+        self.shownCamera = shownCamera
         printersObservation = library.observePrinters { [weak self] printers in self?.follow(printers) }
     }
 
@@ -169,9 +171,7 @@ final class TimelapseTaker {
     /// Takes one picture: the next full-resolution frame, upright, as a JPEG on disk.
     private func take(for id: UUID, entry: Followed, layer: Int?) {
         // The camera its tab shows, upright as that camera is mounted.
-        guard let session = session(id), let printer = printer(id),
-              let shown = printer.cameras.first(where: { (try? printer.source(of: $0)) == session.source }),
-              let camera = try? Camera(printer: printer, camera: shown) else { return }
+        guard let (camera, session) = shownCamera(id) else { return }
         entry.lastTaken = Date()
         entry.cameraName = camera.fullName
         let orientation = camera.orientation, store = entry.store

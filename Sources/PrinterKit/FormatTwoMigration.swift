@@ -15,10 +15,13 @@ enum FormatTwoMigration {
         var joined: [Printer] = []
         var owner: [UUID: UUID] = [:]  // an entry's id → its printer's
         var groups: [[Printer]] = []
+        var groupOfKey: [String: Int] = [:]
         for printer in config.printers {
-            if let key = joinKey(of: printer), let index = groups.firstIndex(where: { joinKey(of: $0[0]) == key }) {
+            let key = joinKey(of: printer)
+            if let key, let index = groupOfKey[key] {
                 groups[index].append(printer)
             } else {
+                if let key { groupOfKey[key] = groups.count }
                 groups.append([printer])
             }
         }
