@@ -64,13 +64,13 @@ enum FormatTwoMigration {
         printer.accessCode = group.first { !$0.accessCode.isEmpty }?.accessCode ?? ""
         printer.notifies = group.contains { $0.notifies }
         printer.timelapse = group.lazy.compactMap(\.timelapse).first
-        printer.cameras = group.flatMap { entry in
+        printer.cameras = PrinterCamera.kept(group.flatMap { entry in
             entry.cameras.map { camera in
                 var camera = camera
                 camera.name = cameraName(entry.name, printer: printer.name)
                 return camera
             }
-        }
+        })
         return printer
     }
 

@@ -29,6 +29,12 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
         self.flipVertical = flipVertical
     }
 
+    /// The most cameras a printer keeps (as many as one import lists): a hand-edited or damaged
+    /// file cannot make a tab open thousands of connections.
+    static func kept(_ cameras: [PrinterCamera]) -> [PrinterCamera] {
+        Array(ListLimit.first(cameras, ListLimit.cameras, of: "cameras of a saved printer"))
+    }
+
     /// The printer's own camera of a Bambu printer.
     public static func bambuOwn(id: UUID = UUID()) -> PrinterCamera { PrinterCamera(id: id) }
 

@@ -37,7 +37,7 @@ extension Printer: Codable {
         }
         var cameras: [PrinterCamera]
         if container.contains(.cameras) {
-            cameras = (fields.value(.cameras, as: [Droppable<PrinterCamera>].self) ?? []).compactMap(\.element)
+            cameras = PrinterCamera.kept((fields.value(.cameras, as: [Droppable<PrinterCamera>].self) ?? []).compactMap(\.element))
             if cameras.isEmpty && kind.isBambu { cameras = [.bambuOwn(id: id)] }
         } else {
             cameras = [PrinterCamera(id: id, url: fields.value(.url),

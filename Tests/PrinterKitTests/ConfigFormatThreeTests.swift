@@ -135,6 +135,24 @@ final class ConfigFormatThreeTests: XCTestCase {
         XCTAssertEqual(FormatTwoMigration.cameraName("Prusa top", printer: "Prusa"), "Prusa top")
     }
 
+    /// A hand-edited or damaged file listing thousands of cameras keeps the first 64 (no tab opens
+    /// thousands of connections); every other field and printer is read.
+    func testAHugeCameraListIsCut() throws {
+        let directory = try makeTemporaryDirectory()
+        let id = UUID()
+        let cameras = (0..<5000).map { #"{"id": "\#(UUID())", "url": "rtsp://10.0.0.5/\#($0)"}"# }.joined(separator: ",")
+        let json = """
+        {"formatVersion": 3, "printers": [
+          {"id": "\(id)", "name": "Voron", "kind": "klipper", "host": "10.0.0.5", "cameras": [\(cameras)]}]}
+        """
+        try Data(json.utf8).write(to: directory.appendingPathComponent("printers.json"))
+        let loaded = ConfigStore(directory: directory, secrets: nil).load()
+        XCTAssertNil(loaded.problem)
+        let printer = try XCTUnwrap(loaded.config.printers.first)
+        XCTAssertEqual(printer.cameras.count, 64)
+        XCTAssertEqual(printer.cameras.last?.url, "rtsp://10.0.0.5/63", "the first ones, in order")
+    }
+
     /// A format-3 printer with a camera list it cannot read is left out alone (the file kept aside);
     /// a Bambu printer without cameras has its own.
     func testAPrinterWithoutACameraIsLeftOutButABambuPrinterHasItsOwn() throws {
