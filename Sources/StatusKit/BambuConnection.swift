@@ -6,7 +6,8 @@ import StreamKit
 /// printer's broker on port 8883, as `bblp` with the access code. It subscribes to the printer's
 /// report topic, asks for everything once on connect (`pushall`; never on a timer: P1 printers
 /// struggle with it), merges the partial reports P1 and A1 printers send, and sends `ledctrl` for
-/// the chamber light. libmosquitto runs in its threaded mode under the monitor's own loop: the loop
+/// the chamber light and `print` commands (answered by the printer's echo of their sequence id).
+/// libmosquitto runs in its threaded mode under the monitor's own loop: the loop
 /// sleeps up to a second in `mosquitto_loop`, and a light request published from another thread
 /// wakes it at once (libmosquitto writes to its internal socket pair).
 final class BambuConnection: StatusConnection, @unchecked Sendable {
@@ -24,11 +25,15 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     /// requests wake it sooner.
     static let loopTimeout: Int32 = 1000
 
-    /// The live client and the lights it switches, for `setChamberLight` on other threads (nil
-    /// while not connected), and the client from its creation on, for `interrupt`.
+    /// The live client and the lights it switches, for `setChamberLight` and `send` on other
+    /// threads (nil while not connected), the client from its creation on, for `interrupt`, and the
+    /// commands waiting for their echo by sequence id.
     private let lightLock = NSLock()
     private var client: (mosq: OpaquePointer, serial: String, nodes: [String])?
     private var created: OpaquePointer?
+    private var answers: [String: @Sendable (CommandOutcome) -> Void] = [:]
+    /// The next command's sequence id (ids under 1000 are left to the printer's own apps' habits).
+    private var nextSequence = 1000
 
     init(host: String, port: Int, accessCode: String, serial: String?, log: StatusLog) {
         self.host = host
@@ -45,6 +50,20 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
                 publish(client.mosq, serial: client.serial, BambuRequests.light(node: node, on: on))
             }
         }
+    }
+
+    func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        let sent: Bool = lightLock.withLock {
+            guard let client else { return false }
+            nextSequence += 1
+            let sequence = String(nextSequence)
+            // At most a handful wait at once (one per click); an unanswered one is dropped when the
+            // connection ends.
+            answers[sequence] = answer
+            publish(client.mosq, serial: client.serial, BambuRequests.print(command, sequenceID: sequence))
+            return true
+        }
+        if !sent { answer(.notConnected) }
     }
 
     /// Disconnects from another thread: libmosquitto (threaded) wakes the loop through its socket pair.
@@ -64,6 +83,7 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
             lightLock.withLock {
                 client = nil
                 created = nil
+                answers.removeAll()
             }
             mosquitto_destroy(mosq)
         }
@@ -145,15 +165,22 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
         return false
     }
 
-    /// Merges one report; false (and a log line) for a message that is too large, not JSON, or has
-    /// no status.
+    /// Merges one report, or hands a command's echo to whoever sent it; false (and a log line) for
+    /// a message that is too large, not JSON, or has no status.
     private func handle(_ payload: Data, into merged: inout BambuReport) -> Bool {
+        let object: [String: Any]
         do {
-            return merged.merge(payload: try JSONValue.object(payload))
+            object = try JSONValue.object(payload)
         } catch {
             log.info("ignored a report: \(error.userMessage)")
             return false
         }
+        if let echo = BambuCommandAnswer(payload: object) {
+            let answer = lightLock.withLock { answers.removeValue(forKey: echo.sequenceID) }
+            answer?(echo.outcome)
+            return false
+        }
+        return merged.merge(payload: object)
     }
 
     private func configure(_ mosq: OpaquePointer) throws(StatusFailure) {

@@ -39,6 +39,8 @@ struct BambuReport {
         readTemperatures(into: &status)
         status.chamberLight = chamberLight
         status.alerts = alerts
+        status.needsDeveloperMode = needsSignedCommands
+        status.speed = PrinterNumber.int(fields["spd_lvl"], in: PrinterNumber.code).flatMap(PrintSpeed.init(rawValue:))
         if let error = PrinterNumber.int(fields["print_error"], in: PrinterNumber.code), error != 0 {
             status.errorText = String(format: tr("Printer error %@"), Self.code(UInt32(error)))
         }
@@ -84,6 +86,14 @@ struct BambuReport {
               let light = lights.first(where: { JSONValue.string($0["node"]) == "chamber_light" }),
               let mode = JSONValue.string(light["mode"]) else { return nil }
         return mode != "off"
+    }
+
+    /// The `fun` feature bits (a hex string, up to 64 bits) with bit 0x20000000 set: the firmware
+    /// requires signed control commands, i.e. LAN Only mode's Developer Mode is off (ha-bambulab's
+    /// `Print_Fun_Values.MQTT_SIGNATURE_REQUIRED`, ../shared/PROTOCOLS.md §9).
+    private var needsSignedCommands: Bool {
+        guard let text = JSONValue.string(fields["fun"]), text.count <= 16, let bits = UInt64(text, radix: 16) else { return false }
+        return bits & 0x2000_0000 != 0
     }
 
     /// The chamber lights a light switch drives: `chamber_light`, and `chamber_light2` where the

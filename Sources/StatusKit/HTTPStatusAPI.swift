@@ -2,7 +2,8 @@ import Foundation
 import StreamKit
 
 /// The part Moonraker's and OctoPrint's clients share: GETs of JSON from the printer's API with its
-/// key, size-capped and timed out, failures classified as status failures.
+/// key, size-capped and timed out, failures classified as status failures; and POSTs of print
+/// commands, whose answer is the outcome.
 struct HTTPStatusAPI: Sendable {
     let baseURL: URL
     /// The header the key travels in and the key; nil for a Moonraker that trusts this machine.
@@ -30,6 +31,49 @@ struct HTTPStatusAPI: Sendable {
         } catch {
             throw HTTPFetch.Failure(failure: .protocolError(Self.detail(error)), otherClientError: false)
         }
+    }
+
+    /// POSTs `json` to `path` on a thread of its own and hands `answer` the outcome: a 2xx is done,
+    /// 401/403 a rejected key, another 4xx or 5xx a refusal with the host's reason (Moonraker's
+    /// `error.message`, OctoPrint's `error`, or the text it sent).
+    func command(_ path: String, json: [String: Any], answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL,
+              let body = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) else {
+            answer(.failed(.protocolError("bad path")))
+            return
+        }
+        let key = key
+        Thread.detachNewThread {
+            do throws(HTTPFetch.Failure) {
+                let reply = try HTTPFetch.post(url, json: body, headers: key.map { [($0.header, $0.value)] } ?? [],
+                                               secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout)
+                answer(Self.outcome(reply, secrets: key.map { [$0.value] } ?? []))
+            } catch {
+                answer(.failed(StatusFailure(error.failure)))
+            }
+        }
+    }
+
+    /// The outcome a command's answer says.
+    static func outcome(_ reply: HTTPFetch.Answer, secrets: [String]) -> CommandOutcome {
+        switch reply.status {
+        case 200..<300: return .done
+        case 401, 403: return .failed(.authRejected)
+        case 404: return .failed(.notFound)
+        default: return .refused(reason(reply.body, secrets: secrets) ?? String(format: tr("HTTP status %ld"), reply.status))
+        }
+    }
+
+    /// The host's words for a refusal: `{"error":{"message":…}}` (Moonraker), `{"error":"…"}`
+    /// (OctoPrint), or a short plain-text body; one line, at most 200 characters, no secret.
+    private static func reason(_ body: Data, secrets: [String]) -> String? {
+        let object = try? JSONValue.object(body)
+        let error = object?["error"]
+        let text = JSONValue.string((error as? [String: Any])?["message"]) ?? JSONValue.string(error)
+            ?? (object == nil && !body.contains(UInt8(ascii: "<")) ? String(decoding: body.prefix(400), as: UTF8.self) : nil)
+        guard let line = text?.split(whereSeparator: \.isNewline).first.map(String.init)?
+            .trimmingCharacters(in: .whitespaces), !line.isEmpty else { return nil }
+        return TerminalText.safe(Redactor(secrets: secrets).redact(String(line.prefix(200))))
     }
 
     private static func detail(_ failure: StatusFailure) -> String {

@@ -37,6 +37,16 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     /// Klipper has no chamber light Layerwatch knows how to switch.
     func setChamberLight(_ on: Bool) {}
 
+    /// Moonraker's `POST /printer/print/pause|resume|cancel`; Klipper has no speed profiles.
+    func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        switch command {
+        case .pause: api.command("/printer/print/pause", json: [:], answer: answer)
+        case .resume: api.command("/printer/print/resume", json: [:], answer: answer)
+        case .stop: api.command("/printer/print/cancel", json: [:], answer: answer)
+        case .speed: answer(.refused(tr("Klipper has no speed profiles")))
+        }
+    }
+
     /// The stop signal already interrupts its requests and its wait between polls.
     func interrupt() {}
 

@@ -39,6 +39,17 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     /// OctoPrint has no chamber light Layerwatch knows how to switch.
     func setChamberLight(_ on: Bool) {}
 
+    /// OctoPrint's job command, `POST /api/job` (`pause` with its `action`, or `cancel`); OctoPrint
+    /// has no speed profiles.
+    func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        switch command {
+        case .pause: api.command("/api/job", json: ["command": "pause", "action": "pause"], answer: answer)
+        case .resume: api.command("/api/job", json: ["command": "pause", "action": "resume"], answer: answer)
+        case .stop: api.command("/api/job", json: ["command": "cancel"], answer: answer)
+        case .speed: answer(.refused(tr("OctoPrint has no speed profiles")))
+        }
+    }
+
     /// The stop signal already interrupts its requests and its wait between polls.
     func interrupt() {}
 

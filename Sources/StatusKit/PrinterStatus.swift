@@ -49,6 +49,11 @@ public struct PrinterStatus: Equatable, Sendable {
     public var errorText: String?
     /// Bambu HMS alerts, as the codes Bambu's wiki lists (`0300_0100_0001_0007`).
     public var alerts: [String]
+    /// A Bambu printer whose firmware refuses unsigned print commands (its `fun` bit 0x20000000: LAN
+    /// Only mode's Developer Mode is off). Reading status and the chamber light still work.
+    public var needsDeveloperMode = false
+    /// A Bambu printer's speed profile; nil for other printers or before it said.
+    public var speed: PrintSpeed?
 
     public init(state: State = .idle, job: String? = nil, progress: Double? = nil, layer: Int? = nil,
                 totalLayers: Int? = nil, timeLeft: TimeInterval? = nil, nozzles: [Temperature] = [],

@@ -13,6 +13,11 @@ protocol StatusConnection: AnyObject, Sendable {
     /// later report, never assumed. Printers without a light Layerwatch can switch ignore it.
     func setChamberLight(_ on: Bool)
 
+    /// Sends `command` to the printer (from any thread) and calls `answer` (on any thread) with the
+    /// printer's answer, if it gives one: `StatusMonitor` times it out and also counts the printer's
+    /// report reaching the command's state as done.
+    func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void)
+
     /// Wakes `run` at once after its stop signal was given (from any thread), where the stop signal
     /// alone would be seen only at the connection's next turn.
     func interrupt()

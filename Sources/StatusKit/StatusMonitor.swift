@@ -31,6 +31,11 @@ public final class StatusMonitor: @unchecked Sendable {
     /// Given when the thread has finished (for `stop(waitingUpTo:)`).
     private let ended = StopSignal()
     private var connection: StatusConnection?
+    /// Whether `connection` is live, and the status it last reported (for `send`).
+    private var isLive = false
+    private var lastStatus: PrinterStatus?
+    /// Sent commands waiting for a report to show them done.
+    private var watches: [CommandWatch] = []
     private var thread: Thread?
     /// The update waiting for the caller's executor: a newer one replaces it, so a printer sending
     /// thousands of reports a second costs this thread, never the caller's (the main loop).
@@ -93,6 +98,41 @@ public final class StatusMonitor: @unchecked Sendable {
         lock.withLock { connection }?.setChamberLight(on)
     }
 
+    /// How long a command may go without an answer before the user is told.
+    public static let commandTimeout: TimeInterval = 10
+
+    /// Sends `command` and hands `answer` (once, on the executor) how the printer took it: its own
+    /// answer, `.done` as soon as a report shows the state the command leads to (from another state),
+    /// or `.noAnswer` after `commandTimeout`. Nothing is sent while the status is not live, nor to
+    /// a Bambu printer that wants signed commands.
+    public func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        let once = OnceAnswer(executor: executor, answer: answer)
+        let (current, status) = lock.withLock { (isLive ? connection : nil, lastStatus) }
+        guard let current else { return once.give(.notConnected) }
+        if status?.needsDeveloperMode == true { return once.give(.needsDeveloperMode) }
+        let watch = status.map { command.isDone(in: $0) } == true ? nil : CommandWatch(command: command, answer: once)
+        if let watch { lock.withLock { watches.append(watch) } }
+        log.info("sending \(command.name)")
+        current.send(command) { [weak self] outcome in
+            once.give(outcome)
+            self?.log.info("\(command.name): \(outcome.kind)")
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.commandTimeout) { [weak self] in
+            once.give(.noAnswer)
+            self?.lock.withLock { self?.watches.removeAll { $0.answer === once } }
+        }
+    }
+
+    /// Answers the commands whose state `status` shows (called on the monitor's thread).
+    private func resolveWatches(_ status: PrinterStatus) {
+        let done: [CommandWatch] = lock.withLock {
+            let done = watches.filter { $0.command.isDone(in: status) }
+            watches.removeAll { $0.command.isDone(in: status) || $0.answer.isGiven }
+            return done
+        }
+        done.forEach { $0.answer.give(.done) }
+    }
+
     private func runLoop(stop: StopSignal) {
         var attempt = 0
         var last: PrinterStatus?
@@ -104,16 +144,19 @@ public final class StatusMonitor: @unchecked Sendable {
             do {
                 try current.run(stop: stop, live: {
                     wentLive = Date()
+                    lock.withLock { isLive = true }
                     deliver(.live, last, stop: stop)
                 }, report: { status in
                     guard status != last else { return }
                     last = status
+                    lock.withLock { lastStatus = status }
+                    resolveWatches(status)
                     deliver(.live, status, stop: stop)
                 })
-                lock.withLock { connection = nil }
+                lock.withLock { (connection, isLive) = (nil, false) }
                 return
             } catch {
-                lock.withLock { connection = nil }
+                lock.withLock { (connection, isLive) = (nil, false) }
                 guard !stop.isStopped else { return }
                 if let wentLive, Date().timeIntervalSince(wentLive) >= backoff.healthyAfter { attempt = 0 }
                 attempt += 1
@@ -153,4 +196,32 @@ public final class StatusMonitor: @unchecked Sendable {
             DispatchQueue.global().asyncAfter(deadline: at, execute: handOver)
         }
     }
+}
+
+/// A command's answer, given at most once on the caller's executor: the printer's answer, its
+/// report, and the timeout race for it.
+private final class OnceAnswer: @unchecked Sendable {
+    private let executor: EventExecutor
+    private let answer: @Sendable (CommandOutcome) -> Void
+    private let lock = NSLock()
+    private var given = false
+
+    init(executor: EventExecutor, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        self.executor = executor
+        self.answer = answer
+    }
+
+    var isGiven: Bool { lock.withLock { given } }
+
+    func give(_ outcome: CommandOutcome) {
+        guard lock.withLock({ given ? false : { given = true; return true }() }) else { return }
+        let answer = answer
+        executor.execute { answer(outcome) }
+    }
+}
+
+/// A sent command whose done-ness a report may show.
+private struct CommandWatch {
+    let command: PrintCommand
+    let answer: OnceAnswer
 }

@@ -58,7 +58,7 @@ public enum HTTPFetch {
         while true {
             guard let origin = URLOrigin(target), origin.isWeb else { throw FFmpegError(code: lw_averror(EINVAL), stage: .connect) }
             let connection = try HTTPConnection(to: origin, timeoutMicroseconds: socketTimeout, interrupting: watcher)
-            try connection.send(HTTPRequest.get(target, origin: origin, headers: sent))
+            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent))
             let head = try HTTPResponseHead.read(from: connection)
             if (200..<300).contains(head.status) {
                 return try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(

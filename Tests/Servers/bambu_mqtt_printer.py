@@ -22,9 +22,18 @@ stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publis
         {"cmd":"disconnect_printer"} / {"cmd":"connect_printer"}   the printer leaves / rejoins
         {"cmd":"kick_clients"}              restart the broker on the same port (all dropped)
         {"cmd":"freeze_broker"} / {"cmd":"thaw_broker"}   SIGSTOP / SIGCONT the broker
+        {"cmd":"answers","mode":"normal"|"silent"|"unsigned"}   silent: print commands get no echo and
+                                            change nothing; unsigned: every one is refused for want
+                                            of a signature though `fun` does not say so
+Print commands (pause / resume / stop / print_speed on the request topic) are obeyed as firmware
+does: the state changes (RUNNING→PAUSE, PAUSE→RUNNING, either→FAILED, spd_lvl) in a report, then
+the command is echoed with its sequence_id and "result":"success"; one that does not apply is
+echoed with "result":"fail" and a reason.  While the `fun` field (hex) has bit 0x20000000
+(signatures required: Developer Mode off) every print command is refused as 2025 firmware does:
+echoed with err_code 84033543, and HMS 0500_0500_0001_0007 raised.
 stdout: {"event":"ready","port":P,"serial":S}
         {"event":"done","cmd":C,…}           a command finished (its report handed to the broker)
-        {"event":"request","kind":"pushall"|"ledctrl"|"other","payload":…}
+        {"event":"request","kind":"pushall"|"ledctrl"|"print"|"other","payload":…}
         {"event":"client-connected","id":I,"user":U,"address":A,"protocol":"3.1.1","printer":B}
         {"event":"client-refused","reason":"not authorised"}
         {"event":"client-closed","id":I,"reason":R,"printer":B}
@@ -263,6 +272,7 @@ class PrinterState:
         self.lock = threading.Lock()
         self.state = initial_state(cfg.model)
         self.sequence = 0
+        self.refuse_unsigned = False
 
     def report(self, changed=None, full=False, extra=None):
         """The JSON text of a report: everything when `full` or not --partial, else only the
@@ -308,6 +318,32 @@ class PrinterState:
                     return True
         return False
 
+    def obey(self, request):
+        """A print command: (changed field names, echo fields)."""
+        command, param = request.get("command"), str(request.get("param", ""))
+        with self.lock:
+            fun = self.state.get("fun", "0")
+            try:
+                locked = int(str(fun), 16) & SIGNATURE_REQUIRED
+            except ValueError:
+                locked = 0
+            if locked or self.refuse_unsigned:
+                self.state.setdefault("hms", []).append(dict(VERIFY_FAILED_HMS))
+                return ["hms"], {"result": "fail", "reason": "mqtt message verify failed", "err_code": SIGNATURE_REFUSAL}
+            state = self.state["gcode_state"]
+            if command == "pause" and state == "RUNNING":
+                self.state["gcode_state"] = "PAUSE"
+            elif command == "resume" and state == "PAUSE":
+                self.state["gcode_state"] = "RUNNING"
+            elif command == "stop" and state in ("RUNNING", "PAUSE"):
+                self.state["gcode_state"] = "FAILED"
+            elif command == "print_speed" and state in ("RUNNING", "PAUSE") and param in ("1", "2", "3", "4"):
+                self.state["spd_lvl"] = int(param)
+                return ["spd_lvl"], {"result": "success", "reason": ""}
+            else:
+                return [], {"result": "fail", "reason": f"the printer is {state.lower()}: {command} does not apply"}
+            return ["gcode_state"], {"result": "success", "reason": ""}
+
     def snapshot(self):
         with self.lock:
             return copy.deepcopy(self.state)
@@ -322,7 +358,15 @@ def classify(payload):
             return "pushall"
         if isinstance(payload.get("system"), dict) and payload["system"].get("command") == "ledctrl":
             return "ledctrl"
+        if isinstance(payload.get("print"), dict) and payload["print"].get("command") in PRINT_COMMANDS:
+            return "print"
     return "other"
+
+
+PRINT_COMMANDS = ("pause", "resume", "stop", "print_speed")
+SIGNATURE_REQUIRED = 0x20000000
+SIGNATURE_REFUSAL = 84033543  # err_code of an unsigned command (0x05024007, "mqtt message verify failed")
+VERIFY_FAILED_HMS = {"attr": 0x05000500, "code": 0x00010007}  # HMS 0500_0500_0001_0007
 
 
 class Printer:
@@ -335,6 +379,7 @@ class Printer:
         self.request_topic = f"device/{cfg.serial}/request"
         self.client = None
         self.subscribed = threading.Event()
+        self.silent = False  # {"cmd":"answers","mode":"silent"}: print commands go unanswered
 
     @property
     def connected(self):
@@ -386,6 +431,13 @@ class Printer:
             system = payload["system"]
             if self.state.set_light(system.get("led_node"), system.get("led_mode")):
                 self.publish(self.state.report(changed=["lights_report"]))
+        elif kind == "print" and not self.silent:
+            request = payload["print"]
+            changed, echo = self.state.obey(request)
+            if changed:
+                self.publish(self.state.report(changed=changed))
+            self.publish(json.dumps({"print": {"command": request.get("command"), "param": request.get("param", ""),
+                                               "sequence_id": request.get("sequence_id"), **echo}}))
         emit(event="request", kind=kind, payload=payload)
 
     def publish(self, payload, topic=None, wait=False):
@@ -474,6 +526,13 @@ class Commands:
         self.broker.start()
         if was_connected:
             self.printer.start()
+
+    def cmd_answers(self, command):
+        mode = command.get("mode")
+        if mode not in ("normal", "silent", "unsigned"):
+            raise ValueError(f"unknown answers mode {mode!r}")
+        self.printer.silent = mode == "silent"
+        self.state.refuse_unsigned = mode == "unsigned"
 
     def cmd_freeze_broker(self, _command):
         self.broker.signal(signal.SIGSTOP)

@@ -11,6 +11,9 @@ JSON commands on stdin.  Stdlib only; any python3 works.
 Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the asked objects
            GET /server/webcams/list                        result.webcams
            GET /server/info, GET /printer/info
+           POST /printer/print/pause|resume|cancel   change print_stats.state as Klipper would
+                                                   (printing→paused, paused→printing, either→
+                                                   cancelled), else 400 with Klipper's words
            anything else                                   404 (Moonraker's error JSON)
 stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
         {"cmd":"webcams","list":[…]}          replaces the webcam list
@@ -34,7 +37,13 @@ from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, ser
                           start_http_server)
 
 NAME = "moonraker_server"
-REASONS = {401: "Unauthorized", 404: "Not Found", 500: "Internal Server Error"}
+REASONS = {401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error"}
+# POST path → (states it applies in, the state it leads to, Klipper's words when it does not apply).
+PRINT_COMMANDS = {
+    "/printer/print/pause": (("printing",), "paused", "Print not in progress"),
+    "/printer/print/resume": (("paused",), "printing", "Print is not paused, resume aborted"),
+    "/printer/print/cancel": (("printing", "paused"), "cancelled", "Print not in progress"),
+}
 
 DEFAULT_STATUS = {
     "print_stats": {
@@ -131,6 +140,16 @@ class Printer:
         with self.lock:
             deep_merge(self.status, status)
 
+    def command(self, path):
+        """A print command: (status, body) as Moonraker answers it."""
+        applies, leads_to, refusal = PRINT_COMMANDS[path]
+        with self.lock:
+            stats = self.status["print_stats"]
+            if stats["state"] not in applies:
+                return 400, {"error": {"code": 400, "message": refusal, "traceback": ""}}
+            stats["state"] = leads_to
+        return 200, {"result": "ok"}
+
     def webcam_list(self):
         with self.lock:
             return copy.deepcopy(self.webcams)
@@ -168,6 +187,11 @@ class Handler(JsonApiHandler):
             return 200, {"result": SERVER_INFO}
         if path == "/printer/info":
             return 200, {"result": PRINTER_INFO}
+        return 404, moonraker_error(404)
+
+    def answer_post(self, path, _body):
+        if path in PRINT_COMMANDS:
+            return self.server.printer.command(path)
         return 404, moonraker_error(404)
 
 

@@ -11,6 +11,8 @@ only; any python3 works.
 
 Endpoints: GET /api/version, /api/server, /api/job, /api/settings
            GET /api/printer    409 {"error":"Printer is not operational"} while Offline / closedOrError
+           POST /api/job       {"command":"pause","action":…} / {"command":"cancel"}: 204, or 409
+                               while neither printing nor paused (the state follows)
            anything else       404 {"error":…}
 stdin:  {"cmd":"set","job":{…},"progress":{…},"state":TEXT,"temperature":{…},"flags":{…}}
              deep-merged; a new `state` without `flags` sets the flags OctoPrint shows for it
@@ -155,6 +157,30 @@ class Printer:
         return 200, {"temperature": p["temperature"], "sd": {"ready": bool(flags.get("sdReady"))},
                      "state": {"text": p["state"], "flags": flags, "error": ""}}
 
+    def job_command(self, body):
+        """POST /api/job: pause (action pause/resume/toggle) and cancel, answered 204 or 409 as
+        OctoPrint does."""
+        command = body.get("command") if isinstance(body, dict) else None
+        action = body.get("action", "toggle") if isinstance(body, dict) else None
+        with self.lock:
+            state = self.printer["state"]
+            if command == "pause" and action in ("pause", "resume", "toggle"):
+                printing, paused = state == "Printing", state == "Paused"
+                if not (printing or paused):
+                    return 409, {"error": "Printer is neither printing nor paused, 'pause' command cannot be performed"}
+                if (action == "pause" and paused) or (action == "resume" and printing):
+                    return 204, None  # already there: OctoPrint answers 204 and does nothing
+                new = "Paused" if printing else "Printing"
+            elif command == "cancel":
+                if state not in ("Printing", "Paused"):
+                    return 409, {"error": "Printer is neither printing nor paused, 'cancel' command cannot be performed"}
+                new = "Operational"
+            else:
+                return 400, {"error": "Unknown command"}
+            self.printer["state"] = new
+            self.printer["flags"] = flags_for(new)
+        return 204, None
+
     def settings(self):
         with self.lock:
             webcam = copy.deepcopy(self.webcam)
@@ -194,6 +220,11 @@ class Handler(JsonApiHandler):
             return printer.printer_state()
         if path == "/api/settings":
             return 200, printer.settings()
+        return 404, {"error": ERRORS[404]}
+
+    def answer_post(self, path, body):
+        if path == "/api/job":
+            return self.server.printer.job_command(body)
         return 404, {"error": ERRORS[404]}
 
 

@@ -307,8 +307,9 @@ def huge_json(body, size):
 class JsonApiHandler(BaseHTTPRequestHandler):
     """HTTP/1.1 (keep-alive, Content-Length) JSON API with the FaultModes above.  A subclass sets
     `name` and `garbage` and implements authorized(), unauthorized(), error_body(status) and
-    answer(path, query) -> (status, body).  Every request prints
-    {"event":"request","method":"GET","path":P,"authorized":B} before it is answered.
+    answer(path, query) -> (status, body), and answer_post(path, body) -> (status, body or None
+    for no content) for commands.  Every request prints {"event":"request","method":M,"path":P,
+    "authorized":B[,"body":JSON]} before it is answered.
     Order: stall and close act first; then a request that is not authorized gets
     unauthorized(); then 500, garbage, huge and huge_chunked replace the normal answer."""
     protocol_version = "HTTP/1.1"
@@ -331,6 +332,40 @@ class JsonApiHandler(BaseHTTPRequestHandler):
             self.respond(mode, size, authorized, url)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+    MAX_POST = 64 * 1024
+
+    def do_POST(self):
+        authorized = self.authorized()
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(min(length, self.MAX_POST)) if length > 0 else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw.decode("utf-8", "replace")
+        emit(event="request", method="POST", path=self.path, authorized=authorized, body=body)
+        url = urlsplit(self.path)
+        mode, _size = self.server.faults.for_path(url.path)
+        try:
+            if mode == "stall":
+                self.stall()
+            elif mode == "close":
+                self.close_connection = True
+            elif not authorized:
+                self.send_json(*self.unauthorized())
+            else:
+                status, answer = self.answer_post(url.path, body)
+                if answer is None:
+                    self.send_response(status)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                else:
+                    self.send_json(status, answer)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def answer_post(self, _path, _body):
+        return 405, self.error_body(405)
 
     def respond(self, mode, size, authorized, url):
         if mode == "stall":

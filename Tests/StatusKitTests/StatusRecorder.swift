@@ -37,11 +37,11 @@ final class StatusRecorder: @unchecked Sendable {
         return found
     }
 
-    /// Waits for a status that `match` accepts.
+    /// Waits for a status that `match` accepts (among the updates from the `from`-th on).
     @discardableResult
-    func awaitStatus(_ timeout: TimeInterval = 15, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+    func awaitStatus(_ timeout: TimeInterval = 15, _ what: String, from: Int = 0, file: StaticString = #filePath, line: UInt = #line,
                      _ match: @escaping (PrinterStatus) -> Bool) -> PrinterStatus? {
-        expect(timeout, what, file: file, line: line) { $0.connection == .live && $0.status.map(match) == true }?.status
+        expect(timeout, what, from: from, file: file, line: line) { $0.connection == .live && $0.status.map(match) == true }?.status
     }
 
     private func record(_ update: StatusMonitor.Update) {
