@@ -8,7 +8,8 @@ struct LayerwatchCommand: ParsableCommand {
         commandName: "layerwatch",
         abstract: tr("A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files)."),
         version: Installation.version,
-        subcommands: [ViewCommand.self, ProbeCommand.self, StatusCommand.self, CamerasCommand.self, RelayCommand.self, RecordCommand.self],
+        subcommands: [ViewCommand.self, ProbeCommand.self, StatusCommand.self, PauseCommand.self, ResumeCommand.self, StopCommand.self,
+                      CamerasCommand.self, RelayCommand.self, RecordCommand.self],
         defaultSubcommand: ViewCommand.self
     )
 

@@ -87,7 +87,7 @@ enum StatusReportFormatter {
         return object
     }
 
-    private static func encode(_ object: [String: Any]) -> String {
+    static func encode(_ object: [String: Any]) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
         else { return "{}" }
         return TerminalText.safeJSON(String(decoding: data, as: UTF8.self))

@@ -24,7 +24,7 @@ public enum PrintCommand: Equatable, Sendable {
 
     /// Whether `status` shows the command done (so a printer that changes its state without
     /// answering the command itself still counts as having obeyed).
-    func isDone(in status: PrinterStatus) -> Bool {
+    public func isDone(in status: PrinterStatus) -> Bool {
         switch self {
         case .pause: return status.state == .paused
         case .resume: return status.state == .printing

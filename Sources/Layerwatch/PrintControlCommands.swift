@@ -1,0 +1,176 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import StatusKit
+import StreamKit
+
+/// `layerwatch pause|resume|stop TARGET`: the print controls without a window. Each waits for the
+/// printer's status, sends the command once if the printer's state allows it, and prints what the
+/// printer then reports. `stop` asks first on a terminal and, without `--yes`, refuses to run
+/// when standard input is not one (nothing is sent).
+struct PauseCommand: ParsableCommand {
+    static let configuration = PrintControl.configuration("pause", abstract: tr("Pause a printer's print."))
+    @OptionGroup var target: PrintControl
+
+    func run() throws { try target.run(.pause) }
+}
+
+struct ResumeCommand: ParsableCommand {
+    static let configuration = PrintControl.configuration("resume", abstract: tr("Resume a printer's paused print."))
+    @OptionGroup var target: PrintControl
+
+    func run() throws { try target.run(.resume) }
+}
+
+struct StopCommand: ParsableCommand {
+    static let configuration = PrintControl.configuration("stop", abstract: tr("Stop (cancel) a printer's print for good; asks first."))
+    @OptionGroup var target: PrintControl
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Stop without asking (needed when standard input is not a terminal).")))
+    var yes = false
+
+    func validate() throws {
+        if !yes && isatty(STDIN_FILENO) != 1 {
+            throw ValidationError(tr("stop asks before it acts: give --yes when standard input is not a terminal. Nothing was sent."))
+        }
+        if !yes && target.code.isOn {
+            throw ValidationError(tr("stop reads its answer from standard input: give --yes with --code-from-stdin. Nothing was sent."))
+        }
+    }
+
+    func run() throws { try target.run(.stop, confirmed: yes) }
+}
+
+/// What the three print commands share: the target (as `status` takes it), the output and the wait.
+struct PrintControl: ParsableArguments {
+    /// The exit code for a command the printer refused (or would refuse: wrong state, Developer Mode).
+    static let refusedExitCode: Int32 = 11
+
+    static func configuration(_ name: String, abstract: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("Exit codes as for status, and 11 when the printer refused the command (or its state does not allow it: nothing is sent then).\nCodes and keys are replaced by *** in everything printed."))
+    }
+
+    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
+    var url: String?
+
+    @Option(name: .long, help: ArgumentHelp(tr("Act on this saved printer (its name or id), its code or key taken from the keyring.")))
+    var printer: String?
+
+    @OptionGroup var code: CodeFromStdin
+
+    @Flag(name: .long, help: ArgumentHelp(tr("Print the outcome as JSON.")))
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp(tr("Give up after this many seconds without a status.")))
+    var timeout: Double = 20
+
+    func validate() throws {
+        guard (url == nil) != (printer == nil) else {
+            throw ValidationError(tr("Give either a status URL or --printer NAME."))
+        }
+        try code.validate(url: url)
+    }
+
+    /// Connects, checks, asks (a stop, on a terminal, unless `confirmed`), sends once, and reports.
+    func run(_ command: PrintCommand, confirmed: Bool = true) throws {
+        let endpoint = try printer.map(StatusTarget.savedPrinter) ?? StatusTarget.endpoint(url ?? "", code: code)
+        let updates = UpdateQueue()
+        let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.command")) { updates.push($0) }
+        monitor.start()
+        defer { monitor.stop(waitingUpTo: 2) }
+        let status = try firstStatus(updates, endpoint: endpoint)
+        if status.needsDeveloperMode { throw refuse(command, .needsDeveloperMode, status: status, endpoint: endpoint) }
+        guard command.applies(to: status.state) else {
+            print(report(command, kind: "notApplicable", message: PrintCommandText.notApplicable(command, state: status.state),
+                         status: status, endpoint: endpoint))
+            throw ExitCode(Self.refusedExitCode)
+        }
+        if !confirmed && !askToStop(status, endpoint: endpoint) {
+            FileHandle.standardError.write(Data((tr("Nothing was sent.") + "\n").utf8))
+            return
+        }
+        let answer = OutcomeWait()
+        monitor.send(command) { answer.give($0) }
+        let outcome = answer.wait()
+        guard outcome == .done else { throw refuse(command, outcome, status: status, endpoint: endpoint) }
+        // What the printer then reports: its next status in the command's state, or the last one.
+        var reported = status
+        let deadline = Date().addingTimeInterval(StatusMonitor.commandTimeout)
+        while !command.isDone(in: reported), let update = updates.pop(timeout: deadline.timeIntervalSinceNow) {
+            if let next = update.status, update.connection == .live { reported = next }
+        }
+        print(report(command, kind: outcome.kind, message: nil, status: reported, endpoint: endpoint))
+    }
+
+    /// The first live status, or the failure's report and exit code.
+    private func firstStatus(_ updates: UpdateQueue, endpoint: StatusEndpoint) throws -> PrinterStatus {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            guard let update = updates.pop(timeout: deadline.timeIntervalSinceNow) else {
+                print(json ? StatusReportFormatter.json(StatusFailure.timeout, endpoint: endpoint) : StatusReportFormatter.text(StatusFailure.timeout, endpoint: endpoint))
+                throw ExitCode(StatusCommand.exitCode(.timeout))
+            }
+            if case .failed(let failure, _) = update.connection {
+                print(json ? StatusReportFormatter.json(failure, endpoint: endpoint) : StatusReportFormatter.text(failure, endpoint: endpoint))
+                throw ExitCode(StatusCommand.exitCode(failure))
+            }
+            if update.connection == .live, let status = update.status { return status }
+        }
+    }
+
+    /// Asks on the terminal, naming the job and the printer; true for yes.
+    private func askToStop(_ status: PrinterStatus, endpoint: StatusEndpoint) -> Bool {
+        let question = PrintCommandText.confirmationHeading(for: endpoint) + " "
+            + PrintCommandText.confirmationBody(job: status.job, printer: printer ?? endpoint.host, for: endpoint)
+        FileHandle.standardError.write(Data((TerminalText.safe(question) + " " + tr("[y/N]") + " ").utf8))
+        let reply = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        return [tr("y"), tr("yes"), "y", "yes"].contains(reply)
+    }
+
+    /// Prints why the command was not carried out and gives the exit code.
+    private func refuse(_ command: PrintCommand, _ outcome: CommandOutcome, status: PrinterStatus, endpoint: StatusEndpoint) -> ExitCode {
+        print(report(command, kind: outcome.kind, message: outcome.message, status: status, endpoint: endpoint))
+        switch outcome {
+        case .failed(let failure): return ExitCode(StatusCommand.exitCode(failure))
+        case .noAnswer, .notConnected: return ExitCode(StatusCommand.exitCode(.timeout))
+        case .done, .refused, .needsDeveloperMode: return ExitCode(Self.refusedExitCode)
+        }
+    }
+
+    /// The outcome for the terminal or as JSON: `kind` and `message` (nil when it went through),
+    /// and the state the printer last reported.
+    private func report(_ command: PrintCommand, kind: String, message: String?, status: PrinterStatus, endpoint: StatusEndpoint) -> String {
+        if json {
+            var object: [String: Any] = ["endpoint": endpoint.description, "command": command.name, "outcome": kind,
+                                         "state": status.state.rawValue]
+            object["message"] = message
+            object["job"] = status.job
+            return StatusReportFormatter.encode(object)
+        }
+        let line = message ?? String(format: tr("%@: sent. The printer reports: %@."),
+                                             PrintCommandText.title(command, for: endpoint).trimmingCharacters(in: CharacterSet(charactersIn: "…")),
+                                             StatusText.state(status.state).lowercased())
+        return TerminalText.safe(String(format: tr("%@ — %@"), endpoint.description, line))
+    }
+}
+
+/// The outcome of the one command sent, handed from the monitor's executor to the main thread.
+private final class OutcomeWait: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var outcome: CommandOutcome?
+
+    func give(_ value: CommandOutcome) {
+        condition.withLock {
+            outcome = value
+            condition.signal()
+        }
+    }
+
+    /// The outcome; the monitor always gives one within its command timeout.
+    func wait() -> CommandOutcome {
+        condition.withLock {
+            while outcome == nil { condition.wait() }
+            return outcome!
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import StreamKit
+
+/// The words for print commands in each printer kind's own terms — Bambu Studio "stops" a print,
+/// Mainsail and OctoPrint "cancel" it — the same in the app's controls, its confirmation and
+/// `layerwatch pause|resume|stop`.
+public enum PrintCommandText {
+    /// Whether the printer's own apps call ending a print "cancel" (Klipper, OctoPrint) rather
+    /// than "stop" (Bambu).
+    static func cancels(_ endpoint: StatusEndpoint?) -> Bool {
+        if case .bambu = endpoint { return false }
+        return endpoint != nil
+    }
+
+    /// A control's label: "Pause Print", "Stop Print…" (it asks first).
+    public static func title(_ command: PrintCommand, for endpoint: StatusEndpoint?) -> String {
+        switch command {
+        case .pause: return tr("Pause Print")
+        case .resume: return tr("Resume Print")
+        case .stop: return cancels(endpoint) ? tr("Cancel Print…") : tr("Stop Print…")
+        case .speed(let speed): return speed.title
+        }
+    }
+
+    /// The confirmation's heading.
+    public static func confirmationHeading(for endpoint: StatusEndpoint?) -> String {
+        cancels(endpoint) ? tr("Cancel the Print?") : tr("Stop the Print?")
+    }
+
+    /// The confirmation's body, naming the job and the printer.
+    public static func confirmationBody(job: String?, printer: String, for endpoint: StatusEndpoint?) -> String {
+        let cancels = cancels(endpoint)
+        guard let job else {
+            return String(format: cancels ? tr("The print on “%@” is cancelled for good: it cannot be resumed.")
+                                          : tr("The print on “%@” is stopped for good: it cannot be resumed."), printer)
+        }
+        return String(format: cancels ? tr("“%@” on “%@” is cancelled for good: it cannot be resumed.")
+                                      : tr("“%@” on “%@” is stopped for good: it cannot be resumed."), job, printer)
+    }
+
+    /// The confirmation's destructive button.
+    public static func confirmationAction(for endpoint: StatusEndpoint?) -> String {
+        cancels(endpoint) ? tr("Cancel Print") : tr("Stop Print")
+    }
+
+    /// Why a command does not apply to a printer in `state`: "The printer is idle: there is no print to pause."
+    public static func notApplicable(_ command: PrintCommand, state: PrinterStatus.State) -> String {
+        let state = StatusText.state(state).lowercased()
+        switch command {
+        case .pause: return String(format: tr("The printer is %@: there is no print to pause."), state)
+        case .resume: return String(format: tr("The printer is %@: there is no paused print to resume."), state)
+        case .stop, .speed: return String(format: tr("The printer is %@: there is no print under way."), state)
+        }
+    }
+}
