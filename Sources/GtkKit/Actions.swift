@@ -56,3 +56,32 @@ public func setToggleState(_ action: OpaquePointer, _ on: Bool) {
     guard Bool(gboolean: g_variant_get_boolean(state)) != on else { return }
     g_simple_action_set_state(action, g_variant_new_boolean(on.gboolean))
 }
+
+/// Adds an action `name` choosing one of several strings (`win.NAME::value` items in a menu show
+/// as radio items) whose state is what something else reports, never the last click: activating
+/// it hands the chosen value to `handler` and leaves the state for `setChoiceState`. The state
+/// starts empty (no item marked).
+@MainActor @discardableResult
+public func addChoiceAction(_ map: some GObjectPointer, _ name: String,
+                            _ handler: @escaping @MainActor (String) -> Void) -> OpaquePointer {
+    let type = g_variant_type_new("s")
+    defer { g_variant_type_free(type) }
+    let action = g_simple_action_new_stateful(name, type, g_variant_new_string(""))!
+    // A handler on `activate` keeps GLib from changing the state itself.
+    connectSignal(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
+        guard let parameter else { return }
+        handler(String(cString: g_variant_get_string(OpaquePointer(parameter), nil)))
+    }
+    g_action_map_add_action(gcast(map), gcast(action))
+    g_object_unref(action.rawGObject)
+    return action
+}
+
+/// Sets a choice action's state (see `addChoiceAction`): the value now reported ("" for none).
+@MainActor
+public func setChoiceState(_ action: OpaquePointer, _ value: String) {
+    let state = g_action_get_state(gcast(action))
+    defer { g_variant_unref(state) }
+    guard String(cString: g_variant_get_string(state, nil)) != value else { return }
+    g_simple_action_set_state(action, g_variant_new_string(value))
+}

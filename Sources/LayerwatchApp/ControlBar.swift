@@ -3,11 +3,14 @@ import GtkKit
 
 /// The camera page's buttons, one for each feature placed in the control bar (Feature.all), wired
 /// to its action, so a button, its shortcut and its menu item are one feature, then the page's own
-/// controls (a Bambu printer's chamber light). The bar only knows how to lie flat below the video
-/// or stand up beside it.
+/// controls (a Bambu printer's chamber light). A feature that hides while it does not apply (the
+/// print controls) shows its button only while it applies, its tooltip saying why while it is
+/// locked. The bar only knows how to lie flat below the video or stand up beside it.
 @MainActor
 final class ControlBar {
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The buttons of the features that hide while they do not apply.
+    private var hiding: [(feature: Feature, button: UnsafeMutablePointer<GtkWidget>)] = []
 
     init() {
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
@@ -15,8 +18,27 @@ final class ControlBar {
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
         for (feature, icon) in Feature.placed(\.controlBarIcon) {
-            gtk_box_append(gcast(widget), Self.button(for: feature, icon: icon))
+            let button = Self.button(for: feature, icon: icon)
+            gtk_box_append(gcast(widget), button)
+            if feature.hiddenWhenDisabled {
+                hiding.append((feature, button))
+                gtk_widget_set_visible(button, false.gboolean)
+            }
         }
+    }
+
+    /// Shows the buttons of the features that apply now, each with its tooltip or the reason it is
+    /// locked.
+    func refresh(_ context: FeatureContext) {
+        for (feature, button) in hiding {
+            gtk_widget_set_visible(button, feature.isShown(in: context).gboolean)
+            gtk_widget_set_tooltip_text(button, feature.lockedReason?(context) ?? feature.tooltip)
+        }
+    }
+
+    /// The button of the hiding feature named `name` (for tests).
+    func button(_ name: String) -> UnsafeMutablePointer<GtkWidget>? {
+        hiding.first { $0.feature.name == name }?.button
     }
 
     /// Adds a control of the page's own after the features' buttons.

@@ -19,7 +19,7 @@ struct Feature {
 
     /// The shortcuts window's group for the feature: the ids of the groups in data/shortcuts.ui.
     enum ShortcutGroup: String {
-        case printers, camera, general
+        case printers, print, camera, general
     }
 
     /// Where a control for the feature goes besides the keyboard.
@@ -38,13 +38,16 @@ struct Feature {
         /// An action of each mini window too, so its shortcut works there (acting on the window
         /// that has the keyboard).
         case miniWindow
+        /// An action of each mini window with an item in its menu (acting on that window's printer).
+        case miniWindowMenu
 
         var controlBarIcon: String? { if case .controlBar(let icon) = self { icon } else { nil } }
         var tabBarIcon: String? { if case .tabBar(let icon) = self { icon } else { nil } }
         var menuSection: Int? { if case .menu(let section) = self { section } else { nil } }
         var headerBarIcon: String? { if case .headerBar(let icon) = self { icon } else { nil } }
         var tileMenuItem: Bool? { self == .tileMenu ? true : nil }
-        var miniWindowAction: Bool? { self == .miniWindow ? true : nil }
+        var miniWindowAction: Bool? { self == .miniWindow || self == .miniWindowMenu ? true : nil }
+        var miniWindowMenuItem: Bool? { self == .miniWindowMenu ? true : nil }
     }
 
     /// What activating the feature does.
@@ -55,6 +58,9 @@ struct Feature {
         case toggle(@MainActor (FeatureContext, Bool) -> Void)
         /// A command taking a string, the action's target (a notification's printer id or video path).
         case textCommand(@MainActor (FeatureContext, String) -> Void)
+        /// One of `choices` (value, title), shown as radio items in a submenu; the marked one is what
+        /// `choiceState` reports, never the last click. Handed the chosen value.
+        case choice([(value: String, title: String)], @MainActor (FeatureContext, String) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -73,7 +79,13 @@ struct Feature {
     /// For a toggle showing a value kept elsewhere (the selected printer's setting): that value,
     /// asked again with `isEnabled`. Nil for a toggle whose own state is the setting.
     var state: (@MainActor (FeatureContext) -> Bool)?
-    /// True when its menu item is left out, rather than greyed, while it does not apply.
+    /// For a choice: the value now chosen ("" for none), asked again with `isEnabled`.
+    var choiceState: (@MainActor (FeatureContext) -> String)?
+    /// Why it cannot be used although it applies (a printer that refuses unsigned commands): its
+    /// controls then stay in place, insensitive, saying so in their tooltip; nil while it can.
+    var lockedReason: (@MainActor (FeatureContext) -> String?)?
+    /// True when its controls are left out, rather than greyed, while it does not apply (and is
+    /// not locked).
     var hiddenWhenDisabled = false
 
     /// The action's full name, as buttons, menus and accelerators name it.
@@ -94,14 +106,34 @@ struct Feature {
         return label
     }
 
-    /// Adds its item to `menu` (the primary menu, a farm tile's), left out while disabled when it
-    /// says so.
+    /// Adds its item to `menu` (the primary menu, a farm tile's, a mini window's) — for a choice, a
+    /// submenu of its values —, left out while it does not show when it says so (greyed while locked).
     func appendItem(to menu: OpaquePointer) {
-        let item = GObjectRef(adopting: g_menu_item_new(title, actionName)!)
+        let item: GObjectRef<OpaquePointer>
+        if case .choice(let choices, _) = handler {
+            let submenu = GObjectRef(adopting: g_menu_new()!)
+            for choice in choices {
+                let entry = GObjectRef(adopting: g_menu_item_new(choice.title, nil)!)
+                g_menu_item_set_action_and_target_value(entry.pointer, actionName, g_variant_new_string(choice.value))
+                withExtendedLifetime(entry) { g_menu_append_item(submenu.pointer, entry.pointer) }
+            }
+            item = withExtendedLifetime(submenu) { GObjectRef(adopting: g_menu_item_new_submenu(title, gcast(submenu.pointer))!) }
+            g_menu_item_set_attribute_value(item.pointer, "submenu-action", g_variant_new_string(actionName))
+        } else {
+            item = GObjectRef(adopting: g_menu_item_new(title, actionName)!)
+        }
         if hiddenWhenDisabled {
-            g_menu_item_set_attribute_value(item.pointer, "hidden-when", g_variant_new_string("action-disabled"))
+            // A lockable feature's action leaves the map while it does not show (InstalledFeatures).
+            let when = lockedReason == nil ? "action-disabled" : "action-missing"
+            g_menu_item_set_attribute_value(item.pointer, "hidden-when", g_variant_new_string(when))
         }
         withExtendedLifetime(item) { g_menu_append_item(menu, item.pointer) }
+    }
+
+    /// Whether its controls show now: while it can be used, while it is locked, or always unless
+    /// it hides when disabled.
+    func isShown(in context: FeatureContext) -> Bool {
+        !hiddenWhenDisabled || isEnabled(context) || lockedReason?(context) != nil
     }
 
     /// Adds the action to `map` (the window or the application), acting on `context`, and returns
@@ -114,6 +146,8 @@ struct Feature {
             return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
         case .textCommand(let run):
             return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
+        case .choice(_, let run):
+            return addChoiceAction(map, name) { [weak context] value in if let context { run(context, value) } }
         case .providedByGTK:
             return nil
         }

@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// What the features (`Feature.all`) read and do, and nothing more: the selection and the window's
@@ -27,6 +28,15 @@ protocol FeatureContext: AnyObject {
     var attentionFirst: Bool { get }
     /// Whether a picture takes the zoom keys now (the keyboard's mini window's, or the selected tab's).
     var canZoom: Bool { get }
+    /// Whether the print control `command` shows for the printer the print controls act on (the
+    /// mini window's whose menu is open or which has the keyboard, else the selected printer's;
+    /// while `evaluating(for:)` runs, that window's).
+    func printControl(_ command: PrintCommand) -> PrintControlAvailability
+    /// Runs `body` (a refresh of one window's actions) with the print controls asked about the
+    /// printer of `mini`, or of the main window's selection when nil.
+    func evaluating(for mini: MiniWindow?, _ body: () -> Void)
+    /// That printer's speed profile as it reports it; nil when unknown.
+    var printSpeed: PrintSpeed? { get }
 
     // MARK: What the features do
 
@@ -53,4 +63,6 @@ protocol FeatureContext: AnyObject {
     func setAttentionFirst(_ on: Bool)
     func showPrinter(_ id: UUID)
     func openTimelapse(_ video: URL)
+    /// Sends `command` to that printer (a stop after asking), telling the outcome where it was asked.
+    func sendPrintCommand(_ command: PrintCommand)
 }

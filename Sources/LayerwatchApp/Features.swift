@@ -1,4 +1,5 @@
 import Foundation
+import StatusKit
 import StreamKit
 
 /// Every feature of the main window and the application, each declared once (see `Feature`).
@@ -56,6 +57,17 @@ extension Feature {
                 placements: [.controlBar(icon: "view-refresh-symbolic"), .tileMenu],
                 handler: .command { $0.reconnectSelected() },
                 isEnabled: { $0.selectedCamera != nil }),
+        // Print: the printer's print, where its state allows and its status is live.
+        printCommand(.pause, name: "pause-print", icon: "media-playback-pause-symbolic", accelerator: "<Control><Alt>p"),
+        printCommand(.resume, name: "resume-print", icon: "media-playback-start-symbolic", accelerator: "<Control><Alt>r"),
+        printCommand(.stop, name: "stop-print", icon: "media-playback-stop-symbolic", accelerator: "<Control><Alt>period"),
+        Feature(name: "print-speed", title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
+                handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { context, name in
+                    PrintSpeed(name: name).map { context.sendPrintCommand(.speed($0)) }
+                },
+                isEnabled: { $0.printControl(.speed(.standard)) == .available },
+                choiceState: { $0.printSpeed?.name ?? "" },
+                lockedReason: { $0.printControl(.speed(.standard)).lockedReason }, hiddenWhenDisabled: true),
         // Printers.
         addPrinter,
         Feature(name: "edit-printer", title: tr("Edit Printer…"), accelerators: ["<Control>e"], shortcutGroup: .printers,
@@ -101,6 +113,17 @@ extension Feature {
         Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number), placements: [.tileMenu],
                 handler: .command { $0.showCamera(at: number - 1) },
                 isEnabled: { $0.selectedPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
+    }
+
+    /// A print command: a button in the control bar, an item in the farm tile's and the mini
+    /// window's menus, a shortcut; shown only where it applies, greyed with the reason while locked.
+    /// Its title is Bambu's word; the confirmation and messages use the printer kind's own.
+    static func printCommand(_ command: PrintCommand, name: String, icon: String, accelerator: String) -> Feature {
+        Feature(name: name, title: PrintCommandText.title(command, for: nil), accelerators: [accelerator], shortcutGroup: .print,
+                placements: [.controlBar(icon: icon), .tileMenu, .miniWindowMenu],
+                handler: .command { $0.sendPrintCommand(command) },
+                isEnabled: { $0.printControl(command) == .available },
+                lockedReason: { $0.printControl(command).lockedReason }, hiddenWhenDisabled: true)
     }
 
     /// The features with a control of one kind, each with what `control` reads off its placement

@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import GtkKit
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// The GTK application: its lifecycle (start-up, the command line, the main window's opening and
@@ -43,6 +44,8 @@ public final class LayerwatchApplication {
     private(set) var window: MainWindow?
     private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub,
                                                     library: library, context: self, mainWindow: { [unowned self] in window })
+    /// Sends the print controls' commands (a stop after asking).
+    private(set) lazy var printCommands = PrintCommands(hub: statusHub)
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
@@ -270,8 +273,28 @@ public final class LayerwatchApplication {
 
     /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
     /// selected tab's (none while the farm shows: tiles do not zoom).
+    /// The printer the print controls act on: the mini window's whose menu is open or which has the
+    /// keyboard, else the selected tab's (the focused tile's in the farm) — with its name, its
+    /// window and where that window shows a message.
+    private var printTarget: (id: UUID, name: String, window: UnsafeMutablePointer<GtkWidget>, toast: @MainActor (String) -> Void)? {
+        let mini: MiniWindow?
+        switch evaluatedWindow {
+        case .some(let window): mini = window
+        case .none: mini = miniWindows.printTarget
+        }
+        if let mini {
+            let id = mini.camera.printerID
+            return (id, library.printer(id: id)?.name ?? mini.camera.name, mini.window, { [weak mini] in mini?.toast($0) })
+        }
+        guard let window, let page = window.tabs.selected else { return nil }
+        return (page.printerID, page.name, window.window, { [weak window] in window?.toast($0) })
+    }
+
+    /// The window whose actions are being refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
+    private var evaluatedWindow: MiniWindow??
+
     private var zoomTarget: CameraSurface? {
-        if let mini = miniWindows.activeSurface { return mini }
+        if let mini = miniWindows.active?.surface { return mini }
         guard let window, !window.isFarmShown else { return nil }
         return window.tabs.selected?.surface
     }
@@ -290,6 +313,22 @@ extension LayerwatchApplication: FeatureContext {
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
     var canZoom: Bool { zoomTarget != nil }
+
+    func printControl(_ command: PrintCommand) -> PrintControlAvailability {
+        guard let id = printTarget?.id else { return .hidden }
+        return PrintControlAvailability(command, update: statusHub.latest(id), endpoint: statusHub.endpoint(of: id))
+    }
+    func evaluating(for mini: MiniWindow?, _ body: () -> Void) {
+        let outer = evaluatedWindow
+        evaluatedWindow = .some(mini)
+        defer { evaluatedWindow = outer }
+        body()
+    }
+    var printSpeed: PrintSpeed? { printTarget.flatMap { statusHub.latest($0.id)?.status?.speed } }
+    func sendPrintCommand(_ command: PrintCommand) {
+        guard let target = printTarget else { return }
+        printCommands.send(command, to: target.id, name: target.name, over: target.window, toast: target.toast)
+    }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
     func takeSnapshot() {

@@ -33,8 +33,10 @@ final class MainWindow {
     /// The tabs' view or the farm's.
     private let body: UnsafeMutablePointer<GtkWidget>
     private var statsShown = false
-    /// The window's actions by feature name, to enable and disable them.
-    private var actions: [(feature: Feature, action: OpaquePointer)] = []
+    /// The window's actions, kept enabled where their features apply.
+    private var actions: InstalledFeatures!
+    /// The selected printer's status, which its print controls follow.
+    private var selectedStatus: PrinterStatusHub.Observation?
 
     /// Where Save Snapshot writes its PNGs.
     var snapshotFolder = SavedFiles.folder(.pictures)
@@ -93,9 +95,7 @@ final class MainWindow {
         if let shortcuts = AppMenu.shortcutsWindow() {
             gtk_application_window_set_help_overlay(gcast(window), gcast(shortcuts.pointer))
         }
-        for feature in Feature.all where feature.scope == .window {
-            if let action = feature.install(on: window, for: context) { actions.append((feature, action)) }
-        }
+        actions = InstalledFeatures(Feature.all.filter { $0.scope == .window }, on: window, for: context)
         wireParts()
         // Shown (at start too, before the window had a focus to give), the farm puts the keyboard
         // on the selected printer's tile, so the arrows work at once.
@@ -111,6 +111,7 @@ final class MainWindow {
             farm.dismantleAll()
             tabs.dismantleAll()
             printersObservation = nil
+            selectedStatus = nil
             hub.stopAll()
         }
         refreshFeatures()
@@ -246,7 +247,7 @@ final class MainWindow {
 
     /// Whether the action of the feature named `name` can be used now (for tests).
     func isEnabled(_ name: String) -> Bool {
-        actions.first { $0.feature.name == name }.map { Bool(gboolean: g_action_get_enabled($0.action)) } ?? false
+        actions.isEnabled(name)
     }
 
     // MARK: Feature handlers
@@ -278,14 +279,17 @@ final class MainWindow {
             adw_window_title_set_subtitle(gcast(title), page?.camera.subtitle ?? "")
             gtk_window_set_title(gcast(window), page.map { String(format: tr("%@ — Layerwatch"), $0.name) } ?? "Layerwatch")
         }
+        // The print controls follow the selected printer's status as it changes.
+        selectedStatus = page.map { hub.observe(printerID: $0.printerID) { [weak self] _ in self?.refreshFeatures() } }
         refreshFeatures()
     }
 
-    /// Enables each action exactly where its feature applies now, and shows each toggle's state.
+    /// Enables each action exactly where its feature applies now, shows each toggle's and choice's
+    /// state, and shows the selected page's control-bar buttons that apply.
     func refreshFeatures() {
-        for (feature, action) in actions {
-            g_simple_action_set_enabled(action, feature.isEnabled(context).gboolean)
-            if let state = feature.state { setToggleState(action, state(context)) }
+        context.evaluating(for: nil) {
+            actions.refresh(context)
+            tabs.selected?.controls.refresh(context)
         }
     }
 

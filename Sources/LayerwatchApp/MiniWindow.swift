@@ -8,7 +8,7 @@ import StreamKit
 /// printer's tab (a second camera surface, never a second connection) converted at its own small
 /// size, with the print's status on one line. It shows the camera the printer's tab shows, and
 /// follows the tab's camera switcher. Hovering shows buttons to switch a Bambu printer's chamber
-/// light, go back to the tab or close.
+/// light, open its menu (the print controls), go back to the tab or close.
 @MainActor
 final class MiniWindow {
     nonisolated static let defaultSize = (width: Int32(480), height: Int32(270))
@@ -22,6 +22,10 @@ final class MiniWindow {
     private(set) var keepAbove: KeepAbove.Outcome?
     private let controls: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
+    private let menuButton = gtk_menu_button_new()!
+    /// Its `win.` actions (zoom, the print controls), kept enabled where they apply.
+    private var actions: InstalledFeatures?
+    private weak var context: FeatureContext?
 
     /// The user asked to go back to the tab (the window closes itself afterwards).
     var onReturnToTab: @MainActor () -> Void = {}
@@ -45,6 +49,7 @@ final class MiniWindow {
         surface.addBottomOverlay(status.strip.widget)
         surface.addOverlay(controls)
         gtk_box_append(gcast(controls), light.button)
+        gtk_box_append(gcast(controls), menuButton)
         toasts = adw_toast_overlay_new()
         let handle = gtk_window_handle_new()!
         gtk_window_handle_set_child(gcast(handle), toasts)
@@ -59,12 +64,39 @@ final class MiniWindow {
         connectSignal(window, "destroy") { [weak self] in self?.onClosed() }
     }
 
-    /// Gives the window `features` (those placed in mini windows: zoom) as its own `win.` actions,
-    /// so the app's shortcuts for them work here too, on this window's picture.
-    func install(_ features: [Feature], for context: FeatureContext) {
+    /// Gives the window `features` (those placed in mini windows: zoom, the print controls) as its
+    /// own `win.` actions, so the app's shortcuts for them work here too, on this window's picture
+    /// and printer, and its menu `menuFeatures`' items.
+    func install(_ features: [Feature], menu menuFeatures: [Feature], for context: FeatureContext) {
+        self.context = context
         let group = GObjectRef(adopting: g_simple_action_group_new()!)
-        for feature in features { _ = feature.install(on: group.pointer, for: context) }
+        actions = InstalledFeatures(features, on: group.pointer, for: context)
         gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
+        let menu = GObjectRef(adopting: g_menu_new()!)
+        for feature in menuFeatures { feature.appendItem(to: menu.pointer) }
+        gtk_menu_button_set_menu_model(gcast(menuButton), gcast(menu.pointer))
+        gtk_menu_button_set_icon_name(gcast(menuButton), "view-more-symbolic")
+        gtk_widget_add_css_class(menuButton, "circular")
+        gtk_widget_add_css_class(menuButton, "osd")
+        gtk_widget_set_tooltip_text(menuButton, tr("Printer Menu"))
+        setAccessibleLabel(menuButton, tr("Printer Menu"))
+        if let popover = gtk_menu_button_get_popover(gcast(menuButton)) {
+            connectNotify(popover, "visible") { [weak self] in
+                guard let self else { return }
+                isMenuOpen = Bool(gboolean: gtk_widget_get_visible(gcast(popover)))
+                refreshActions()
+            }
+        }
+        refreshActions()
+    }
+
+    /// Whether its menu is open: its print controls then act on its printer.
+    private(set) var isMenuOpen = false
+
+    /// Enables its actions where they apply to its printer.
+    func refreshActions() {
+        guard let context, let actions else { return }
+        context.evaluating(for: self) { actions.refresh(context) }
     }
 
     /// Shows another of the printer's cameras, `session` its session, in the same picture.
@@ -76,7 +108,7 @@ final class MiniWindow {
 
     /// Shows the printer's status from `hub`: the strip and the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        status.follow(camera.printerID, in: hub, light: light, temperatures: surface.stats)
+        status.follow(camera.printerID, in: hub, light: light, temperatures: surface.stats) { [weak self] in self?.refreshActions() }
     }
 
     /// Shows the window and asks for it to stay on top; on Wayland the outcome says it could not.
@@ -88,6 +120,8 @@ final class MiniWindow {
     }
 
     func close() {
+        // An open menu holds the pointer grab: it goes first, or the grab outlives the window.
+        gtk_menu_button_popdown(gcast(menuButton))
         gtk_window_destroy(gcast(window))
     }
 

@@ -44,7 +44,8 @@ final class MiniWindows {
             return
         }
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
-        mini.install(Feature.placed(\.miniWindowAction).map(\.feature), for: context)
+        mini.install(Feature.placed(\.miniWindowAction).map(\.feature), menu: Feature.placed(\.miniWindowMenuItem).map(\.feature),
+                     for: context)
         windows[id] = mini
         mini.followStatus(in: hub)
         mini.onClosed = { [weak self, weak mini] in
@@ -98,9 +99,15 @@ final class MiniWindows {
         }
     }
 
-    /// The picture of the mini window that has the keyboard, if one has: the zoom keys act on it.
-    var activeSurface: CameraSurface? {
+    /// The mini window that has the keyboard, if one has: the zoom keys act on its picture.
+    var active: MiniWindow? {
         guard let active = gtk_application_get_active_window(gcast(application)) else { return nil }
-        return windows.values.first { UnsafeMutableRawPointer($0.window) == UnsafeMutableRawPointer(active) }?.surface
+        return windows.values.first { UnsafeMutableRawPointer($0.window) == UnsafeMutableRawPointer(active) }
+    }
+
+    /// The mini window the print controls act on: the one whose menu is open, else the one that
+    /// has the keyboard now.
+    var printTarget: MiniWindow? {
+        windows.values.first(where: \.isMenuOpen) ?? windows.values.first { Bool(gboolean: gtk_window_is_active(gcast($0.window))) }
     }
 }

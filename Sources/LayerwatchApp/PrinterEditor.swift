@@ -66,21 +66,15 @@ final class PrinterEditor {
     /// Asks before removing a saved printer's tab (and the printer); closes any other tab at once.
     func confirmClose(_ page: PrinterPage) {
         guard library.printer(id: page.printerID) != nil, let window = mainWindow() else { return close(page) }
-        let dialog = adw_message_dialog_new(gcast(window.window), String(format: tr("Remove “%@”?"), page.name),
-                                            tr("Its settings and access code will be deleted from this computer."))!
-        adw_message_dialog_add_response(gcast(dialog), "cancel", tr("Cancel"))
-        adw_message_dialog_add_response(gcast(dialog), "remove", tr("Remove"))
-        adw_message_dialog_set_response_appearance(gcast(dialog), "remove", ADW_RESPONSE_DESTRUCTIVE)
-        adw_message_dialog_set_default_response(gcast(dialog), "cancel")
-        adw_message_dialog_set_close_response(gcast(dialog), "cancel")
-        connectSignal(dialog, "response::remove") { [weak self] (_: UnsafeMutableRawPointer?) in
+        let dialog = DestructiveQuestion.present(over: window.window, heading: String(format: tr("Remove “%@”?"), page.name),
+                                                 body: tr("Its settings and access code will be deleted from this computer."),
+                                                 action: tr("Remove")) { [weak self] in
             guard let self else { return }
             library.remove(id: page.printerID)
             close(page)
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
-        pendingRemoval = OpaquePointer(dialog)
-        gtk_window_present(gcast(dialog))
+        pendingRemoval = dialog
     }
 
     /// Closes the page's tab and its mini window.

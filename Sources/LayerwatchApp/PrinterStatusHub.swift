@@ -100,6 +100,13 @@ final class PrinterStatusHub {
         entries[printerID]?.monitor.setChamberLight(on)
     }
 
+    /// Sends a print command to the printer; `answer` gets how it took it, on the main loop. What
+    /// the print does shows in the printer's next report, as for the light.
+    func send(_ command: PrintCommand, to printerID: UUID, answer: @escaping @MainActor (CommandOutcome) -> Void) {
+        guard let monitor = entries[printerID]?.monitor else { return answer(.notConnected) }
+        monitor.send(command) { outcome in MainActor.assumeIsolated { answer(outcome) } }
+    }
+
     private func received(_ update: StatusMonitor.Update, for id: UUID) {
         guard var entry = entries[id] else { return }
         entry.latest = update

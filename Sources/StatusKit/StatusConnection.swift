@@ -36,6 +36,12 @@ extension StatusEndpoint {
         }
     }
 
+    /// Whether the printer has speed profiles (Bambu's silent, standard, sport, ludicrous).
+    public var hasSpeedProfiles: Bool {
+        if case .bambu = self { return true }
+        return false
+    }
+
     /// Whether Layerwatch can switch this printer's chamber light.
     public var hasSwitchableLight: Bool {
         if case .bambu = self { return true }

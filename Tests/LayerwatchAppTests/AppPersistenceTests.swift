@@ -133,7 +133,7 @@ final class AppPersistenceTests: XCTestCase {
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "cancel keeps it")
 
             window.tabs.requestCloseSelected()
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "remove")
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             app.flushSaves()
             XCTAssertEqual(window.tabs.all.count, 0)
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 0)

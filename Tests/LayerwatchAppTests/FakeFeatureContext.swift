@@ -1,6 +1,7 @@
 import Foundation
 @testable import LayerwatchApp
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// A `FeatureContext` in whatever state a test sets, recording every command called with its
@@ -17,6 +18,8 @@ final class FakeFeatureContext: FeatureContext {
     var isFarmShown = false
     var attentionFirst = false
     var canZoom = false
+    var printControls: [String: PrintControlAvailability] = [:]
+    var printSpeed: PrintSpeed?
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
@@ -40,4 +43,7 @@ final class FakeFeatureContext: FeatureContext {
     func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
     func openTimelapse(_ video: URL) { calls.append("openTimelapse(\(video.path))") }
+    func printControl(_ command: PrintCommand) -> PrintControlAvailability { printControls[command.name] ?? .hidden }
+    func evaluating(for mini: MiniWindow?, _ body: () -> Void) { body() }
+    func sendPrintCommand(_ command: PrintCommand) { calls.append("sendPrintCommand(\(command.name))") }
 }

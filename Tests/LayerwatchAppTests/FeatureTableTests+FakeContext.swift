@@ -38,6 +38,10 @@ extension FeatureTableTests {
             "open-timelapse": (video, ["openTimelapse(\(video))"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
+            "pause-print": (nil, ["sendPrintCommand(pause)"]),
+            "resume-print": (nil, ["sendPrintCommand(resume)"]),
+            "stop-print": (nil, ["sendPrintCommand(stop)"]),
+            "print-speed": ("sport", ["sendPrintCommand(speed sport)"]),
         ].merging((1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }) { first, _ in first }
         MainActor.assumeIsolated {
             XCTAssertEqual(Set(Feature.all.map(\.name)), Set(expected.keys), "every feature is tried")
@@ -102,6 +106,12 @@ extension FeatureTableTests {
             context.selectedPrinterCameras = Array(repeating: Self.camera, count: 9)
             expected.formUnion((3...9).map { "show-camera-\($0)" })
             XCTAssertEqual(enabled(), expected)
+            context.printControls = ["pause": .locked("Developer Mode"), "stop": .available]
+            expected.insert("stop-print")
+            XCTAssertEqual(enabled(), expected, "a locked control is not enabled")
+            context.printControls = ["pause": .available, "resume": .available, "stop": .available, "speed standard": .available]
+            expected.formUnion(["pause-print", "resume-print", "print-speed"])
+            XCTAssertEqual(enabled(), expected)
             XCTAssertEqual(enabled(), Set(Feature.all.map(\.name)), "every feature applies somewhere")
         }
     }
@@ -116,6 +126,10 @@ extension FeatureTableTests {
             context.isFarmShown = true
             context.attentionFirst = true
             XCTAssertEqual(on(), ["record", "notify-prints", "farm-view", "attention-first"])
+            let speed = Feature.all.first { $0.name == "print-speed" }
+            XCTAssertEqual(speed?.choiceState?(context), "", "no speed reported: no item marked")
+            context.printSpeed = .sport
+            XCTAssertEqual(speed?.choiceState?(context), "sport", "the speed the printer reports")
         }
     }
 

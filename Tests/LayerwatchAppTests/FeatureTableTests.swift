@@ -32,13 +32,20 @@ final class FeatureTableTests: XCTestCase {
             var activations: [String: Int] = [:]
             for feature in Feature.all {
                 let map: OpaquePointer = feature.scope == .window ? gcast(window.window) : gcast(app.application)
+                // A print control is an action only while it shows: these printers have no status
+                // (PrintControlTests presses their shortcuts on a printer's print).
+                if feature.lockedReason != nil {
+                    XCTAssertNil(g_action_map_lookup_action(map, feature.name), "\(feature.name) without a print")
+                    XCTAssertEqual(Self.accelerators(of: feature.actionName, in: app), feature.accelerators.map(Self.canonical))
+                    continue
+                }
                 let action = try XCTUnwrap(g_action_map_lookup_action(map, feature.name), "\(feature.actionName) is an action")
                 connectSignal(action, "activate") { (_: UnsafeMutableRawPointer?) in activations[feature.name, default: 0] += 1 }
                 XCTAssertEqual(Self.accelerators(of: feature.actionName, in: app), feature.accelerators.map(Self.canonical),
                                "the application binds \(feature.actionName) to the table's shortcuts")
             }
 
-            for feature in Feature.all {
+            for feature in Feature.all where feature.lockedReason == nil {
                 guard let accelerator = feature.accelerators.first else { continue }
                 XCTAssertEqual(Keyboard.press(Self.xdotoolKeys(accelerator), window: xid), 0, accelerator)
                 XCTAssertTrue(iterateMainContext(timeout: 5) { activations[feature.name] == 1 },
@@ -54,7 +61,7 @@ final class FeatureTableTests: XCTestCase {
             let rows = Self.shortcutRows(in: gcast(overlay))
             for feature in Feature.all {
                 guard let group = feature.shortcutGroup, let accelerator = feature.accelerators.first else { continue }
-                let title = ["printers": "Printers", "camera": "Camera", "general": "General"][group.rawValue]
+                let title = ["printers": "Printers", "print": "Print", "camera": "Camera", "general": "General"][group.rawValue]
                 XCTAssertTrue(rows.contains { $0 == (title ?? "", feature.title, accelerator) },
                               "\(feature.name) is listed under \(group): \(rows)")
             }

@@ -186,7 +186,7 @@ final class NotificationTests: XCTestCase {
 
             // Removing the printer takes its notification off the desktop.
             app.editor.confirmClose(page)
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "remove")
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertEqual(notifications.waitFor("withdrawn", timeout: 10)?.string("id"), "printer-\(printer.id.uuidString)")
         }
     }

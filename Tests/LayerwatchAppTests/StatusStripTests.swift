@@ -184,7 +184,7 @@ final class StatusStripTests: XCTestCase {
 
             // Removing the printer stops its status client.
             window.tabs.requestCloseSelected()
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "remove")
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertNil(app.statusHub.endpoint(of: printer.id))
             XCTAssertNil(app.statusHub.latest(printer.id))
             _ = iterateMainContext(timeout: 1) { false }

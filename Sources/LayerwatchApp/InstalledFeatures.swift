@@ -1,0 +1,42 @@
+import CGtk
+import GtkKit
+
+/// The features installed on one action map — the main window's, a mini window's — kept in step
+/// with the context: each action enabled exactly where its feature applies, toggles and choices
+/// showing their values, and a feature that can be locked (`Feature.lockedReason`) taken out of the
+/// map while it does not show, so its menu items (hidden when the action is missing) disappear then
+/// and stay greyed while it is locked.
+@MainActor
+final class InstalledFeatures {
+    private let map: OpaquePointer
+    /// The actions, each held here too, since a locked feature's leaves the map at times.
+    private let installed: [(feature: Feature, action: GObjectRef<OpaquePointer>)]
+
+    init(_ features: [Feature], on map: some GObjectPointer, for context: FeatureContext) {
+        self.map = OpaquePointer(map.rawGObject)
+        installed = features.compactMap { feature in
+            feature.install(on: map, for: context).map { (feature, GObjectRef(retaining: $0)) }
+        }
+    }
+
+    func refresh(_ context: FeatureContext) {
+        for (feature, action) in installed {
+            g_simple_action_set_enabled(action.pointer, feature.isEnabled(context).gboolean)
+            if let state = feature.state { setToggleState(action.pointer, state(context)) }
+            if let choice = feature.choiceState { setChoiceState(action.pointer, choice(context)) }
+            guard feature.lockedReason != nil else { continue }
+            let present = g_action_map_lookup_action(gcast(map), feature.name) != nil
+            let shown = feature.isShown(in: context)
+            if shown && !present {
+                g_action_map_add_action(gcast(map), gcast(action.pointer))
+            } else if !shown && present {
+                g_action_map_remove_action(gcast(map), feature.name)
+            }
+        }
+    }
+
+    /// Whether the action of the feature named `name` can be used now.
+    func isEnabled(_ name: String) -> Bool {
+        installed.first { $0.feature.name == name }.map { Bool(gboolean: g_action_get_enabled($0.action.pointer)) } ?? false
+    }
+}

@@ -1,0 +1,41 @@
+import CGtk
+import Foundation
+import GtkKit
+import StreamKit
+import StatusKit
+
+/// Sends the print controls' commands for whichever view asked (the tab, a farm tile, a mini
+/// window): a stop only after the question naming the printer and its job (in the printer kind's
+/// words, over the window it was asked in), then the command through the status hub, and a toast
+/// in that window when the printer refused it or did not answer. What the print does is never
+/// shown from here: the controls follow the printer's next report.
+@MainActor
+final class PrintCommands {
+    private let hub: PrinterStatusHub
+    /// The stop question while it is up (for tests).
+    private(set) var pendingStop: OpaquePointer?
+
+    init(hub: PrinterStatusHub) {
+        self.hub = hub
+    }
+
+    /// Sends `command` to printer `printerID` (named `name`); `window` is where it was asked,
+    /// `toast` shows a message there.
+    func send(_ command: PrintCommand, to printerID: UUID, name: String, over window: UnsafeMutablePointer<GtkWidget>,
+              toast: @escaping @MainActor (String) -> Void) {
+        let go = { [hub] in
+            hub.send(command, to: printerID) { outcome in
+                guard let message = outcome.message else { return }
+                toast(String(format: tr("%@: %@"), name, message))
+            }
+        }
+        guard command == .stop else { return go() }
+        let endpoint = hub.endpoint(of: printerID)
+        let question = DestructiveQuestion.present(
+            over: window, heading: PrintCommandText.confirmationHeading(for: endpoint),
+            body: PrintCommandText.confirmationBody(job: hub.latest(printerID)?.status?.job, printer: name, for: endpoint),
+            action: PrintCommandText.confirmationAction(for: endpoint), onConfirm: go)
+        connectSignal(question, "destroy") { [weak self] in self?.pendingStop = nil }
+        pendingStop = question
+    }
+}
