@@ -19,7 +19,7 @@ enum StatusReportFormatter {
         rows += StatusText.heaters(status).map { ($0.label, $0.value) }
         if let light = status.chamberLight { rows.append((tr("light"), light ? tr("on") : tr("off"))) }
         if let error = status.errorText { rows.append((tr("error"), error)) }
-        if !status.alerts.isEmpty { rows.append((tr("alerts"), status.alerts.joined(separator: ", "))) }
+        if !status.alerts.isEmpty { rows.append((tr("alerts"), status.alerts.map(\.code).joined(separator: ", "))) }
         return table(title: String(format: tr("Status of %@"), endpoint.description), rows: rows)
     }
 
@@ -37,7 +37,7 @@ enum StatusReportFormatter {
     /// One JSON object on one line (so `--watch --json` prints JSON lines).
     static func json(_ status: PrinterStatus, endpoint: StatusEndpoint) -> String {
         var object: [String: Any] = ["endpoint": endpoint.description, "state": status.state.rawValue,
-                                     "nozzles": status.nozzles.map(temperature), "alerts": status.alerts]
+                                     "nozzles": status.nozzles.map(temperature), "alerts": status.alerts.map(\.code)]
         object["job"] = status.job
         object["progress"] = status.progress
         object["layer"] = status.layer
