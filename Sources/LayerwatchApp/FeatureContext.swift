@@ -53,4 +53,6 @@ protocol FeatureContext: AnyObject {
     func setAttentionFirst(_ on: Bool)
     func showPrinter(_ id: UUID)
     func openTimelapse(_ video: URL)
+    /// Opens one of Bambu's help pages: a notification's Learn More.
+    func openLink(_ url: String)
 }

@@ -40,4 +40,5 @@ final class FakeFeatureContext: FeatureContext {
     func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
     func openTimelapse(_ video: URL) { calls.append("openTimelapse(\(video.path))") }
+    func openLink(_ url: String) { calls.append("openLink(\(url))") }
 }
