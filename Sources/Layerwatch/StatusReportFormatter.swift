@@ -19,7 +19,12 @@ enum StatusReportFormatter {
         rows += StatusText.heaters(status).map { ($0.label, $0.value) }
         if let light = status.chamberLight { rows.append((tr("light"), light ? tr("on") : tr("off"))) }
         if let error = status.errorText { rows.append((tr("error"), error)) }
-        if !status.alerts.isEmpty { rows.append((tr("alerts"), status.alerts.joined(separator: ", "))) }
+        if let printError = status.printError { rows.append(("", printError.url)) }
+        // One row per alert, the label on the first; each with the page that explains it.
+        for (index, alert) in status.alerts.enumerated() {
+            rows.append((index == 0 ? tr("alerts") : "", alert.summary))
+            rows.append(("", alert.url))
+        }
         return table(title: String(format: tr("Status of %@"), endpoint.description), rows: rows)
     }
 
@@ -37,7 +42,7 @@ enum StatusReportFormatter {
     /// One JSON object on one line (so `--watch --json` prints JSON lines).
     static func json(_ status: PrinterStatus, endpoint: StatusEndpoint) -> String {
         var object: [String: Any] = ["endpoint": endpoint.description, "state": status.state.rawValue,
-                                     "nozzles": status.nozzles.map(temperature), "alerts": status.alerts]
+                                     "nozzles": status.nozzles.map(temperature), "hms": status.alerts.map(alert)]
         object["job"] = status.job
         object["progress"] = status.progress
         object["layer"] = status.layer
@@ -47,7 +52,14 @@ enum StatusReportFormatter {
         object["chamber"] = status.chamber.map(temperature)
         object["chamberLight"] = status.chamberLight
         object["error"] = status.errorText
+        object["printError"] = status.printError.map(alert)
         return encode(object)
+    }
+
+    /// `{"code", "severity", "module", "text", "url"}`; null for what is not known.
+    private static func alert(_ alert: BambuAlert) -> [String: Any] {
+        ["code": alert.code, "severity": alert.severity?.rawValue ?? NSNull(), "module": alert.module?.rawValue ?? NSNull(),
+         "text": alert.text ?? NSNull(), "url": alert.url]
     }
 
     static func json(_ failure: StatusFailure, endpoint: CustomStringConvertible) -> String {

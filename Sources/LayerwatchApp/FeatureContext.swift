@@ -65,4 +65,6 @@ protocol FeatureContext: AnyObject {
     func openTimelapse(_ video: URL)
     /// Sends `command` to that printer (a stop after asking), telling the outcome where it was asked.
     func sendPrintCommand(_ command: PrintCommand)
+    /// Opens one of Bambu's help pages: a notification's Learn More.
+    func openLink(_ url: String)
 }

@@ -89,11 +89,13 @@ extension Feature {
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .providedByGTK),
         Feature(name: "about", scope: .application, title: tr("About Layerwatch"), placements: [.menu(section: 1)],
                 handler: .command { $0.showAbout() }),
-        // What a notification's click and its Open Timelapse button activate, with their targets.
+        // What a notification's click and its Open Timelapse and Learn More buttons activate, with their targets.
         Feature(name: PrintNotifier.showPrinterAction, scope: .application, title: tr("Open Tab"),
                 handler: .textCommand { context, id in UUID(uuidString: id).map(context.showPrinter) }),
         Feature(name: PrintNotifier.openTimelapseAction, scope: .application, title: tr("Open Timelapse"),
                 handler: .textCommand { context, path in context.openTimelapse(URL(fileURLWithPath: path)) }),
+        Feature(name: PrintNotifier.openLinkAction, scope: .application, title: tr("Learn More"),
+                handler: .textCommand { context, url in context.openLink(url) }),
         // The farm view (last: its shortcut changes what the window shows).
         Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
                 placements: [.headerBar(icon: "view-grid-symbolic")],

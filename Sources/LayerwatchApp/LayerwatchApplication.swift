@@ -42,6 +42,11 @@ public final class LayerwatchApplication {
     /// Takes the timelapses of prints; made in `startup`.
     private(set) var timelapses: TimelapseTaker?
     private(set) var window: MainWindow?
+    /// Hands a web address to the desktop's handler, over the main window if it is open; tests
+    /// put a recorder here.
+    lazy var openURI: @MainActor (String) -> Void = { [unowned self] uri in
+        gtk_show_uri(window.map { gcast($0.window) }, uri, guint32(GDK_CURRENT_TIME))
+    }
     private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub,
                                                     library: library, context: self, mainWindow: { [unowned self] in window })
     /// Sends the print controls' commands (a stop after asking).
@@ -376,5 +381,15 @@ extension LayerwatchApplication: FeatureContext {
             GLibLog.warning("could not open \(video.path): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
             g_clear_error(&error)
         }
+    }
+    /// Opens `url` with the desktop's handler (a web browser) if it is one of Bambu's help pages
+    /// (`BambuAlert.isHelpPage`): a notification's Learn More. Any other address, which only
+    /// another program on the session bus could ask for, is refused.
+    func openLink(_ url: String) {
+        guard BambuAlert.isHelpPage(url) else {
+            GLibLog.warning("refused to open a link that is not one of Bambu's help pages")
+            return
+        }
+        openURI(url)
     }
 }

@@ -7,12 +7,13 @@ import StreamKit
 /// Desktop notifications of prints. It follows every saved printer (the library's printers stream)
 /// and its status in the hub and, for a printer whose switch is on (`Printer.notifies`), notifies
 /// when a print finishes, fails or pauses and when a Bambu printer raises an HMS alert it did not
-/// show before: the printer's name in the title, the job (and the printer's error or the HMS codes)
-/// in the body, the camera's last picture as the icon, and a click that brings up the printer's tab
-/// (`app.show-printer`). Each printer has one notification id, so a newer event replaces an older
-/// one. Each printer's `NotificationGate` decides when: a state is told once it has held for a few
-/// seconds, alerts are counted in one notification, and a few notifications a minute at most leave,
-/// whatever the printer reports. What each printer last showed is kept in a `NotificationLedger`
+/// show before: the printer's name in the title, the job (and the printer's error and the HMS alerts
+/// in words, with a "Learn More" button opening Bambu's page) in the body, the camera's last
+/// picture as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each
+/// printer has one notification id, so a newer event replaces an older one. Each printer's
+/// `NotificationGate` decides when: a state is told once it has held for a few seconds, alerts are
+/// counted in one notification, and a few notifications a minute at most leave, whatever the
+/// printer reports. What each printer last showed is kept in a `NotificationLedger`
 /// (even while its switch is off), so neither a reconnect nor a restart notifies the same event
 /// again, and a printer seen for the first time notifies nothing of the state it is already in.
 @MainActor
@@ -21,6 +22,8 @@ final class PrintNotifier {
     static let showPrinterAction = "show-printer"
     /// The application action of a notification's "Open Timelapse", with the video's path.
     static let openTimelapseAction = "open-timelapse"
+    /// The application action of a notification's "Learn More", with the page of Bambu's it opens.
+    static let openLinkAction = "open-link"
 
     private let application: OpaquePointer
     private let hub: PrinterStatusHub
@@ -134,34 +137,38 @@ final class PrintNotifier {
         "printer-\(printerID.uuidString)"
     }
 
-    /// How many alert codes a notification lists; the rest are counted.
-    private static let listedAlerts = 5
+    /// How many alerts a notification words; the rest are counted.
+    private static let listedAlerts = AlertList.listedLimit
 
-    /// One notification for what the gate let through (a pause can come with alerts).
+    /// One notification for what the gate let through (a pause can come with alerts): the job,
+    /// the print error and the new HMS alerts in words, and a "Learn More" button opening the
+    /// page of the first of them.
     private func notify(_ tell: NotificationGate.Tell, printer: Printer) {
         let status = tell.status
         let title: String
         var priority = DesktopNotification.Priority.high
         var error: String?
+        var printError: BambuAlert?
         switch tell.event {
         case .finished?:
             title = String(format: tr("%@: print finished"), printer.name)
             priority = .normal
         case .failed?:
             title = String(format: tr("%@: print failed"), printer.name)
-            error = status.errorText
+            (error, printError) = (status.errorText, status.printError)
         case .paused?:
             title = String(format: tr("%@: print paused"), printer.name)
-            error = status.errorText
+            (error, printError) = (status.errorText, status.printError)
         case .alerts?, nil:
             title = String(format: tr("%@: printer alert"), printer.name)
         }
-        let listed = tell.alerts.prefix(Self.listedAlerts).joined(separator: ", ")
-        let hms = tell.alerts.isEmpty ? nil : tell.alertCount > Self.listedAlerts
-            ? String(format: tr("%d HMS alerts: %@ …"), tell.alertCount, listed)
-            : String(format: tr("HMS %@"), listed)
+        let alerts = tell.alerts.prefix(Self.listedAlerts).compactMap(BambuAlert.init(hmsCode:))
+        let more = tell.alertCount - alerts.count
+        let hms = alerts.map(\.summary) + (more > 0 ? [String(format: trPlural("and %ld more alert", "and %ld more alerts", more), more)] : [])
+        let link = (printError ?? alerts.first)?.url
         let timelapse = (tell.event == .finished || tell.event == .failed) ? timelapses[printer.id].flatMap { $0.job == status.job ? $0.video : nil } : nil
-        send(notification(title: title, body: [status.job, error, hms], priority: priority, timelapse: timelapse, of: printer), for: printer)
+        send(notification(title: title, body: [status.job, error] + hms, priority: priority, timelapse: timelapse, link: link, of: printer),
+             for: printer)
     }
 
     /// The print's notification again, now offering its timelapse (`video`): it replaces the one
@@ -171,18 +178,20 @@ final class PrintNotifier {
         timelapses[printerID] = (video, job)
         guard let printer = printer(printerID), printer.notifies else { return }
         let title = String(format: failed ? tr("%@: print failed") : tr("%@: print finished"), printer.name)
-        send(notification(title: title, body: [job], priority: .normal, timelapse: video, of: printer), for: printer)
+        send(notification(title: title, body: [job], priority: .normal, timelapse: video, link: nil, of: printer), for: printer)
     }
 
-    /// A notification of `printer`'s: `body`'s lines that are there, and with `timelapse` a line
-    /// naming it and a button opening it; a click brings up the printer's tab.
+    /// A notification of `printer`'s: `body`'s lines that are there, with `timelapse` a line
+    /// naming it and a button opening it, with `link` a "Learn More" button opening that page; a
+    /// click brings up the printer's tab.
     private func notification(title: String, body: [String?], priority: DesktopNotification.Priority, timelapse: URL?,
-                              of printer: Printer) -> DesktopNotification {
+                              link: String?, of printer: Printer) -> DesktopNotification {
         let lines = body + [timelapse.map { String(format: tr("Timelapse: %@"), $0.lastPathComponent) }]
         let text = lines.compactMap { $0 }.joined(separator: "\n")
         return DesktopNotification(title: title, body: text.isEmpty ? nil : bodyIsMarkup ? markupEscaped(text) : text, priority: priority,
                                    defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString),
-                                   buttons: timelapse.map { [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, $0.path)] } ?? [])
+                                   buttons: (timelapse.map { [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, $0.path)] } ?? [])
+                                       + (link.map { [(tr("Learn More"), "app." + Self.openLinkAction, $0)] } ?? []))
     }
 
     /// Sends `text` as the printer's one notification, with the camera's picture as its icon.

@@ -28,6 +28,8 @@ struct PrintSummary: Equatable {
     let finish: String?
     /// The printer's error text, or why its status is not coming.
     let message: String?
+    /// Bambu's print error (while paused or failed) and HMS alerts, in words with their pages.
+    let alerts: [BambuAlert]
 
     /// The summary of `printerID`'s status in `hub`, or nil while there is none to show (no status
     /// endpoint, still connecting, no report yet).
@@ -48,6 +50,7 @@ struct PrintSummary: Equatable {
         tone = .neutral
         (job, fraction, percent, layers, timeLeft, finish) = (nil, nil, nil, nil, nil, nil)
         self.message = message
+        alerts = []
     }
 
     init(_ status: PrinterStatus, end: Date?, now: Date = Date()) {
@@ -65,7 +68,10 @@ struct PrintSummary: Equatable {
         finish = end.flatMap { end in
             status.state == .printing ? String(format: tr("ends %@"), StatusText.finishTime(after: end.timeIntervalSince(now), from: now)) : nil
         }
-        message = [.paused, .failed].contains(status.state) ? status.errorText : nil
+        let stopped = [.paused, .failed].contains(status.state)
+        let printError = stopped ? status.printError : nil
+        message = stopped && printError == nil ? status.errorText : nil
+        alerts = (printError.map { [$0] } ?? []) + status.alerts
     }
 
     private static func tone(of state: PrinterStatus.State) -> Tone {
@@ -90,6 +96,6 @@ struct PrintSummary: Equatable {
     /// One line for a tooltip: "Printing · 42 % · 1 h 12 min · ends 15:42", "Offline — Status: …".
     var oneLine: String {
         let parts = [stateText, percent, timeText].compactMap { $0 }.joined(separator: " · ")
-        return message.map { String(format: tr("%@ — %@"), parts, $0) } ?? parts
+        return (message ?? alerts.first?.summary).map { String(format: tr("%@ — %@"), parts, $0) } ?? parts
     }
 }

@@ -20,6 +20,8 @@ final class StatusStrip {
     private let layers = makeLabel(classes: ["caption"], leading: true)
     private let time = makeLabel(classes: ["caption", "numeric"])
     private let message = makeLabel(classes: ["caption"], leading: true)
+    /// Bambu's alerts in words, with their links.
+    let alerts: AlertList
     /// The full strip's second row (layer, time); nil in the compact one.
     private let details: UnsafeMutablePointer<GtkWidget>?
     private let isCompact: Bool
@@ -28,6 +30,7 @@ final class StatusStrip {
 
     init(style: CameraSurface.Style) {
         isCompact = style == .compact
+        alerts = AlertList(style: style)
         card = gtk_box_new(isCompact ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, isCompact ? 8 : 4)
         gtk_widget_add_css_class(card, "status-strip")
         gtk_widget_set_valign(card, GTK_ALIGN_END)
@@ -39,7 +42,7 @@ final class StatusStrip {
             gtk_label_set_ellipsize(gcast(message), PANGO_ELLIPSIZE_END)
             gtk_widget_set_hexpand(message, true.gboolean)
             gtk_widget_set_hexpand(bar, true.gboolean)
-            for child in [chip, message, bar, percent, time] { gtk_box_append(gcast(card), child) }
+            for child in [chip, message, bar, percent, time, alerts.widget] { gtk_box_append(gcast(card), child) }
             details = nil
             widget = card
         } else {
@@ -56,7 +59,7 @@ final class StatusStrip {
             let details = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
             for child in [layers, time] { gtk_box_append(gcast(details), child) }
             self.details = details
-            for child in [heading, bar, details, message] { gtk_box_append(gcast(card), child) }
+            for child in [heading, bar, details, message, alerts.widget] { gtk_box_append(gcast(card), child) }
             if isTile {
                 widget = card
             } else {
@@ -85,11 +88,12 @@ final class StatusStrip {
         set(layers, isCompact ? nil : summary.layers)
         set(time, isCompact ? summary.timeLeft : summary.timeText)
         // The compact line names the job only when nothing else fills it (preparing).
-        set(message, summary.message ?? (isCompact && summary.fraction == nil ? summary.job : nil))
+        set(message, summary.message ?? (isCompact ? summary.alerts.first?.summary : nil) ?? (isCompact && summary.fraction == nil ? summary.job : nil))
+        alerts.show(summary.alerts)
         gtk_widget_set_tooltip_text(card, summary.oneLine)
         // A state alone (idle) is a badge in the corner, as the picture's age is; anything more gets
         // the whole width.
-        let alone = summary.job == nil && summary.fraction == nil && summary.message == nil
+        let alone = summary.job == nil && summary.fraction == nil && summary.message == nil && summary.alerts.isEmpty
         gtk_widget_set_halign(widget, alone ? GTK_ALIGN_START : GTK_ALIGN_FILL)
         if alone { gtk_widget_add_css_class(card, "alone") } else { gtk_widget_remove_css_class(card, "alone") }
         if isCompact {

@@ -1,5 +1,4 @@
 import Foundation
-import StreamKit
 
 /// A Bambu printer's `print` object as the reports built it up. X1 printers send it whole; P1 and A1
 /// printers send only what changed, so every report is merged into what came before (objects key by
@@ -42,7 +41,9 @@ struct BambuReport {
         status.needsDeveloperMode = needsSignedCommands
         status.speed = PrinterNumber.int(fields["spd_lvl"], in: PrinterNumber.code).flatMap(PrintSpeed.init(rawValue:))
         if let error = PrinterNumber.int(fields["print_error"], in: PrinterNumber.code), error != 0 {
-            status.errorText = String(format: tr("Printer error %@"), Self.code(UInt32(error)))
+            let printError = BambuAlert(printError: UInt32(error))
+            status.printError = printError
+            status.errorText = printError.summary
         }
         return status
     }
@@ -103,21 +104,16 @@ struct BambuReport {
         return ["chamber_light"] + (reported.contains("chamber_light2") ? ["chamber_light2"] : [])
     }
 
-    /// HMS entries as the codes Bambu's wiki is searched by: `AAAA_BBBB_CCCC_DDDD` from `attr` and
-    /// `code`, each once, in the printer's order.
-    private var alerts: [String] {
+    /// HMS entries in words, each code once, in the printer's order.
+    private var alerts: [BambuAlert] {
         guard let entries = fields["hms"] as? [[String: Any]] else { return [] }
-        var codes: [String] = []
+        var alerts: [BambuAlert] = []
         for entry in ListLimit.first(entries, ListLimit.alerts, of: "HMS alerts") {
             guard let attr = PrinterNumber.int(entry["attr"], in: PrinterNumber.code),
                   let code = PrinterNumber.int(entry["code"], in: PrinterNumber.code) else { continue }
-            let text = Self.code(UInt32(attr)) + "_" + Self.code(UInt32(code))
-            if !codes.contains(text) { codes.append(text) }
+            let alert = BambuAlert(attr: UInt32(attr), code: UInt32(code))
+            if !alerts.contains(where: { $0.code == alert.code }) { alerts.append(alert) }
         }
-        return codes
-    }
-
-    private static func code(_ value: UInt32) -> String {
-        String(format: "%04X_%04X", value >> 16, value & 0xFFFF)
+        return alerts
     }
 }

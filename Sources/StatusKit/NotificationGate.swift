@@ -53,11 +53,12 @@ public struct NotificationGate: Sendable {
     public mutating func observe(_ status: PrinterStatus, at now: Date) -> Tell? {
         guard status.state != .offline else { return tick(at: now) }
         guard let settled = mark else {
-            mark = PrintMark(state: status.state, job: status.job, alerts: status.alerts)
+            mark = PrintMark(state: status.state, job: status.job, alerts: status.notifiedAlertCodes)
             return nil
         }
-        let appeared = status.alerts.filter { !settled.alerts.contains($0) }
-        mark = PrintMark(state: settled.state, job: settled.job, alerts: status.alerts)
+        let codes = status.notifiedAlertCodes
+        let appeared = codes.filter { !settled.alerts.contains($0) }
+        mark = PrintMark(state: settled.state, job: settled.job, alerts: codes)
         if !appeared.isEmpty { gather(appeared, at: now, status: status) }
         let job = status.job ?? (settled.state == status.state ? settled.job : nil)
         if status.state == settled.state && job == settled.job {

@@ -18,7 +18,7 @@ public enum PrintEvent: Equatable, Sendable {
     public static func changes(from mark: PrintMark?, to status: PrinterStatus) -> (events: [PrintEvent], mark: PrintMark?) {
         guard status.state != .offline else { return ([], mark) }
         let job = status.job ?? (mark?.state == status.state ? mark?.job : nil)
-        let next = PrintMark(state: status.state, job: job, alerts: status.alerts)
+        let next = PrintMark(state: status.state, job: job, alerts: status.notifiedAlertCodes)
         guard let mark else { return ([], next) }
         var events: [PrintEvent] = []
         if next.state != mark.state || next.job != mark.job, let ended = PrintEvent(state: next.state) {
@@ -61,3 +61,11 @@ public struct PrintMark: Codable, Equatable, Sendable {
 }
 
 extension PrinterStatus.State: Codable {}
+
+extension PrinterStatus {
+    /// The codes of the HMS alerts a notification may be about: all but the refusal of an unsigned
+    /// command (`BambuAlert.isAuthorizationRefusal`), which is no printer fault.
+    public var notifiedAlertCodes: [String] {
+        alerts.filter { !$0.isAuthorizationRefusal }.map(\.code)
+    }
+}

@@ -47,8 +47,10 @@ public struct PrinterStatus: Equatable, Sendable {
     public var chamberLight: Bool?
     /// The printer's own words for a failure or pause (Klipper's message, Bambu's print error).
     public var errorText: String?
-    /// Bambu HMS alerts, as the codes Bambu's wiki lists (`0300_0100_0001_0007`).
-    public var alerts: [String]
+    /// Bambu's print error in words, with its page (`errorText` is its `summary`).
+    public var printError: BambuAlert?
+    /// Bambu HMS alerts, each once, in the printer's order.
+    public var alerts: [BambuAlert]
     /// A Bambu printer whose firmware refuses unsigned print commands (its `fun` bit 0x20000000: LAN
     /// Only mode's Developer Mode is off). Reading status and the chamber light still work.
     public var needsDeveloperMode = false
@@ -58,7 +60,7 @@ public struct PrinterStatus: Equatable, Sendable {
     public init(state: State = .idle, job: String? = nil, progress: Double? = nil, layer: Int? = nil,
                 totalLayers: Int? = nil, timeLeft: TimeInterval? = nil, nozzles: [Temperature] = [],
                 bed: Temperature? = nil, chamber: Temperature? = nil, chamberLight: Bool? = nil,
-                errorText: String? = nil, alerts: [String] = []) {
+                errorText: String? = nil, printError: BambuAlert? = nil, alerts: [BambuAlert] = []) {
         self.state = state
         self.job = job
         self.progress = progress
@@ -70,6 +72,7 @@ public struct PrinterStatus: Equatable, Sendable {
         self.chamber = chamber
         self.chamberLight = chamberLight
         self.errorText = errorText
+        self.printError = printError
         self.alerts = alerts
     }
 

@@ -46,4 +46,5 @@ final class FakeFeatureContext: FeatureContext {
     func printControl(_ command: PrintCommand) -> PrintControlAvailability { printControls[command.name] ?? .hidden }
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) { body() }
     func sendPrintCommand(_ command: PrintCommand) { calls.append("sendPrintCommand(\(command.name))") }
+    func openLink(_ url: String) { calls.append("openLink(\(url))") }
 }

@@ -36,6 +36,7 @@ extension FeatureTableTests {
             "about": (nil, ["showAbout"]),
             "show-printer": (Self.printer.id.uuidString, ["showPrinter(\(Self.printer.id))"]),
             "open-timelapse": (video, ["openTimelapse(\(video))"]),
+            "open-link": ("https://wiki.bambulab.com/en/hms/error-code", ["openLink(https://wiki.bambulab.com/en/hms/error-code)"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
             "pause-print": (nil, ["sendPrintCommand(pause)"]),
@@ -58,10 +59,12 @@ extension FeatureTableTests {
     func testStringActionsAreApplicationActionsTakingTheirTarget() {
         MainActor.assumeIsolated {
             let textFeatures = Feature.all.filter { if case .textCommand = $0.handler { true } else { false } }
-            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app." + PrintNotifier.openTimelapseAction])
+            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app." + PrintNotifier.openTimelapseAction,
+                                                         "app." + PrintNotifier.openLinkAction])
             let context = FakeFeatureContext()
             for feature in textFeatures { Self.activate(feature, target: "/tmp/not a printer id", on: context) }
-            XCTAssertEqual(context.calls, ["openTimelapse(/tmp/not a printer id)"], "a target that is no printer id shows no printer")
+            XCTAssertEqual(context.calls, ["openTimelapse(/tmp/not a printer id)", "openLink(/tmp/not a printer id)"],
+                           "a target that is no printer id shows no printer")
         }
     }
 
@@ -70,7 +73,7 @@ extension FeatureTableTests {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
             var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-help-overlay", "about",
-                                 "show-printer", "open-timelapse", "farm-view"]
+                                 "show-printer", "open-timelapse", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera

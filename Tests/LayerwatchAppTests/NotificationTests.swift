@@ -135,7 +135,8 @@ final class NotificationTests: XCTestCase {
             report(["gcode_state": "PAUSE", "print_error": 0x0700_8012], shows: "Paused")
             let paused = try awaitNotification(1)
             XCTAssertEqual(paused.string("title"), "Bench P1S: print paused")
-            XCTAssertEqual(paused.string("body"), "Gearbox\nPrinter error 0700_8012")
+            XCTAssertEqual(paused.string("body"), "Gearbox\nFailed to get AMS mapping table; please select 'Resume' to retry. (0700_8012)")
+            XCTAssertEqual(Self.buttons(of: paused), [["Learn More", "app.open-link", "https://wiki.bambulab.com/en/hms/error-code"]])
             XCTAssertEqual(paused.string("priority"), "high")
             let icon = try XCTUnwrap(paused.fields["icon"] as? [String: Any])
             XCTAssertEqual(icon["kind"] as? String, "themed", "no picture: the app's icon")
@@ -148,10 +149,26 @@ final class NotificationTests: XCTestCase {
             XCTAssertEqual(try awaitNotification(2).string("title"), "Bench P1S: print paused", "pause, resume, pause: two")
 
             report(["gcode_state": "RUNNING"], shows: "Printing")
+            // The printer refusing an unsigned command is no fault: nothing to notify.
+            mqtt.send(["cmd": "set", "print": ["hms": [["attr": 0x0500_0500, "code": 0x0001_0007]]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !strip.alerts.rowsShown.isEmpty })
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 2 },
+                           "the Developer Mode advice is not a printer alert")
             mqtt.send(["cmd": "set", "print": ["hms": [["attr": 0x0300_0100, "code": 0x0001_0007]]]])
             let alert = try awaitNotification(3)
             XCTAssertEqual(alert.string("title"), "Bench P1S: printer alert")
-            XCTAssertEqual(alert.string("body"), "Gearbox\nHMS 0300_0100_0001_0007")
+            XCTAssertEqual(alert.string("body"),
+                           "Gearbox\nThe heatbed temperature is abnormal, the sensor may have an open circuit. (0300_0100_0001_0007)")
+            let heatbedPage = "https://e.bambulab.com/index.php?e=0300010000010007&s=device_hms&lang=en"
+            XCTAssertEqual(Self.buttons(of: alert), [["Learn More", "app.open-link", heatbedPage]])
+            // Its Learn More, pressed as GNOME Shell does: the app opens Bambu's page, nothing else.
+            var opened: [String] = []
+            app.openURI = { opened.append($0) }
+            notifications.send(["cmd": "click", "id": "printer-\(printer.id.uuidString)", "button": 0])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { opened == [heatbedPage] }, "\(opened)")
+            XCTAssertEqual(notifications.waitFor("done", timeout: 5) { $0.string("cmd") == "click" }?.string("action"), "app.open-link")
+            g_action_group_activate_action(gcast(app.application), PrintNotifier.openLinkAction, g_variant_new_string("file:///etc/passwd"))
+            XCTAssertFalse(iterateMainContext(timeout: 1) { opened.count > 1 }, "only Bambu's pages are opened: \(opened)")
             mqtt.send(["cmd": "set", "print": ["mc_percent": 11]])
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 3 },
                            "an alert still shown is not new")
@@ -159,7 +176,7 @@ final class NotificationTests: XCTestCase {
             report(["gcode_state": "FAILED", "print_error": 0x0300_400C, "hms": []], shows: "Failed")
             let failed = try awaitNotification(4)
             XCTAssertEqual(failed.string("title"), "Bench P1S: print failed")
-            XCTAssertEqual(failed.string("body"), "Gearbox\nPrinter error 0300_400C")
+            XCTAssertEqual(failed.string("body"), "Gearbox\nThe task was canceled. (0300_400C)")
 
             // The switch: in the printers' menu for a printer with status, off for this one only.
             XCTAssertTrue(window.isEnabled("notify-prints"))
@@ -229,6 +246,13 @@ final class NotificationTests: XCTestCase {
     @MainActor
     private static func id(of app: LayerwatchApplication) -> String {
         String(cString: g_application_get_application_id(gcast(app.application)))
+    }
+
+    /// A notification's buttons as [label, action, target].
+    private static func buttons(of notification: TestServer.Event) -> [[String]] {
+        (notification.fields["buttons"] as? [[String: Any]] ?? []).map { button in
+            ["label", "action", "target"].map { button[$0] as? String ?? "" }
+        }
     }
 
     @MainActor

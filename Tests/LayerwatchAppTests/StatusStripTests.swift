@@ -88,17 +88,73 @@ final class StatusStripTests: XCTestCase {
 
             server.send(["cmd": "set", "print": ["gcode_state": "PAUSE", "print_error": 0x0700_8012]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Paused" })
-            XCTAssertEqual(strip.messageText, "Printer error 0700_8012")
+            let mapping = "Failed to get AMS mapping table; please select 'Resume' to retry. (0700_8012)"
+            XCTAssertEqual(strip.alerts.rowsShown, [.init(text: mapping, link: "https://wiki.bambulab.com/en/hms/error-code",
+                                                          linkLabel: "Learn More", isAdvice: false)])
+            XCTAssertNil(strip.messageText, "the print error is an alert with its link, not a second line")
+            XCTAssertEqual(mini.status.strip.messageText, mapping, "the mini window's one line words it")
             XCTAssertEqual(strip.timeText, "1 h 12 min left", "a paused print has no end time")
             XCTAssertEqual(adw_tab_page_get_needs_attention(tab), 1, "a paused print wants attention")
             XCTAssertEqual(mini.status.strip.stateText, "Paused")
 
             server.send(["cmd": "set", "print": ["gcode_state": "FINISH", "print_error": 0, "mc_percent": 100, "layer_num": 180]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Finished" })
+            XCTAssertEqual(strip.alerts.rowsShown, [], "no error, no alert")
             XCTAssertEqual(strip.fraction, 1)
             XCTAssertNil(strip.timeText)
             XCTAssertEqual(String(cString: adw_tab_page_get_title(tab)), "X1C Workshop")
             XCTAssertEqual(adw_tab_page_get_needs_attention(tab), 0)
+        }
+    }
+
+    func testHMSAlertsReadInWordsWithTheirPagesInTheStripAndShortOnTheTile() throws {
+        let (server, saved) = try bambuPrinter()
+        var printer = saved
+        printer.notifies = false
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(with: [printer])
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            let strip = page.status.strip
+            XCTAssertTrue(iterateMainContext(timeout: 15) { strip.stateText == "Idle" })
+            XCTAssertEqual(strip.alerts.rowsShown, [])
+
+            server.send(["cmd": "set", "print": printing.merging(["hms": [["attr": 0x0300_1000, "code": 0x0002_0002],
+                                                                          ["attr": 0x0700_4300, "code": 0x0002_0099],
+                                                                          ["attr": 0x0500_0500, "code": 0x0001_0007]]]) { $1 }])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { strip.alerts.rowsShown.count == 3 }, "\(strip.alerts.rowsShown)")
+            let rows = strip.alerts.rowsShown
+            XCTAssertEqual(rows[0], .init(text: "The 1st order mechanical resonance mode of X axis differs much from last calibration, "
+                                              + "please re-run the machine calibration later. (0300_1000_0002_0002)",
+                                          link: "https://e.bambulab.com/index.php?e=0300100000020002&s=device_hms&lang=en",
+                                          linkLabel: "Learn More", isAdvice: false))
+            XCTAssertEqual(rows[1], .init(text: "HMS 0700_4300_0002_0099 — AMS, Serious",
+                                          link: "https://e.bambulab.com/index.php?e=0700430000020099&s=device_hms&lang=en",
+                                          linkLabel: "Learn More", isAdvice: false), "no text is made up for an unknown code")
+            XCTAssertEqual(rows[2].text, "Turn on Developer Mode (LAN Only) on the printer to control prints from Layerwatch")
+            XCTAssertTrue(rows[2].isAdvice, "a refused command is advice, not a fault")
+            XCTAssertEqual(strip.stateText, "Printing", "the print goes on: no alert changes the state")
+            XCTAssertNil(strip.alerts.moreText)
+
+            window.showFarm(true)
+            let tile = try XCTUnwrap(window.farm.tile(id: printer.id))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !tile.status.strip.alerts.rowsShown.isEmpty })
+            XCTAssertEqual(tile.status.strip.alerts.rowsShown.map(\.text),
+                           ["Motion controller · Serious, AMS · Serious, Developer Mode is off"], "short on the tile")
+            XCTAssertFalse(tile.isFramed, "alerts while printing do not frame the tile as a failed print")
+            window.showFarm(false)
+
+            server.send(["cmd": "set", "print": ["gcode_state": "FAILED", "print_error": 0x0700_8011,
+                                                 "hms": [["attr": 0x0702_2300, "code": 0x0002_0001], ["attr": 0x0300_1000, "code": 0x0002_0002],
+                                                         ["attr": 0x0700_4300, "code": 0x0002_0099]]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Failed" })
+            XCTAssertEqual(strip.alerts.rowsShown.map(\.text),
+                           ["AMS filament ran out. Please insert a new filament into the same AMS slot. (0700_8011)",
+                            "AMS3 slot 4 filament has run out. (0702_2300_0002_0001)",
+                            "The 1st order mechanical resonance mode of X axis differs much from last calibration, "
+                                + "please re-run the machine calibration later. (0300_1000_0002_0002)"], "the print error first")
+            XCTAssertEqual(strip.alerts.rowsShown.first?.link, "https://wiki.bambulab.com/en/hms/error-code")
+            XCTAssertEqual(strip.alerts.moreText, "and 1 more alert")
         }
     }
 

@@ -40,6 +40,46 @@ final class StatusCommandTests: XCTestCase {
         }
     }
 
+    func testBambuAlertsAndThePrintErrorInWordsWithTheirPages() throws {
+        let printer = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", "Qz81Ww07", "--partial"])
+        defer { printer.stop() }
+        let serial = try XCTUnwrap(printer.waitFor("ready")?.string("serial"))
+        printer.send(["cmd": "set", "print": ["gcode_state": "FAILED", "subtask_name": "Benchy", "print_error": 0x0700_8011,
+                                              "hms": [["attr": 0x0300_1000, "code": 0x0002_0002], ["attr": 0x0700_4300, "code": 0x0002_0099]]]])
+        XCTAssertNotNil(printer.waitFor("done"))
+        let url = "bambu://bblp:Qz81Ww07@127.0.0.1:\(printer.port)?serial=\(serial)"
+        let json = try CommandRun.product("layerwatch", ["status", url, "--json"])
+        XCTAssertEqual(json.status, 0, json.stdout + json.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let hms = try XCTUnwrap(object["hms"] as? [[String: Any]], json.stdout)
+        XCTAssertEqual(hms.count, 2)
+        XCTAssertEqual(hms[0]["code"] as? String, "0300_1000_0002_0002")
+        XCTAssertEqual(hms[0]["severity"] as? String, "serious")
+        XCTAssertEqual(hms[0]["module"] as? String, "motion_controller")
+        XCTAssertEqual(hms[0]["text"] as? String, "The 1st order mechanical resonance mode of X axis differs much from last calibration, "
+                       + "please re-run the machine calibration later.")
+        XCTAssertEqual(hms[0]["url"] as? String, "https://e.bambulab.com/index.php?e=0300100000020002&s=device_hms&lang=en")
+        XCTAssertEqual(hms[1]["module"] as? String, "ams")
+        XCTAssertTrue(hms[1]["text"] is NSNull, "no source words 0700_4300_0002_0099: text is null, not made up")
+        XCTAssertEqual(Set(hms[1].keys), ["code", "severity", "module", "text", "url"])
+        let printError = try XCTUnwrap(object["printError"] as? [String: Any], json.stdout)
+        XCTAssertEqual(printError["code"] as? String, "0700_8011")
+        XCTAssertEqual(printError["module"] as? String, "ams")
+        XCTAssertTrue(printError["severity"] is NSNull)
+        XCTAssertEqual(printError["url"] as? String, "https://wiki.bambulab.com/en/hms/error-code")
+        XCTAssertEqual(object["error"] as? String, "AMS filament ran out. Please insert a new filament into the same AMS slot. (0700_8011)")
+
+        let text = try CommandRun.product("layerwatch", ["status", url])
+        XCTAssertEqual(text.status, 0, text.stdout + text.stderr)
+        for expected in ["error      AMS filament ran out. Please insert a new filament into the same AMS slot. (0700_8011)",
+                         "           https://wiki.bambulab.com/en/hms/error-code",
+                         "alerts     The 1st order mechanical resonance mode of X axis",
+                         "           https://e.bambulab.com/index.php?e=0300100000020002&s=device_hms&lang=en",
+                         "           HMS 0700_4300_0002_0099 — AMS, Serious"] {
+            XCTAssertTrue(text.stdout.contains(expected), "\(expected) missing from\n\(text.stdout)")
+        }
+    }
+
     func testWatchPrintsEveryChangeAsJSONLines() throws {
         let moonraker = try TestServer(script: "moonraker_server.py")
         defer { moonraker.stop() }

@@ -26,8 +26,10 @@ stdout: {"event":"ready"}                                     (both names are ow
         {"event":"withdrawn","interface":I,"app_id":S,"id":S}
         {"event":"done","cmd":"click","interface":I,"method":S,…}   the click reached the application
         {"event":"error","cmd":C,"message":M}
-stdin:  {"cmd":"click"[,"id":S][,"app_id":S]}   click the newest notification (with that id, of that
-                                               application; a freedesktop id is Notify's number)
+stdin:  {"cmd":"click"[,"id":S][,"app_id":S][,"button":N]}   click the newest notification (with that
+                                               id, of that application; a freedesktop id is Notify's
+                                               number), or its button N (0-based): the button's action
+                                               and target, as the default action's are
 Options: --freedesktop-only owns only org.freedesktop.Notifications (a desktop without GNOME Shell);
 --body-markup lists the body-markup capability (the server reads bodies as Pango-like markup).
 It exits when its stdin closes.  Needs /usr/bin/python3 with python3-gi.
@@ -163,7 +165,9 @@ class Server:
         self.icons += 1
         default_action, target = plain(field("default-action")), field("default-action-target")
         buttons = field("buttons")
-        self.remember(("gtk", app_id, notification_id), {"action": default_action, "target": target})
+        pressed = [(plain(b.lookup_value("action", None)), b.lookup_value("target", None))
+                   for b in (buttons.get_child_value(i) for i in range(buttons.n_children() if buttons is not None else 0))]
+        self.remember(("gtk", app_id, notification_id), {"action": default_action, "target": target, "buttons": pressed})
         emit(event="notification", interface="gtk", app_id=app_id, id=notification_id,
              title=plain(field("title")), body=plain(field("body")), priority=plain(field("priority")) or "normal",
              icon=describe_icon(icon, self.save_dir, self.icons) if icon is not None else None,
@@ -172,11 +176,16 @@ class Server:
                       for b in (buttons.unpack() if buttons is not None else [])])
         invocation.return_value(None)
 
-    def click_gtk(self, app_id, shown):
-        """What GNOME Shell does with a click: the default action through the application's
-        org.freedesktop.Application interface, on its bus name and the path made from its id."""
+    def click_gtk(self, app_id, shown, button):
+        """What GNOME Shell does with a click: the default action (or button `button`'s) through the
+        application's org.freedesktop.Application interface, on its bus name and the path made from
+        its id."""
         path = "/" + app_id.replace(".", "/").replace("-", "_")
         action, target = shown["action"], shown["target"]
+        if button is not None:
+            if not 0 <= button < len(shown["buttons"]):
+                raise ValueError(f"the notification has no button {button}")
+            action, target = shown["buttons"][button]
         if action and action.startswith("app."):
             method = "ActivateAction"
             arguments = GLib.Variant("(sava{sv})", (action[len("app."):], [target] if target is not None else [], {}))
@@ -217,7 +226,8 @@ class Server:
             entry = hints.get("desktop-entry") or app_name
             icon = hints.get("image-path") or app_icon
             keys = actions[0::2]
-            self.remember(("freedesktop", entry, str(number)), {"sender": sender, "number": number})
+            self.remember(("freedesktop", entry, str(number)),
+                          {"sender": sender, "number": number, "buttons": [k for k in keys if k != "default"]})
             emit(event="notification", interface="freedesktop", app_id=entry, id=str(number), title=summary,
                  body=body or None, priority=URGENCIES.get(hints.get("urgency"), "normal"),
                  icon=({"kind": "file", "path": icon} if icon.startswith("/") else {"kind": "themed", "names": [icon]})
@@ -228,11 +238,14 @@ class Server:
                  replaces_id=replaces, actions=actions, hints=sorted(hints))
             invocation.return_value(GLib.Variant("(u)", (number,)))
 
-    def click_fdo(self, app_id, shown):
+    def click_fdo(self, app_id, shown, button):
+        if button is not None and not 0 <= button < len(shown["buttons"]):
+            raise ValueError(f"the notification has no button {button}")
+        key = "default" if button is None else shown["buttons"][button]
         self.bus.emit_signal(shown["sender"], FDO_PATH, "org.freedesktop.Notifications", "ActionInvoked",
-                             GLib.Variant("(us)", (shown["number"], "default")))
+                             GLib.Variant("(us)", (shown["number"], key)))
         emit(event="done", cmd="click", interface="freedesktop", method="ActionInvoked", app_id=app_id,
-             id=str(shown["number"]))
+             id=str(shown["number"]), action=key)
 
     # ~~ commands
 
@@ -249,7 +262,10 @@ class Server:
         if not matches:
             raise ValueError(f"no notification {wanted_id!r} of {wanted_app!r} is shown")
         interface, app_id, _ = matches[-1]
-        (self.click_gtk if interface == "gtk" else self.click_fdo)(app_id, self.shown[matches[-1]])
+        button = command.get("button")
+        if button is not None and not isinstance(button, int):
+            raise ValueError("button is a number")
+        (self.click_gtk if interface == "gtk" else self.click_fdo)(app_id, self.shown[matches[-1]], button)
 
 
 def read_commands(loop, server):

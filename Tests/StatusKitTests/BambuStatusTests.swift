@@ -36,6 +36,34 @@ final class BambuStatusTests: XCTestCase {
                        "one pushall per connection, none on a timer")
     }
 
+    func testHMSAlertsAndThePrintErrorArriveInWords() throws {
+        let (server, endpoint) = try printer(["--partial"])
+        let recorder = StatusRecorder(endpoint)
+        recorder.awaitStatus(15, "the first report") { $0.state == .idle }
+        server.send(["cmd": "set", "print": ["gcode_state": "FAILED", "print_error": 0x0700_8011,
+                                             "hms": [["attr": 0x0300_1000, "code": 0x0002_0002], ["attr": 0x0702_2300, "code": 0x0002_0001],
+                                                     ["attr": 0x0700_4300, "code": 0x0002_0099], ["attr": 0x0300_1000, "code": 0x0002_0002],
+                                                     ["attr": 0x0500_0500, "code": 0x0001_0007]]]])
+        let status = try XCTUnwrap(recorder.awaitStatus(10, "failed with alerts") { $0.state == .failed && !$0.alerts.isEmpty })
+        XCTAssertEqual(status.alerts.map(\.code), ["0300_1000_0002_0002", "0702_2300_0002_0001", "0700_4300_0002_0099", "0500_0500_0001_0007"],
+                       "each code once, in the printer's order")
+        XCTAssertEqual(status.alerts.map(\.module), [.motionController, .ams, .ams, .mainboard])
+        XCTAssertEqual(status.alerts.map(\.severity), [.serious, .serious, .serious, .fatal])
+        XCTAssertEqual(status.alerts[1].text, "AMS3 slot 4 filament has run out.")
+        XCTAssertNil(status.alerts[2].text, "a code no source words has no text")
+        XCTAssertEqual(status.alerts[2].url, "https://e.bambulab.com/index.php?e=0700430000020099&s=device_hms&lang=en")
+        XCTAssertEqual(status.alerts.map(\.isAuthorizationRefusal), [false, false, false, true])
+        XCTAssertEqual(status.printError?.code, "0700_8011")
+        XCTAssertEqual(status.printError?.module, .ams)
+        XCTAssertEqual(status.errorText, "AMS filament ran out. Please insert a new filament into the same AMS slot. (0700_8011)")
+
+        server.send(["cmd": "set", "print": ["gcode_state": "IDLE", "print_error": 0, "hms": []]])
+        let cleared = recorder.awaitStatus(10, "cleared") { $0.state == .idle }
+        XCTAssertEqual(cleared?.alerts, [])
+        XCTAssertNil(cleared?.printError)
+        XCTAssertNil(cleared?.errorText)
+    }
+
     func testPackedTemperaturesOfATwoNozzlePrinter() throws {
         let (_, endpoint) = try printer(["--packed-temps", "--model", "H2D"])
         let recorder = StatusRecorder(endpoint)

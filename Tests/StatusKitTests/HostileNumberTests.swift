@@ -73,7 +73,7 @@ final class HostileNumberTests: XCTestCase {
             XCTAssertEqual(status.nozzles, [])
             XCTAssertEqual(status.bed, .init(current: 60), "the flat reading stands when the packed one is implausible")
             XCTAssertNil(status.errorText, "an error code past 32 bits is no code")
-            XCTAssertEqual(status.alerts, ["0300_0100_0001_0007"], "the entry with a plausible code stays")
+            XCTAssertEqual(status.alerts.map(\.code), ["0300_0100_0001_0007"], "the entry with a plausible code stays")
             XCTAssertFalse(word(status).isEmpty)
         }
     }

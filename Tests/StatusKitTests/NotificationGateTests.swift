@@ -53,11 +53,24 @@ final class NotificationGateTests: XCTestCase {
         XCTAssertNil(gate.nextDeadline)
     }
 
+    func testARefusedUnsignedCommandIsNoAlertToTell() {
+        var gate = NotificationGate(mark: PrintMark(state: .printing, job: "Benchy", alerts: []))
+        let refused = run(&gate, seconds: 90, interval: 1) { _ in
+            PrinterStatus(state: .printing, job: "Benchy", alerts: hms("0500_0500_0001_0007"))
+        }
+        XCTAssertTrue(refused.isEmpty, "the printer refusing Layerwatch's command is not a fault: \(refused.map(\.tell))")
+        XCTAssertEqual(gate.mark?.alerts, [])
+        let runout = run(&gate, from: 90, seconds: 5, interval: 1) { _ in
+            PrinterStatus(state: .printing, job: "Benchy", alerts: hms("0500_0500_0001_0007", "0700_2000_0002_0001"))
+        }
+        XCTAssertEqual(runout.map(\.tell.alerts), [["0700_2000_0002_0001"]], "a real alert beside it is told")
+    }
+
     func testChurningAlertsAreCountedInAFewNotifications() throws {
         var gate = NotificationGate(mark: PrintMark(state: .printing, job: "Benchy", alerts: []))
         // Fresh HMS codes in every report, 50 a second for 20 s: 1000 codes.
         let told = run(&gate, seconds: 20, interval: 0.02) { index in
-            PrinterStatus(state: .printing, job: "Benchy", alerts: [String(format: "0300_%04X_0001_0007", index)])
+            PrinterStatus(state: .printing, job: "Benchy", alerts: hms(String(format: "0300_%04X_0001_0007", index)))
         }
         XCTAssertEqual(told.count, 1, "only the first is told at once: \(told.map(\.at))")
         XCTAssertEqual(told.first?.tell.alertCount, 1)
@@ -77,7 +90,7 @@ final class NotificationGateTests: XCTestCase {
         // States that each hold just long enough, and new alerts: 120 s of a busy hostile printer.
         let told = run(&gate, seconds: 120, interval: 0.5) { index in
             let states: [PrinterStatus.State] = [.printing, .paused, .failed, .finished]
-            return PrinterStatus(state: states[(index / 8) % 4], job: "job \(index / 32)", alerts: ["0700_\(index)_0000_0000"])
+            return PrinterStatus(state: states[(index / 8) % 4], job: "job \(index / 32)", alerts: hms(String(format: "0700_%04X_0000_0000", index)))
         }
         let times = told.map(\.at)
         for time in times {
@@ -90,7 +103,7 @@ final class NotificationGateTests: XCTestCase {
     func testChurningAlertsLeaveRoomForARealPause() {
         var gate = NotificationGate(mark: PrintMark(state: .printing, job: "Benchy", alerts: []))
         let churn = run(&gate, seconds: 10, interval: 0.02) { index in
-            PrinterStatus(state: .printing, job: "Benchy", alerts: [String(format: "0300_%04X_0001_0007", index)])
+            PrinterStatus(state: .printing, job: "Benchy", alerts: hms(String(format: "0300_%04X_0001_0007", index)))
         }
         XCTAssertEqual(churn.count, 1)
         let paused = run(&gate, from: 10, seconds: 5, interval: 0.5) { _ in PrinterStatus(state: .paused, job: "Benchy") }
@@ -119,10 +132,10 @@ final class NotificationGateTests: XCTestCase {
 
     func testFirstSightAndOfflineSpellsTellNothing() {
         var gate = NotificationGate(mark: nil)
-        XCTAssertNil(gate.observe(PrinterStatus(state: .failed, job: "Benchy", alerts: ["0300_0100_0001_0007"]), at: start))
+        XCTAssertNil(gate.observe(PrinterStatus(state: .failed, job: "Benchy", alerts: hms("0300_0100_0001_0007")), at: start))
         XCTAssertEqual(gate.mark, PrintMark(state: .failed, job: "Benchy", alerts: ["0300_0100_0001_0007"]))
         XCTAssertNil(gate.observe(PrinterStatus(state: .offline), at: start + 1))
-        XCTAssertNil(gate.observe(PrinterStatus(state: .failed, alerts: ["0300_0100_0001_0007"]), at: start + 60))
+        XCTAssertNil(gate.observe(PrinterStatus(state: .failed, alerts: hms("0300_0100_0001_0007")), at: start + 60))
         XCTAssertTrue(tick(&gate, from: 61, seconds: 10).isEmpty)
     }
 }

@@ -16,7 +16,7 @@ final class PrintEventTests: XCTestCase {
     }
 
     func testOnlyTransitionsSeenLiveAreEvents() {
-        XCTAssertEqual(events([PrinterStatus(state: .finished, job: "Benchy", alerts: ["0300_0100_0001_0007"])]), [[]],
+        XCTAssertEqual(events([PrinterStatus(state: .finished, job: "Benchy", alerts: hms("0300_0100_0001_0007"))]), [[]],
                        "a printer seen first: what it shows was there before")
         XCTAssertEqual(events([.init(state: .printing, job: "Benchy"), .init(state: .paused, job: "Benchy"),
                                .init(state: .printing, job: "Benchy"), .init(state: .paused, job: "Benchy"),
@@ -38,17 +38,17 @@ final class PrintEventTests: XCTestCase {
 
     func testNewAlertsAreEventsOnce() {
         let mark = PrintMark(state: .printing, job: "Benchy", alerts: ["0300_0100_0001_0007"])
-        XCTAssertEqual(events([.init(state: .printing, job: "Benchy", alerts: ["0300_0100_0001_0007", "0700_2000_0002_0001"]),
-                               .init(state: .paused, job: "Benchy", alerts: ["0700_2000_0002_0001", "0C00_0300_0003_000B"]),
-                               .init(state: .paused, job: "Benchy", alerts: ["0C00_0300_0003_000B"]),
-                               .init(state: .paused, job: "Benchy", alerts: ["0C00_0300_0003_000B", "0300_0100_0001_0007"])], from: mark),
+        XCTAssertEqual(events([.init(state: .printing, job: "Benchy", alerts: hms("0300_0100_0001_0007", "0700_2000_0002_0001")),
+                               .init(state: .paused, job: "Benchy", alerts: hms("0700_2000_0002_0001", "0C00_0300_0003_000B")),
+                               .init(state: .paused, job: "Benchy", alerts: hms("0C00_0300_0003_000B")),
+                               .init(state: .paused, job: "Benchy", alerts: hms("0C00_0300_0003_000B", "0300_0100_0001_0007"))], from: mark),
                        [[.alerts(["0700_2000_0002_0001"])], [.paused, .alerts(["0C00_0300_0003_000B"])], [],
                         [.alerts(["0300_0100_0001_0007"])]])
     }
 
     func testTheMarkStaysSmallWhateverThePrinterSends() throws {
         let status = PrinterStatus(state: .printing, job: String(repeating: "x", count: 100_000),
-                                   alerts: (0..<500).map { String(format: "%04X_0000_0000_0000", $0 % 100) })
+                                   alerts: hms((0..<500).map { String(format: "%04X_0000_0000_0000", $0 % 100) }))
         let mark = try XCTUnwrap(PrintEvent.changes(from: nil, to: status).mark)
         XCTAssertEqual(mark.job?.count, PrintMark.jobLength)
         XCTAssertEqual(mark.alerts.count, PrintMark.alertLimit)

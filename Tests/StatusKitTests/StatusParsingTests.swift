@@ -49,8 +49,9 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertEqual(status.nozzles, [.init(current: 215, target: 220)!, .init(current: 38, target: 0)!])
         XCTAssertEqual(status.bed, .init(current: 60, target: 65))
         XCTAssertEqual(status.chamber, .init(current: 40, target: 45))
-        XCTAssertEqual(status.errorText, "Printer error 0300_400C")
-        XCTAssertEqual(status.alerts, ["0300_0100_0001_0007"])
+        XCTAssertEqual(status.errorText, "The task was canceled. (0300_400C)")
+        XCTAssertEqual(status.printError?.module, .motionController)
+        XCTAssertEqual(status.alerts.map(\.code), ["0300_0100_0001_0007"])
         XCTAssertEqual(report.lightNodes, ["chamber_light", "chamber_light2"])
     }
 
