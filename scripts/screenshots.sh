@@ -2,8 +2,8 @@
 # Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
 # camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
 # server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
-# being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip, from a loopback
-# Moonraker) and the farm view of four printers. Run `make screenshots` (it builds first and runs this under xvfb-run).
+# being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip and
+# print controls, from a loopback Moonraker) with its camera list and its stop question, and the farm view of six printers. Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/screenshots
@@ -58,6 +58,10 @@ shot() {
     case "$name" in
         dialog) import -window "$(xdotool search --limit 1 --name '^Add Printer$')" "$out/$name.png" ;;
         cameras) import -window "$(xdotool search --limit 1 --name '^Edit Printer$')" "$out/$name.png" ;;
+        stop)
+            xdotool windowmove "$window" 0 0
+            sleep 1
+            import -window root -crop "${width}x${height}+0+0" "$out/$name.png" ;;
         mini)
             xdotool windowmove "$window" 20 20
             xdotool windowmove "$(xdotool search --limit 1 --name ' - PiP$')" $((width - 200)) $((height - 120))
@@ -118,6 +122,7 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
 JSON
 shot status 1100 680 4 -
 shot cameras 1100 680 3 ctrl+e
+shot stop 1100 680 4 ctrl+alt+period
 
 # The farm view: that printer finishing, a second Klipper printer paused (its own Moonraker, told
 # through a second FIFO), an MJPEG camera, the RTSPS camera, the demo and a camera that refuses
