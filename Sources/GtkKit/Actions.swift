@@ -35,16 +35,7 @@ public func addToggleAction(_ map: some GObjectPointer, _ name: String, initial:
 @MainActor @discardableResult
 public func addStringAction(_ map: some GObjectPointer, _ name: String,
                             _ handler: @escaping @MainActor (String) -> Void) -> OpaquePointer {
-    let type = g_variant_type_new("s")
-    defer { g_variant_type_free(type) }
-    let action = g_simple_action_new(name, type)!
-    connectSignal(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
-        guard let parameter else { return }
-        handler(String(cString: g_variant_get_string(OpaquePointer(parameter), nil)))
-    }
-    g_action_map_add_action(gcast(map), gcast(action))
-    g_object_unref(action.rawGObject)
-    return action
+    addStringParameterAction(map, name, state: nil, handler)
 }
 
 /// Sets an on/off action's state (see `addToggleAction`) without activating it: for a toggle that
@@ -64,10 +55,18 @@ public func setToggleState(_ action: OpaquePointer, _ on: Bool) {
 @MainActor @discardableResult
 public func addChoiceAction(_ map: some GObjectPointer, _ name: String,
                             _ handler: @escaping @MainActor (String) -> Void) -> OpaquePointer {
+    // A handler on `activate` keeps GLib from changing the state itself.
+    addStringParameterAction(map, name, state: g_variant_new_string(""), handler)
+}
+
+/// An action taking a string, stateful when `state` is given, whose activation hands the string
+/// to `handler`.
+@MainActor
+private func addStringParameterAction(_ map: some GObjectPointer, _ name: String, state: OpaquePointer?,
+                                      _ handler: @escaping @MainActor (String) -> Void) -> OpaquePointer {
     let type = g_variant_type_new("s")
     defer { g_variant_type_free(type) }
-    let action = g_simple_action_new_stateful(name, type, g_variant_new_string(""))!
-    // A handler on `activate` keeps GLib from changing the state itself.
+    let action = (state.map { g_simple_action_new_stateful(name, type, $0) } ?? g_simple_action_new(name, type))!
     connectSignal(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
         guard let parameter else { return }
         handler(String(cString: g_variant_get_string(OpaquePointer(parameter), nil)))

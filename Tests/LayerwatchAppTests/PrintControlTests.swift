@@ -18,6 +18,20 @@ final class PrintControlTests: XCTestCase {
         AppTestEnvironment.prepare()
     }
 
+    /// A fake Bambu printer and the app started with the saved printer `name` pointing at it.
+    @MainActor
+    private func bambuApp(_ name: String) throws -> (TestServer, LayerwatchApplication, MainWindow) {
+        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
+        addTeardownBlock { server.stop() }
+        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
+        let printer = Printer(name: name, kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
+                              serial: serial, accessCode: code)
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        let (app, window) = try startApp(in: directory)
+        return (server, app, window)
+    }
+
     private func printCommands(_ server: TestServer) -> [String] {
         server.events(named: "request").filter { $0.string("kind") == "print" }
             .compactMap { (($0.fields["payload"] as? [String: Any])?["print"] as? [String: Any])?["command"] as? String }
@@ -38,15 +52,8 @@ final class PrintControlTests: XCTestCase {
     func testTheTabsControlsFollowTheBambuPrinterAndStopAsksFirst() throws {
         let windowManager = try WindowManager()
         defer { withExtendedLifetime(windowManager) {} }
-        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
-        defer { server.stop() }
-        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
-        let printer = Printer(name: "X1C Workshop", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
-                              serial: serial, accessCode: code)
-        let directory = try makeTemporaryDirectory()
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
+            let (server, app, window) = try bambuApp("X1C Workshop")
             defer { gtk_window_destroy(gcast(window.window)) }
             let controls = try XCTUnwrap(window.tabs.selected).controls
             let pause = try XCTUnwrap(controls.button("pause-print"))
@@ -109,15 +116,8 @@ final class PrintControlTests: XCTestCase {
     }
 
     func testDeveloperModeLocksTheControlsAndARefusalSaysWhy() throws {
-        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
-        defer { server.stop() }
-        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
-        let printer = Printer(name: "H2D Bay 3", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
-                              serial: serial, accessCode: code)
-        let directory = try makeTemporaryDirectory()
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
         try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
+            let (server, app, window) = try bambuApp("H2D Bay 3")
             defer { gtk_window_destroy(gcast(window.window)) }
             let controls = try XCTUnwrap(window.tabs.selected).controls
             let pause = try XCTUnwrap(controls.button("pause-print"))
