@@ -4,9 +4,9 @@ import LayerwatchApp
 import PrinterKit
 import StreamKit
 
-/// `layerwatch [--farm] [URL…]`: opens the viewer with a tab per saved printer plus one per camera
-/// URL given (not saved); the built-in demo camera shows when there is neither; `--farm` opens the
-/// farm view. When Layerwatch already runs,
+/// `layerwatch [--farm] [--demo] [URL…]`: opens the viewer with a tab per saved printer plus one per
+/// camera URL given (not saved); the welcome page shows when there is neither; `--farm` opens the
+/// farm view, `--demo` the demo printer (a simulated print). When Layerwatch already runs,
 /// the URLs open in that window instead.
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,6 +20,9 @@ struct ViewCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Open in the farm view: every printer at once (remembered for next time).")))
     var farm = false
 
+    @Flag(name: .long, help: ArgumentHelp(tr("Open the demo printer: a recorded camera and a simulated print.")))
+    var demo = false
+
     func run() throws {
         for url in urls {
             do {
@@ -30,7 +33,7 @@ struct ViewCommand: ParsableCommand {
             }
         }
         let status = MainActor.assumeIsolated {
-            LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls, farm: farm)
+            LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls, farm: farm, demo: demo)
         }
         if status != 0 { throw ExitCode(status) }
     }

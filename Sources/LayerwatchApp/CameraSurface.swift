@@ -256,6 +256,16 @@ final class CameraSurface {
 
     var isLiveBadgeShown: Bool { Bool(gboolean: gtk_widget_get_visible(liveBadge.pointer)) }
 
+    /// The badge's words while the picture plays ("LIVE", or "DEMO").
+    var liveBadgeText: String { String(cString: gtk_label_get_text(gcast(liveBadge.pointer))) }
+
+    /// Says "DEMO" where a camera says "LIVE": the demo clip is a recording, never a live picture.
+    func markAsDemo() {
+        gtk_label_set_text(gcast(liveBadge.pointer), tr("DEMO"))
+        gtk_widget_remove_css_class(liveBadge.pointer, "live-badge")
+        gtk_widget_add_css_class(liveBadge.pointer, "demo-badge")
+    }
+
     /// The picture-age text while it is shown.
     var frameAgeText: String? {
         Bool(gboolean: gtk_widget_get_visible(frameAge.pointer)) ? String(cString: gtk_label_get_text(gcast(frameAge.pointer))) : nil

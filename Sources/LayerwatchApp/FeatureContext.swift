@@ -55,6 +55,8 @@ protocol FeatureContext: AnyObject {
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?)
     func editSelectedPrinter()
+    /// Opens (or selects) the demo printer's tab.
+    func showDemo()
     func setSelectedPrinterNotifies(_ on: Bool)
     func chooseGo2RTCExport()
     func closeSelectedTab()

@@ -9,6 +9,9 @@ extension Feature {
                                     placements: [.tabBar(icon: "list-add-symbolic"), .menu(section: 0)],
                                     handler: .command { $0.showDialog(editing: nil) })
 
+    /// The demo printer, which the welcome page offers.
+    static let showDemo = Feature(name: "show-demo", title: tr("Try the Demo Printer"), handler: .command { $0.showDemo() })
+
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
@@ -70,6 +73,7 @@ extension Feature {
                 lockedReason: { $0.printControl(.speed(.standard)).lockedReason }, hiddenWhenDisabled: true),
         // Printers.
         addPrinter,
+        showDemo,
         Feature(name: "edit-printer", title: tr("Edit Printer…"), accelerators: ["<Control>e"], shortcutGroup: .printers,
                 placements: [.menu(section: 0), .tileMenu],
                 handler: .command { $0.editSelectedPrinter() },

@@ -74,7 +74,8 @@ public final class LayerwatchApplication {
         connectIntSignal(application, "command-line") { [self] commandLine in
             let arguments = commandLine.map { Self.arguments(of: gcast($0)) } ?? []
             farmRequested = arguments.contains(Self.farmArgument)
-            open(urls: arguments.filter { $0 != Self.farmArgument })
+            demoRequested = arguments.contains(Self.demoArgument)
+            open(urls: arguments.filter { $0 != Self.farmArgument && $0 != Self.demoArgument })
             return 0
         }
     }
@@ -82,17 +83,21 @@ public final class LayerwatchApplication {
     /// How `run(urls:farm:)` passes the farm request to the instance that shows the window (a camera
     /// URL never looks like it: URLs are validated before).
     private nonisolated static let farmArgument = "--farm"
+    /// How `run(urls:farm:demo:)` passes the demo request on, as the farm's.
+    private nonisolated static let demoArgument = "--demo"
+    /// `--demo` was on the latest command line: the demo printer's tab opens (or comes up).
+    private var demoRequested = false
 
     /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved, in
-    /// the farm view when `farm` is set. Launched while Layerwatch already runs, it hands them to
+    /// the farm view when `farm` is set, with the demo printer when `demo` is. Launched while Layerwatch already runs, it hands them to
     /// the running instance (which opens them and comes to the front) and returns at once. Returns
     /// the exit status.
-    public func run(urls: [String], farm: Bool = false) -> Int32 {
+    public func run(urls: [String], farm: Bool = false, demo: Bool = false) -> Int32 {
         SoftwareGL.chooseRenderer()
         if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))) {
             connectEarly(cameras: Self.cameras(from: urls))
         }
-        let arguments = ["layerwatch"] + (farm ? [Self.farmArgument] : []) + urls
+        let arguments = ["layerwatch"] + (farm ? [Self.farmArgument] : []) + (demo ? [Self.demoArgument] : []) + urls
         let status = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(gcast(application), Int32(arguments.count), $0)
@@ -124,14 +129,13 @@ public final class LayerwatchApplication {
     }
 
     /// The tabs a new window opens, each with its cameras: the saved printers (and those that can't
-    /// be opened, with why), the command line's cameras, or the demo when there are neither.
+    /// be opened, with why) and the command line's cameras; with neither, the window welcomes.
     private func tabsToOpen(commandLine: [Camera]) -> (tabs: [[Camera]], unopenable: [String]) {
         var tabs: [[Camera]] = [], unopenable: [String] = []
         for printer in library.config.printers {
             do { tabs.append(try Camera.all(of: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
         }
         tabs += commandLine.map { [$0] }
-        if tabs.isEmpty && unopenable.isEmpty, let demo = Camera.demo() { tabs.append([demo]) }
         return (tabs, unopenable)
     }
 
@@ -147,6 +151,7 @@ public final class LayerwatchApplication {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
             window.open([camera], select: true)
         }
+        if demoRequested { showDemo() }
         if farmRequested { window.showFarm(true) }
         window.present()
     }
@@ -211,7 +216,7 @@ public final class LayerwatchApplication {
         }
     }
 
-    /// Opens a tab per saved printer (plus the command line's cameras, or the demo), the selection,
+    /// Opens a tab per saved printer (plus the command line's cameras and the demo if asked), the selection,
     /// the banner and the mini windows, from the config with its codes.
     private func restoreTabs(in window: MainWindow) {
         let saved = library.config
@@ -223,6 +228,7 @@ public final class LayerwatchApplication {
         let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
+        if demoRequested { showDemo() }
         if saved.farm.shown || farmRequested { window.showFarm(true) }
         window.present()
         for mini in saved.miniWindows {
@@ -353,6 +359,13 @@ extension LayerwatchApplication: FeatureContext {
     func reconnectSelected() { window?.tabs.selected?.surface.reconnect() }
     func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
+    func showDemo() {
+        guard let window else { return }
+        if let open = window.tabs.all.first(where: { $0.camera.isDemo }) { return window.reveal(printer: open.printerID) }
+        guard let demo = Camera.demo() else { return window.toast(tr("The demo clip is not installed.")) }
+        window.open([demo], select: true)
+        window.showFarm(false)
+    }
     func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
     /// Switches the selected printer's notifications on or off, and saves it.
     func setSelectedPrinterNotifies(_ on: Bool) {

@@ -32,6 +32,11 @@ final class MainWindow {
     private let banner: Banner
     /// The tabs' view or the farm's.
     private let body: UnsafeMutablePointer<GtkWidget>
+    /// The tabs' pages, or the welcome page while there is no tab (once the saved ones are up).
+    private let tabsArea: UnsafeMutablePointer<GtkWidget>
+    private let welcome = WelcomePage()
+    /// Whether the saved printers' tabs have been opened (the welcome page waits for that).
+    private var restored = false
     private var statsShown = false
     /// The window's actions, kept enabled where their features apply.
     private var actions: InstalledFeatures!
@@ -80,7 +85,10 @@ final class MainWindow {
         banner = Banner()
         toasts = adw_toast_overlay_new()
         body = gtk_stack_new()
-        gtk_stack_add_named(gcast(body), tabs.view, "tabs")
+        tabsArea = gtk_stack_new()
+        gtk_stack_add_named(gcast(tabsArea), tabs.view, "pages")
+        gtk_stack_add_named(gcast(tabsArea), welcome.widget, "welcome")
+        gtk_stack_add_named(gcast(body), tabsArea, "tabs")
         gtk_stack_add_named(gcast(body), farm.widget, "farm")
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(gcast(column), banner.widget)
@@ -178,12 +186,27 @@ final class MainWindow {
         }
         if let id, let page = tabs.page(id: id) { tabs.select(page) }
         remembersSelection = true
+        restored = true
+        showWelcomeIfEmpty()
+    }
+
+    /// Whether the welcome page shows (no tab).
+    var isWelcomeShown: Bool {
+        gtk_stack_get_visible_child_name(gcast(tabsArea)).map { String(cString: $0) } == "welcome"
+    }
+
+    /// The welcome page where there is no tab, the tabs where there are.
+    private func showWelcomeIfEmpty() {
+        let empty = restored && tabs.all.isEmpty
+        gtk_stack_set_visible_child_name(gcast(tabsArea), empty ? "welcome" : "pages")
     }
 
     /// Opens a printer's page (its `cameras`) as a tab at `position` (the end when nil), on each
     /// camera's one session, following the printer's status, with the window's stats setting.
     func open(_ cameras: [Camera], select: Bool, at position: Int? = nil) {
         let page = PrinterPage(cameras: cameras) { [sessions] in sessions.session(for: $0.source) }
+        // The demo printer's simulated print is followed like a printer's status.
+        if page.camera.isDemo { hub.demo = page.printerID }
         page.followStatus(in: hub)
         let printerID = page.printerID
         if library.printer(id: printerID) != nil {
@@ -203,12 +226,15 @@ final class MainWindow {
         page.onRecordingChange = { [weak self] in self?.refreshFeatures() }
         page.surface.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position)
+        showWelcomeIfEmpty()
     }
 
     /// Closes the page's tab; its cameras' sessions go with their last views.
     func close(_ page: PrinterPage) {
         tabs.remove(page)
         page.sessions.forEach { sessions.forget($0.source) }
+        if page.camera.isDemo { hub.demo = nil }
+        showWelcomeIfEmpty()
     }
 
     /// Brings up printer `id`: its tab selected, the farm left, the window presented.

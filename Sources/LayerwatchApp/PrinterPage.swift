@@ -54,6 +54,7 @@ final class PrinterPage: CameraSurfaceDelegate {
         self.cameras = cameras
         sessions = cameras.map(session)
         surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
+        if cameras[0].isDemo { surface.markAsDemo() }
         surface.addBottomOverlay(status.strip.widget)
         layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
         switcher = makeDropDown(cameras.map(\.title))

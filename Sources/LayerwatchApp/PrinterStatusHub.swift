@@ -33,12 +33,22 @@ final class PrinterStatusHub {
 
     private var entries: [UUID: Entry] = [:]
     private var observers: [UUID: [Observer]] = [:]
+    /// The printers `sync` was last given.
+    private var printers: [Printer] = []
+    /// The demo printer's id while its tab is open: its simulated print (`StatusEndpoint.demo`)
+    /// has a monitor like a printer's.
+    var demo: UUID? {
+        didSet { if demo != oldValue { sync(printers) } }
+    }
 
-    /// Brings the monitors in line with `printers`: starts one for each printer with a status
-    /// endpoint, replaces those whose endpoint changed, stops those of printers no longer there.
+    /// Brings the monitors in line with `printers` (and the demo's): starts one for each printer
+    /// with a status endpoint, replaces those whose endpoint changed, stops those of printers no
+    /// longer there.
     func sync(_ printers: [Printer]) {
-        let wanted = Dictionary(printers.compactMap { printer in printer.statusEndpoint.map { (printer.id, $0) } },
+        self.printers = printers
+        var wanted = Dictionary(printers.compactMap { printer in printer.statusEndpoint.map { (printer.id, $0) } },
                                 uniquingKeysWith: { first, _ in first })
+        if let demo { wanted[demo] = .demo }
         for (id, entry) in entries where wanted[id] != entry.monitor.endpoint {
             entry.monitor.stop()
             entries[id] = nil

@@ -51,7 +51,7 @@ public enum CameraImport {
 
     private static func listed(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] {
         switch endpoint {
-        case .bambu:
+        case .bambu, .demo:
             return []
         case .moonraker(let host, _, let key):
             let answer = try object(HTTPStatusAPI(baseURL: endpoint.baseURL!, key: key.map { ("X-Api-Key", $0) }),

@@ -33,6 +33,8 @@ extension StatusEndpoint {
             return MoonrakerConnection(baseURL: baseURL!, apiKey: key)
         case .octoprint(_, _, let key):
             return OctoPrintConnection(baseURL: baseURL!, apiKey: key)
+        case .demo:
+            return DemoConnection()
         }
     }
 

@@ -10,6 +10,8 @@ public enum StatusEndpoint: Hashable, Sendable {
     case moonraker(host: String, port: Int, apiKey: String?)
     /// OctoPrint's REST API, which always wants a key.
     case octoprint(host: String, port: Int, apiKey: String)
+    /// The demo printer's simulated print (`DemoConnection`): no network, nothing to configure.
+    case demo
 
     public static let bambuPort = 8883
     public static let moonrakerPort = 7125
@@ -59,19 +61,21 @@ public enum StatusEndpoint: Hashable, Sendable {
         case .bambu(_, _, let code, _): return [code]
         case .moonraker(_, _, let key): return key.map { [$0] } ?? []
         case .octoprint(_, _, let key): return [key]
+        case .demo: return []
         }
     }
 
     public var host: String {
         switch self {
         case .bambu(let host, _, _, _), .moonraker(let host, _, _), .octoprint(let host, _, _): return host
+        case .demo: return "demo"
         }
     }
 
-    /// `http://HOST:PORT` for the HTTP APIs (IPv6 hosts bracketed); nil for Bambu.
+    /// `http://HOST:PORT` for the HTTP APIs (IPv6 hosts bracketed); nil for Bambu and the demo.
     public var baseURL: URL? {
         switch self {
-        case .bambu: return nil
+        case .bambu, .demo: return nil
         case .moonraker(let host, let port, _), .octoprint(let host, let port, _):
             return URL(string: "http://\(StreamSource.bracketed(host)):\(port)")
         }
@@ -89,6 +93,8 @@ extension StatusEndpoint: CustomStringConvertible {
             return "moonraker://\(host):\(port)" + (key == nil ? "" : "?key=\(Redactor.mask)")
         case .octoprint(_, let port, _):
             return "octoprint://\(host):\(port)?key=\(Redactor.mask)"
+        case .demo:
+            return "demo:"
         }
     }
 }

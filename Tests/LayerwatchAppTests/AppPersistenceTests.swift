@@ -69,7 +69,7 @@ final class AppPersistenceTests: XCTestCase {
         }
     }
 
-    func testCorruptConfigStartsWithTheDemoAndABannerAndKeepsTheFile() throws {
+    func testCorruptConfigStartsWithTheWelcomePageAndABannerAndKeepsTheFile() throws {
         let directory = try makeTemporaryDirectory()
         let file = directory.appendingPathComponent("printers.json")
         try Data("{ this is not json".utf8).write(to: file)
@@ -78,7 +78,7 @@ final class AppPersistenceTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let banner = try XCTUnwrap(window.bannerText)
             XCTAssertTrue(banner.contains("could not read its printer list"), banner)
-            XCTAssertTrue(window.tabs.all.contains { $0.camera.isDemo }, "the app still starts, on the demo camera")
+            XCTAssertTrue(window.isWelcomeShown, "the app still starts, on the welcome page")
             let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("printers.json.broken-") }
             XCTAssertEqual(kept.count, 1)
             XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent(kept[0])), Data("{ this is not json".utf8))
@@ -91,6 +91,8 @@ final class AppPersistenceTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(window.isWelcomeShown)
+            app.showDemo()
             XCTAssertTrue(window.tabs.all.first?.camera.isDemo ?? false)
 
             app.showDialog(editing: nil)

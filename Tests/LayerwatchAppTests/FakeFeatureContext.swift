@@ -35,6 +35,7 @@ final class FakeFeatureContext: FeatureContext {
     func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }
     func editSelectedPrinter() { calls.append("editSelectedPrinter") }
+    func showDemo() { calls.append("showDemo") }
     func setSelectedPrinterNotifies(_ on: Bool) { calls.append("setSelectedPrinterNotifies(\(on))") }
     func chooseGo2RTCExport() { calls.append("chooseGo2RTCExport") }
     func closeSelectedTab() { calls.append("closeSelectedTab") }

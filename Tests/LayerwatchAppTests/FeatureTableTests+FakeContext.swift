@@ -29,6 +29,7 @@ extension FeatureTableTests {
             "reconnect": (nil, ["reconnectSelected"]),
             "add-printer": (nil, ["showDialog(editing: nil)"]),
             "edit-printer": (nil, ["editSelectedPrinter"]),
+            "show-demo": (nil, ["showDemo"]),
             "notify-prints": (nil, ["setSelectedPrinterNotifies(true)"]),
             "export-go2rtc": (nil, ["chooseGo2RTCExport"]),
             "close-tab": (nil, ["closeSelectedTab"]),
@@ -72,7 +73,7 @@ extension FeatureTableTests {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
-            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-help-overlay", "about",
+            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "about",
                                  "show-printer", "open-timelapse", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 

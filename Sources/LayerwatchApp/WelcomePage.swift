@@ -1,0 +1,29 @@
+import CGtk
+import GtkKit
+import StreamKit
+
+/// What the window shows where a printer's tab would be when there is none: on the first start
+/// (no saved printer) and after the last tab closed, never a blank window. It says what Layerwatch
+/// does and offers the next step: Add Printer, the suggested action, and Try the Demo Printer,
+/// which opens the built-in demo with a simulated print.
+@MainActor
+final class WelcomePage {
+    let widget: UnsafeMutablePointer<GtkWidget>
+
+    init() {
+        widget = adw_status_page_new()
+        adw_status_page_set_icon_name(gcast(widget), "io.github.layerwatch.Layerwatch")
+        adw_status_page_set_title(gcast(widget), tr("Welcome to Layerwatch"))
+        adw_status_page_set_description(gcast(widget), tr("Watch your 3D printers' cameras and prints live, and be told when a print finishes or fails. Add a Bambu Lab, Klipper or OctoPrint printer, or any camera by its address."))
+        let buttons = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
+        for (feature, suggested) in [(Feature.addPrinter, true), (Feature.showDemo, false)] {
+            let button = gtk_button_new_with_label(feature.title)!
+            gtk_actionable_set_action_name(gcast(button), feature.actionName)
+            gtk_widget_add_css_class(button, "pill")
+            if suggested { gtk_widget_add_css_class(button, "suggested-action") }
+            gtk_box_append(gcast(buttons), button)
+        }
+        adw_status_page_set_child(gcast(widget), buttons)
+    }
+}
