@@ -1,7 +1,8 @@
 import CFFmpeg
 import Foundation
 
-/// One HTTP GET whose whole body is wanted: the JSON Moonraker, OctoPrint and go2rtc answer.
+/// One HTTP GET (or POST of JSON) whose whole body is wanted: the JSON Moonraker, OctoPrint and
+/// go2rtc answer.
 /// Layerwatch speaks the HTTP/1.1 itself over FFmpeg's tcp and tls protocols (`HTTPConnection`), so
 /// the interrupt gate, the socket timeout, TLS verification and `FailureClassifier` apply as for
 /// cameras, while redirects are its own to follow (`HTTPRedirects`): an API key or password never
@@ -27,8 +28,9 @@ public enum HTTPFetch {
     /// GETs `url` with `headers` (values may be secrets: list them in `secrets` so no message shows
     /// them) and Basic auth from its user info, giving up after `timeout` seconds or as soon as
     /// `stop` is signalled. Headers and credentials go only to `url`'s scheme, host and port.
+    /// With `json`, POSTs that body instead, and follows no redirect (the body is for `url` only).
     public static func get(_ url: URL, headers: [(String, String)] = [], secrets: [String] = [],
-                           timeout: TimeInterval, limit: Int = maximumBytes,
+                           timeout: TimeInterval, limit: Int = maximumBytes, json: Data? = nil,
                            stop: StopSignal? = nil) throws(Failure) -> Data {
         let source = StreamSource.http(url)
         let redactor = Redactor(secrets: secrets + source.secrets)
@@ -39,7 +41,7 @@ public enum HTTPFetch {
         FFmpegLog.begin(capture)
         defer { FFmpegLog.end() }
         do {
-            return Data(try fetch(url, headers: headers, timeout: timeout, limit: limit, watcher: watcher))
+            return Data(try fetch(url, headers: headers, json: json, timeout: timeout, limit: limit, watcher: watcher))
         } catch {
             let classified = FailureClassifier(source: source, redactor: redactor)
                 .classify(error, log: capture, deadlineExpired: gate.deadlineExpired, sawPacket: false)
@@ -48,7 +50,7 @@ public enum HTTPFetch {
     }
 
     /// The body of the first 2xx answer, following the redirects `HTTPRedirects` allows.
-    private static func fetch(_ url: URL, headers: [(String, String)], timeout: TimeInterval, limit: Int,
+    private static func fetch(_ url: URL, headers: [(String, String)], json: Data?, timeout: TimeInterval, limit: Int,
                               watcher: StopWatcher) throws(FFmpegError) -> [UInt8] {
         let authorization = HTTPRequest.basicAuthorization(url)
         let sent = headers + (authorization.map { [$0] } ?? [])
@@ -58,13 +60,13 @@ public enum HTTPFetch {
         while true {
             guard let origin = URLOrigin(target), origin.isWeb else { throw FFmpegError(code: lw_averror(EINVAL), stage: .connect) }
             let connection = try HTTPConnection(to: origin, timeoutMicroseconds: socketTimeout, interrupting: watcher)
-            try connection.send(HTTPRequest.get(target, origin: origin, headers: sent))
+            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent, json: json))
             let head = try HTTPResponseHead.read(from: connection)
             if (200..<300).contains(head.status) {
                 return try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(
                     String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)))
             }
-            guard HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
+            guard json == nil, HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
             target = try redirects.follow(head.values("location").first, from: target)
         }
     }
