@@ -39,6 +39,7 @@ struct BambuReport {
         readTemperatures(into: &status)
         status.chamberLight = chamberLight
         status.alerts = alerts
+        status.filament = BambuFilament.filament(in: fields)
         if let error = PrinterNumber.int(fields["print_error"], in: PrinterNumber.code), error != 0 {
             status.errorText = String(format: tr("Printer error %@"), Self.code(UInt32(error)))
         }

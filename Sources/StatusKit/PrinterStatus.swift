@@ -49,6 +49,8 @@ public struct PrinterStatus: Equatable, Sendable {
     public var errorText: String?
     /// Bambu HMS alerts, as the codes Bambu's wiki lists (`0300_0100_0001_0007`).
     public var alerts: [String]
+    /// The filament loaded (AMS trays, external spool, Spoolman's active spool); empty when unknown.
+    public var filament = Filament()
 
     public init(state: State = .idle, job: String? = nil, progress: Double? = nil, layer: Int? = nil,
                 totalLayers: Int? = nil, timeLeft: TimeInterval? = nil, nozzles: [Temperature] = [],
