@@ -48,7 +48,7 @@ enum BambuFilament {
         // The external spool's `remain` is not measured (pybambu reports it unknown).
         let remaining = place == .external ? nil : PrinterNumber.int(tray["remain"], in: PrinterNumber.percentInt)
         let slot = FilamentSlot(place: place, type: JSONValue.string(tray["tray_type"]), name: JSONValue.string(tray["tray_sub_brands"]),
-                                color: JSONValue.string(tray["tray_color"]), remaining: remaining, isActive: place == feeding)
+                                color: tray["tray_color"] as? String, remaining: remaining, isActive: place == feeding)
         return slot.isEmpty ? FilamentSlot(place: place, isActive: slot.isActive) : slot
     }
 }
