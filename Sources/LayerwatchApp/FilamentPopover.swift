@@ -11,6 +11,8 @@ final class FilamentPopover {
     let widget = gtk_popover_new()!
     private let grid = gtk_grid_new()!
     private(set) var filament = Filament()
+    /// The rows' swatches, kept while they are shown (each draws through its object).
+    private var swatches: [FilamentSwatch] = []
     /// The texts of each row now, for tests: place, material, remaining, whether marked in use.
     private(set) var rows: [(place: String, material: String, remaining: String?, inUse: Bool)] = []
 
@@ -18,6 +20,7 @@ final class FilamentPopover {
         gtk_grid_set_column_spacing(gcast(grid), 10)
         gtk_grid_set_row_spacing(gcast(grid), 6)
         gtk_widget_add_css_class(grid, "filament-details")
+        gtk_widget_add_css_class(widget, "filament-popover")
         gtk_popover_set_child(gcast(widget), grid)
     }
 
@@ -26,13 +29,21 @@ final class FilamentPopover {
         self.filament = filament
         while let child = gtk_widget_get_first_child(grid) { gtk_grid_remove(gcast(grid), child) }
         rows = []
+        swatches = []
         var line: Int32 = 0
         var lastUnit: Int?
         for slot in filament.slots {
-            if case .tray(let unit, _) = slot.place, unit != lastUnit {
+            if case .tray(let unit, _) = slot.place {
+                if unit != lastUnit {
+                    let level = filament.units.first { $0.id == unit }?.humidityLevel
+                    line = heading(FilamentText.unit(unit), detail: level.map(FilamentText.humidity), at: line)
+                }
                 lastUnit = unit
-                let level = filament.units.first { $0.id == unit }?.humidityLevel
-                line = heading(FilamentText.unit(unit), detail: level.map(FilamentText.humidity), at: line)
+            } else if lastUnit != nil {
+                // The external spool is no tray of the unit above it.
+                gtk_grid_attach(gcast(grid), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL), 0, line, 5, 1)
+                line += 1
+                lastUnit = nil
             }
             line = row(slot, at: line)
         }
@@ -58,7 +69,9 @@ final class FilamentPopover {
         gtk_widget_set_hexpand(materialLabel, true.gboolean)
         let inUse = makeLabel(slot.isActive ? tr("In use") : nil, classes: ["caption", "filament-in-use"])
         gtk_widget_set_visible(inUse, slot.isActive.gboolean)
-        let cells = [FilamentSwatch(slot).widget, makeLabel(place, classes: ["dim-label"], leading: true), materialLabel,
+        let swatch = FilamentSwatch(slot)
+        swatches.append(swatch)
+        let cells = [swatch.widget, makeLabel(place, classes: ["dim-label"], leading: true), materialLabel,
                      makeLabel(left ?? "", classes: ["caption", "numeric"], leading: true), inUse]
         for (column, cell) in cells.enumerated() { gtk_grid_attach(gcast(grid), cell, Int32(column), line, 1, 1) }
         return line + 1

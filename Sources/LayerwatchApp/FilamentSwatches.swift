@@ -23,6 +23,9 @@ final class FilamentSwatches {
         gtk_box_append(gcast(row), more)
         gtk_menu_button_set_child(gcast(button), row)
         gtk_menu_button_set_popover(gcast(button), popover.widget)
+        // The strip sits at the picture's foot: the details open upwards, over the picture.
+        gtk_menu_button_set_direction(gcast(button), GTK_ARROW_UP)
+        gtk_widget_set_tooltip_text(button, tr("Filament"))
         gtk_widget_set_visible(button, false.gboolean)
     }
 
@@ -50,8 +53,7 @@ final class FilamentSwatches {
         let hidden = filament.slots.count - slots.count
         gtk_label_set_text(gcast(more), String(format: tr("+%d"), hidden))
         gtk_widget_set_visible(more, (hidden > 0).gboolean)
-        let summary = filament.slots.map { FilamentText.place($0.place) + ": " + FilamentText.summary($0) }.joined(separator: "\n")
-        gtk_widget_set_tooltip_text(button, summary)
+        let summary = filament.slots.map { FilamentText.place($0.place) + ": " + FilamentText.summary($0) }.joined(separator: "; ")
         setAccessibleLabel(button, String(format: tr("Filament: %@"), summary))
     }
 }

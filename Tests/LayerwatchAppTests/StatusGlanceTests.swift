@@ -70,6 +70,8 @@ final class StatusGlanceTests: XCTestCase {
     }
 
     func testTheTabAndTileShowTemperaturesAndTheTraysColoursOnScreen() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
         let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
         addTeardownBlock { server.stop() }
         let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
@@ -99,6 +101,11 @@ final class StatusGlanceTests: XCTestCase {
             XCTAssertEqual(popover.rows.map(\.remaining), ["20 % left", "40 % left", "60 % left", "80 % left", nil])
             XCTAssertEqual(popover.rows.map(\.inUse), [false, true, false, false, false])
             XCTAssertEqual(popover.filament.units.first?.humidityLevel, 2)
+            let button = glance.filament.button
+            XCTAssertEqual(Pointer(widget: button).at(Double(gtk_widget_get_width(button)) / 2, Double(gtk_widget_get_height(button)) / 2,
+                                                      then: ["click", "1"]), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(popover.widget) != 0 }, "a click on the swatches opens the details")
+            gtk_popover_popdown(gcast(popover.widget))
 
             // The external spool feeding: the ring moves there.
             server.send(["cmd": "set", "print": ["ams": ["tray_now": "254"]]])
