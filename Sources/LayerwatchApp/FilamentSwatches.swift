@@ -35,6 +35,8 @@ final class FilamentSwatches {
     }
 
     var isShown: Bool { Bool(gboolean: gtk_widget_get_visible(button)) }
+    /// "+N" while some slots have no swatch, else nil.
+    var moreText: String? { Bool(gboolean: gtk_widget_get_visible(more)) ? String(cString: gtk_label_get_text(gcast(more))) : nil }
 
     func show(_ filament: Filament) {
         gtk_widget_set_visible(button, (!filament.isEmpty).gboolean)

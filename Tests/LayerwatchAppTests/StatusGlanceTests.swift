@@ -114,6 +114,19 @@ final class StatusGlanceTests: XCTestCase {
             server.send(["cmd": "set", "print": ["ams": ["tray_now": "1"]]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown[1].slot.isActive })
 
+            // A printer reporting 300 units of 30 trays (all tray 4): 16 units of one tray are kept with
+            // the external spool, 8 swatches shown (the feeding tray, unit 9's, among them), "+9" for the rest.
+            let tray: [String: Any] = ["id": "3", "tray_type": "PLA", "tray_color": "FF0000FF", "remain": 50]
+            let flood = (0..<300).map { unit in ["id": "\(unit)", "humidity": "3", "tray": (0..<30).map { _ in tray }] }
+            server.send(["cmd": "set", "print": ["ams": ["ams": flood, "tray_now": "39"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { glance.filament.moreText == "+9" },
+                          "\(String(describing: glance.filament.moreText)), \(glance.filament.shown.count) shown")
+            XCTAssertEqual(glance.filament.shown.count, 8)
+            XCTAssertEqual(glance.filament.shown.last?.slot.place, .tray(unit: 9, tray: 3), "the feeding tray keeps its swatch")
+            XCTAssertEqual(popover.rows.count, 17)
+            server.send(["cmd": "set", "print": report()])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown.count == 5 && glance.filament.moreText == nil })
+
             // The farm tile: the same line and swatches under the printer's name.
             window.setFarmShown(true)
             let tile = try XCTUnwrap(window.farm.tiles.first)
