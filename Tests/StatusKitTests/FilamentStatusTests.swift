@@ -62,6 +62,28 @@ final class FilamentStatusTests: XCTestCase {
         XCTAssertEqual(none?.filament.slots.count, 6)
     }
 
+    func testATwoNozzlePrintersTrayInUseComesFromTheNozzleInUse() throws {
+        let (server, recorder) = try bambu()
+        recorder.awaitStatus(15, "the first report") { $0.state == .idle }
+        // As an H2D reports it (ha-bambulab's H2D fixture): an AMS and an AMS HT, a stale tray_now.
+        server.send(["cmd": "set", "print": [
+            "ams": ["ams": [["id": "0", "humidity": "5", "tray": (0..<4).map { tray($0, "PLA", "FF0000FF", remain: 50) }],
+                            ["id": "128", "humidity": "0", "tray": [tray(0, "PA-GF", "000000FF", remain: 100)]]],
+                    "tray_now": "0"],
+            "vt_tray": ["id": "254", "tray_type": "PLA", "tray_color": "FFFFFFFF"],
+            "device": ["extruder": ["state": 2, "info": [["id": 0, "snow": 0x8000], ["id": 1, "snow": 0xFEFF]]]],
+        ]])
+        let ht = try XCTUnwrap(recorder.awaitStatus(10, "the AMS HT feeding the nozzle in use") { $0.filament.slots.count == 6 })
+        XCTAssertEqual(ht.filament.active?.place, .tray(unit: 128, tray: 0), "snow wins over a stale tray_now")
+        XCTAssertEqual(ht.filament.units.map(\.humidityLevel), [1, nil], "the AMS HT's 0 is no level")
+        server.send(["cmd": "set", "print": ["device": ["extruder": ["state": 0x12, "info": [["id": 0, "snow": 0x8000], ["id": 1, "snow": 0x0002]]]]]])
+        recorder.awaitStatus(10, "the second nozzle in use, fed by AMS A3") { $0.filament.active?.place == .tray(unit: 0, tray: 2) }
+        server.send(["cmd": "set", "print": ["device": ["extruder": ["state": 0x12, "info": [["id": 0, "snow": 0x8000], ["id": 1, "snow": 0xFE00]]]]]])
+        recorder.awaitStatus(10, "the external spool") { $0.filament.active?.place == .external }
+        server.send(["cmd": "set", "print": ["device": ["extruder": ["state": 0x12, "info": [["id": 0, "snow": 0x8000], ["id": 1, "snow": 0xFEFF]]]]]])
+        recorder.awaitStatus(10, "nothing in the nozzle in use") { $0.filament.active == nil && $0.filament.slots.count == 6 }
+    }
+
     func testHostileAMSListsAndValuesAreCutAndRefused() throws {
         let (server, recorder) = try bambu()
         let logged = LogLines()
