@@ -7,8 +7,9 @@ import TestSupport
 import XCTest
 
 /// The heaters and filament at a glance in the real app under Xvfb, against a mosquitto-backed
-/// Bambu printer with an AMS: the temperature line and the colour swatches in the tab's strip and
-/// on the farm tile, read back from the rendered window, and the trays in the popover.
+/// Bambu printer with an AMS and a Moonraker with Spoolman: the temperature line and the colour
+/// swatches in the tab's strip and on the farm tile, read back from the rendered window, and the
+/// trays in the popover.
 final class StatusGlanceTests: XCTestCase {
     private let code = "16180339"
     /// Four trays of clearly different colours, tray 2 (green) feeding, and a white external spool.
@@ -134,6 +135,33 @@ final class StatusGlanceTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { tileGlance.filament.shown.count == 5 && gtk_widget_get_mapped(tileGlance.widget) != 0 })
             XCTAssertEqual(tileGlance.temperatures.text, "Nozzle 220/220 °C · Bed 55/55 °C · Chamber 31 °C")
             assertSwatchesOnScreen(tileGlance, in: window.window, "the farm tile")
+        }
+    }
+
+    func testAKlipperHostsSpoolmanSpoolIsOneSwatch() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--spoolman"])
+        addTeardownBlock { moonraker.stop() }
+        let camera = try TestServer(script: "mjpeg_server.py")
+        addTeardownBlock { camera.stop() }
+        let printer = Printer(name: "Voron 2.4", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                              cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")])
+        try MainActor.assumeIsolated {
+            let directory = try makeTemporaryDirectory()
+            try ConfigStore(directory: directory, secrets: nil).save(
+                AppConfig(printers: [printer], window: .init(width: 1000, height: 800, maximized: false)))
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let glance = try XCTUnwrap(window.tabs.selected?.status.glance)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { glance.filament.shown.count == 1 }, "the active spool")
+            XCTAssertEqual(glance.temperatures.text, "Nozzle 22 °C · Bed 22 °C", "Klipper's extruder and bed, no chamber")
+            XCTAssertEqual(glance.filament.popover.rows.map(\.place), ["Spoolman spool 2"])
+            XCTAssertEqual(glance.filament.popover.rows.first?.material, "PLA · Reactor Red")
+            XCTAssertEqual(glance.filament.popover.rows.first?.remaining, "95 % left (950 g)")
+            var seen: [(centre: RGB, ring: RGB, beside: RGB)] = []
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                seen = readBack(glance, in: window.window) ?? []
+                return seen.count == 1 && close(seen[0].centre, (0xBD, 0x0B, 0x0B))
+            }, "Spoolman's BD0B0B on screen: \(seen.map(\.centre))")
         }
     }
 }
