@@ -24,7 +24,7 @@ struct HTTPStatusAPI: Sendable {
         guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
             throw HTTPFetch.Failure(failure: .protocolError("bad path"), otherClientError: false)
         }
-        let json = body.flatMap { try? JSONSerialization.data(withJSONObject: $0) }
+        let json = body.map { (try? JSONSerialization.data(withJSONObject: $0)) ?? Data() }  // a POST stays a POST
         let data = try HTTPFetch.get(url, headers: key.map { [($0.header, $0.value)] } ?? [],
                                      secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout, json: json, stop: stop)
         do {
