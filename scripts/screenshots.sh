@@ -3,7 +3,8 @@
 # camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
 # server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
 # being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip and
-# print controls, from a loopback Moonraker) with its camera list and its stop question, and the farm view of six printers. Run `make screenshots` (it builds first and runs this under xvfb-run).
+# print controls, from a loopback Moonraker) with its camera list and its stop question, the farm view of six printers
+# and a Bambu printer's AMS trays (the filament swatches). Run `make screenshots` (it builds first and runs this under xvfb-run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=docs/screenshots
@@ -142,3 +143,25 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
 JSON
 shot farm 1300 720 5 - --farm
 rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "${fifos[@]}"
+
+# A Bambu P1S with an AMS mid-print, the black PLA feeding: its MQTT from bambu_mqtt_printer.py (told
+# through a FIFO), its camera from bambu_jpeg_server.py on port 6000 of a loopback address of its own.
+bambu_host=127.23.45.67
+bambu_fifo=$(mktemp -u)
+mkfifo "$bambu_fifo"
+bambu_log=$(mktemp)
+/usr/bin/python3 Tests/Servers/bambu_mqtt_printer.py --bind "$bambu_host" --code 12345678 --model P1S --partial \
+    < "$bambu_fifo" > "$bambu_log" 2>/dev/null &
+pids+=($!)
+exec {bambu_in}>"$bambu_fifo"
+for _ in $(seq 100); do grep -q '"ready"' "$bambu_log" && break; sleep 0.1; done
+bambu_mqtt=$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$bambu_log" | head -1)
+bambu_serial=$(sed -n 's/.*"serial": *"\([^"]*\)".*/\1/p' "$bambu_log" | head -1)
+start_server bambu_camera bambu_jpeg_server.py --bind "$bambu_host" --port 6000 --width 1280 --height 720 --fps 1
+echo '{"cmd":"set","print":{"gcode_state":"RUNNING","subtask_name":"Benchy_0.2mm_PLA","mc_percent":42,"layer_num":57,"total_layer_num":180,"mc_remaining_time":72,"nozzle_temper":219.6,"nozzle_target_temper":220,"bed_temper":55.2,"bed_target_temper":55,"chamber_temper":31,"ams":{"ams":[{"id":"0","humidity":"4","temp":"24.0","tray":[{"id":"0","tray_type":"PLA","tray_sub_brands":"PLA Basic","tray_color":"F72323FF","remain":80},{"id":"1","tray_type":"PLA","tray_sub_brands":"PLA Matte","tray_color":"000000FF","remain":35},{"id":"2","tray_type":"PETG","tray_sub_brands":"PETG HF","tray_color":"0A2989FF","remain":-1},{"id":"3"}]}],"tray_now":"1"},"vt_tray":{"id":"254","tray_type":"TPU","tray_color":"FFFFFFFF","remain":0}}}' >&"$bambu_in"
+cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
+{"formatVersion": 3, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC96510", "name": "P1S Workshop", "kind": "bambuJPEG",
+  "model": "C12", "host": "$bambu_host", "apiPort": $bambu_mqtt, "serial": "$bambu_serial", "accessCode": "12345678", "cameras": []}]}
+JSON
+shot filament 1100 700 5 -
+rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$bambu_fifo"

@@ -25,6 +25,8 @@ enum StatusReportFormatter {
             rows.append((index == 0 ? tr("alerts") : "", alert.summary))
             rows.append(("", alert.url))
         }
+        rows += status.filament.units.compactMap { unit in unit.humidityLevel.map { (FilamentText.unit(unit.id), FilamentText.humidity($0)) } }
+        rows += status.filament.slots.map { (FilamentText.place($0.place), FilamentText.summary($0)) }
         return table(title: String(format: tr("Status of %@"), endpoint.description), rows: rows)
     }
 
@@ -53,6 +55,12 @@ enum StatusReportFormatter {
         object["chamberLight"] = status.chamberLight
         object["error"] = status.errorText
         object["printError"] = status.printError.map(alert)
+        object["filament"] = status.filament.slots.map(filament)
+        object["ams"] = status.filament.units.map { unit -> [String: Any] in
+            var entry: [String: Any] = ["unit": unit.id]
+            entry["humidityLevel"] = unit.humidityLevel
+            return entry
+        }
         return encode(object)
     }
 
@@ -91,6 +99,25 @@ enum StatusReportFormatter {
             lines.append("  \(camera.name): \(url) (\(details.joined(separator: ", ")))")
         }
         return lines.map(TerminalText.safe).joined(separator: "\n")
+    }
+
+    /// `{"slot":"ams","unit":0,"tray":1,"type":"PLA","color":"FF0000FF","remaining":80,"active":true}`;
+    /// `"slot":"external"` for Bambu's external spool, `"slot":"spoolman","spool":ID` for Moonraker's
+    /// active spool. Unknown fields are left out; an empty tray has `"empty":true`.
+    private static func filament(_ slot: FilamentSlot) -> [String: Any] {
+        var object: [String: Any] = ["active": slot.isActive]
+        switch slot.place {
+        case .tray(let unit, let tray): object.merge(["slot": "ams", "unit": unit, "tray": tray]) { $1 }
+        case .external: object["slot"] = "external"
+        case .spoolman(let id): object.merge(["slot": "spoolman", "spool": id]) { $1 }
+        }
+        if slot.isEmpty { object["empty"] = true }
+        object["type"] = slot.type
+        object["name"] = slot.name
+        object["color"] = slot.color
+        object["remaining"] = slot.remaining
+        object["remainingGrams"] = slot.remainingGrams.map(PrinterNumber.rounded)
+        return object
     }
 
     private static func temperature(_ value: PrinterStatus.Temperature) -> [String: Any] {

@@ -7,7 +7,8 @@ import StreamKit
 /// One printer in the farm view: its live picture (a third camera surface on the printer's shared
 /// session, beside its tab and mini window), its name, the print's state, progress and time left
 /// (the status strip in its tile form), the picture's age for cameras that send a frame a second,
-/// and the chamber-light switch. A failed or paused print frames the tile, a printer in trouble
+/// the heaters and filament on its second line (`StatusGlance`), and the chamber-light switch.
+/// A failed or paused print frames the tile, a printer in trouble
 /// (its status or camera failing) in another colour; a print ending within ten minutes is marked.
 /// Click or Enter opens the printer's tab; the menu (its button, a
 /// right-click, the Menu key or Shift+F10) holds the printer's other actions.
@@ -62,6 +63,7 @@ final class FarmTile: CameraSurfaceDelegate {
         let caption = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
         gtk_widget_add_css_class(caption, "tile-caption")
         gtk_box_append(gcast(caption), heading)
+        if let glance = status.glance { gtk_box_append(gcast(caption), glance.widget) }
         gtk_box_append(gcast(caption), status.strip.widget)
         gtk_box_append(gcast(widget), pictureSlot.widget)
         gtk_box_append(gcast(widget), caption)

@@ -364,7 +364,7 @@ extension LayerwatchApplication: FeatureContext {
         if let open = window.tabs.all.first(where: { $0.camera.isDemo }) { return window.reveal(printer: open.printerID) }
         guard let demo = Camera.demo() else { return window.toast(tr("The demo clip is not installed.")) }
         window.open([demo], select: true)
-        window.showFarm(false)
+        if window.isFarmShown { window.showFarm(false) }
     }
     func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
     /// Switches the selected printer's notifications on or off, and saves it.

@@ -2,17 +2,22 @@ import Foundation
 import StatusKit
 
 /// A printer's print status beside one of its camera views: the status strip (in the view's
-/// style), the owner's chamber-light switch and the temperatures the view's stats show, all from
+/// style), the heaters and filament at a glance (inside the full strip; a tile places it itself),
+/// the owner's chamber-light switch and the temperatures the view's stats show, all from
 /// one `PrinterStatusHub` observation. Each owner (tab, mini window, farm tile) makes one and places
 /// its strip where its layout wants it; the camera surface never learns of it, so status and camera
 /// stay independent (either can fail while the other works, and switching cameras keeps it).
 @MainActor
 final class PrintStatusBinding {
     let strip: StatusStrip
+    /// Heaters and filament; nil in the compact (mini window) style, which keeps to one line.
+    let glance: StatusGlance?
     private var observation: PrinterStatusHub.Observation?
 
     init(style: CameraSurface.Style) {
         strip = StatusStrip(style: style)
+        glance = style == .compact ? nil : StatusGlance()
+        if style == .full, let glance { strip.append(glance.widget) }
     }
 
     /// The strip's summary now; nil without a status.
@@ -26,6 +31,7 @@ final class PrintStatusBinding {
         light.onRequest = { [weak hub] on in hub?.setChamberLight(on, for: printerID) }
         observation = hub.observe(printerID: printerID) { [weak self, weak hub, weak light, weak temperatures] update in
             guard let self, let hub else { return }
+            glance?.show(update?.connection == .live ? update?.status : nil)
             strip.show(PrintSummary(of: printerID, in: hub))
             temperatures?.printerStatus = update?.connection == .live ? update?.status : nil
             light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)

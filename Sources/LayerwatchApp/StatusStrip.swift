@@ -25,6 +25,8 @@ final class StatusStrip {
     /// The full strip's second row (layer, time); nil in the compact one.
     private let details: UnsafeMutablePointer<GtkWidget>?
     private let isCompact: Bool
+    /// A row the owner added below the strip's own (the heaters and filament); nil without one.
+    private var extra: UnsafeMutablePointer<GtkWidget>?
     private var tone = PrintSummary.Tone.neutral
     private(set) var summary: PrintSummary?
 
@@ -72,6 +74,12 @@ final class StatusStrip {
         gtk_widget_set_visible(widget, false.gboolean)
     }
 
+    /// Adds `row` below the strip's own rows; the strip is no corner badge while the row is shown.
+    func append(_ row: UnsafeMutablePointer<GtkWidget>) {
+        extra = row
+        gtk_box_append(gcast(card), row)
+    }
+
     /// Shows `summary`, or hides the strip when there is none.
     func show(_ summary: PrintSummary?) {
         self.summary = summary
@@ -94,6 +102,7 @@ final class StatusStrip {
         // A state alone (idle) is a badge in the corner, as the picture's age is; anything more gets
         // the whole width.
         let alone = summary.job == nil && summary.fraction == nil && summary.message == nil && summary.alerts.isEmpty
+            && !(extra.map { Bool(gboolean: gtk_widget_get_visible($0)) } ?? false)
         gtk_widget_set_halign(widget, alone ? GTK_ALIGN_START : GTK_ALIGN_FILL)
         if alone { gtk_widget_add_css_class(card, "alone") } else { gtk_widget_remove_css_class(card, "alone") }
         if isCompact {

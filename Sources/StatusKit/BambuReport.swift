@@ -40,6 +40,7 @@ struct BambuReport {
         status.alerts = alerts
         status.needsDeveloperMode = needsSignedCommands
         status.speed = PrinterNumber.int(fields["spd_lvl"], in: PrinterNumber.code).flatMap(PrintSpeed.init(rawValue:))
+        status.filament = BambuFilament.filament(in: fields)
         if let error = PrinterNumber.int(fields["print_error"], in: PrinterNumber.code), error != 0 {
             let printError = BambuAlert(printError: UInt32(error))
             status.printError = printError

@@ -19,13 +19,15 @@ struct HTTPStatusAPI: Sendable {
         self.key = key
     }
 
-    /// The JSON object at `path` (which may carry a query).
-    func object(_ path: String, stop: StopSignal?) throws(HTTPFetch.Failure) -> [String: Any] {
+    /// The JSON object at `path` (which may carry a query); with `posting`, the answer to a POST of
+    /// that JSON object.
+    func object(_ path: String, posting body: [String: Any]? = nil, stop: StopSignal?) throws(HTTPFetch.Failure) -> [String: Any] {
         guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else {
             throw HTTPFetch.Failure(failure: .protocolError("bad path"), otherClientError: false)
         }
+        let json = body.map { (try? JSONSerialization.data(withJSONObject: $0)) ?? Data() }  // a POST stays a POST
         let data = try HTTPFetch.get(url, headers: key.map { [($0.header, $0.value)] } ?? [],
-                                     secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout, stop: stop)
+                                     secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout, json: json, stop: stop)
         do {
             return try JSONValue.object(data)
         } catch {

@@ -11,6 +11,10 @@ public enum ListLimit {
     public static let alerts = 64
     /// Nozzles (Bambu's `device.extruder.info`, OctoPrint's `toolN`): printers have one to a few.
     public static let nozzles = 16
+    /// AMS units on one Bambu printer: four AMS and eight AMS HT at most today.
+    public static let amsUnits = 16
+    /// Trays of one AMS unit: four (an AMS HT has one); `tray_now` has two bits for the tray.
+    public static let amsTrays = 4
     /// Cameras in one Moonraker or OctoPrint import: more than a dialog can list usefully.
     public static let cameras = 64
     /// Streams in one go2rtc import: a farm restreamer has one or two a printer.

@@ -3,10 +3,12 @@ import StreamKit
 
 /// Klipper's status through Moonraker's HTTP API: one query of the objects the status strip needs
 /// every `HTTPStatusAPI.pollInterval` (the documented `printer/objects/query`; polling at 2 s is what
-/// Mainsail's own fallback does, and far from the 1 s floor the printer's host deserves).
+/// Mainsail's own fallback does, and far from the 1 s floor the printer's host deserves), and the
+/// active Spoolman spool where the host has Spoolman (`SpoolmanWatch`).
 final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     static let queryPath = "/printer/objects/query?print_stats&display_status&virtual_sdcard&heater_bed&extruder"
     private let api: HTTPStatusAPI
+    private let spoolman = SpoolmanWatch()
 
     init(baseURL: URL, apiKey: String?) {
         api = HTTPStatusAPI(baseURL: baseURL, key: apiKey.map { ("X-Api-Key", $0) })
@@ -29,7 +31,10 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
                 isLive = true
                 live()
             }
-            report(Self.status(from: status))
+            var current = Self.status(from: status)
+            current.filament = spoolman.filament(from: api, stop: stop)
+            if stop.isStopped { return }
+            report(current)
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }
     }

@@ -8,6 +8,12 @@ import Foundation
 public enum PrinterNumber {
     /// Per cent done.
     public static let percent: ClosedRange<Double> = 0...100
+    /// Per cent of a spool left (Bambu's `remain`, where -1 means unknown).
+    public static let percentInt: ClosedRange<Int> = 0...100
+    /// Grams of filament (Spoolman's weights): up to a 100 kg drum.
+    public static let grams: ClosedRange<Double> = 0...100_000
+    /// An AMS humidity level, 1...5.
+    public static let humidityLevel: ClosedRange<Int> = 1...5
     /// A fraction done (Moonraker's progress).
     public static let fraction: ClosedRange<Double> = 0...1
     /// A layer number or count.

@@ -56,6 +56,8 @@ public struct PrinterStatus: Equatable, Sendable {
     public var needsDeveloperMode = false
     /// A Bambu printer's speed profile; nil for other printers or before it said.
     public var speed: PrintSpeed?
+    /// The filament loaded (AMS trays, external spool, Spoolman's active spool); empty when unknown.
+    public var filament = Filament()
 
     public init(state: State = .idle, job: String? = nil, progress: Double? = nil, layer: Int? = nil,
                 totalLayers: Int? = nil, timeLeft: TimeInterval? = nil, nozzles: [Temperature] = [],

@@ -1,7 +1,8 @@
 import CFFmpeg
 import Foundation
 
-/// One HTTP GET whose whole body is wanted: the JSON Moonraker, OctoPrint and go2rtc answer.
+/// One HTTP GET (or POST of JSON) whose whole body is wanted: the JSON Moonraker, OctoPrint and
+/// go2rtc answer.
 /// Layerwatch speaks the HTTP/1.1 itself over FFmpeg's tcp and tls protocols (`HTTPConnection`), so
 /// the interrupt gate, the socket timeout, TLS verification and `FailureClassifier` apply as for
 /// cameras, while redirects are its own to follow (`HTTPRedirects`): an API key or password never
@@ -27,9 +28,39 @@ public enum HTTPFetch {
     /// GETs `url` with `headers` (values may be secrets: list them in `secrets` so no message shows
     /// them) and Basic auth from its user info, giving up after `timeout` seconds or as soon as
     /// `stop` is signalled. Headers and credentials go only to `url`'s scheme, host and port.
+    /// With `json`, POSTs that body instead, and follows no redirect (the body is for `url` only).
     public static func get(_ url: URL, headers: [(String, String)] = [], secrets: [String] = [],
-                           timeout: TimeInterval, limit: Int = maximumBytes,
+                           timeout: TimeInterval, limit: Int = maximumBytes, json: Data? = nil,
                            stop: StopSignal? = nil) throws(Failure) -> Data {
+        try performing(url, secrets: secrets, timeout: timeout, stop: stop) { watcher throws(FFmpegError) in
+            Data(try fetch(url, headers: headers, json: json, timeout: timeout, limit: limit, watcher: watcher, everyStatus: false).body)
+        }
+    }
+
+    /// What a server answered a POST: its status and (up to `answerLimit`) its body, whatever the
+    /// status, so a refusal's reason can be read.
+    public struct Answer: Sendable {
+        public let status: Int
+        public let body: Data
+    }
+
+    /// The most of an answer to a command that is read: a line of JSON.
+    public static let answerLimit = 64 * 1024
+
+    /// POSTs `json` to `url` as `get` does, but answers with any status the server gives (a printer
+    /// command's refusal carries its reason in the body). Throws only when no answer came.
+    public static func post(_ url: URL, json: Data, headers: [(String, String)] = [], secrets: [String] = [],
+                            timeout: TimeInterval) throws(Failure) -> Answer {
+        try performing(url, secrets: secrets, timeout: timeout, stop: nil) { watcher throws(FFmpegError) in
+            let answer = try fetch(url, headers: headers, json: json, timeout: timeout, limit: answerLimit, watcher: watcher, everyStatus: true)
+            return Answer(status: answer.status, body: Data(answer.body))
+        }
+    }
+
+    /// Runs one request under its own deadline, FFmpeg log capture and secrets' redaction, and
+    /// classifies what it failed with.
+    private static func performing<T>(_ url: URL, secrets: [String], timeout: TimeInterval, stop: StopSignal?,
+                                      _ request: (StopWatcher) throws(FFmpegError) -> T) throws(Failure) -> T {
         let source = StreamSource.http(url)
         let redactor = Redactor(secrets: secrets + source.secrets)
         let gate = InterruptGate()
@@ -39,7 +70,7 @@ public enum HTTPFetch {
         FFmpegLog.begin(capture)
         defer { FFmpegLog.end() }
         do {
-            return Data(try fetch(url, headers: headers, timeout: timeout, limit: limit, watcher: watcher))
+            return try request(watcher)
         } catch {
             let classified = FailureClassifier(source: source, redactor: redactor)
                 .classify(error, log: capture, deadlineExpired: gate.deadlineExpired, sawPacket: false)
@@ -47,9 +78,10 @@ public enum HTTPFetch {
         }
     }
 
-    /// The body of the first 2xx answer, following the redirects `HTTPRedirects` allows.
-    private static func fetch(_ url: URL, headers: [(String, String)], timeout: TimeInterval, limit: Int,
-                              watcher: StopWatcher) throws(FFmpegError) -> [UInt8] {
+    /// The first 2xx answer (any answer with `everyStatus`), following the redirects
+    /// `HTTPRedirects` allows when nothing is posted.
+    private static func fetch(_ url: URL, headers: [(String, String)], json: Data?, timeout: TimeInterval, limit: Int,
+                              watcher: StopWatcher, everyStatus: Bool) throws(FFmpegError) -> (status: Int, body: [UInt8]) {
         let authorization = HTTPRequest.basicAuthorization(url)
         let sent = headers + (authorization.map { [$0] } ?? [])
         var redirects = HTTPRedirects(from: url, secret: !headers.isEmpty ? .apiKey : authorization != nil ? .password : nil)
@@ -58,13 +90,14 @@ public enum HTTPFetch {
         while true {
             guard let origin = URLOrigin(target), origin.isWeb else { throw FFmpegError(code: lw_averror(EINVAL), stage: .connect) }
             let connection = try HTTPConnection(to: origin, timeoutMicroseconds: socketTimeout, interrupting: watcher)
-            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent))
+            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent, json: json))
             let head = try HTTPResponseHead.read(from: connection)
-            if (200..<300).contains(head.status) {
-                return try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(
-                    String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)))
+            if (200..<300).contains(head.status) || everyStatus {
+                let tooLarge = limit >= 1_000_000 ? String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)
+                    : String(format: tr("the answer is larger than %d kB"), limit / 1024)
+                return (head.status, try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(tooLarge)))
             }
-            guard HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
+            guard json == nil, HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
             target = try redirects.follow(head.values("location").first, from: target)
         }
     }

@@ -54,6 +54,7 @@ final class WelcomeTests: XCTestCase {
             app.closeSelectedTab()
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.isWelcomeShown && window.tabs.all.isEmpty })
             XCTAssertNil(app.statusHub.latest(page.printerID), "the simulated print stops with its tab")
+            app.flushSaves()
         }
     }
 }

@@ -14,12 +14,20 @@ Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the
            POST /printer/print/pause|resume|cancel   change print_stats.state as Klipper would
                                                    (printing→paused, paused→printing, either→
                                                    cancelled), else 400 with Klipper's words
+           with --spoolman (Moonraker's [spoolman] component, PROTOCOLS.md and Moonraker's
+           integrations docs): GET /server/spoolman/spool_id   result.spool_id (the active spool)
+           POST /server/spoolman/proxy {"request_method":"GET","path":"/v1/spool/ID"[,"use_v2_response":true]}
+                                                           the spool as Spoolman answers (v2: result.response /
+                                                           result.error; v1: result is Spoolman's answer)
            anything else                                   404 (Moonraker's error JSON)
 stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
         {"cmd":"webcams","list":[…]}          replaces the webcam list
+        {"cmd":"spoolman","spool_id":N|null[,"spools":{"ID":{…spool…},…}]}   the active spool and
+                                              spools added to (or replacing) Spoolman's
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
 stdout: {"event":"ready","port":N}
-        {"event":"request","method":"GET","path":P,"authorized":B}   every request, before answering
+        {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
+                                              before answering
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
 import argparse
@@ -100,6 +108,24 @@ SERVER_INFO = {
     "api_version_string": "1.5.0",
 }
 
+# Spoolman's spool as its API (and Moonraker's proxy) returns it: the example of Moonraker's docs.
+DEFAULT_SPOOL = {
+    "id": 2,
+    "registered": "2023-11-23T12:18:31Z",
+    "first_used": "2023-11-22T12:17:56.123000Z",
+    "last_used": "2023-11-23T10:17:59.900000Z",
+    "filament": {
+        "id": 2, "registered": "2023-11-23T12:17:44Z", "name": "Reactor Red",
+        "vendor": {"id": 2, "registered": "2023-06-26T21:00:42Z", "name": "Fusion"},
+        "material": "PLA", "price": 25, "density": 1.24, "diameter": 1.75, "weight": 1000, "color_hex": "BD0B0B",
+    },
+    "remaining_weight": 950,
+    "used_weight": 50,
+    "remaining_length": 318519.4384459262,
+    "used_length": 16764.18097083822,
+    "archived": False,
+}
+
 PRINTER_INFO = {
     "state": "ready",
     "state_message": "Printer is ready",
@@ -117,12 +143,15 @@ PRINTER_INFO = {
 
 
 class Printer:
-    """The printer objects and the webcam list, shared by the request threads and stdin."""
+    """The printer objects, the webcam list and Spoolman's spools (None: no Spoolman), shared by
+    the request threads and stdin."""
 
-    def __init__(self, webcams):
+    def __init__(self, webcams, spoolman):
         self.lock = threading.Lock()
         self.status = copy.deepcopy(DEFAULT_STATUS)
         self.webcams = webcams
+        self.spools = {"2": copy.deepcopy(DEFAULT_SPOOL)} if spoolman else None
+        self.spool_id = 2 if spoolman else None
 
     def query(self, query):
         """Klipper's objects/query: each asked object (all its attributes, or only those listed);
@@ -158,6 +187,33 @@ class Printer:
         with self.lock:
             self.webcams = copy.deepcopy(webcams)
 
+    def set_spoolman(self, command):
+        with self.lock:
+            if self.spools is None:
+                raise ValueError("start with --spoolman for a host with Spoolman")
+            self.spools.update(copy.deepcopy(command.get("spools") or {}))
+            if "spool_id" in command:
+                self.spool_id = command["spool_id"]
+
+    def spoolman(self, path, body):
+        """Moonraker's Spoolman endpoints: (status, body), or None without Spoolman."""
+        with self.lock:
+            if self.spools is None:
+                return None
+            if path == "/server/spoolman/spool_id":
+                return 200, {"result": {"spool_id": self.spool_id}}
+            request = body if isinstance(body, dict) else {}
+            target = str(request.get("path", ""))
+            spool = self.spools.get(target.removeprefix("/v1/spool/")) if target.startswith("/v1/spool/") else None
+            if request.get("request_method") != "GET" or spool is None:
+                error = {"status_code": 404, "message": f"No spool found at {target}."}
+                if request.get("use_v2_response"):
+                    return 200, {"result": {"response": None, "error": error}}
+                return 404, {"message": error["message"]}
+            if request.get("use_v2_response"):
+                return 200, {"result": {"response": copy.deepcopy(spool), "error": None}}
+            return 200, {"result": copy.deepcopy(spool)}
+
 
 def moonraker_error(status):
     return {"error": {"code": status, "message": REASONS.get(status, "Error"), "traceback": ""}}
@@ -179,6 +235,8 @@ class Handler(JsonApiHandler):
 
     def answer(self, path, query):
         printer = self.server.printer
+        if path == "/server/spoolman/spool_id":
+            return printer.spoolman(path, None) or (404, moonraker_error(404))
         if path == "/printer/objects/query":
             return 200, {"result": printer.query(query)}
         if path == "/server/webcams/list":
@@ -189,9 +247,11 @@ class Handler(JsonApiHandler):
             return 200, {"result": PRINTER_INFO}
         return 404, moonraker_error(404)
 
-    def answer_post(self, path, _body):
+    def answer_post(self, path, body):
         if path in PRINT_COMMANDS:
             return self.server.printer.command(path)
+        if path == "/server/spoolman/proxy":
+            return self.server.printer.spoolman(path, body) or (404, moonraker_error(404))
         return 404, moonraker_error(404)
 
 
@@ -199,6 +259,9 @@ def handle_command(server, command):
     name = command.get("cmd")
     if name == "set":
         server.printer.set(command.get("status") or {})
+        emit(event="done", cmd=name)
+    elif name == "spoolman":
+        server.printer.set_spoolman(command)
         emit(event="done", cmd=name)
     elif name == "webcams":
         server.printer.replace_webcams(command.get("list") or [])
@@ -224,9 +287,11 @@ def main():
     add_common_args(p)
     p.add_argument("--api-key", help="require X-Api-Key: KEY on every request (else 401)")
     p.add_argument("--webcams", metavar="FILE.json", help="the webcam list (default: one mjpegstreamer-adaptive camera)")
+    p.add_argument("--spoolman", action="store_true",
+                   help="a host with Spoolman: its endpoints answer, spool 2 (Moonraker's docs' example) active")
     cfg = p.parse_args()
 
-    printer = Printer(load_webcams(cfg.webcams))
+    printer = Printer(load_webcams(cfg.webcams), cfg.spoolman)
     server = start_http_server(NAME, cfg, Handler)
     server.printer = printer
     serve_http_commands(NAME, server, handle_command)

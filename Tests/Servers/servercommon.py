@@ -336,36 +336,29 @@ class JsonApiHandler(BaseHTTPRequestHandler):
     MAX_POST = 64 * 1024
 
     def do_POST(self):
-        authorized = self.authorized()
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(min(length, self.MAX_POST)) if length > 0 else b""
         try:
-            body = json.loads(raw) if raw else None
+            self.body = json.loads(raw) if raw else None
         except ValueError:
-            body = raw.decode("utf-8", "replace")
-        emit(event="request", method="POST", path=self.path, authorized=authorized, body=body)
+            self.body = raw.decode("utf-8", "replace")
+        authorized = self.authorized()
+        emit(event="request", method="POST", path=self.path, authorized=authorized, body=self.body)
         url = urlsplit(self.path)
-        mode, _size = self.server.faults.for_path(url.path)
+        mode, size = self.server.faults.for_path(url.path)
         try:
-            if mode == "stall":
-                self.stall()
-            elif mode == "close":
-                self.close_connection = True
-            elif not authorized:
-                self.send_json(*self.unauthorized())
-            else:
-                status, answer = self.answer_post(url.path, body)
-                if answer is None:
-                    self.send_response(status)
-                    self.send_header("Content-Length", "0")
-                    self.end_headers()
-                else:
-                    self.send_json(status, answer)
+            self.respond(mode, size, authorized, url)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
 
     def answer_post(self, _path, _body):
         return 405, self.error_body(405)
+
+    def reply(self, url):
+        """(status, body) for this request: answer() for a GET, answer_post() for a POST."""
+        if self.command == "POST":
+            return self.answer_post(url.path, self.body)
+        return self.answer(url.path, url.query)
 
     def respond(self, mode, size, authorized, url):
         if mode == "stall":
@@ -379,17 +372,17 @@ class JsonApiHandler(BaseHTTPRequestHandler):
         elif mode == "garbage":
             self.send_body(200, self.garbage)
         elif mode in ("huge", "huge_chunked"):
-            _status, body = self.answer(url.path, url.query)
+            _status, body = self.reply(url)
             self.send_body(200, huge_json(body, size), chunked=mode == "huge_chunked")
         elif mode == "unframed":
-            status, body = self.answer(url.path, url.query)
+            status, body = self.reply(url)
             self.close_connection = True
             self.wfile.write(b"HTTP/1.1 %d OK\r\nContent-Type: application/json\r\n\r\n%s" % (status, json.dumps(body).encode()))
         elif mode == "bad_headers":
             self.close_connection = True
             self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n{\"result\": not a header\r\n\r\n{}")
         else:
-            self.send_json(*self.answer(url.path, url.query))
+            self.send_json(*self.reply(url))
 
     def header_matches(self, header, expected):
         """Constant-time check of a request header (absent → False)."""
@@ -401,6 +394,12 @@ class JsonApiHandler(BaseHTTPRequestHandler):
         self.close_connection = True
 
     def send_json(self, status, body):
+        """`body` as JSON; None for no content (a 204)."""
+        if body is None:
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.send_body(status, json.dumps(body).encode())
 
     def send_body(self, status, data, chunked=False):

@@ -1,0 +1,167 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StatusKit
+import TestSupport
+import XCTest
+
+/// The heaters and filament at a glance in the real app under Xvfb, against a mosquitto-backed
+/// Bambu printer with an AMS and a Moonraker with Spoolman: the temperature line and the colour
+/// swatches in the tab's strip and on the farm tile, read back from the rendered window, and the
+/// trays in the popover.
+final class StatusGlanceTests: XCTestCase {
+    private let code = "16180339"
+    /// Four trays of clearly different colours, tray 2 (green) feeding, and a white external spool.
+    private let trays: [(type: String, color: String, rgb: (Int, Int, Int))] = [
+        ("PLA", "FF0000FF", (255, 0, 0)), ("PETG", "00FF00FF", (0, 255, 0)),
+        ("ABS", "0000FFFF", (0, 0, 255)), ("TPU", "FFFF00FF", (255, 255, 0)),
+    ]
+
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    private func report() -> [String: Any] {
+        let ams: [[String: Any]] = [["id": "0", "humidity": "4", "temp": "24.0", "tray": trays.enumerated().map { index, tray in
+            ["id": "\(index)", "tray_type": tray.type, "tray_sub_brands": "\(tray.type) Basic", "tray_color": tray.color, "remain": 20 * (index + 1)]
+        }]]
+        return ["gcode_state": "RUNNING", "subtask_name": "Benchy", "mc_percent": 42, "mc_remaining_time": 72,
+                "nozzle_temper": 219.6, "nozzle_target_temper": 220, "bed_temper": 55.2, "bed_target_temper": 55, "chamber_temper": 31,
+                "ams": ["ams": ams, "tray_now": "1"], "vt_tray": ["id": "254", "tray_type": "PLA", "tray_color": "FFFFFFFF", "remain": 0]]
+    }
+
+    typealias RGB = (r: Int, g: Int, b: Int)
+
+    /// The rendered colour at the centre of each swatch `glance` shows, 8 px right of it (on the
+    /// active ring, or beside an inactive dot) and 10 px right (the background between swatches), in
+    /// `window`'s rendering.
+    @MainActor
+    private func readBack(_ glance: StatusGlance, in window: UnsafeMutablePointer<GtkWidget>) -> [(centre: RGB, ring: RGB, beside: RGB)]? {
+        // The window's content (its CSD margin is no part of the rendering's coordinates).
+        guard let content = gtk_window_get_child(gcast(window)), let image = RenderedImage(of: content) else { return nil }
+        return glance.filament.shown.compactMap { _, swatch in
+            var centre = graphene_point_t(x: Float(gtk_widget_get_width(swatch)) / 2, y: Float(gtk_widget_get_height(swatch)) / 2)
+            var point = graphene_point_t()
+            guard gtk_widget_compute_point(swatch, content, &centre, &point) != 0 else { return nil }
+            let (x, y) = (Int(point.x), Int(point.y))
+            guard x + 10 < image.width, y < image.height else { return nil }
+            return (image.rgb(x: x, y: y), image.rgb(x: x + 8, y: y), image.rgb(x: x + 10, y: y))
+        }
+    }
+
+    private func close(_ a: (r: Int, g: Int, b: Int), _ b: (Int, Int, Int)) -> Bool {
+        abs(a.r - b.0) <= 12 && abs(a.g - b.1) <= 12 && abs(a.b - b.2) <= 12
+    }
+
+    @MainActor
+    private func assertSwatchesOnScreen(_ glance: StatusGlance, in window: UnsafeMutablePointer<GtkWidget>, _ place: String) {
+        let expected = trays.map(\.rgb) + [(255, 255, 255)]
+        var seen: [(centre: RGB, ring: RGB, beside: RGB)] = []
+        XCTAssertTrue(iterateMainContext(timeout: 5) {
+            seen = readBack(glance, in: window) ?? []
+            return seen.count == expected.count && zip(seen, expected).allSatisfy { close($0.centre, $1) }
+        }, "\(place): the swatches on screen are \(seen.map(\.centre)), expected \(expected)")
+        guard seen.count == expected.count else { return }
+        // The feeding tray (the second) is ringed: just outside its dot the ring's colour, not the
+        // background; just outside the others' dots, the background.
+        let contrast = seen.map { abs(($0.ring.r + $0.ring.g + $0.ring.b) - ($0.beside.r + $0.beside.g + $0.beside.b)) }
+        XCTAssertEqual(contrast.map { $0 > 150 }, [false, true, false, false, false],
+                       "\(place): ring \(seen.map(\.ring)) against the background \(seen.map(\.beside))")
+    }
+
+    func testTheTabAndTileShowTemperaturesAndTheTraysColoursOnScreen() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
+        addTeardownBlock { server.stop() }
+        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
+        let printer = Printer(name: "X1C AMS", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
+                              serial: serial, accessCode: code)
+        try MainActor.assumeIsolated {
+            let directory = try makeTemporaryDirectory()
+            try ConfigStore(directory: directory, secrets: nil).save(
+                AppConfig(printers: [printer], window: .init(width: 1000, height: 800, maximized: false)))
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            let glance = try XCTUnwrap(page.status.glance)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { glance.temperatures.text != nil }, "the idle printer's heaters")
+            XCTAssertFalse(glance.filament.isShown, "no AMS reported yet: no swatches")
+            XCTAssertEqual(glance.temperatures.text, "Nozzle 24 °C · Bed 24 °C · Chamber 25 °C", "heaters off: the reading alone")
+
+            server.send(["cmd": "set", "print": report()])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown.count == 5 }, "four trays and the external spool")
+            XCTAssertEqual(glance.temperatures.text, "Nozzle 220/220 °C · Bed 55/55 °C · Chamber 31 °C")
+            XCTAssertTrue(page.status.strip.isShown)
+            assertSwatchesOnScreen(glance, in: window.window, "the tab's strip")
+
+            let popover = glance.filament.popover
+            XCTAssertEqual(popover.rows.map(\.place), ["AMS A1", "AMS A2", "AMS A3", "AMS A4", "External spool"])
+            XCTAssertEqual(popover.rows.map(\.material), ["PLA · PLA Basic", "PETG · PETG Basic", "ABS · ABS Basic", "TPU · TPU Basic", "PLA"])
+            XCTAssertEqual(popover.rows.map(\.remaining), ["20 % left", "40 % left", "60 % left", "80 % left", nil])
+            XCTAssertEqual(popover.rows.map(\.inUse), [false, true, false, false, false])
+            XCTAssertEqual(popover.filament.units.first?.humidityLevel, 2)
+            let button = glance.filament.button
+            XCTAssertEqual(Pointer(widget: button).at(Double(gtk_widget_get_width(button)) / 2, Double(gtk_widget_get_height(button)) / 2,
+                                                      then: ["click", "1"]), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(popover.widget) != 0 }, "a click on the swatches opens the details")
+            gtk_popover_popdown(gcast(popover.widget))
+
+            // The external spool feeding: the ring moves there.
+            server.send(["cmd": "set", "print": ["ams": ["tray_now": "254"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown.last?.slot.isActive == true })
+            XCTAssertEqual(popover.rows.map(\.inUse), [false, false, false, false, true])
+            server.send(["cmd": "set", "print": ["ams": ["tray_now": "1"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown[1].slot.isActive })
+
+            // A printer reporting 300 units of 30 trays (all tray 4): 16 units of one tray are kept with
+            // the external spool, 8 swatches shown (the feeding tray, unit 9's, among them), "+9" for the rest.
+            let tray: [String: Any] = ["id": "3", "tray_type": "PLA", "tray_color": "FF0000FF", "remain": 50]
+            let flood = (0..<300).map { unit in ["id": "\(unit)", "humidity": "3", "tray": (0..<30).map { _ in tray }] }
+            server.send(["cmd": "set", "print": ["ams": ["ams": flood, "tray_now": "39"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { glance.filament.moreText == "+9" },
+                          "\(String(describing: glance.filament.moreText)), \(glance.filament.shown.count) shown")
+            XCTAssertEqual(glance.filament.shown.count, 8)
+            XCTAssertEqual(glance.filament.shown.last?.slot.place, .tray(unit: 9, tray: 3), "the feeding tray keeps its swatch")
+            XCTAssertEqual(popover.rows.count, 17)
+            server.send(["cmd": "set", "print": report()])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown.count == 5 && glance.filament.moreText == nil })
+
+            // The farm tile: the same line and swatches under the printer's name.
+            window.setFarmShown(true)
+            let tile = try XCTUnwrap(window.farm.tiles.first)
+            let tileGlance = try XCTUnwrap(tile.status.glance)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { tileGlance.filament.shown.count == 5 && gtk_widget_get_mapped(tileGlance.widget) != 0 })
+            XCTAssertEqual(tileGlance.temperatures.text, "Nozzle 220/220 °C · Bed 55/55 °C · Chamber 31 °C")
+            assertSwatchesOnScreen(tileGlance, in: window.window, "the farm tile")
+        }
+    }
+
+    func testAKlipperHostsSpoolmanSpoolIsOneSwatch() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--spoolman"])
+        addTeardownBlock { moonraker.stop() }
+        let camera = try TestServer(script: "mjpeg_server.py")
+        addTeardownBlock { camera.stop() }
+        let printer = Printer(name: "Voron 2.4", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                              cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")])
+        try MainActor.assumeIsolated {
+            let directory = try makeTemporaryDirectory()
+            try ConfigStore(directory: directory, secrets: nil).save(
+                AppConfig(printers: [printer], window: .init(width: 1000, height: 800, maximized: false)))
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let glance = try XCTUnwrap(window.tabs.selected?.status.glance)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { glance.filament.shown.count == 1 }, "the active spool")
+            XCTAssertEqual(glance.temperatures.text, "Nozzle 22 °C · Bed 22 °C", "Klipper's extruder and bed, no chamber")
+            XCTAssertEqual(glance.filament.popover.rows.map(\.place), ["Spoolman spool 2"])
+            XCTAssertEqual(glance.filament.popover.rows.first?.material, "PLA · Reactor Red")
+            XCTAssertEqual(glance.filament.popover.rows.first?.remaining, "95 % left (950 g)")
+            var seen: [(centre: RGB, ring: RGB, beside: RGB)] = []
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                seen = readBack(glance, in: window.window) ?? []
+                return seen.count == 1 && close(seen[0].centre, (0xBD, 0x0B, 0x0B))
+            }, "Spoolman's BD0B0B on screen: \(seen.map(\.centre))")
+        }
+    }
+}
