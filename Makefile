@@ -1,5 +1,5 @@
 # Layerwatch — the two commands a newcomer needs (see README.md):
-#   make run    install what is missing, build, and start Layerwatch (demo camera if none configured)
+#   make run    install what is missing, build, and start Layerwatch (the demo printer if none is saved)
 #   make test   install what is missing, build, and run every test (GTK ones under Xvfb)
 
 SWIFT_BIN ?= /opt/swift/usr/bin
@@ -21,8 +21,11 @@ deps-test:
 build: check-swift deps-build
 	swift build
 
+# A newcomer without a saved printer gets the demo printer at once (the window otherwise welcomes
+# with Add Printer and Try the Demo Printer).
+XDG_CONFIG_HOME ?= $(HOME)/.config
 run: build
-	.build/debug/layerwatch
+	.build/debug/layerwatch $(if $(wildcard $(XDG_CONFIG_HOME)/layerwatch/printers.json),,--demo)
 
 # Every test (GTK picks GL on Xvfb's Mesa), then the draw path again under the other renderers.
 test: check-swift deps-test

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Renders docs/screenshots/*.png from the real app under Xvfb: wide and tall layouts of the demo
-# camera, connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
+# Renders docs/screenshots/*.png from the real app under Xvfb: the welcome page, wide and tall layouts
+# of the demo printer (its simulated print), connecting (a host that never answers), access code rejected (a loopback 1080p RTSPS
 # server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
 # being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip and
 # print controls, from a loopback Moonraker) with its camera list and its stop question, the farm view of six printers
@@ -48,7 +48,8 @@ shot() {
     "$app" "$@" > /dev/null 2>&1 &
     local pid=$!
     local window
-    window=$(xdotool search --sync --limit 1 --name " — Layerwatch$")
+    # A window without a tab (the welcome page) is titled "Layerwatch" alone.
+    window=$(xdotool search --sync --limit 1 --name "^(.* — )?Layerwatch$")
     xdotool windowsize "$window" "$width" "$height"
     sleep "$settle"
     if [ "$keys" != "-" ]; then
@@ -73,12 +74,13 @@ shot() {
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     # The next shot must not find this window while the X server still tears it down.
-    while xdotool search --name " — Layerwatch$" > /dev/null 2>&1; do sleep 0.1; done
+    while xdotool search --name "^(.* — )?Layerwatch$" > /dev/null 2>&1; do sleep 0.1; done
     echo "wrote $out/$name.png"
 }
 
-shot wide 1400 620 3 -
-shot tall 620 900 3 -
+shot welcome 1000 680 2 -
+shot wide 1400 620 3 - --demo
+shot tall 620 900 3 - --demo
 
 start_server silent silent_server.py
 shot connecting 900 620 3.2 - "rtsp://127.0.0.1:$silent/streaming/live/1"
