@@ -49,8 +49,10 @@ shot() {
     local pid=$!
     local window
     # A window without a tab (the welcome page) is titled "Layerwatch" alone.
-    window=$(xdotool search --sync --limit 1 --name "^(.* — )?Layerwatch$")
+    window=$(xdotool search --sync --onlyvisible --limit 1 --name "^(.* — )?Layerwatch$")
     xdotool windowsize "$window" "$width" "$height"
+    # A dialog shot: the window in the corner first, so its dialog opens over it there.
+    if [ "$name" = stop ]; then xdotool windowmove "$window" 0 0; fi
     sleep "$settle"
     if [ "$keys" != "-" ]; then
         # shellcheck disable=SC2086 # several keys are several words
@@ -60,10 +62,7 @@ shot() {
     case "$name" in
         dialog) import -window "$(xdotool search --limit 1 --name '^Add Printer$')" "$out/$name.png" ;;
         cameras) import -window "$(xdotool search --limit 1 --name '^Edit Printer$')" "$out/$name.png" ;;
-        stop)
-            xdotool windowmove "$window" 0 0
-            sleep 1
-            import -window root -crop "${width}x${height}+0+0" "$out/$name.png" ;;
+        stop) import -window root -crop "${width}x${height}+0+0" "$out/$name.png" ;;
         mini)
             xdotool windowmove "$window" 20 20
             xdotool windowmove "$(xdotool search --limit 1 --name ' - PiP$')" $((width - 200)) $((height - 120))
@@ -74,7 +73,7 @@ shot() {
     kill "$pid"
     wait "$pid" 2>/dev/null || true
     # The next shot must not find this window while the X server still tears it down.
-    while xdotool search --name "^(.* — )?Layerwatch$" > /dev/null 2>&1; do sleep 0.1; done
+    while xdotool search --onlyvisible --name "^(.* — )?Layerwatch$" > /dev/null 2>&1; do sleep 0.1; done
     echo "wrote $out/$name.png"
 }
 
