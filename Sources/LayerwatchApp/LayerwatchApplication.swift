@@ -353,6 +353,7 @@ extension LayerwatchApplication: FeatureContext {
     func reconnectSelected() { window?.tabs.selected?.surface.reconnect() }
     func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
+    func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }
     func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
     /// Switches the selected printer's notifications on or off, and saves it.
     func setSelectedPrinterNotifies(_ on: Bool) {
