@@ -16,6 +16,7 @@ final class FieldMessageLine {
         gtk_widget_add_css_class(widget, "field-message")
         for label in [hintLabel, errorLabel] {
             gtk_label_set_wrap_mode(gcast(label), PANGO_WRAP_WORD_CHAR)
+            gtk_label_set_yalign(gcast(label), 0)  // a short error starts where the hint did
             gtk_stack_add_child(gcast(widget), label)
         }
         // Reserves one line for a field without a hint, so its error has room too.

@@ -97,6 +97,8 @@ final class PrinterDialog {
         adw_header_bar_pack_end(gcast(header), saveButton)
         gtk_window_set_default_widget(gcast(window), saveButton)
         gtk_label_set_selectable(gcast(testResult), true.gboolean)
+        // The choice's whole title under "Type": the row is too narrow for it beside the title.
+        adw_combo_row_set_use_subtitle(gcast(kind.entry), true.gboolean)
 
         if printer == nil {
             let group = adw_preferences_group_new()!
@@ -110,7 +112,7 @@ final class PrinterDialog {
         gtk_widget_set_halign(testButton, GTK_ALIGN_START)
         adw_preferences_group_add(gcast(testGroup), testButton)
         adw_preferences_group_add(gcast(testGroup), testResult)
-        let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_add_css_class(form, "printer-form")
         for group in [kind.widget, discoveredGroup, name.widget, host.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
