@@ -36,6 +36,8 @@ struct CheckFailurePlacement: Equatable {
         case ("refused", false), ("timeout", false): self.init(.host, failure.message)
         case (_, false): return nil
         case ("authRejected", true): self.init(.url, tr("The camera rejected the username or password in this URL."))
+        case ("refused", true): self.init(.url, tr("Nothing answers at this URL's address and port — check them."))
+        case ("timeout", true): self.init(.url, tr("The camera did not answer in time — check that it is on and on the same network."))
         case (_, true): self.init(.url, failure.message)
         }
     }

@@ -136,6 +136,7 @@ final class PrinterDialogFormTests: XCTestCase {
             dialog.url.text = "http://127.0.0.1:\(closedLoopbackPort())/?action=stream"
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.url.errorText != nil }, dialog.testResultText)
+            XCTAssertEqual(dialog.url.errorText, "Nothing answers at this URL's address and port — check them.")
             XCTAssertEqual([dialog.name, dialog.host].map(\.errorText), [nil, nil], "a camera's failure on its URL")
             XCTAssertFalse(dialog.testResultText.isEmpty)
             dialog.url.text = "http://127.0.0.1:\(moonraker.port)/?action=stream"
