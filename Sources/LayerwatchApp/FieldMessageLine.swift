@@ -24,6 +24,11 @@ final class FieldMessageLine {
         gtk_stack_set_visible_child(gcast(widget), hintLabel)
     }
 
+    /// Makes the hint and the error what a screen reader says about `row` after its title.
+    func describe(_ row: UnsafeMutablePointer<GtkWidget>) {
+        setAccessibleDescription(row, describedBy: hintLabel, and: errorLabel)
+    }
+
     var hint: String {
         get { String(cString: gtk_label_get_text(gcast(hintLabel))) }
         set { gtk_label_set_text(gcast(hintLabel), newValue) }

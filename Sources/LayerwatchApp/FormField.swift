@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import GtkKit
 
 /// One field of a GNOME form: an AdwPreferencesGroup holding the field's row (an entry row, a
@@ -62,6 +61,7 @@ final class FormField {
         for child in children { adw_preferences_group_add(gcast(widget), child) }
         adw_preferences_group_add(gcast(widget), message.widget)
         message.hint = hint ?? ""
+        message.describe(entry)
     }
 
     /// The text of an entry field.
