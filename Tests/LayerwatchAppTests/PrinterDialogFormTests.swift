@@ -19,7 +19,8 @@ final class PrinterDialogFormTests: XCTestCase {
 
     func testTheDialogOpensOnTheFirstFieldToFillInAndEditAccessCodeOnTheCode() throws {
         let directory = try makeTemporaryDirectory()
-        let x1c = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", accessCode: "12345678")
+        let x1c = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: "12345678")
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [x1c], selectedPrinterID: x1c.id))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -32,13 +33,15 @@ final class PrinterDialogFormTests: XCTestCase {
             XCTAssertTrue(adding.firstEmptyField === adding.host, "then the address")
             gtk_window_destroy(gcast(adding.window))
 
-            app.editAccessCode(of: x1c)
+            // The button the camera's card shows when the code is rejected.
+            let editAccessCode = try XCTUnwrap(window.tabs.selected?.surface.onEditAccessCode)
+            editAccessCode()
             let editing = try XCTUnwrap(app.editor.openDialog)
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.holdsFocus(editing.accessCode, in: editing) },
                           "“Edit Access Code…” opens on the code")
             gtk_window_destroy(gcast(editing.window))
 
-            app.showDialog(editing: Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", accessCode: ""))
+            app.showDialog(editing: Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: ""))
             let missingCode = try XCTUnwrap(app.editor.openDialog)
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.holdsFocus(missingCode.accessCode, in: missingCode) },
                           "the first field left to fill in")
