@@ -28,9 +28,7 @@ final class FormField {
     /// A choice of one of `choices`, the first chosen.
     convenience init(title: String, choices: [String], hint: String? = nil) {
         let row = adw_combo_row_new()!
-        let model = withCStringArray(choices) { gtk_string_list_new($0) }!
-        adw_combo_row_set_model(gcast(row), gcast(model))
-        g_object_unref(gcast(model))
+        setChoices(of: row, choices)
         self.init(row: row, title: title, hint: hint, isChoice: true)
     }
 

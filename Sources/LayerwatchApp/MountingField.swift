@@ -16,9 +16,7 @@ final class MountingField {
 
     init() {
         let titles = [tr("Upright"), tr("Turned 90° clockwise"), tr("Turned 180°"), tr("Turned 90° counterclockwise")]
-        let model = withCStringArray(titles) { gtk_string_list_new($0) }!
-        adw_combo_row_set_model(gcast(turn), gcast(model))
-        g_object_unref(gcast(model))
+        setChoices(of: turn, titles)
         adw_preferences_row_set_title(gcast(turn), tr("Camera turned"))
         field = FormField(title: tr("Camera mounting"), control: turn,
                           rows: [turn, Self.switchRow(tr("Mirrored left to right"), mirror),

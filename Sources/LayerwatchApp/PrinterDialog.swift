@@ -1,5 +1,4 @@
 import CGtk
-import CLayerwatch
 import Foundation
 import GtkKit
 import PrinterKit
