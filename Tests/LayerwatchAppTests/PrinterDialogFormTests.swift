@@ -9,7 +9,7 @@ import XCTest
 
 /// The printer dialog as a GNOME form, used as a new user would: it opens on the first field to
 /// fill in ("Edit Access Code…" on the code), real Escape and Ctrl+W presses close it, a real Enter
-/// adds only a valid printer, each failed check (a real Moonraker refusing a key, a port nothing
+/// adds only a valid printer, a field says what is wrong once left (not while typed), each failed check (a real Moonraker refusing a key, a port nothing
 /// listens on, a camera that does not answer) says so under its own field without moving the rows
 /// below and stops saying it once that field changes, and every form fits a 360 px wide window.
 final class PrinterDialogFormTests: XCTestCase {
@@ -144,6 +144,27 @@ final class PrinterDialogFormTests: XCTestCase {
             XCTAssertFalse(dialog.testResultText.isEmpty)
             dialog.url.text = "http://127.0.0.1:\(moonraker.port)/?action=stream"
             XCTAssertNil(dialog.url.errorText, "an edit of the URL clears it")
+        }
+    }
+
+    func testAFieldSaysWhatIsWrongOnceLeftNotWhileTyped() throws {
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            _ = try Self.shown(dialog)
+            dialog.focus(dialog.accessCode)
+            dialog.accessCode.text = "1234"
+            XCTAssertNil(dialog.accessCode.errorText, "not while it is being typed")
+            dialog.focus(dialog.serial)
+            XCTAssertEqual(dialog.accessCode.errorText, "The access code has 8 characters; this one has 4.", "once left")
+            XCTAssertNil(dialog.name.errorText, "a field not yet filled in says nothing")
+            XCTAssertEqual(gtk_widget_get_sensitive(dialog.saveButton), 0)
+            dialog.accessCode.text = "12345678"
+            XCTAssertNil(dialog.accessCode.errorText, "and follows the edits from then on")
         }
     }
 
