@@ -4,12 +4,8 @@ void lw_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
-void lw_accessible_set_labelled_by(GtkWidget *widget, GtkWidget *label) {
-    gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
-}
-
-void lw_set_string_property(gpointer object, const char *name, const char *value) {
-    g_object_set(object, name, value, NULL);
+void lw_accessible_set_described_by(GtkWidget *widget, GtkWidget *first, GtkWidget *second) {
+    gtk_accessible_update_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, first, second, NULL, -1);
 }
 
 void lw_log(GLogLevelFlags level, const char *message) {

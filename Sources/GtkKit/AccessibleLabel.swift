@@ -8,8 +8,10 @@ public func setAccessibleLabel(_ widget: some GObjectPointer, _ label: String) {
     lw_accessible_set_label(gcast(widget), label)
 }
 
-/// Makes `label` the widget that labels `widget` for a screen reader (a form field by its title).
+/// Makes `first` and `second` what describes `widget` to a screen reader, after its label (a form
+/// field by its hint and its error).
 @MainActor
-public func setAccessibleLabel(_ widget: some GObjectPointer, labelledBy label: some GObjectPointer) {
-    lw_accessible_set_labelled_by(gcast(widget), gcast(label))
+public func setAccessibleDescription(_ widget: some GObjectPointer, describedBy first: some GObjectPointer,
+                                     and second: some GObjectPointer) {
+    lw_accessible_set_described_by(gcast(widget), gcast(first), gcast(second))
 }

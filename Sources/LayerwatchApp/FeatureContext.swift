@@ -54,6 +54,8 @@ protocol FeatureContext: AnyObject {
     func showCamera(at index: Int)
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?)
+    /// Opens the Edit Printer dialog on the printer's access code (the camera's "Edit Access Code…").
+    func editAccessCode(of printer: Printer)
     func editSelectedPrinter()
     /// Opens (or selects) the demo printer's tab.
     func showDemo()

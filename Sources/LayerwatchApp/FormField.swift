@@ -1,44 +1,65 @@
 import CGtk
-import CLayerwatch
 import GtkKit
 
-/// One labelled text field of a form with its own error line underneath, so validation can say
-/// exactly what is wrong where it is wrong.
+/// One field of a GNOME form: an AdwPreferencesGroup holding the field's row (an entry row, a
+/// password entry row, a combo row) or its titled rows and controls, and under it a message line
+/// that shows the field's hint or, while something is wrong with it, the error in its place; the
+/// row is marked with the `error` style meanwhile. Validation and checks say what is wrong where
+/// it is wrong, and the line keeps its height so nothing below moves.
 @MainActor
 final class FormField {
+    /// The group: shown or hidden as a whole.
     let widget: UnsafeMutablePointer<GtkWidget>
-    /// The entry (or other control) the user edits.
+    /// The row (or other control) the user edits: an entry row is a `GtkEditable`.
     let entry: UnsafeMutablePointer<GtkWidget>
-    private let label: UnsafeMutablePointer<GtkWidget>
-    private let error: UnsafeMutablePointer<GtkWidget>
-    private var note: UnsafeMutablePointer<GtkWidget>?
+    /// Whether the title is the row's (entry and combo rows) or the group's (titled controls).
+    private let titledRow: Bool
+    /// Whether the row is a combo row (it says a new choice, not an edit).
+    private let isChoice: Bool
+    private let message = FieldMessageLine()
 
-    /// A text field: a plain entry, or a masked one with a reveal icon when `secret`.
+    /// A text field: an entry row, or a password entry row (masked, with reveal) when `secret`.
     convenience init(title: String, secret: Bool = false, hint: String? = nil) {
-        let entry: UnsafeMutablePointer<GtkWidget>
-        if secret {
-            entry = gtk_password_entry_new()
-            gtk_password_entry_set_show_peek_icon(gcast(entry), true.gboolean)
-        } else {
-            entry = gtk_entry_new()
-        }
-        self.init(title: title, control: entry, hint: hint)
+        let row = secret ? adw_password_entry_row_new()! : adw_entry_row_new()!
+        adw_entry_row_set_activates_default(gcast(row), true.gboolean)
+        self.init(row: row, title: title, hint: hint, isChoice: false)
     }
 
-    /// A field around any control (a drop-down, say).
-    init(title: String, control: UnsafeMutablePointer<GtkWidget>, hint: String? = nil) {
-        widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)
+    /// A choice of one of `choices`, the first chosen.
+    convenience init(title: String, choices: [String], hint: String? = nil) {
+        let row = adw_combo_row_new()!
+        setChoices(of: row, choices)
+        self.init(row: row, title: title, hint: hint, isChoice: true)
+    }
+
+    /// A field whose title is its row's own.
+    private init(row: UnsafeMutablePointer<GtkWidget>, title: String, hint: String?, isChoice: Bool) {
+        widget = adw_preferences_group_new()
+        entry = row
+        titledRow = true
+        self.isChoice = isChoice
+        adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
+        adw_preferences_row_set_title(gcast(row), title)
+        finish(adding: [row], hint: hint)
+    }
+
+    /// A field titled above its rows or controls (a list, a button); `control` is the one marked
+    /// when the field is wrong.
+    init(title: String, control: UnsafeMutablePointer<GtkWidget>, rows: [UnsafeMutablePointer<GtkWidget>]? = nil,
+         hint: String? = nil) {
+        widget = adw_preferences_group_new()
         entry = control
-        label = makeLabel(title, classes: ["heading"], leading: true)
-        setAccessibleLabel(control, labelledBy: label)
-        error = makeLabel(classes: ["error", "caption"], wraps: true, leading: true)
-        gtk_widget_set_visible(error, false.gboolean)
-        for child in [label, control, error] { gtk_box_append(gcast(widget), child) }
-        if let hint {
-            let note = makeLabel(hint, classes: ["dim-label", "caption"], wraps: true, leading: true)
-            gtk_box_append(gcast(widget), note)
-            self.note = note
-        }
+        titledRow = false
+        isChoice = false
+        adw_preferences_group_set_title(gcast(widget), title)
+        finish(adding: rows ?? [control], hint: hint)
+    }
+
+    private func finish(adding children: [UnsafeMutablePointer<GtkWidget>], hint: String?) {
+        for child in children { adw_preferences_group_add(gcast(widget), child) }
+        adw_preferences_group_add(gcast(widget), message.widget)
+        message.hint = hint ?? ""
+        message.describe(entry)
     }
 
     /// The text of an entry field.
@@ -47,54 +68,60 @@ final class FormField {
         set { gtk_editable_set_text(gcast(entry), newValue) }
     }
 
-    var titleText: String { String(cString: gtk_label_get_text(gcast(label))) }
+    /// The position chosen in a choice field.
+    var selected: Int {
+        get { Int(adw_combo_row_get_selected(gcast(entry))) }
+        set { adw_combo_row_set_selected(gcast(entry), guint(newValue)) }
+    }
 
-    /// Replaces the title above the field.
+    var titleText: String {
+        String(cString: titledRow ? adw_preferences_row_get_title(gcast(entry)) : adw_preferences_group_get_title(gcast(widget)))
+    }
+
+    /// Replaces the field's title.
     func setTitle(_ title: String) {
-        gtk_label_set_text(gcast(label), title)
+        if titledRow { adw_preferences_row_set_title(gcast(entry), title) } else { adw_preferences_group_set_title(gcast(widget), title) }
     }
 
-    /// Replaces the example an empty entry shows.
+    /// The example an empty entry row shows while it is being typed in.
+    var placeholderText: String {
+        gtk_text_get_placeholder_text(gcast(gtk_editable_get_delegate(gcast(entry)))).map { String(cString: $0) } ?? ""
+    }
+
+    /// Replaces the example an empty entry row shows.
     func setPlaceholder(_ placeholder: String) {
-        lw_set_string_property(entry, "placeholder-text", placeholder)
+        gtk_text_set_placeholder_text(gcast(gtk_editable_get_delegate(gcast(entry))), placeholder)
     }
 
-    /// The hint under the field, if it shows one.
-    var hintText: String? {
-        note.flatMap { Bool(gboolean: gtk_widget_get_visible($0)) ? String(cString: gtk_label_get_text(gcast($0))) : nil }
-    }
+    /// The hint under the field, if it has one.
+    var hintText: String? { message.hint.isEmpty ? nil : message.hint }
 
-    /// Replaces the hint of a field made with one; an empty hint hides it.
+    /// Replaces the hint; an empty hint leaves the line blank.
     func setHint(_ hint: String) {
-        guard let note else { return }
-        gtk_label_set_text(gcast(note), hint)
-        gtk_widget_set_visible(note, (!hint.isEmpty).gboolean)
+        message.hint = hint
     }
 
-    var errorText: String? {
-        Bool(gboolean: gtk_widget_get_visible(error)) ? String(cString: gtk_label_get_text(gcast(error))) : nil
-    }
+    /// The error the field shows, if any.
+    var errorText: String? { message.error }
 
-    /// Shows `message` under the field (nil clears it) and marks the entry.
-    func showError(_ message: String?) {
-        gtk_label_set_text(gcast(error), message ?? "")
-        gtk_widget_set_visible(error, (message != nil).gboolean)
-        if message == nil { gtk_widget_remove_css_class(entry, "error") } else { gtk_widget_add_css_class(entry, "error") }
+    /// Shows `message` in place of the hint (nil clears it) and marks the row.
+    func showError(_ error: String?) {
+        message.error = error
+        if error == nil { gtk_widget_remove_css_class(entry, "error") } else { gtk_widget_add_css_class(entry, "error") }
     }
 
     func setShown(_ shown: Bool) {
         gtk_widget_set_visible(widget, shown.gboolean)
     }
 
-    /// Runs `handler` whenever the user edits the text.
-    func onChange(_ handler: @escaping @MainActor () -> Void) {
-        connectSignal(entry, "changed") { handler() }
-    }
-}
+    var isShown: Bool { Bool(gboolean: gtk_widget_get_visible(widget)) }
 
-/// A drop-down offering `titles`, the first chosen (a form's choice of one).
-@MainActor
-func makeDropDown(_ titles: [String]) -> UnsafeMutablePointer<GtkWidget> {
-    let model = withCStringArray(titles) { gtk_string_list_new($0) }!
-    return gtk_drop_down_new(gcast(model), nil)
+    /// Runs `handler` whenever the user edits the text, or picks another choice.
+    func onChange(_ handler: @escaping @MainActor () -> Void) {
+        if isChoice {
+            connectSignal(entry, "notify::selected") { (_: UnsafeMutableRawPointer?) in handler() }
+        } else {
+            connectSignal(entry, "changed") { handler() }
+        }
+    }
 }

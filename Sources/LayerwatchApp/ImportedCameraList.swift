@@ -45,9 +45,9 @@ final class ImportedCameraList {
     var isSearching: Bool { search.isRunning }
 
     /// Asks `target` for its cameras and lists them, checking the playable ones `checked` picks;
-    /// on failure the list stays as it was and `failed` gets the message.
+    /// on failure the list stays as it was and `failed` is told why.
     func find(_ target: CameraSearch.Target, checked: @escaping @MainActor (ImportedCamera) -> Bool,
-              failed: @escaping @MainActor (String) -> Void) {
+              failed: @escaping @MainActor (StatusFailure) -> Void) {
         gtk_widget_set_sensitive(findButton, false.gboolean)
         gtk_spinner_start(gcast(spinner))
         search.start(target) { [weak self] result in
@@ -55,7 +55,7 @@ final class ImportedCameraList {
             searchEnded()
             switch result {
             case .success(let found): show(found, from: target, checked: checked)
-            case .failure(let failure): failed(failure.userMessage)
+            case .failure(let failure): failed(failure)
             }
         }
     }

@@ -366,6 +366,7 @@ extension LayerwatchApplication: FeatureContext {
         window.open([demo], select: true)
         if window.isFarmShown { window.showFarm(false) }
     }
+    func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }
     func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
     /// Switches the selected printer's notifications on or off, and saves it.
     func setSelectedPrinterNotifies(_ on: Bool) {

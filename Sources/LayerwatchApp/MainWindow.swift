@@ -212,7 +212,7 @@ final class MainWindow {
         if library.printer(id: printerID) != nil {
             page.surface.onEditAccessCode = { [weak self] in
                 guard let self, let printer = library.printer(id: printerID) else { return }
-                context.showDialog(editing: printer)
+                context.editAccessCode(of: printer)
             }
         }
         // The farm's tile, the title and the mini window follow the camera the tab shows.

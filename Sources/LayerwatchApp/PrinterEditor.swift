@@ -34,7 +34,7 @@ final class PrinterEditor {
     }
 
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
-    func showDialog(editing printer: Printer?) {
+    func showDialog(editing printer: Printer?, focusing field: PrinterChoice.Field? = nil) {
         let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsNote: library.store.secretsNotice)
         library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
@@ -42,7 +42,7 @@ final class PrinterEditor {
         if printer == nil { startDiscovery(for: dialog) }
         connectSignal(dialog.window, "destroy") { [weak self] in self?.stopDiscovery() }
         openDialog = dialog
-        dialog.present()
+        dialog.present(focusing: field)
     }
 
     func save(_ printer: Printer) {
@@ -85,14 +85,14 @@ final class PrinterEditor {
 
     /// "Test Connection": the tab's running session answers if the printer is already streaming
     /// (a second probe would be a second client); otherwise a short probe runs off the main loop.
-    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String) -> Void) {
+    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String, StreamProbe.Report.Failure?) -> Void) {
         if sessions.existingSession(for: source)?.state == .live {
-            return answer(tr("Connected — this camera is streaming in its tab right now."))
+            return answer(tr("Connected — this camera is streaming in its tab right now."), nil)
         }
         DispatchQueue.global(qos: .userInitiated).async {
             let report = StreamProbe.run(source: source, frames: 2, timeout: 10)
             let text = ConnectionTestText.describe(report)
-            MainLoopExecutor.main.runOnMainActor { answer(text) }
+            MainLoopExecutor.main.runOnMainActor { answer(text, report.error) }
         }
     }
 

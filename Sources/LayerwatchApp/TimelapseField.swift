@@ -11,17 +11,14 @@ final class TimelapseField {
     /// The drop-down's choices, in its order.
     private static let choices: [Timelapse?] = [nil, .perLayer] + Timelapse.intervals.map { .every(seconds: $0) }
     let field: FormField
-    private let dropDown: UnsafeMutablePointer<GtkWidget>
 
     init() {
         let titles = [tr("Off"), tr("A picture at each layer")] + Timelapse.intervals.map { String(format: tr("A picture every %d s"), $0) }
-        dropDown = makeDropDown(titles)
-        gtk_widget_set_halign(dropDown, GTK_ALIGN_START)
-        field = FormField(title: tr("Timelapse"), control: dropDown, hint: "")  // the printer's choice says what it does
+        field = FormField(title: tr("Timelapse"), choices: titles, hint: "")  // the printer's choice says what it does
     }
 
     var timelapse: Timelapse? {
-        get { Self.choices[min(Int(gtk_drop_down_get_selected(gcast(dropDown))), Self.choices.count - 1)] }
-        set { gtk_drop_down_set_selected(gcast(dropDown), guint(Self.choices.firstIndex(of: newValue) ?? 0)) }
+        get { Self.choices[min(field.selected, Self.choices.count - 1)] }
+        set { field.selected = Self.choices.firstIndex(of: newValue) ?? 0 }
     }
 }

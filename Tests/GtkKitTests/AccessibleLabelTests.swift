@@ -27,16 +27,17 @@ final class AccessibleLabelTests: XCTestCase {
         }
     }
 
-    func testAWidgetIsLabelledByItsTitle() {
+    func testAWidgetIsDescribedByItsHintAndError() {
         MainActor.assumeIsolated {
-            let title = GObjectRef(adopting: gtk_label_new("Access code")!)
+            let hint = GObjectRef(adopting: gtk_label_new("On the printer: Settings → WLAN.")!)
+            let error = GObjectRef(adopting: gtk_label_new("Rejected.")!)
             let other = GObjectRef(adopting: gtk_label_new("Serial")!)
             let entry = GObjectRef(adopting: gtk_entry_new()!)
 
-            setAccessibleLabel(entry.pointer, labelledBy: title.pointer)
+            setAccessibleDescription(entry.pointer, describedBy: hint.pointer, and: error.pointer)
 
-            XCTAssertNil(labelledByMismatch(entry.pointer, title.pointer))
-            XCTAssertNotNil(labelledByMismatch(entry.pointer, other.pointer))
+            XCTAssertNil(describedByMismatch(entry.pointer, hint.pointer, error.pointer))
+            XCTAssertNotNil(describedByMismatch(entry.pointer, hint.pointer, other.pointer))
         }
     }
 }
@@ -46,7 +47,8 @@ private func labelMismatch(_ widget: UnsafeMutablePointer<GtkWidget>, _ expected
     String(takingGLibString: lw_test_accessible_label_mismatch(widget, expected))
 }
 
-/// Nil when `widget` is labelled by `label` alone, else what it is labelled by.
-private func labelledByMismatch(_ widget: UnsafeMutablePointer<GtkWidget>, _ label: UnsafeMutablePointer<GtkWidget>) -> String? {
-    String(takingGLibString: lw_test_accessible_labelled_by_mismatch(widget, label))
+/// Nil when `widget` is described by `first` and `second`, else what it is described by.
+private func describedByMismatch(_ widget: UnsafeMutablePointer<GtkWidget>, _ first: UnsafeMutablePointer<GtkWidget>,
+                                 _ second: UnsafeMutablePointer<GtkWidget>) -> String? {
+    String(takingGLibString: lw_test_accessible_described_by_mismatch(widget, first, second))
 }

@@ -34,6 +34,7 @@ final class FakeFeatureContext: FeatureContext {
     func reconnectSelected() { calls.append("reconnectSelected") }
     func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }
+    func editAccessCode(of printer: Printer) { calls.append("editAccessCode(of: \(printer.name))") }
     func editSelectedPrinter() { calls.append("editSelectedPrinter") }
     func showDemo() { calls.append("showDemo") }
     func setSelectedPrinterNotifies(_ on: Bool) { calls.append("setSelectedPrinterNotifies(\(on))") }

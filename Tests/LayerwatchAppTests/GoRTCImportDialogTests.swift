@@ -29,7 +29,7 @@ final class GoRTCImportDialogTests: XCTestCase {
             let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.select(.go2rtc)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "username", "API password", "cameras"])
-            XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "1984")
+            XCTAssertEqual(dialog.apiPort.placeholderText, "1984")
             XCTAssertTrue(dialog.accessCode.hintText?.contains("not saved") == true, dialog.accessCode.hintText ?? "")
             dialog.host.text = "127.0.0.1"
             dialog.apiPort.text = "\(go2rtc.port)"
@@ -38,11 +38,12 @@ final class GoRTCImportDialogTests: XCTestCase {
 
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
-            XCTAssertEqual(dialog.host.errorText, "Status: the access code or API key was rejected — check it in the printer's settings.")
+            XCTAssertEqual(dialog.accessCode.errorText, "Rejected — check it and try again.", "on the key's own field")
+            XCTAssertNil(dialog.host.errorText, "not on the address")
             XCTAssertFalse(gtk_widget_get_visible(dialog.cameraList.listBox) != 0, "nothing listed")
 
             dialog.accessCode.text = "Gr33nH0use"
-            XCTAssertNil(dialog.host.errorText, "an edit of the password clears the old answer")
+            XCTAssertNil(dialog.accessCode.errorText, "an edit of the password clears the old answer")
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
             XCTAssertNil(dialog.host.errorText)

@@ -42,7 +42,7 @@ final class ImportDialogTests: XCTestCase {
             let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.selectKind(.klipper)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "cameras"])
-            XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "7125")
+            XCTAssertEqual(dialog.apiPort.placeholderText, "7125")
             dialog.name.text = "Voron"
             dialog.host.text = "127.0.0.1"
             dialog.apiPort.text = "\(moonraker.port)"
@@ -106,7 +106,7 @@ final class ImportDialogTests: XCTestCase {
         }
     }
 
-    func testOctoPrintSaysAWrongKeyUnderTheAddressAndAddsItsOneCamera() throws {
+    func testOctoPrintSaysAWrongKeyUnderTheKeyAndAddsItsOneCamera() throws {
         let camera = try TestServer(script: "mjpeg_server.py")
         let stream = "http://127.0.0.1:\(camera.port)/?action=stream"
         let octoprint = try TestServer(script: "octoprint_server.py", arguments: ["--api-key", "OCTOKEY123456"])
@@ -122,7 +122,7 @@ final class ImportDialogTests: XCTestCase {
             app.showDialog(editing: nil)
             let dialog = try XCTUnwrap(app.editor.openDialog)
             dialog.selectKind(.octoprint)
-            XCTAssertEqual(String(cString: gtk_entry_get_placeholder_text(gcast(dialog.apiPort.entry))), "80")
+            XCTAssertEqual(dialog.apiPort.placeholderText, "80")
             dialog.name.text = "Prusa"
             dialog.host.text = "127.0.0.1"
             dialog.apiPort.text = "\(octoprint.port)"
@@ -134,11 +134,12 @@ final class ImportDialogTests: XCTestCase {
             dialog.accessCode.text = "WRONGKEY1234"
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
-            XCTAssertEqual(dialog.host.errorText, "Status: the access code or API key was rejected — check it in the printer's settings.")
+            XCTAssertEqual(dialog.accessCode.errorText, "Rejected — check it and try again.", "on the key's own field")
+            XCTAssertNil(dialog.host.errorText, "not on the address")
             XCTAssertFalse(gtk_widget_get_visible(dialog.cameraList.listBox) != 0, "nothing listed")
 
             dialog.accessCode.text = "OCTOKEY123456"
-            XCTAssertNil(dialog.host.errorText, "an edit of the key clears the old answer")
+            XCTAssertNil(dialog.accessCode.errorText, "an edit of the key clears the old answer")
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
             XCTAssertEqual(dialog.cameraList.cameras.map(\.name), ["Classic Webcam"])

@@ -67,14 +67,13 @@ final class PrinterChoiceTests: XCTestCase {
             let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "Kept somewhere.")
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.present()
-            let dropDown = dialog.kindDropDown
-            let items = try XCTUnwrap(gtk_drop_down_get_model(gcast(dropDown)))
+            let items = try XCTUnwrap(adw_combo_row_get_model(gcast(dialog.kind.entry)))
             XCTAssertEqual((0..<g_list_model_get_n_items(items)).map { String(cString: gtk_string_list_get_string(gcast(items), $0)) },
                            PrinterChoice.all.map(\.title))
             for choice in PrinterChoice.all.reversed() {
                 if choice.isGo2RTC { dialog.select(choice) } else { dialog.selectKind(choice.kind) }
                 XCTAssertEqual(dialog.choice, choice)
-                XCTAssertEqual(Int(gtk_drop_down_get_selected(gcast(dropDown))), PrinterChoice.all.firstIndex(of: choice))
+                XCTAssertEqual(dialog.kind.selected, PrinterChoice.all.firstIndex(of: choice))
                 for field in PrinterChoice.Field.allCases {
                     let formField = dialog.formField(field), text = choice.fields[field]
                     let shown = field == .url ? choice.kind == .generic && !choice.isGo2RTC : text != nil
@@ -82,7 +81,7 @@ final class PrinterChoiceTests: XCTestCase {
                     guard shown, let text else { continue }
                     if let title = text.title { XCTAssertEqual(formField.titleText, title) }
                     if let placeholder = text.placeholder {
-                        XCTAssertEqual(Self.placeholder(of: formField.entry), placeholder, "\(choice.title): \(field)")
+                        XCTAssertEqual(formField.placeholderText, placeholder, "\(choice.title): \(field)")
                     }
                     let note = field == .accessCode && choice.kind.isBambu ? " Kept somewhere." : ""
                     XCTAssertEqual(formField.hintText, text.hint.map { $0 + note }, "\(choice.title): \(field)")
@@ -108,17 +107,5 @@ final class PrinterChoiceTests: XCTestCase {
             XCTAssertEqual(dialog.accessCode.text, "12345678", "the access code is back")
             XCTAssertEqual(try dialog.draft.printers().get().first?.accessCode, "12345678")
         }
-    }
-
-    // MARK: Helpers
-
-    /// The example an entry or password entry shows while empty.
-    @MainActor
-    private static func placeholder(of entry: UnsafeMutablePointer<GtkWidget>) -> String {
-        var value = GValue()
-        g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING
-        defer { g_value_unset(&value) }
-        g_object_get_property(gcast(entry), "placeholder-text", &value)
-        return g_value_get_string(&value).map { String(cString: $0) } ?? ""
     }
 }

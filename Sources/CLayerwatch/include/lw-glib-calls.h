@@ -14,11 +14,9 @@ static const gboolean LW_G_SOURCE_CONTINUE = G_SOURCE_CONTINUE;
 /* gtk_accessible_update_property: the accessible label of a widget (icon-only buttons). */
 void lw_accessible_set_label(GtkWidget *widget, const char *label);
 
-/* gtk_accessible_update_relation: a widget labelled by another (a form field by its title). */
-void lw_accessible_set_labelled_by(GtkWidget *widget, GtkWidget *label);
-
-/* g_object_set: one string property. */
-void lw_set_string_property(gpointer object, const char *name, const char *value);
+/* gtk_accessible_update_relation: a widget described by two others (a form field by its hint and
+ * error lines). */
+void lw_accessible_set_described_by(GtkWidget *widget, GtkWidget *first, GtkWidget *second);
 
 /* g_log_structured: one message under the Layerwatch log domain. */
 void lw_log(GLogLevelFlags level, const char *message);

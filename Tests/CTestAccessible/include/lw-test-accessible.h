@@ -11,8 +11,8 @@ G_BEGIN_DECLS
 /* gtk_test_accessible_check_property: the widget's accessible label. */
 char *lw_test_accessible_label_mismatch(GtkWidget *widget, const char *expected);
 
-/* gtk_test_accessible_check_relation: the widget labelled by `label` alone. */
-char *lw_test_accessible_labelled_by_mismatch(GtkWidget *widget, GtkWidget *label);
+/* gtk_test_accessible_check_relation: the widget described by `first` and `second`, in order. */
+char *lw_test_accessible_described_by_mismatch(GtkWidget *widget, GtkWidget *first, GtkWidget *second);
 
 G_END_DECLS
 

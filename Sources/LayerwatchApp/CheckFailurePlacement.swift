@@ -1,0 +1,49 @@
+import PrinterKit
+import StatusKit
+import StreamKit
+
+/// Where in the printer dialog a failed check says what went wrong, and in what words: a rejected
+/// access code, API key or password on the key's field, an address nothing answers at on the host
+/// field, a wrong port on the port field, a camera's failure on its URL. The sentence stands under
+/// that field, so it names neither "Status" nor the field.
+struct CheckFailurePlacement: Equatable {
+    let field: PrinterDraft.Field
+    let message: String
+
+    /// A failed "Find Cameras" (the printer's or go2rtc's API); `hasPort` when the form shows a port field.
+    init(_ failure: StatusFailure, hasPort: Bool) {
+        switch failure {
+        case .authRejected:
+            self.init(.accessCode, tr("Rejected — check it and try again."))
+        case .refused:
+            self.init(.host, tr("Nothing answers at this address and port — check both."))
+        case .timeout:
+            self.init(.host, tr("No answer in time — check the address and that the computer is on."))
+        case .notFound:
+            self.init(hasPort ? .apiPort : .host, tr("No printer API here — check the port."))
+        case .missingSerial:
+            self.init(.serial, failure.userMessage)
+        case .protocolError(let detail):
+            self.init(.host, String(format: tr("The answer made no sense (%@) — check the address and port."), detail))
+        }
+    }
+
+    /// A failed "Test Connection" of a camera: a printer's own camera (`byURL` false) fails on the
+    /// access code or the address; a camera by URL on its URL.
+    init?(_ failure: StreamProbe.Report.Failure, byURL: Bool) {
+        switch (failure.kind, byURL) {
+        case ("authRejected", false): self.init(.accessCode, failure.message)
+        case ("refused", false), ("timeout", false): self.init(.host, failure.message)
+        case (_, false): return nil
+        case ("authRejected", true): self.init(.url, tr("The camera rejected the username or password in this URL."))
+        case ("refused", true): self.init(.url, tr("Nothing answers at this URL's address and port — check them."))
+        case ("timeout", true): self.init(.url, tr("The camera did not answer in time — check that it is on and on the same network."))
+        case (_, true): self.init(.url, failure.message)
+        }
+    }
+
+    private init(_ field: PrinterDraft.Field, _ message: String) {
+        self.field = field
+        self.message = message
+    }
+}

@@ -1,0 +1,100 @@
+import CGtk
+import GtkKit
+import PrinterKit
+import StreamKit
+
+/// The printer dialog's cameras: the list of the printer's own (`PrinterCameraList`), the URL and
+/// mounting rows of the selected one, and the cameras "Find Cameras" checked.
+extension PrinterDialog {
+    /// The printer's cameras, the selected one with the URL and mounting its fields show now.
+    var editedCameras: [PrinterCamera] {
+        var edited = printerCameras
+        guard let index = selectedCamera, edited.indices.contains(index) else { return edited }
+        if edited[index].url != nil { edited[index].url = url.text }
+        edited[index].rotation = mounting.rotation
+        edited[index].flipHorizontal = mounting.flipHorizontal
+        edited[index].flipVertical = mounting.flipVertical
+        return edited
+    }
+
+    /// Whether the camera URL field is part of the form: while a camera with a URL is selected
+    /// (not a Bambu printer's own camera), never for go2rtc.
+    var showsURL: Bool {
+        !choice.isGo2RTC && selectedCamera.map { printerCameras.indices.contains($0) && printerCameras[$0].url != nil } ?? false
+    }
+
+    /// Shows the camera at `index` in the URL and mounting fields (what they showed is not kept).
+    func showCamera(at index: Int?) {
+        selectedCamera = index.flatMap { printerCameras.indices.contains($0) ? $0 : nil }
+        if let camera = selectedCamera.map({ printerCameras[$0] }) {
+            url.text = camera.url ?? ""
+            mounting.show(rotation: camera.rotation, flipHorizontal: camera.flipHorizontal, flipVertical: camera.flipVertical)
+        }
+        showCameras()
+    }
+
+    /// Lists the printer's cameras and shows the fields of the selected one.
+    private func showCameras() {
+        let choice = choice
+        cameraRows.show(printerCameras, kind: choice.kind, selected: selectedCamera)
+        cameraRows.field.setShown(!choice.isGo2RTC)
+        url.setShown(showsURL)
+        mounting.field.setShown(!choice.isGo2RTC && selectedCamera != nil)
+    }
+
+    /// Does what the camera list asked.
+    func camerasEdited(_ request: PrinterCameraList.Request) {
+        printerCameras = editedCameras
+        switch request {
+        case .select(let index):
+            showCamera(at: index)
+            return
+        case .moveUp(let index) where index > 0:
+            printerCameras.swapAt(index, index - 1)
+            showCamera(at: index - 1)
+        case .moveDown(let index) where index + 1 < printerCameras.count:
+            printerCameras.swapAt(index, index + 1)
+            showCamera(at: index + 1)
+        case .remove(let index) where printerCameras.indices.contains(index):
+            printerCameras.remove(at: index)
+            showCamera(at: printerCameras.isEmpty ? nil : min(index, printerCameras.count - 1))
+        case .add:
+            printerCameras.append(PrinterCamera(url: ""))
+            showCamera(at: printerCameras.count - 1)
+        default:
+            return
+        }
+        if case .add = request { focus(url) }
+        checkProblems[.url] = nil
+        revalidate()
+    }
+
+    /// The cameras a kind starts with or keeps: a Bambu printer's own camera first, no such camera
+    /// on another kind, and an empty one to fill in for a camera by URL.
+    func fitCamerasToChoice() {
+        printerCameras = editedCameras
+        let kind = choice.kind
+        if kind.isBambu {
+            if !printerCameras.contains(where: { $0.url == nil }) { printerCameras.insert(.bambuOwn(), at: 0) }
+        } else {
+            printerCameras.removeAll { $0.url?.isEmpty ?? true }
+            if printerCameras.isEmpty && !kind.hasStatusAPI { printerCameras = [PrinterCamera(url: "")] }
+        }
+        showCamera(at: printerCameras.isEmpty ? nil : 0)
+    }
+
+    /// A found camera checked is one of the printer's cameras, unchecked it is not (go2rtc's
+    /// streams are saved on their own, see `draft`).
+    func camerasToggled() {
+        guard !choice.isGo2RTC else { return revalidate() }
+        printerCameras = editedCameras
+        let chosen = cameraList.chosen
+        let unchecked = Set(cameraList.cameras.compactMap(\.url)).subtracting(chosen.compactMap(\.url))
+        printerCameras.removeAll { camera in camera.url.map { unchecked.contains($0) || $0.isEmpty } ?? false }
+        for found in chosen where !printerCameras.contains(where: { $0.url == found.url }) {
+            printerCameras.append(PrinterCamera(found))
+        }
+        showCamera(at: printerCameras.isEmpty ? nil : 0)
+        revalidate()
+    }
+}

@@ -1,0 +1,124 @@
+import CGtk
+import GtkKit
+import PrinterKit
+import StatusKit
+import StreamKit
+
+/// What the printer dialog says is wrong, each under its own field: what validation finds (for a
+/// field once the user edited and left it, for every field after a Save or test of an invalid
+/// form), and what "Find Cameras" and "Test Connection" found (`CheckFailurePlacement`), until that
+/// field changes or a check passes. Add/Save is sensitive only while the form is valid.
+extension PrinterDialog {
+    /// The form's fields by the draft's field they edit.
+    var fieldsByProblem: [(PrinterDraft.Field, FormField)] {
+        [(.kind, kind), (.name, name), (.host, host), (.apiPort, apiPort), (.user, apiUser), (.accessCode, accessCode),
+         (.serial, serial), (.url, url), (.cameras, cameras)]
+    }
+
+    /// Follows the user's edits of the text fields: an edit drops the field's check message (and
+    /// of the API's fields, the search for the old API's cameras); leaving an edited field shows
+    /// what is wrong with it.
+    func watchEdits() {
+        let apiFields: Set<PrinterDraft.Field> = [.host, .apiPort, .user, .accessCode]
+        for (field, formField) in fieldsByProblem where field != .kind && field != .cameras {
+            formField.onChange { [weak self] in
+                guard let self else { return }
+                if apiFields.contains(field) { cameraList.cancel() }
+                checkProblems[field] = nil
+                edited.insert(field)
+                revalidate()
+            }
+            let focus = gtk_event_controller_focus_new()!
+            connectSignal(focus, "leave") { [weak self] in
+                guard let self, edited.contains(field) else { return }
+                leftEdited.insert(field)
+                showProblems()
+            }
+            gtk_widget_add_controller(formField.entry, focus)
+        }
+    }
+
+    /// Makes Add/Save sensitive when the form is valid and the messages follow the edits.
+    func revalidate() {
+        gtk_widget_set_sensitive(saveButton, isValid.gboolean)
+        showProblems()
+    }
+
+    var isValid: Bool {
+        if case .success = draft.printers() { return true }
+        return false
+    }
+
+    /// Shows under each field what a check found wrong with it, else what validation finds once it may.
+    func showProblems() {
+        let problems: PrinterDraft.Problems?
+        if case .failure(let found) = draft.printers() { problems = found } else { problems = nil }
+        for (field, formField) in fieldsByProblem {
+            let shows = attemptedSave || leftEdited.contains(field)
+            formField.showError(checkProblems[field] ?? (shows ? problems?[field] : nil))
+        }
+    }
+
+    /// Asks the Klipper, OctoPrint or go2rtc host for its cameras off the main loop and lists them:
+    /// every playable one checked for a new printer, the one the printer shows when editing.
+    func findCameras() {
+        let target: CameraSearch.Target
+        let asked: Result<CameraSearch.Target, PrinterDraft.Problems> = choice.isGo2RTC ? draft.go2rtcImport().map { .go2rtc($0) }
+                                                                                        : draft.statusEndpoint().map { .statusAPI($0) }
+        switch asked {
+        case .failure:
+            leftEdited.formUnion([.host, .apiPort, .accessCode, .user])
+            return showProblems()
+        case .success(let found):
+            target = found
+        }
+        checkProblems = [:]
+        showProblems()
+        // A new printer takes every playable camera; an edited one shows those it has checked.
+        let kept = editing.map { Set($0.cameras.compactMap(\.url)) }
+        let hasPort = choice.shows(.apiPort)
+        cameraList.find(target, checked: { found in kept.map { found.url.map($0.contains) ?? false } ?? true }) { [weak self] failure in
+            self?.showCheckProblem(CheckFailurePlacement(failure, hasPort: hasPort))
+        }
+    }
+
+    /// Probes the selected camera; what went wrong stands under the field to fix, the rest under
+    /// the button.
+    func testConnection() {
+        let source: StreamSource, byURL: Bool
+        switch draft.validate() {
+        case .failure:
+            attemptedSave = true
+            showProblems()
+            gtk_label_set_text(gcast(testResult), tr("Fix the fields marked above first."))
+            return
+        case .success(let printer):
+            let selected = selectedCamera.map { editedCameras[$0].id }
+            let camera = printer.cameras.first { $0.id == selected } ?? printer.cameras[0]
+            byURL = camera.url != nil
+            do { source = try printer.source(of: camera) } catch {
+                gtk_label_set_text(gcast(testResult), "\(error)")
+                return
+            }
+        }
+        checkProblems = [:]
+        showProblems()
+        gtk_widget_set_sensitive(testButton, false.gboolean)
+        gtk_label_set_text(gcast(testResult), tr("Connecting…"))
+        onTest(source) { [weak self] text, failure in
+            guard let self else { return }
+            gtk_widget_set_sensitive(testButton, true.gboolean)
+            if let placed = failure.flatMap({ CheckFailurePlacement($0, byURL: byURL) }) {
+                showCheckProblem(placed)
+                gtk_label_set_text(gcast(testResult), tr("Not connected: the message under the marked field says why."))
+            } else {
+                gtk_label_set_text(gcast(testResult), text)
+            }
+        }
+    }
+
+    private func showCheckProblem(_ placed: CheckFailurePlacement) {
+        checkProblems[placed.field] = placed.message
+        showProblems()
+    }
+}

@@ -1,0 +1,22 @@
+import CGtk
+import GtkKit
+
+/// A drop-down offering `titles`, the first chosen (a choice of one outside a form's rows).
+@MainActor
+func makeDropDown(_ titles: [String]) -> UnsafeMutablePointer<GtkWidget> {
+    gtk_drop_down_new(gcast(makeStringList(titles)), nil)  // the drop-down takes the list
+}
+
+/// Makes `titles` the choices a combo row offers, the first chosen.
+@MainActor
+func setChoices(of row: UnsafeMutablePointer<GtkWidget>, _ titles: [String]) {
+    let model = makeStringList(titles)
+    adw_combo_row_set_model(gcast(row), gcast(model))
+    g_object_unref(gcast(model))
+}
+
+/// A new string list of `titles` (the caller owns it).
+@MainActor
+private func makeStringList(_ titles: [String]) -> OpaquePointer {
+    withCStringArray(titles) { gtk_string_list_new($0) }!
+}
