@@ -198,11 +198,17 @@ public final class LayerwatchApplication {
         window.tabs.onCloseRequest = { [weak self] page in self?.editor.confirmClose(page) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         window.onCameraChange = { [weak self] page in self?.miniWindows.follow(page) }
+        // The welcome page lists the printers on the network while it shows.
+        window.onWelcomeChange = { [weak self, weak window] shown in self?.editor.listDiscovered(in: shown ? window?.welcome.discovered : nil) }
+        window.welcome.discovered.onPick = { [weak self] found in self?.editor.add(found) }
         connectBoolSignal(window.window, "close-request") { [weak self] in
             self?.rememberWindow()
             return false
         }
-        connectSignal(window.window, "destroy") { [weak self] in self?.window = nil }
+        connectSignal(window.window, "destroy") { [weak self] in
+            self?.window = nil
+            self?.editor.listDiscovered(in: nil)
+        }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
         let saved = library.config

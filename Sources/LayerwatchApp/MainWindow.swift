@@ -34,7 +34,9 @@ final class MainWindow {
     private let body: UnsafeMutablePointer<GtkWidget>
     /// The tabs' pages, or the welcome page while there is no tab (once the saved ones are up).
     private let tabsArea: UnsafeMutablePointer<GtkWidget>
-    private let welcome = WelcomePage()
+    let welcome = WelcomePage()
+    /// Told when the welcome page comes and goes (discovery runs while it shows).
+    var onWelcomeChange: @MainActor (Bool) -> Void = { _ in }
     /// Whether the saved printers' tabs have been opened (the welcome page waits for that).
     private var restored = false
     private var statsShown = false
@@ -198,7 +200,9 @@ final class MainWindow {
     /// The welcome page where there is no tab, the tabs where there are.
     private func showWelcomeIfEmpty() {
         let empty = restored && tabs.all.isEmpty
+        guard empty != isWelcomeShown else { return }
         gtk_stack_set_visible_child_name(gcast(tabsArea), empty ? "welcome" : "pages")
+        onWelcomeChange(empty)
     }
 
     /// Opens a printer's page (its `cameras`) as a tab at `position` (the end when nil), on each

@@ -5,15 +5,22 @@ import PrinterKit
 import StreamKit
 
 /// Adding, editing, testing and removing printers: the Add/Edit Printer dialog, discovery while
-/// the Add dialog is open, the connection test, the removal confirmation, and what each does to
-/// the saved list, the tabs and the mini windows. The dialog, the listener and the confirmation
-/// are its own.
+/// the Add dialog or the welcome page is open, the connection test, the removal confirmation, and
+/// what each does to the saved list, the tabs and the mini windows. The dialog, the listener and
+/// the confirmation are its own.
 @MainActor
 final class PrinterEditor {
     /// The Add/Edit Printer dialog while it is open.
     private(set) weak var openDialog: PrinterDialog?
-    /// The listener that runs while the Add Printer dialog is open.
+    /// The listener that runs while the Add Printer dialog or the welcome page is open.
     private(set) var discovery: PrinterDiscovery?
+    /// The welcome page's list of printers on the network, while the page shows.
+    private weak var welcomeList: DiscoveredPrinterList?
+    /// Whether an Add Printer dialog is open (it takes what discovery hears; the welcome page it
+    /// covers is brought up to date when it closes).
+    private var addDialogOpen = false
+    /// What discovery heard last.
+    private var heard: [DiscoveredPrinter] = []
     /// The confirmation shown by the last close request of a saved printer, while it is open.
     private(set) var pendingRemoval: OpaquePointer?
 
@@ -39,8 +46,16 @@ final class PrinterEditor {
         library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }
-        if printer == nil { startDiscovery(for: dialog) }
-        connectSignal(dialog.window, "destroy") { [weak self] in self?.stopDiscovery() }
+        if printer == nil {
+            addDialogOpen = true
+            startDiscovery()
+            connectSignal(dialog.window, "destroy") { [weak self] in
+                guard let self else { return }
+                addDialogOpen = false
+                welcomeList?.show(heard)
+                stopDiscoveryIfUnwatched()
+            }
+        }
         openDialog = dialog
         dialog.present(focusing: field)
     }
@@ -96,16 +111,38 @@ final class PrinterEditor {
         }
     }
 
-    private func startDiscovery(for dialog: PrinterDialog) {
-        let discovery = PrinterDiscovery(configuration: discoveryConfiguration, executor: MainLoopExecutor.main) { [weak dialog] printers in
-            MainActor.assumeIsolated { dialog?.showDiscovered(printers) }
+    /// Lists the printers on the network in `list` (the welcome page's) while it shows, or stops.
+    func listDiscovered(in list: DiscoveredPrinterList?) {
+        welcomeList = list
+        if list != nil { startDiscovery() } else { stopDiscoveryIfUnwatched() }
+    }
+
+    /// Opens the Add Printer dialog filled in from a printer the welcome page listed.
+    func add(_ found: DiscoveredPrinter) {
+        showDialog(editing: nil)
+        openDialog?.prefill(from: found)
+    }
+
+    /// Starts the one listener (if it is not running), which hands what it hears to the Add
+    /// Printer dialog and the welcome page, whichever is open.
+    private func startDiscovery() {
+        guard discovery == nil else { return }
+        let discovery = PrinterDiscovery(configuration: discoveryConfiguration, executor: MainLoopExecutor.main) { [weak self] printers in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.heard = printers
+                if self.addDialogOpen { self.openDialog?.showDiscovered(printers) } else { self.welcomeList?.show(printers) }
+            }
         }
         discovery.start()
         self.discovery = discovery
     }
 
-    private func stopDiscovery() {
+    /// Stops the listener once neither an Add Printer dialog nor the welcome page shows.
+    private func stopDiscoveryIfUnwatched() {
+        guard welcomeList == nil, !addDialogOpen else { return }
         discovery?.stop()
         discovery = nil
+        heard = []
     }
 }

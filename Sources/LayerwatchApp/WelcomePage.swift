@@ -4,11 +4,14 @@ import StreamKit
 
 /// What the window shows where a printer's tab would be when there is none: on the first start
 /// (no saved printer) and after the last tab closed, never a blank window. It says what Layerwatch
-/// does and offers the next step: Add Printer, the suggested action, and Try the Demo Printer,
-/// which opens the built-in demo with a simulated print.
+/// does and offers the next step: Add Printer, the suggested action, Try the Demo Printer, which
+/// opens the built-in demo with a simulated print, and the Bambu printers announcing themselves on
+/// the network, listed live (a pick opens Add Printer filled in).
 @MainActor
 final class WelcomePage {
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The printers found on the network, while the page shows.
+    let discovered = DiscoveredPrinterList()
 
     init() {
         widget = adw_status_page_new()
@@ -24,6 +27,15 @@ final class WelcomePage {
             if suggested { gtk_widget_add_css_class(button, "suggested-action") }
             gtk_box_append(gcast(buttons), button)
         }
-        adw_status_page_set_child(gcast(widget), buttons)
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 24)!
+        gtk_box_append(gcast(column), buttons)
+        let group = adw_preferences_group_new()!
+        adw_preferences_group_set_title(gcast(group), tr("On Your Network"))
+        adw_preferences_group_add(gcast(group), discovered.widget)
+        let clamp = adw_clamp_new()!
+        adw_clamp_set_maximum_size(gcast(clamp), 480)
+        adw_clamp_set_child(gcast(clamp), group)
+        gtk_box_append(gcast(column), clamp)
+        adw_status_page_set_child(gcast(widget), column)
     }
 }

@@ -169,7 +169,9 @@ final class AppPersistenceTests: XCTestCase {
             LoopbackSender().send(SSDPAnnouncement.bytes(serial: "01P00A123456789", name: "Garage P1S", location: "192.168.1.44"), to: port)
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
             gtk_window_destroy(gcast(dialog.window))
-            XCTAssertNil(app.editor.discovery, "discovery stops with the dialog")
+            XCTAssertNotNil(app.editor.discovery, "the welcome page still lists the printers on the network")
+            app.showDemo()
+            XCTAssertNil(app.editor.discovery, "discovery stops with the dialog and the welcome page")
         }
     }
 

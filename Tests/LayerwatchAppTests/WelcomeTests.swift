@@ -57,4 +57,24 @@ final class WelcomeTests: XCTestCase {
             app.flushSaves()
         }
     }
+
+    func testTheWelcomePageListsThePrintersOnTheNetworkAndAPickFillsAddPrinter() throws {
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.isWelcomeShown })
+            guard case .listening(let ports, _)? = app.editor.discovery?.state, let port = ports.first else {
+                return XCTFail("the welcome page listens: \(String(describing: app.editor.discovery?.state))")
+            }
+            LoopbackSender().send(SSDPAnnouncement.bytes(serial: "01P00A123456780", name: "Attic P1S", location: "192.168.1.45"), to: port)
+            let list = window.welcome.discovered
+            XCTAssertTrue(iterateMainContext(timeout: 5) { list.printers.map(\.serial) == ["01P00A123456780"] })
+            list.onPick(list.printers[0])
+            let dialog = try XCTUnwrap(app.editor.openDialog, "a pick opens Add Printer")
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            XCTAssertEqual(dialog.serial.text, "01P00A123456780")
+            XCTAssertEqual(dialog.name.text, "Attic P1S")
+        }
+    }
 }
