@@ -23,6 +23,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     var printerID: UUID { cameras[0].printerID }
     var name: String { camera.name }
     let surface: CameraSurface
+    /// The toasts' place: over the picture, so they never cover the control bar.
+    let toasts: UnsafeMutablePointer<GtkWidget>
     /// The printer's status over the surface's bottom edge, whichever camera it shows.
     let status = PrintStatusBinding(style: .full)
     let controls = ControlBar()
@@ -40,8 +42,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     var onStatusChange: @MainActor () -> Void = {}
     /// Told when a recording of the camera starts or ends (the window's Record toggle listens).
     var onRecordingChange: @MainActor () -> Void = {}
-    /// Says something to the user about this camera (a toast in its window).
-    var onMessage: @MainActor @Sendable (String) -> Void = { _ in }
+    /// Says something to the user about this camera (a toast in its window), with the file it saved.
+    var onMessage: @MainActor @Sendable (String, URL?) -> Void = { _, _ in }
 
     /// The widget to put in a window or tab.
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
@@ -55,7 +57,9 @@ final class PrinterPage: CameraSurfaceDelegate {
         sessions = cameras.map(session)
         surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
         surface.addBottomOverlay(status.strip.widget)
-        layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
+        toasts = adw_toast_overlay_new()
+        adw_toast_overlay_set_child(gcast(toasts), surface.widget)
+        layout = AdaptiveLayout(primary: toasts, secondary: controls.widget)
         switcher = makeDropDown(cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
         setAccessibleLabel(switcher, tr("Camera"))
@@ -92,6 +96,15 @@ final class PrinterPage: CameraSurfaceDelegate {
         standby.removeValue(forKey: index)?.detach()
         if Int(gtk_drop_down_get_selected(gcast(switcher))) != index { gtk_drop_down_set_selected(gcast(switcher), guint(index)) }
         onCameraChange()
+    }
+
+    /// Tells no one any more: its tab and window are going (a recording ending later, after Quit
+    /// closed it, has no window left to toast in).
+    func forgetListeners() {
+        onStateChange = { _ in }
+        onStatusChange = {}
+        onRecordingChange = {}
+        onMessage = { _, _ in }
     }
 
     /// Detaches the video from the sessions (the last view leaving stops a stream).

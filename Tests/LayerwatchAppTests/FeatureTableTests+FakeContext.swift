@@ -34,8 +34,10 @@ extension FeatureTableTests {
             "close-tab": (nil, ["closeSelectedTab"]),
             "show-help-overlay": (nil, []),
             "about": (nil, ["showAbout"]),
+            "quit": (nil, ["quit"]),
             "show-printer": (Self.printer.id.uuidString, ["showPrinter(\(Self.printer.id))"]),
-            "open-timelapse": (video, ["openTimelapse(\(video))"]),
+            "open-file": (video, ["openFile(\(video))"]),
+            "show-in-files": (video, ["showInFiles(\(video))"]),
             "open-link": ("https://wiki.bambulab.com/en/hms/error-code", ["openLink(https://wiki.bambulab.com/en/hms/error-code)"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
@@ -59,11 +61,12 @@ extension FeatureTableTests {
     func testStringActionsAreApplicationActionsTakingTheirTarget() {
         MainActor.assumeIsolated {
             let textFeatures = Feature.all.filter { if case .textCommand = $0.handler { true } else { false } }
-            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app." + PrintNotifier.openTimelapseAction,
+            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app.open-file", "app.show-in-files",
                                                          "app." + PrintNotifier.openLinkAction])
             let context = FakeFeatureContext()
             for feature in textFeatures { Self.activate(feature, target: "/tmp/not a printer id", on: context) }
-            XCTAssertEqual(context.calls, ["openTimelapse(/tmp/not a printer id)", "openLink(/tmp/not a printer id)"],
+            XCTAssertEqual(context.calls, ["openFile(/tmp/not a printer id)", "showInFiles(/tmp/not a printer id)",
+                                           "openLink(/tmp/not a printer id)"],
                            "a target that is no printer id shows no printer")
         }
     }
@@ -72,8 +75,8 @@ extension FeatureTableTests {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
-            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-help-overlay", "about",
-                                 "show-printer", "open-timelapse", "open-link", "farm-view"]
+            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-help-overlay", "about", "quit",
+                                 "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera
