@@ -23,7 +23,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     var printerID: UUID { cameras[0].printerID }
     var name: String { camera.name }
     let surface: CameraSurface
-    /// The toasts' place: over the picture, so they never cover the control bar.
+    /// The toasts' place: over the picture, above its status strip, so they never cover the
+    /// control bar (nor the strip).
     let toasts: UnsafeMutablePointer<GtkWidget>
     /// The printer's status over the surface's bottom edge, whichever camera it shows.
     let status = PrintStatusBinding(style: .full)
@@ -57,9 +58,11 @@ final class PrinterPage: CameraSurfaceDelegate {
         sessions = cameras.map(session)
         surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
         surface.addBottomOverlay(status.strip.widget)
+        // An overlay without a child is as large as its toast: nothing while none shows.
         toasts = adw_toast_overlay_new()
-        adw_toast_overlay_set_child(gcast(toasts), surface.widget)
-        layout = AdaptiveLayout(primary: toasts, secondary: controls.widget)
+        gtk_widget_set_halign(toasts, GTK_ALIGN_CENTER)
+        surface.addAboveBottomOverlays(toasts)
+        layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
         switcher = makeDropDown(cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
         setAccessibleLabel(switcher, tr("Camera"))
