@@ -17,8 +17,11 @@ enum SavedFileToast {
         let title = gtk_label_new(nil)!
         gtk_label_set_markup(gcast(title), linkedMarkup(text, file: file))
         gtk_label_set_wrap(gcast(title), true.gboolean)
+        gtk_label_set_wrap_mode(gcast(title), PANGO_WRAP_WORD_CHAR)  // a long file name breaks too
+        gtk_label_set_max_width_chars(gcast(title), 48)  // two lines rather than past the window
         gtk_label_set_xalign(gcast(title), 0)
         gtk_widget_add_css_class(title, "heading")  // as the toast's own title
+        gtk_widget_add_css_class(title, "saved-file")  // its link in the toast's own colour (style.css)
         gtk_widget_set_tooltip_text(title, file.path)
         connectBoolSignal(title, "activate-link") { _ in
             gtk_widget_activate_action_variant(title, Feature.openFile.actionName, g_variant_new_string(file.path))
