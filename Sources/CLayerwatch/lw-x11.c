@@ -43,11 +43,38 @@ void lw_x11_set_aspect(GdkSurface *surface, int width, int height) {
     XFlush(display);
 }
 
+gboolean lw_x11_get_position(GdkSurface *surface, int *x, int *y) {
+    g_return_val_if_fail(GDK_IS_X11_SURFACE(surface), FALSE);
+    Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+    Window child;
+    return XTranslateCoordinates(display, gdk_x11_surface_get_xid(surface), DefaultRootWindow(display), 0, 0, x, y, &child)
+        ? TRUE : FALSE;
+}
+
+void lw_x11_move(GdkSurface *surface, int x, int y) {
+    g_return_if_fail(GDK_IS_X11_SURFACE(surface));
+    Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
+    Window xid = gdk_x11_surface_get_xid(surface);
+    XSizeHints *hints = XAllocSizeHints();
+    long supplied = 0;
+    XGetWMNormalHints(display, xid, hints, &supplied);
+    hints->flags |= PWinGravity | USPosition;
+    hints->win_gravity = StaticGravity;
+    hints->x = x;
+    hints->y = y;
+    XSetWMNormalHints(display, xid, hints);
+    XFree(hints);
+    XMoveWindow(display, xid, x, y);
+    XFlush(display);
+}
+
 #else
 
 gboolean lw_display_is_x11(GdkDisplay *display) { (void)display; return FALSE; }
 gboolean lw_surface_is_x11(GdkSurface *surface) { (void)surface; return FALSE; }
 void lw_x11_set_keep_above(GdkSurface *surface, gboolean above) { (void)surface; (void)above; }
 void lw_x11_set_aspect(GdkSurface *surface, int width, int height) { (void)surface; (void)width; (void)height; }
+gboolean lw_x11_get_position(GdkSurface *surface, int *x, int *y) { (void)surface; (void)x; (void)y; return FALSE; }
+void lw_x11_move(GdkSurface *surface, int x, int y) { (void)surface; (void)x; (void)y; }
 
 #endif

@@ -21,6 +21,7 @@ enum AppMenu {
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(gcast(button), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(gcast(button), gcast(menu.pointer))
+        gtk_menu_button_set_primary(gcast(button), true.gboolean)  // F10 opens it, as in every GNOME app
         gtk_widget_set_tooltip_text(button, tr("Main Menu"))
         setAccessibleLabel(button, tr("Main Menu"))
         return button
@@ -33,13 +34,19 @@ enum AppMenu {
         adw_about_window_set_application_icon(gcast(about), LayerwatchApplication.applicationID)
         adw_about_window_set_version(gcast(about), version)
         adw_about_window_set_developer_name(gcast(about), tr("Layerwatch developers"))
-        adw_about_window_set_comments(gcast(about),
-            tr("Watch your 3D printers' cameras: Bambu Lab (RTSPS and P1/A1), RTSP and MJPEG cameras, with a mini window that stays on top."))
+        adw_about_window_set_comments(gcast(about), comments)
         adw_about_window_set_website(gcast(about), "https://github.com/layerwatch/layerwatch")
         adw_about_window_set_issue_url(gcast(about), "https://github.com/layerwatch/layerwatch/issues")
         adw_about_window_set_license_type(gcast(about), GTK_LICENSE_MIT_X11)
         if let parent { gtk_window_set_transient_for(gcast(about), gcast(parent)) }
         gtk_window_present(gcast(about))
+    }
+
+    /// What About says Layerwatch does: what it watches, then what it does with it.
+    static var comments: String {
+        [tr("Watch your 3D printers: their cameras live, and how each print is going — progress, layers and time left — from Bambu Lab printers (X1, P1, A1 and later), Klipper printers through Moonraker, OctoPrint, and any RTSP or MJPEG camera."),
+         tr("Layerwatch tells you when a print finishes, fails or pauses and when a Bambu printer raises an alert, shows every printer at once in the farm view, pauses, resumes and stops prints, keeps a printer in a mini window on top of your work, and records a camera or makes a timelapse of each print.")]
+            .joined(separator: "\n\n")
     }
 
     /// The Ctrl+? window: data/shortcuts.ui with every feature's shortcut added to its group. Nil,

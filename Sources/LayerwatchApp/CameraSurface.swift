@@ -187,6 +187,12 @@ final class CameraSurface {
         if let bottom { gtk_box_append(gcast(bottom), control) } else { gtk_overlay_add_overlay(gcast(widget), control) }
     }
 
+    /// Lays `control` (a page's toasts) along the bottom above the picture's age, the zoom and the
+    /// status strip, so it covers none of them (over the bottom edge where there is no such row).
+    func addAboveBottomOverlays(_ control: UnsafeMutablePointer<GtkWidget>) {
+        if let bottom { gtk_box_prepend(gcast(bottom), control) } else { gtk_overlay_add_overlay(gcast(widget), control) }
+    }
+
     /// Whether the picture can be seen: a farm tile scrolled out of the window is mapped but
     /// hidden, and then costs what a hidden tab costs (the session converts nothing for it).
     func setOnScreen(_ shown: Bool) {

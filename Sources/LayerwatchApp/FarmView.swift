@@ -92,8 +92,12 @@ final class FarmView {
 
     /// Dismantles every tile (the window is going away); their views leave the sessions.
     func dismantleAll() {
+        isDismantled = true
         tiles.forEach { $0.dismantle() }
     }
+
+    /// Set once its window is gone: a visibility check still queued has nothing to look at.
+    private var isDismantled = false
 
     func tile(id: UUID) -> FarmTile? {
         tiles.first { $0.camera.printerID == id }
@@ -167,6 +171,7 @@ final class FarmView {
     /// Tells each tile whether any of it is inside the scrolled window's view, and whether it is
     /// among the first `liveTiles` in sight, which play every frame.
     private func updateOnScreen() {
+        guard !isDismantled else { return }
         let height = Float(gtk_widget_get_height(scroller))
         var live = 0
         for tile in shownOrder {

@@ -63,10 +63,15 @@ protocol FeatureContext: AnyObject {
     func chooseGo2RTCExport()
     func closeSelectedTab()
     func showAbout()
+    /// Ends Layerwatch: every window, the recordings closed whole, the status connections stopped.
+    func quit()
     func showFarm(_ shown: Bool)
     func setAttentionFirst(_ on: Bool)
     func showPrinter(_ id: UUID)
-    func openTimelapse(_ video: URL)
+    /// Opens a saved file (a snapshot, a recording, a timelapse) in the desktop's application for it.
+    func openFile(_ file: URL)
+    /// Shows a saved file selected in its folder, in the desktop's file manager.
+    func showInFiles(_ file: URL)
     /// Sends `command` to that printer (a stop after asking), telling the outcome where it was asked.
     func sendPrintCommand(_ command: PrintCommand)
     /// Opens one of Bambu's help pages: a notification's Learn More.

@@ -12,6 +12,16 @@ extension Feature {
     /// The demo printer, which the welcome page offers.
     static let showDemo = Feature(name: "show-demo", title: tr("Try the Demo Printer"), handler: .command { $0.showDemo() })
 
+    /// Open: a file Layerwatch saved, in the desktop's application for it (a saved file's toast,
+    /// and a finished print's notification, whose button says Open Timelapse). The target is its path.
+    static let openFile = Feature(name: "open-file", scope: .application, title: tr("Open"),
+                                  handler: .textCommand { context, path in context.openFile(URL(fileURLWithPath: path)) })
+
+    /// Show in Files: a saved file selected in its folder, in the desktop's file manager (a saved
+    /// file's toast). The target is its path.
+    static let showInFiles = Feature(name: "show-in-files", scope: .application, title: tr("Show in Files"),
+                                     handler: .textCommand { context, path in context.showInFiles(URL(fileURLWithPath: path)) })
+
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
@@ -93,11 +103,14 @@ extension Feature {
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .providedByGTK),
         Feature(name: "about", scope: .application, title: tr("About Layerwatch"), placements: [.menu(section: 1)],
                 handler: .command { $0.showAbout() }),
-        // What a notification's click and its Open Timelapse and Learn More buttons activate, with their targets.
+        Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
+                placements: [.menu(section: 1)], handler: .command { $0.quit() }),
+        // What a notification's click and its Open Timelapse and Learn More buttons, and a saved
+        // file's toast, activate, with their targets.
         Feature(name: PrintNotifier.showPrinterAction, scope: .application, title: tr("Open Tab"),
                 handler: .textCommand { context, id in UUID(uuidString: id).map(context.showPrinter) }),
-        Feature(name: PrintNotifier.openTimelapseAction, scope: .application, title: tr("Open Timelapse"),
-                handler: .textCommand { context, path in context.openTimelapse(URL(fileURLWithPath: path)) }),
+        openFile,
+        showInFiles,
         Feature(name: PrintNotifier.openLinkAction, scope: .application, title: tr("Learn More"),
                 handler: .textCommand { context, url in context.openLink(url) }),
         // The farm view (last: its shortcut changes what the window shows).

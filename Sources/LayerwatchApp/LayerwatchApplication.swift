@@ -47,6 +47,8 @@ public final class LayerwatchApplication {
     lazy var openURI: @MainActor (String) -> Void = { [unowned self] uri in
         gtk_show_uri(window.map { gcast($0.window) }, uri, guint32(GDK_CURRENT_TIME))
     }
+    /// Opens a saved file in the desktop's application for it; tests put a recorder here.
+    lazy var fileLauncher: @MainActor (URL) -> Void = { ShowInFiles.launchDefault(for: $0) }
     private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub,
                                                     library: library, context: self, mainWindow: { [unowned self] in window })
     /// Sends the print controls' commands (a stop after asking).
@@ -241,7 +243,8 @@ public final class LayerwatchApplication {
             guard let page = window.tabs.page(id: mini.printerID) else { continue }
             // The tab shows the camera its mini window showed.
             page.showCamera(at: page.cameras.firstIndex { $0.id == mini.cameraID } ?? 0)
-            miniWindows.toggle(page.camera, size: (Int32(mini.width), Int32(mini.height)))
+            let position = mini.x.flatMap { x in mini.y.map { (x: Int32(x), y: Int32($0)) } }
+            miniWindows.toggle(page.camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
         }
     }
 
@@ -266,6 +269,32 @@ public final class LayerwatchApplication {
         miniWindows.closeRemembering()
     }
 
+    /// Ends everything (Ctrl+Q, the menu's Quit): the recordings are closed whole first, while their
+    /// sessions still run, then the main window goes as closing it does (its size and its mini
+    /// windows remembered for next time), every other window with it, the status connections stop,
+    /// what is saved reaches the disk, and the application's loop ends.
+    func quit() {
+        recordings.finishAll()
+        let main = window
+        rememberWindow()
+        main?.close()
+        for other in Self.windows(of: application) { gtk_window_destroy(other) }
+        statusHub.stopAll()
+        timelapses?.flush()
+        g_application_quit(gcast(application))
+    }
+
+    /// The application's windows (dialogs, About, the shortcuts window…), listed before any goes.
+    private static func windows(of application: OpaquePointer) -> [UnsafeMutablePointer<GtkWindow>] {
+        var windows: [UnsafeMutablePointer<GtkWindow>] = []
+        var link = gtk_application_get_windows(gcast(application))
+        while let current = link {
+            if let window = current.pointee.data { windows.append(window.assumingMemoryBound(to: GtkWindow.self)) }
+            link = current.pointee.next
+        }
+        return windows
+    }
+
     /// The taker, its pictures waiting in `folder`; it says in the window what became of a video.
     private func makeTimelapses(in folder: URL) -> TimelapseTaker {
         let taker = TimelapseTaker(folder: folder, hub: statusHub, library: library,
@@ -273,7 +302,7 @@ public final class LayerwatchApplication {
         taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
             notifier?.offerTimelapse(video, job: job, failed: failed, of: id)
-            window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent))
+            window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent), file: video)
         }
         taker.onFailure = { [weak self] printer, reason in
             self?.window?.toast(String(format: tr("The timelapse of “%@” could not be saved: %@. Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), printer, reason))
@@ -393,15 +422,11 @@ extension LayerwatchApplication: FeatureContext {
         activate()
         library.whenSecretsLoaded { [weak self] in self?.window?.reveal(printer: id) }
     }
-    /// Opens `video` in the desktop's application for it (a video player): the finish
-    /// notification's Open Timelapse.
-    func openTimelapse(_ video: URL) {
-        var error: UnsafeMutablePointer<GError>?
-        if g_app_info_launch_default_for_uri(video.absoluteString, nil, &error) == 0 {
-            GLibLog.warning("could not open \(video.path): \(error.map { String(cString: $0.pointee.message) } ?? "?")")
-            g_clear_error(&error)
-        }
-    }
+    /// Opens `file` in the desktop's application for it (a picture viewer, a video player): a saved
+    /// file's toast, and the finish notification's Open Timelapse.
+    func openFile(_ file: URL) { fileLauncher(file) }
+    /// Shows `file` selected in its folder: a saved file's toast's Show in Files.
+    func showInFiles(_ file: URL) { ShowInFiles.show(file) }
     /// Opens `url` with the desktop's handler (a web browser) if it is one of Bambu's help pages
     /// (`BambuAlert.isHelpPage`): a notification's Learn More. Any other address, which only
     /// another program on the session bus could ask for, is refused.

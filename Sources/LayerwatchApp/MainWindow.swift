@@ -27,6 +27,8 @@ final class MainWindow {
     /// them does not overwrite the saved selection.
     private var remembersSelection = false
     private let header: UnsafeMutablePointer<GtkWidget>
+    /// The header bar's primary menu (F10 opens it).
+    let menuButton: UnsafeMutablePointer<GtkWidget>
     private let title: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let banner: Banner
@@ -42,6 +44,9 @@ final class MainWindow {
     private var statsShown = false
     /// The window's actions, kept enabled where their features apply.
     private var actions: InstalledFeatures!
+    /// Set once the window is gone: what still arrives for it (a recording that Quit closed, a
+    /// timelapse) is not shown.
+    private var isDestroyed = false
     /// The selected printer's status, which its print controls follow.
     private var selectedStatus: PrinterStatusHub.Observation?
 
@@ -83,7 +88,8 @@ final class MainWindow {
             gtk_actionable_set_action_name(gcast(button), feature.actionName)
             adw_header_bar_pack_start(gcast(header), button)
         }
-        adw_header_bar_pack_end(gcast(header), AppMenu.button())
+        menuButton = AppMenu.button()
+        adw_header_bar_pack_end(gcast(header), menuButton)
         banner = Banner()
         toasts = adw_toast_overlay_new()
         body = gtk_stack_new()
@@ -118,6 +124,7 @@ final class MainWindow {
         connectNotify(window, "fullscreened") { [weak self] in self?.fullscreenChanged() }
         connectSignal(window, "destroy") { [weak self] in
             guard let self else { return }
+            isDestroyed = true
             farm.dismantleAll()
             tabs.dismantleAll()
             printersObservation = nil
@@ -158,9 +165,21 @@ final class MainWindow {
         gtk_window_present(gcast(window))
     }
 
-    /// Shows a short message at the bottom of the window.
-    func toast(_ text: String) {
-        WindowChores.toast(text, in: toasts, seconds: 4)
+    /// Closes the window for good (Quit). Its menu goes first: an open popover's pointer grab
+    /// would outlive the window.
+    func close() {
+        gtk_menu_button_popdown(gcast(menuButton))
+        gtk_window_destroy(gcast(window))
+    }
+
+    /// Shows a short message at the bottom of the picture, never over the control bar: in the
+    /// selected tab's picture (`PrinterPage.toasts`), or at the bottom of the window while the farm
+    /// (which has no bar) or no tab shows. With `file`, the toast offers to open it and to show it
+    /// in its folder (`SavedFileToast`).
+    func toast(_ text: String, file: URL? = nil) {
+        guard !isDestroyed else { return }
+        let overlay = isFarmShown ? toasts : tabs.selected?.toasts ?? toasts
+        WindowChores.toast(text, file: file, in: overlay, seconds: file == nil ? 4 : 8)
     }
 
     /// Shows a problem the user must see until they dismiss it (a config file that could not be read).
@@ -226,8 +245,12 @@ final class MainWindow {
             selectionChanged(tabs.selected)
             onCameraChange(page)
         }
-        page.onMessage = { [weak self] text in self?.toast(text) }
-        page.onRecordingChange = { [weak self] in self?.refreshFeatures() }
+        page.onMessage = { [weak self] text, file in self?.toast(text, file: file) }
+        page.onRecordingChange = { [weak self, weak page] in
+            guard let self, let page else { return }
+            tabs.describe(page)  // the red dot
+            refreshFeatures()
+        }
         page.surface.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position)
         showWelcomeIfEmpty()
@@ -317,6 +340,7 @@ final class MainWindow {
     /// Enables each action exactly where its feature applies now, shows each toggle's and choice's
     /// state, and shows the selected page's control-bar buttons that apply.
     func refreshFeatures() {
+        guard !isDestroyed else { return }
         context.evaluating(for: nil) {
             actions.refresh(context)
             tabs.selected?.controls.refresh(context)

@@ -26,14 +26,20 @@ final class MiniWindow {
     /// Its `win.` actions (zoom, the print controls), kept enabled where they apply.
     private var actions: InstalledFeatures?
     private weak var context: FeatureContext?
+    /// Where it was last seen on the screen (X11 only, see `WindowPosition`), or asked to be.
+    private var lastPosition: (x: Int32, y: Int32)?
 
     /// The user asked to go back to the tab (the window closes itself afterwards).
     var onReturnToTab: @MainActor () -> Void = {}
     /// The window was closed, by the user or the app.
     var onClosed: @MainActor () -> Void = {}
 
-    init(camera: Camera, session: StreamSession, application: OpaquePointer?, size: (Int32, Int32) = MiniWindow.defaultSize) {
+    /// - Parameter position: where its top-left corner was (X11), to come back there; nil leaves
+    ///   it to the desktop (always on Wayland, where apps do not place their windows).
+    init(camera: Camera, session: StreamSession, application: OpaquePointer?, size: (Int32, Int32) = MiniWindow.defaultSize,
+         position: (x: Int32, y: Int32)? = nil) {
         self.camera = camera
+        lastPosition = position
         surface = CameraSurface(session: session, name: camera.name, style: .compact, orientation: camera.orientation)
         window = adw_window_new()
         if let application { gtk_window_set_application(gcast(window), gcast(application)) }
@@ -62,6 +68,11 @@ final class MiniWindow {
         keepAlive(self, untilDestroyed: window)
         surface.dismantleOnDestroy(of: window)
         connectSignal(window, "destroy") { [weak self] in self?.onClosed() }
+        // Closed by the window manager (its close button, Alt+F4): where it was, while it still is.
+        connectBoolSignal(window, "close-request") { [weak self] in
+            self?.notePosition()
+            return false
+        }
     }
 
     /// Gives the window `features` (those placed in mini windows: zoom, the print controls) as its
@@ -117,9 +128,11 @@ final class MiniWindow {
         let source = surface.session.stats.sourceSize.map { (Int32($0.width), Int32($0.height)) } ?? (16, 9)
         let aspect = camera.orientation.isSideways ? (source.1, source.0) : source
         keepAbove = KeepAbove.apply(to: window, aspect: aspect)
+        if let lastPosition { WindowPosition.move(window, to: lastPosition) }
     }
 
     func close() {
+        notePosition()
         // An open menu holds the pointer grab: it goes first, or the grab outlives the window.
         gtk_menu_button_popdown(gcast(menuButton))
         gtk_window_destroy(gcast(window))
@@ -133,6 +146,17 @@ final class MiniWindow {
     /// The window's current size (for saving it).
     var size: (width: Int32, height: Int32) {
         WindowChores.size(of: window)
+    }
+
+    /// Where its top-left corner is on the screen, for saving it: read from the window on X11
+    /// (where it was last, once closed); nil on Wayland.
+    var position: (x: Int32, y: Int32)? {
+        notePosition()
+        return lastPosition
+    }
+
+    private func notePosition() {
+        if let now = WindowPosition.read(window) { lastPosition = now }
     }
 
     private func returnToTab() {

@@ -4,8 +4,8 @@ import GtkKit
 import StreamKit
 
 /// The open mini windows, one per printer at most: popping a printer's shown camera out and back
-/// in, following the camera its tab shows, remembering each window's size and camera in the
-/// library (so it comes back next time) and telling, once, where the desktop cannot keep it on
+/// in, following the camera its tab shows, remembering each window's size, camera and (on X11)
+/// place in the library (so it comes back there next time) and telling, once, where the desktop cannot keep it on
 /// top. One owner, so the windows' list, their saved sizes and what the zoom keys act on never
 /// disagree.
 @MainActor
@@ -18,6 +18,8 @@ final class MiniWindows {
     /// The main window, while it is open: "Back to the Tab" reveals the printer there.
     private let mainWindow: @MainActor () -> MainWindow?
     private var windows: [UUID: MiniWindow] = [:]
+    /// Where each printer's mini window was when it closed (X11), to pop out there again.
+    private var closedPositions: [UUID: (x: Int32, y: Int32)] = [:]
 
     init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, library: PrinterLibrary,
          context: FeatureContext, mainWindow: @escaping @MainActor () -> MainWindow?) {
@@ -35,15 +37,16 @@ final class MiniWindows {
     /// The open mini windows.
     var all: [MiniWindow] { Array(windows.values) }
 
-    /// Opens the mini window of the camera's printer at `size`, showing `camera`, or closes it when
-    /// it is already open.
-    func toggle(_ camera: Camera, size: (Int32, Int32) = MiniWindow.defaultSize) {
+    /// Opens the mini window of the camera's printer at `size` (and, on X11, `position`), showing
+    /// `camera`, or closes it when it is already open.
+    func toggle(_ camera: Camera, size: (Int32, Int32) = MiniWindow.defaultSize, position: (x: Int32, y: Int32)? = nil) {
         let id = camera.printerID
         if let open = windows[id] {
             open.close()
             return
         }
-        let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size)
+        let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size,
+                              position: position ?? closedPositions[id])
         mini.install(Feature.placed(\.miniWindowAction).map(\.feature), menu: Feature.placed(\.miniWindowMenuItem).map(\.feature),
                      for: context)
         windows[id] = mini
@@ -51,6 +54,7 @@ final class MiniWindows {
         mini.onClosed = { [weak self, weak mini] in
             guard let self, let mini, windows[id] === mini else { return }
             windows[id] = nil
+            closedPositions[id] = mini.position
             // Closing the main window closes the mini windows too: keep them listed for next time.
             if mainWindow() != nil { library.setMiniWindow(nil, for: id) }
         }
@@ -58,8 +62,8 @@ final class MiniWindows {
         // However the main window goes (closing it lists the mini windows first), they go with it.
         if let main = mainWindow() {
             connectSignal(main.window, "destroy") { [weak self, weak mini] in
-                guard let mini else { return }
-                self?.remember(mini)
+                guard let self, let mini, windows[id] === mini else { return }  // closed already
+                remember(mini)
                 mini.close()
             }
         }
@@ -78,10 +82,12 @@ final class MiniWindows {
         remember(mini)
     }
 
-    /// Lists `mini` in the library with its printer, camera and size.
+    /// Lists `mini` in the library with its printer, camera, size and (X11) position.
     private func remember(_ mini: MiniWindow) {
         let id = mini.camera.printerID
-        library.setMiniWindow(.init(printerID: id, cameraID: mini.camera.id, width: Int(mini.size.width), height: Int(mini.size.height)),
+        let position = mini.position
+        library.setMiniWindow(.init(printerID: id, cameraID: mini.camera.id, width: Int(mini.size.width), height: Int(mini.size.height),
+                                    x: position.map { Int($0.x) }, y: position.map { Int($0.y) }),
                               for: id)
     }
 

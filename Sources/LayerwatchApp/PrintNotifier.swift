@@ -20,8 +20,6 @@ import StreamKit
 final class PrintNotifier {
     /// The application action a notification's click activates, with the printer's id (a string).
     static let showPrinterAction = "show-printer"
-    /// The application action of a notification's "Open Timelapse", with the video's path.
-    static let openTimelapseAction = "open-timelapse"
     /// The application action of a notification's "Learn More", with the page of Bambu's it opens.
     static let openLinkAction = "open-link"
 
@@ -190,7 +188,7 @@ final class PrintNotifier {
         let text = lines.compactMap { $0 }.joined(separator: "\n")
         return DesktopNotification(title: title, body: text.isEmpty ? nil : bodyIsMarkup ? markupEscaped(text) : text, priority: priority,
                                    defaultAction: ("app." + Self.showPrinterAction, printer.id.uuidString),
-                                   buttons: (timelapse.map { [(tr("Open Timelapse"), "app." + Self.openTimelapseAction, $0.path)] } ?? [])
+                                   buttons: (timelapse.map { [(tr("Open Timelapse"), Feature.openFile.actionName, $0.path)] } ?? [])
                                        + (link.map { [(tr("Learn More"), "app." + Self.openLinkAction, $0)] } ?? []))
     }
 

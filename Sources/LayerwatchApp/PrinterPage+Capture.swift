@@ -11,12 +11,15 @@ extension PrinterPage {
         takeSnapshot(into: folder) { result in
             switch result {
             case .success(let url):
-                say(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent))
+                say(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent), url)
             case .failure(let failure):
-                say(failure.description)
+                say(failure.description, nil)
             }
         }
     }
+
+    /// Whether one of the printer's cameras is being recorded (its tab shows the red dot).
+    var isRecording: Bool { sessions.contains { $0.recording != nil } }
 
     /// Starts recording the camera into a new file in `folder` (listed in `recordings` until it
     /// ends), or stops it.
@@ -37,7 +40,7 @@ extension PrinterPage {
         do throws(ExclusiveFile.Failure) {
             try ExclusiveFile.makeFolder(folder)
         } catch {
-            say(RecordingFailure.cannotCreate(path: error.path, reason: error.reason).description)
+            say(RecordingFailure.cannotCreate(path: error.path, reason: error.reason).description, nil)
             return
         }
         let url = folder.appendingPathComponent(SavedFiles.name(printer: camera.fullName, at: Date(), extension: "mkv"))
@@ -46,7 +49,8 @@ extension PrinterPage {
         recording.whenFinished { [weak self, weak recordings] status in
             MainLoopExecutor.main.runOnMainActor { [weak self, weak recordings] in
                 recordings?.remove(recording)
-                say(status.failureMessage ?? Self.savedText(status))
+                // The file the message names: the first part saved, or the last written before a failure.
+                say(status.failureMessage ?? Self.savedText(status), status.failureMessage == nil ? status.files.first : status.files.last)
                 self?.surface.showRecording()
                 self?.onRecordingChange()
             }

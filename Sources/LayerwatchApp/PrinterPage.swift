@@ -23,6 +23,9 @@ final class PrinterPage: CameraSurfaceDelegate {
     var printerID: UUID { cameras[0].printerID }
     var name: String { camera.name }
     let surface: CameraSurface
+    /// The toasts' place: over the picture, above its status strip, so they never cover the
+    /// control bar (nor the strip).
+    let toasts: UnsafeMutablePointer<GtkWidget>
     /// The printer's status over the surface's bottom edge, whichever camera it shows.
     let status = PrintStatusBinding(style: .full)
     let controls = ControlBar()
@@ -40,8 +43,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     var onStatusChange: @MainActor () -> Void = {}
     /// Told when a recording of the camera starts or ends (the window's Record toggle listens).
     var onRecordingChange: @MainActor () -> Void = {}
-    /// Says something to the user about this camera (a toast in its window).
-    var onMessage: @MainActor @Sendable (String) -> Void = { _ in }
+    /// Says something to the user about this camera (a toast in its window), with the file it saved.
+    var onMessage: @MainActor @Sendable (String, URL?) -> Void = { _, _ in }
 
     /// The widget to put in a window or tab.
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
@@ -56,6 +59,10 @@ final class PrinterPage: CameraSurfaceDelegate {
         surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
         if cameras[0].isDemo { surface.markAsDemo() }
         surface.addBottomOverlay(status.strip.widget)
+        // An overlay without a child is as large as its toast: nothing while none shows.
+        toasts = adw_toast_overlay_new()
+        gtk_widget_set_halign(toasts, GTK_ALIGN_CENTER)
+        surface.addAboveBottomOverlays(toasts)
         layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
         switcher = makeDropDown(cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
@@ -93,6 +100,15 @@ final class PrinterPage: CameraSurfaceDelegate {
         standby.removeValue(forKey: index)?.detach()
         if Int(gtk_drop_down_get_selected(gcast(switcher))) != index { gtk_drop_down_set_selected(gcast(switcher), guint(index)) }
         onCameraChange()
+    }
+
+    /// Tells no one any more: its tab and window are going (a recording ending later, after Quit
+    /// closed it, has no window left to toast in).
+    func forgetListeners() {
+        onStateChange = { _ in }
+        onStatusChange = {}
+        onRecordingChange = {}
+        onMessage = { _, _ in }
     }
 
     /// Detaches the video from the sessions (the last view leaving stops a stream).

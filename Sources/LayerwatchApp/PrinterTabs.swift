@@ -6,9 +6,10 @@ import StreamKit
 
 /// One tab per printer (libadwaita's tab view and bar: reorderable, with close buttons and the
 /// usual Ctrl+PgUp/PgDn and Alt+1…9 shortcuts). Each tab shows its camera's state (a spinner while
-/// connecting, a dot when live, a warning sign when failed) and its print's: the percentage after
-/// the name while a print runs or is paused, the print's state and time left in the tooltip, and
-/// libadwaita's attention mark while a print is paused or has failed. Closing a tab is only a
+/// connecting, a warning sign when failed, nothing more while live), a red dot while the camera
+/// records, and its print's: the percentage after the name while a print runs or is paused, the
+/// print's state and time left in the tooltip, and libadwaita's attention mark while a print is
+/// paused or has failed. Closing a tab is only a
 /// request: the owner asks the user before anything is removed.
 @MainActor
 final class PrinterTabs {
@@ -32,6 +33,7 @@ final class PrinterTabs {
         ownership = [GObjectRef(adopting: view), GObjectRef(adopting: bar)]
         adw_tab_bar_set_view(gcast(bar), gcast(view))
         adw_tab_bar_set_autohide(gcast(bar), false.gboolean)
+        gtk_widget_add_css_class(bar, "printer-tabs")
         gtk_widget_set_vexpand(view, true.gboolean)
         connectBoolSignal(view, "close-page") { [weak self] tab in
             guard let self, let tab, let page = page(for: OpaquePointer(tab)), !page.isBeingRemoved else {
@@ -70,14 +72,14 @@ final class PrinterTabs {
         pages.append((page, tab))
         page.onStateChange = { [weak self, weak page] _ in
             guard let self, let page else { return }
-            describe(page, on: tab)
+            describe(page)
             onPageStateChange()
         }
         page.onStatusChange = { [weak self, weak page] in
             guard let self, let page else { return }
-            describe(page, on: tab)
+            describe(page)
         }
-        describe(page, on: tab)
+        describe(page)
         if select { self.select(page) }
         // The view selected its first tab while appending it, before the page was recorded.
         if Bool(gboolean: adw_tab_page_get_selected(tab)) { onSelectionChange(page) }
@@ -95,8 +97,7 @@ final class PrinterTabs {
         page.isBeingRemoved = true
         adw_tab_view_close_page(gcast(view), tab)
         pages.removeAll { $0.page === page }
-        page.onStateChange = { _ in }
-        page.onStatusChange = {}
+        page.forgetListeners()
         page.dismantle()
         onOrderChange()
     }
@@ -104,8 +105,7 @@ final class PrinterTabs {
     /// Dismantles every page (their window is going away); the views leave their sessions.
     func dismantleAll() {
         for (page, _) in pages {
-            page.onStateChange = { _ in }
-            page.onStatusChange = {}
+            page.forgetListeners()
             page.dismantle()
         }
         pages.removeAll()
@@ -131,33 +131,42 @@ final class PrinterTabs {
         pages.first { $0.tab == tab }?.page
     }
 
-    /// The tab's title, indicator, spinner, tooltips and attention mark for the page's camera and
-    /// print. The percentage goes after the name, where it reads at a glance on every tab (libadwaita
-    /// 1.2 has no progress of its own on a tab; its spinner and indicator already say the camera's
-    /// state), and only while the print runs or is paused, so an idle printer's tab is just its name.
-    private func describe(_ page: PrinterPage, on tab: OpaquePointer) {
-        let camera = Self.cameraIndicator(page.state)
+    /// The tab's title, state icon, spinner, recording dot, tooltips and attention mark for the
+    /// page's camera and print. The percentage goes after the name, where it reads at a glance on
+    /// every tab (libadwaita 1.2 has no progress of its own on a tab), and only while the print runs
+    /// or is paused, so an idle printer's tab is just its name (`TabTitle` keeps the figure whole).
+    /// The camera's state is GNOME's usual tab icon: a spinner while connecting, nothing while live
+    /// (the normal case, as a loaded web page), a warning sign when it failed; the indicator is kept
+    /// for the one state worth a mark on every tab: the red dot while the printer's camera records.
+    func describe(_ page: PrinterPage) {
+        guard let tab = tab(for: page) else { return }
+        let camera = Self.cameraState(page.state)
         adw_tab_page_set_loading(tab, camera.loading.gboolean)
-        let indicator = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
-        adw_tab_page_set_indicator_icon(tab, indicator.map { gcast($0.pointer) })
+        let icon = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
+        adw_tab_page_set_icon(tab, icon.map { gcast($0.pointer) })
+        let recording = page.isRecording ? GObjectRef(adopting: g_themed_icon_new(Self.recordingIcon)!) : nil
+        adw_tab_page_set_indicator_icon(tab, recording.map { gcast($0.pointer) })
+        adw_tab_page_set_indicator_tooltip(tab, page.isRecording ? markupEscaped(tr("Recording")) : "")
         let print = page.printSummary
         let underWay = print.map { [.printing, .paused].contains($0.state) } ?? false
-        let title = underWay ? print?.percent.map { String(format: tr("%@ · %@"), page.name, $0) } : nil
-        adw_tab_page_set_title(tab, title ?? page.name)
+        let title = TabTitle(name: page.name, percent: underWay ? print?.percent : nil)
+        adw_tab_page_set_title(tab, title.shown)
         adw_tab_page_set_needs_attention(tab, (print.map { [.paused, .failed].contains($0.state) } ?? false).gboolean)
-        // Both tooltips are markup; a failure's text can quote what the camera or printer sent.
-        adw_tab_page_set_indicator_tooltip(tab, markupEscaped(camera.tooltip))
-        let tooltip = print.map { "\(camera.tooltip)\n\($0.oneLine)" } ?? camera.tooltip
-        adw_tab_page_set_tooltip(tab, markupEscaped(tooltip))
+        // The tooltip is markup; a failure's text can quote what the camera or printer sent.
+        let lines = [title.full, camera.tooltip] + (page.isRecording ? [tr("Recording")] : []) + (print.map { [$0.oneLine] } ?? [])
+        adw_tab_page_set_tooltip(tab, markupEscaped(lines.joined(separator: "\n")))
     }
 
-    private static func cameraIndicator(_ state: SessionState) -> (loading: Bool, icon: String?, tooltip: String) {
+    /// The recording dot: the record icon, red (`.printer-tabs .tab-indicator` in style.css).
+    static let recordingIcon = "media-record-symbolic"
+
+    private static func cameraState(_ state: SessionState) -> (loading: Bool, icon: String?, tooltip: String) {
         let loading: Bool, icon: String?, tooltip: String
         switch state {
         case .idle, .connecting:
             (loading, icon, tooltip) = (true, nil, tr("Connecting"))
         case .live:
-            (loading, icon, tooltip) = (false, "media-record-symbolic", tr("Live"))
+            (loading, icon, tooltip) = (false, nil, tr("Live"))
         case .reconnecting(_, _, let cause):
             (loading, icon, tooltip) = (true, nil, String(format: tr("Reconnecting — %@"), cause.userMessage))
         case .failed(let failure):

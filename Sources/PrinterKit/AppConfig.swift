@@ -48,12 +48,38 @@ public struct AppConfig: Hashable, Sendable {
         public var cameraID: UUID?
         @WindowDimension public var width: Int
         @WindowDimension public var height: Int
+        /// Where its top-left corner was on the screen, on X11; nil where the app cannot know or
+        /// set it (Wayland), for a window never placed, and in files from before it was kept.
+        public var x: Int?
+        public var y: Int?
 
-        public init(printerID: UUID, cameraID: UUID?, width: Int, height: Int) {
+        /// The positions a saved window may have: X11's coordinates are 16-bit.
+        public static let positions = -32768...32767
+
+        public init(printerID: UUID, cameraID: UUID?, width: Int, height: Int, x: Int? = nil, y: Int? = nil) {
             self.printerID = printerID
             self.cameraID = cameraID
             self.width = width
             self.height = height
+            self.x = x
+            self.y = y
+        }
+
+        /// The printer, camera and size as they always were; the position leniently (a missing or
+        /// bad one leaves the window where the desktop puts it).
+        public init(from decoder: Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let fields = LenientFields(container)
+            let inRange = { (value: Int) in Self.positions.contains(value) ? value : nil }
+            self.init(printerID: try container.decode(UUID.self, forKey: .printerID),
+                      cameraID: try container.decodeIfPresent(UUID.self, forKey: .cameraID),
+                      width: try container.decode(WindowDimension.self, forKey: .width).wrappedValue,
+                      height: try container.decode(WindowDimension.self, forKey: .height).wrappedValue,
+                      x: fields.value(.x, as: Int.self, inRange), y: fields.value(.y, as: Int.self, inRange))
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case printerID, cameraID, width, height, x, y
         }
     }
 

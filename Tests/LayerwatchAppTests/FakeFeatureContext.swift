@@ -44,7 +44,9 @@ final class FakeFeatureContext: FeatureContext {
     func showFarm(_ shown: Bool) { calls.append("showFarm(\(shown))") }
     func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
-    func openTimelapse(_ video: URL) { calls.append("openTimelapse(\(video.path))") }
+    func quit() { calls.append("quit") }
+    func openFile(_ file: URL) { calls.append("openFile(\(file.path))") }
+    func showInFiles(_ file: URL) { calls.append("showInFiles(\(file.path))") }
     func printControl(_ command: PrintCommand) -> PrintControlAvailability { printControls[command.name] ?? .hidden }
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) { body() }
     func sendPrintCommand(_ command: PrintCommand) { calls.append("sendPrintCommand(\(command.name))") }

@@ -15,7 +15,7 @@ extension FeatureTableTests {
 
     func testEveryFeatureCallsItsCommandWithItsArgument() throws {
         let video = "/tmp/Voron timelapse.mp4"
-        let expected: [String: (target: String?, calls: [String])] = [
+        let listed: [String: (target: String?, calls: [String])] = [
             "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
             "snapshot": (nil, ["takeSnapshot"]),
             "record": (nil, ["setRecording(true)"]),
@@ -35,8 +35,10 @@ extension FeatureTableTests {
             "close-tab": (nil, ["closeSelectedTab"]),
             "show-help-overlay": (nil, []),
             "about": (nil, ["showAbout"]),
+            "quit": (nil, ["quit"]),
             "show-printer": (Self.printer.id.uuidString, ["showPrinter(\(Self.printer.id))"]),
-            "open-timelapse": (video, ["openTimelapse(\(video))"]),
+            "open-file": (video, ["openFile(\(video))"]),
+            "show-in-files": (video, ["showInFiles(\(video))"]),
             "open-link": ("https://wiki.bambulab.com/en/hms/error-code", ["openLink(https://wiki.bambulab.com/en/hms/error-code)"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
@@ -44,7 +46,9 @@ extension FeatureTableTests {
             "resume-print": (nil, ["sendPrintCommand(resume)"]),
             "stop-print": (nil, ["sendPrintCommand(stop)"]),
             "print-speed": ("sport", ["sendPrintCommand(speed sport)"]),
-        ].merging((1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }) { first, _ in first }
+        ]
+        let cameras: [(String, (target: String?, calls: [String]))] = (1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }
+        let expected = listed.merging(cameras) { first, _ in first }
         MainActor.assumeIsolated {
             XCTAssertEqual(Set(Feature.all.map(\.name)), Set(expected.keys), "every feature is tried")
             for feature in Feature.all {
@@ -60,11 +64,12 @@ extension FeatureTableTests {
     func testStringActionsAreApplicationActionsTakingTheirTarget() {
         MainActor.assumeIsolated {
             let textFeatures = Feature.all.filter { if case .textCommand = $0.handler { true } else { false } }
-            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app." + PrintNotifier.openTimelapseAction,
+            XCTAssertEqual(textFeatures.map(\.actionName), ["app." + PrintNotifier.showPrinterAction, "app.open-file", "app.show-in-files",
                                                          "app." + PrintNotifier.openLinkAction])
             let context = FakeFeatureContext()
             for feature in textFeatures { Self.activate(feature, target: "/tmp/not a printer id", on: context) }
-            XCTAssertEqual(context.calls, ["openTimelapse(/tmp/not a printer id)", "openLink(/tmp/not a printer id)"],
+            XCTAssertEqual(context.calls, ["openFile(/tmp/not a printer id)", "showInFiles(/tmp/not a printer id)",
+                                           "openLink(/tmp/not a printer id)"],
                            "a target that is no printer id shows no printer")
         }
     }
@@ -73,8 +78,8 @@ extension FeatureTableTests {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
-            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "about",
-                                 "show-printer", "open-timelapse", "open-link", "farm-view"]
+            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "about", "quit",
+                                 "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera

@@ -45,7 +45,8 @@ final class FeatureTableTests: XCTestCase {
                                "the application binds \(feature.actionName) to the table's shortcuts")
             }
 
-            for feature in Feature.all where feature.lockedReason == nil {
+            // Ctrl+Q ends the app: QuitTests presses it.
+            for feature in Feature.all where feature.lockedReason == nil && feature.name != "quit" {
                 guard let accelerator = feature.accelerators.first else { continue }
                 XCTAssertEqual(Keyboard.press(Self.xdotoolKeys(accelerator), window: xid), 0, accelerator)
                 XCTAssertTrue(iterateMainContext(timeout: 5) { activations[feature.name] == 1 },

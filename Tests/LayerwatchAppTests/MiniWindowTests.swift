@@ -1,12 +1,13 @@
 import CGtk
 import GtkKit
 @testable import LayerwatchApp
+import PrinterKit
 import StreamKit
 import TestSupport
 import XCTest
 
 /// The pop-out mini window: on top under a real X11 window manager, the same session as the tab
-/// (the printer sees one client), its own small conversion size.
+/// (the printer sees one client), its own small conversion size, and back where it was (X11).
 final class MiniWindowTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -50,6 +51,43 @@ final class MiniWindowTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { session.consumerCount == 1 })
             XCTAssertEqual(session.state, .live, "closing the mini window leaves the tab streaming")
             XCTAssertEqual(server.events(named: "client").count, 1)
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testTheMiniWindowComesBackWhereItWas() throws {
+        let windowManager = try WindowManager()
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 30)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], miniWindows: [
+            .init(printerID: printer.id, cameraID: nil, width: 400, height: 225, x: 700, y: 500),
+        ]))
+        try MainActor.assumeIsolated {
+            var (app, window) = try startApp(in: directory)
+            var mini = try XCTUnwrap(app.miniWindows[printer.id], "the mini window is restored")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { WindowPosition.read(mini.window) != nil })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [700, 500] },
+                          "at its saved place: \(String(describing: WindowPosition.read(mini.window)))")
+
+            // The user moves it (the window manager does), then closes the main window.
+            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(mini.window))))
+            XCTAssertEqual(XWindow.move(xid, x: 250, y: 160), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } != [700, 500] })
+            _ = iterateMainContext(timeout: 1) { false }
+            let moved = try XCTUnwrap(WindowPosition.read(mini.window))
+            gtk_window_close(gcast(window.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.window == nil && app.miniWindows.all.isEmpty })
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.miniWindows.first)
+            XCTAssertEqual([saved.x, saved.y], [Int(moved.x), Int(moved.y)], "its place is saved")
+
+            // Next time it comes back there.
+            (app, window) = try startApp(in: directory)
+            defer { window.close() }
+            mini = try XCTUnwrap(app.miniWindows[printer.id])
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [moved.x, moved.y]
+            }, "\(String(describing: WindowPosition.read(mini.window))) after \(moved)")
         }
         withExtendedLifetime(windowManager) {}
     }

@@ -97,7 +97,7 @@ final class TimelapseTests: XCTestCase {
             XCTAssertEqual(buttons.first?["label"] as? String, "Open Timelapse")
             if offered.string("interface") == "gtk" {
                 XCTAssertEqual(offered.string("id"), "printer-\(printer.id.uuidString)", "it replaces the finish notification")
-                XCTAssertEqual(buttons.first?["action"] as? String, "app.open-timelapse")
+                XCTAssertEqual(buttons.first?["action"] as? String, "app.open-file")
                 XCTAssertEqual(buttons.first?["target"] as? String, videos.appendingPathComponent(name).path)
             }
         }

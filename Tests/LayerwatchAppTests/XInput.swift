@@ -53,3 +53,10 @@ private func xdotool(_ arguments: [String]) -> Int32 {
     xdotool.waitUntilExit()
     return xdotool.terminationStatus
 }
+
+/// An X window moved as the user drags it: xdotool asks the window manager to put it at (x, y).
+enum XWindow {
+    static func move(_ window: UInt, x: Int, y: Int) -> Int32 {
+        xdotool(["windowmove", "--sync", String(window), String(x), String(y)])
+    }
+}

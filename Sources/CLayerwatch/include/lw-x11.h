@@ -20,6 +20,15 @@ void lw_x11_set_keep_above(GdkSurface *surface, gboolean above);
  * WM_NORMAL_HINTS). GTK 4 has no API for it. */
 void lw_x11_set_aspect(GdkSurface *surface, int width, int height);
 
+/* Where a mapped window's top-left corner is on the screen (XTranslateCoordinates to the root
+ * window): the client area's, without the window manager's frame. FALSE where it cannot be read. */
+gboolean lw_x11_get_position(GdkSurface *surface, int *x, int *y);
+
+/* Asks the window manager to put a window's top-left corner at `x`, `y` on the screen, as
+ * `lw_x11_get_position` reads it (ICCCM StaticGravity: the client area's corner, not the frame's).
+ * GTK 4 has no API for it: on X11 the app may ask, on Wayland positions are the compositor's. */
+void lw_x11_move(GdkSurface *surface, int x, int y);
+
 G_END_DECLS
 
 #endif
