@@ -13,6 +13,7 @@ enum DestructiveQuestion {
     static func present(over parent: UnsafeMutablePointer<GtkWidget>, heading: String, body: String, action: String,
                         onConfirm: @escaping @MainActor () -> Void) -> OpaquePointer {
         let dialog = adw_message_dialog_new(gcast(parent), heading, body)!
+        gtk_window_set_destroy_with_parent(gcast(dialog), true.gboolean)
         adw_message_dialog_add_response(gcast(dialog), "cancel", tr("Cancel"))
         adw_message_dialog_add_response(gcast(dialog), "confirm", action)
         adw_message_dialog_set_response_appearance(gcast(dialog), "confirm", ADW_RESPONSE_DESTRUCTIVE)

@@ -84,6 +84,8 @@ final class PrinterDialog {
         gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
         gtk_window_set_modal(gcast(window), true.gboolean)
         if let parent { gtk_window_set_transient_for(gcast(window), gcast(parent)) }
+        // A modal dialog outliving its window would keep every other window from input.
+        gtk_window_set_destroy_with_parent(gcast(window), true.gboolean)
         gtk_window_set_default_size(gcast(window), 520, 720)
 
         let header = adw_header_bar_new()!
