@@ -10,9 +10,8 @@ func makeDropDown(_ titles: [String]) -> UnsafeMutablePointer<GtkWidget> {
 /// Makes `titles` the choices a combo row offers, the first chosen.
 @MainActor
 func setChoices(of row: UnsafeMutablePointer<GtkWidget>, _ titles: [String]) {
-    let model = makeStringList(titles)
-    adw_combo_row_set_model(gcast(row), gcast(model))
-    g_object_unref(gcast(model))
+    let model = GObjectRef(adopting: makeStringList(titles))
+    withExtendedLifetime(model) { adw_combo_row_set_model(gcast(row), gcast(model.pointer)) }
 }
 
 /// A new string list of `titles` (the caller owns it).

@@ -222,7 +222,7 @@ final class DesktopDataTests: XCTestCase {
         XCTAssertEqual(german.status, 2, german.output)
         XCTAssertTrue(german.output.contains("ist keine URL"), german.output)
 
-        // The installed viewer, with no saved printers, plays the demo clip from ../share/layerwatch:
+        // The installed viewer's demo printer (`--demo`) plays the clip from ../share/layerwatch:
         // run it on a display (the test's Xvfb, or one of its own) with a private session bus and
         // look for the clip among its open files.
         let clip = prefix.appendingPathComponent("share/layerwatch/demo-printer.mp4").path
@@ -249,7 +249,7 @@ final class DesktopDataTests: XCTestCase {
             environment[variable] = url.path
         }
         environment["GSETTINGS_BACKEND"] = "memory"
-        var command = ["dbus-run-session", "--", executable]
+        var command = ["dbus-run-session", "--", executable, "--demo"]
         if (environment["DISPLAY"] ?? "").isEmpty && (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
             command = ["xvfb-run", "-a"] + command
         }
