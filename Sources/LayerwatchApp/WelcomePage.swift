@@ -30,7 +30,7 @@ final class WelcomePage {
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 24)!
         gtk_box_append(gcast(column), buttons)
         let group = adw_preferences_group_new()!
-        adw_preferences_group_set_title(gcast(group), tr("On Your Network"))
+        adw_preferences_group_set_title(gcast(group), tr("On your network"))
         adw_preferences_group_add(gcast(group), discovered.widget)
         let clamp = adw_clamp_new()!
         adw_clamp_set_maximum_size(gcast(clamp), 480)
