@@ -7,8 +7,21 @@ import XCTest
 
 /// libadwaita on top of the shared GTK setup, and the app's CSS, once per test process.
 enum AppTestEnvironment {
+    /// Ready for a test: GTK and libadwaita once, and no window an earlier test of this process
+    /// left behind (a modal dialog or a popover's grab left over would keep the next test's input
+    /// from its windows).
     static func prepare() {
         _ = prepared
+        MainActor.assumeIsolated {
+            let list = gtk_window_get_toplevels()!
+            let left: [UnsafeMutablePointer<GtkWindow>] = (0..<g_list_model_get_n_items(list)).map { index in
+                let window: UnsafeMutablePointer<GtkWindow> = gcast(g_list_model_get_item(list, index)!)
+                g_object_unref(window.rawGObject)
+                return window
+            }
+            left.forEach { gtk_window_destroy($0) }
+            if !left.isEmpty { _ = iterateMainContext(timeout: 1) { false } }
+        }
     }
 
     private static let prepared: Void = {

@@ -83,6 +83,7 @@ final class PrintControlTests: XCTestCase {
 
             // Answered: Resume shows when the printer reports the pause.
             server.send(["cmd": "answers", "mode": "normal"])
+            XCTAssertTrue(iterateMainContext(timeout: 5) { server.events(named: "done").filter { $0.string("cmd") == "answers" }.count == 2 })
             XCTAssertEqual(click(pause), 0)
             XCTAssertTrue(iterateMainContext(timeout: 10) { shown(resume) && !shown(pause) }, "paused, as reported")
             XCTAssertEqual(printCommands(server), ["pause", "pause"], "one command a click")
@@ -141,6 +142,7 @@ final class PrintControlTests: XCTestCase {
 
             // Firmware that refuses without saying so in `fun`: the toast names Developer Mode.
             server.send(["cmd": "answers", "mode": "unsigned"])
+            XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
             gtk_widget_activate_action_variant(window.window, "win.pause-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 10) {
                 toastTitles(in: window.window).contains("H2D Bay 3: Turn on Developer Mode (LAN Only) on the printer to control prints from Layerwatch")

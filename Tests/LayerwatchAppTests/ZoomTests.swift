@@ -78,6 +78,9 @@ final class ZoomTests: XCTestCase {
             let page = try XCTUnwrap(window.tabs.selected)
             let surface = page.surface
             XCTAssertTrue(iterateMainContext(timeout: 10) { surface.shownFrame != nil })
+            // The window manager has placed and activated the window before the pointer comes.
+            _ = iterateMainContext(timeout: 5) { Bool(gboolean: gtk_window_is_active(gcast(window.window))) }
+            _ = iterateMainContext(timeout: 1) { false }
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
             let pointer = Pointer(widget: surface.widget)
             let width = Double(gtk_widget_get_width(surface.widget)), height = Double(gtk_widget_get_height(surface.widget))

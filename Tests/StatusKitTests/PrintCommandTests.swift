@@ -72,6 +72,7 @@ final class PrintCommandTests: XCTestCase {
 
         // Firmware that wants signed commands without saying so in `fun`: its err_code names it.
         server.send(["cmd": "answers", "mode": "unsigned"])
+        XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
         server.send(["cmd": "set", "print": ["gcode_state": "RUNNING"]])
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
         XCTAssertEqual(send(.pause, through: recorder), .needsDeveloperMode)
@@ -99,6 +100,7 @@ final class PrintCommandTests: XCTestCase {
         server.send(["cmd": "set", "print": ["gcode_state": "RUNNING"]])
         recorder.awaitStatus(15, "printing") { $0.state == .printing }
         server.send(["cmd": "answers", "mode": "silent"])
+        XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
         let started = Date()
         XCTAssertEqual(send(.pause, through: recorder, timeout: 20), .noAnswer)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), StatusMonitor.commandTimeout - 0.5)
