@@ -18,6 +18,7 @@ final class SingleInstanceTests: XCTestCase {
 
         let first = Process()
         first.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        first.arguments = ["--demo"]  // no saved printer: the welcome page, and the demo asked for
         first.environment = environment.merging(childEnvironment) { $1 }
         // GLib writes debug messages to stdout, warnings to stderr: keep both.
         let logHandle = try FileHandle(forWritingTo: log)
