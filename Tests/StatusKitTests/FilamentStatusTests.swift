@@ -86,9 +86,7 @@ final class FilamentStatusTests: XCTestCase {
 
     func testHostileAMSListsAndValuesAreCutAndRefused() throws {
         let (server, recorder) = try bambu()
-        let logged = LogLines()
-        StreamLog.handler = { _, line in logged.append(line) }
-        defer { StreamLog.handler = nil }
+        // (The cut is logged once a process, so whether this test sees the line depends on order.)
         recorder.awaitStatus(15, "the first report") { $0.state == .idle }
         let manyTrays = [tray(0, "PLA", "FF0000FF", remain: 50), tray(0, "PLA", "FF0000FF", remain: 50), tray(7, "PLA", "FF0000FF", remain: 50)]
             + (0..<997).map { _ in tray(1, "PLA", "FF0000FF", remain: 50) }
@@ -116,7 +114,6 @@ final class FilamentStatusTests: XCTestCase {
         XCTAssertNil(filament.active, "a tray_now of 1e300 names no tray")
         XCTAssertEqual(filament.slots.last?.place, .external)
         XCTAssertNil(filament.slots.last?.color)
-        XCTAssertTrue(logged.lines.contains { $0.contains("kept the first 16 AMS units") }, "\(logged.lines)")
     }
 
     private func moonraker(_ arguments: [String] = []) throws -> TestServer {
