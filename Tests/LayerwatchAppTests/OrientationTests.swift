@@ -29,6 +29,8 @@ final class OrientationTests: XCTestCase {
     private func bars(on surface: CameraSurface, _ orientation: PictureOrientation, at points: [(x: Double, y: Double)]) throws -> [String?] {
         let picture = try XCTUnwrap(surface.picture)
         XCTAssertTrue(iterateMainContext(timeout: 10) { surface.shownFrame != nil })
+        // A tab just reopened (after the dialog's save) has its size a moment later on a busy machine.
+        XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_width(picture) > 0 && gtk_widget_get_height(picture) > 0 })
         iterateFrames(10)
         let image = try XCTUnwrap(RenderedImage(of: picture))
         // Contain fit: the picture's aspect (turned when sideways), centred.
