@@ -28,13 +28,19 @@ void lw_x11_set_keep_above(GdkSurface *surface, gboolean above) {
     XFlush(display);
 }
 
+/* The window's WM_NORMAL_HINTS as set so far (free with XFree), to add to. */
+static XSizeHints *lw_x11_normal_hints(Display *display, Window xid) {
+    XSizeHints *hints = XAllocSizeHints();
+    long supplied = 0;
+    XGetWMNormalHints(display, xid, hints, &supplied);
+    return hints;
+}
+
 void lw_x11_set_aspect(GdkSurface *surface, int width, int height) {
     g_return_if_fail(GDK_IS_X11_SURFACE(surface));
     Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
     Window xid = gdk_x11_surface_get_xid(surface);
-    XSizeHints *hints = XAllocSizeHints();
-    long supplied = 0;
-    XGetWMNormalHints(display, xid, hints, &supplied);
+    XSizeHints *hints = lw_x11_normal_hints(display, xid);
     hints->flags |= PAspect;
     hints->min_aspect.x = hints->max_aspect.x = width;
     hints->min_aspect.y = hints->max_aspect.y = height;
@@ -55,9 +61,7 @@ void lw_x11_move(GdkSurface *surface, int x, int y) {
     g_return_if_fail(GDK_IS_X11_SURFACE(surface));
     Display *display = gdk_x11_display_get_xdisplay(gdk_surface_get_display(surface));
     Window xid = gdk_x11_surface_get_xid(surface);
-    XSizeHints *hints = XAllocSizeHints();
-    long supplied = 0;
-    XGetWMNormalHints(display, xid, hints, &supplied);
+    XSizeHints *hints = lw_x11_normal_hints(display, xid);
     hints->flags |= PWinGravity | USPosition;
     hints->win_gravity = StaticGravity;
     hints->x = x;
@@ -73,6 +77,14 @@ void lw_x11_move(GdkSurface *surface, int x, int y) {
 gboolean lw_display_is_x11(GdkDisplay *display) { (void)display; return FALSE; }
 gboolean lw_surface_is_x11(GdkSurface *surface) { (void)surface; return FALSE; }
 void lw_x11_set_keep_above(GdkSurface *surface, gboolean above) { (void)surface; (void)above; }
+/* The window's WM_NORMAL_HINTS as set so far (free with XFree), to add to. */
+static XSizeHints *lw_x11_normal_hints(Display *display, Window xid) {
+    XSizeHints *hints = XAllocSizeHints();
+    long supplied = 0;
+    XGetWMNormalHints(display, xid, hints, &supplied);
+    return hints;
+}
+
 void lw_x11_set_aspect(GdkSurface *surface, int width, int height) { (void)surface; (void)width; (void)height; }
 gboolean lw_x11_get_position(GdkSurface *surface, int *x, int *y) { (void)surface; (void)x; (void)y; return FALSE; }
 void lw_x11_move(GdkSurface *surface, int x, int y) { (void)surface; (void)x; (void)y; }

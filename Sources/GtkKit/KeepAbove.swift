@@ -25,15 +25,7 @@ public enum KeepAbove {
             lw_x11_set_keep_above(surface, true.gboolean)
             if let aspect { lw_x11_set_aspect(surface, aspect.0, aspect.1) }
         }
-        if Bool(gboolean: gtk_widget_get_mapped(window)) {
-            request()
-        } else {
-            var handler: gulong = 0
-            handler = connectSignal(window, "map") {
-                disconnectSignal(window, handler)
-                request()
-            }
-        }
+        whenMapped(window, request)
         return .requested
     }
 }

@@ -198,3 +198,15 @@ private func connect<Handler>(_ instance: some GObjectPointer, _ signal: String,
     }
     return handlerID
 }
+
+/// Runs `action` once `widget` is mapped: now if it is, else at its next `map` (then no more).
+/// X11 hints a window manager reads at mapping (keep-above, position) go this way.
+@MainActor
+public func whenMapped(_ widget: UnsafeMutablePointer<GtkWidget>, _ action: @escaping @MainActor () -> Void) {
+    if Bool(gboolean: gtk_widget_get_mapped(widget)) { return action() }
+    var handler: gulong = 0
+    handler = connectSignal(widget, "map") {
+        disconnectSignal(widget, handler)
+        action()
+    }
+}

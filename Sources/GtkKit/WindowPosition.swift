@@ -24,14 +24,6 @@ public enum WindowPosition {
             guard let surface = gtk_native_get_surface(gcast(window)), Bool(gboolean: lw_surface_is_x11(surface)) else { return }
             lw_x11_move(surface, position.x, position.y)
         }
-        if Bool(gboolean: gtk_widget_get_mapped(window)) {
-            request()
-        } else {
-            var handler: gulong = 0
-            handler = connectSignal(window, "map") {
-                disconnectSignal(window, handler)
-                request()
-            }
-        }
+        whenMapped(window, request)
     }
 }
