@@ -16,9 +16,9 @@ final class PrinterLibrary {
         fileprivate init() {}
     }
 
-    private struct PrintersObserver {
+    private struct Observer<Value> {
         weak var observation: Observation?
-        let handler: @MainActor ([Printer]) -> Void
+        let handler: @MainActor (Value) -> Void
     }
 
     let store: ConfigStore
@@ -33,7 +33,8 @@ final class PrinterLibrary {
     /// True once the keyring's codes are in `config` (at once for a store without a keyring).
     private(set) var secretsLoaded = false
     private var waitingForSecrets: [@MainActor () -> Void] = []
-    private var printersObservers: [PrintersObserver] = []
+    private var printersObservers: [Observer<[Printer]>] = []
+    private var preferencesObservers: [Observer<Preferences>] = []
 
     init(store: ConfigStore) {
         self.store = store
@@ -69,8 +70,18 @@ final class PrinterLibrary {
     func observePrinters(_ handler: @escaping @MainActor ([Printer]) -> Void) -> Observation {
         let observation = Observation()
         printersObservers.removeAll { $0.observation == nil }
-        printersObservers.append(PrintersObserver(observation: observation, handler: handler))
+        printersObservers.append(Observer(observation: observation, handler: handler))
         if secretsLoaded { handler(config.printers) }
+        return observation
+    }
+
+    /// Calls `handler` with the preferences now and again after every change to them, for as long
+    /// as the returned observation is kept: whatever obeys a preference follows it here.
+    func observePreferences(_ handler: @escaping @MainActor (Preferences) -> Void) -> Observation {
+        let observation = Observation()
+        preferencesObservers.removeAll { $0.observation == nil }
+        preferencesObservers.append(Observer(observation: observation, handler: handler))
+        handler(config.preferences)
         return observation
     }
 
@@ -158,6 +169,21 @@ final class PrinterLibrary {
     func setFarm(_ farm: AppConfig.Farm) {
         guard config.farm != farm else { return }
         config.farm = farm
+        save()
+    }
+
+    func setPreferences(_ preferences: Preferences) {
+        guard config.preferences != preferences else { return }
+        config.preferences = preferences
+        save()
+        preferencesObservers.removeAll { $0.observation == nil }
+        for observer in preferencesObservers { observer.handler(preferences) }
+    }
+
+    /// Remembers that the background notice was shown, so it is shown once.
+    func markBackgroundNoticeShown() {
+        guard !config.backgroundNoticeShown else { return }
+        config.backgroundNoticeShown = true
         save()
     }
 

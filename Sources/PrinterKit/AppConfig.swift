@@ -122,21 +122,28 @@ public struct AppConfig: Hashable, Sendable {
     /// Whether the user was already told how to keep the mini window on top on Wayland (once).
     public var keepAboveHintShown: Bool
     public var farm: Farm
+    public var preferences: Preferences
+    /// Whether the user was already told, the first time the window closed to the background, that
+    /// Layerwatch keeps watching and how to quit (once).
+    public var backgroundNoticeShown: Bool
 
     public init(printers: [Printer] = [], selectedPrinterID: UUID? = nil, window: Window = .standard,
-                miniWindows: [MiniWindow] = [], keepAboveHintShown: Bool = false, farm: Farm = .standard) {
+                miniWindows: [MiniWindow] = [], keepAboveHintShown: Bool = false, farm: Farm = .standard,
+                preferences: Preferences = .standard, backgroundNoticeShown: Bool = false) {
         self.printers = printers
         self.selectedPrinterID = selectedPrinterID
         self.window = window
         self.miniWindows = miniWindows
         self.keepAboveHintShown = keepAboveHintShown
         self.farm = farm
+        self.preferences = preferences
+        self.backgroundNoticeShown = backgroundNoticeShown
     }
 }
 
 extension AppConfig: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown, farm
+        case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown, farm, preferences, backgroundNoticeShown
     }
 
     /// A file read: the config, and the printers it had to leave out.
@@ -171,7 +178,9 @@ extension AppConfig: Encodable {
                 window: fields.value(.window) ?? .standard,
                 miniWindows: (fields.value(.miniWindows, as: [Droppable<MiniWindow>].self) ?? []).compactMap(\.element),
                 keepAboveHintShown: fields.value(.keepAboveHintShown) ?? false,
-                farm: fields.value(.farm) ?? .standard
+                farm: fields.value(.farm) ?? .standard,
+                preferences: fields.value(.preferences) ?? .standard,
+                backgroundNoticeShown: fields.value(.backgroundNoticeShown) ?? false
             )
             migrated = version < AppConfig.formatVersion
             joinedIDs = migrated ? FormatTwoMigration.joinPrinters(of: &config) : []
@@ -194,5 +203,7 @@ extension AppConfig: Encodable {
         try container.encode(miniWindows, forKey: .miniWindows)
         try container.encode(keepAboveHintShown, forKey: .keepAboveHintShown)
         try container.encode(farm, forKey: .farm)
+        try container.encode(preferences, forKey: .preferences)
+        try container.encode(backgroundNoticeShown, forKey: .backgroundNoticeShown)
     }
 }
