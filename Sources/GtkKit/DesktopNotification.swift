@@ -18,11 +18,12 @@ public struct DesktopNotification {
     public var priority: Priority
     /// The application action a click activates (`app.NAME`) and the string handed to it.
     public var defaultAction: (name: String, target: String)?
-    /// Buttons: each its label, the application action it activates and the string handed to it.
-    public var buttons: [(label: String, action: String, target: String)]
+    /// Buttons: each its label, the application action it activates and the string handed to it
+    /// (none for an action without a parameter).
+    public var buttons: [(label: String, action: String, target: String?)]
 
     public init(title: String, body: String? = nil, icon: GObjectRef<OpaquePointer>? = nil, priority: Priority = .normal,
-                defaultAction: (name: String, target: String)? = nil, buttons: [(label: String, action: String, target: String)] = []) {
+                defaultAction: (name: String, target: String)? = nil, buttons: [(label: String, action: String, target: String?)] = []) {
         self.title = title
         self.body = body
         self.icon = icon
@@ -42,7 +43,11 @@ public struct DesktopNotification {
             g_notification_set_default_action_and_target_value(notification.pointer, action.name, g_variant_new_string(action.target))
         }
         for button in buttons {
-            g_notification_add_button_with_target_value(notification.pointer, button.label, button.action, g_variant_new_string(button.target))
+            if let target = button.target {
+                g_notification_add_button_with_target_value(notification.pointer, button.label, button.action, g_variant_new_string(target))
+            } else {
+                g_notification_add_button(notification.pointer, button.label, button.action)
+            }
         }
         g_application_send_notification(gcast(application), id, notification.pointer)
     }

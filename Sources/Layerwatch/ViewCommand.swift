@@ -4,10 +4,10 @@ import LayerwatchApp
 import PrinterKit
 import StreamKit
 
-/// `layerwatch [--farm] [--demo] [URL…]`: opens the viewer with a tab per saved printer plus one per
-/// camera URL given (not saved); the welcome page shows when there is neither; `--farm` opens the
-/// farm view, `--demo` the demo printer (a simulated print). When Layerwatch already runs,
-/// the URLs open in that window instead.
+/// `layerwatch [--farm] [--demo] [--background] [URL…]`: opens the viewer with a tab per saved
+/// printer plus one per camera URL given (not saved); the welcome page shows when there is neither;
+/// `--farm` opens the farm view, `--demo` the demo printer (a simulated print), `--background`
+/// starts watching with no window. When Layerwatch already runs, the URLs open in that window instead.
 struct ViewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "view",
@@ -23,6 +23,9 @@ struct ViewCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Open the demo printer: a recorded camera and a simulated print.")))
     var demo = false
 
+    @Flag(name: .long, help: ArgumentHelp(tr("Start watching with no window (as at login); launch Layerwatch again to show it.")))
+    var background = false
+
     func run() throws {
         for url in urls {
             do {
@@ -33,7 +36,8 @@ struct ViewCommand: ParsableCommand {
             }
         }
         let status = MainActor.assumeIsolated {
-            LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls, farm: farm, demo: demo)
+            let flags: [(Bool, LayerwatchApplication.LaunchFlag)] = [(farm, .farm), (demo, .demo), (background, .background)]
+            return LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls, flags: Set(flags.filter(\.0).map(\.1)))
         }
         if status != 0 { throw ExitCode(status) }
     }

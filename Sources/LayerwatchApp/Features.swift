@@ -22,6 +22,10 @@ extension Feature {
     static let showInFiles = Feature(name: "show-in-files", scope: .application, title: tr("Show in Files"),
                                      handler: .textCommand { context, path in context.showInFiles(URL(fileURLWithPath: path)) })
 
+    /// Ends everything; also a button of the notice that Layerwatch runs in the background.
+    static let quit = Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
+                              placements: [.menu(section: 1)], handler: .command { $0.quit() })
+
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
@@ -103,8 +107,7 @@ extension Feature {
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .providedByGTK),
         Feature(name: "about", scope: .application, title: tr("About Layerwatch"), placements: [.menu(section: 1)],
                 handler: .command { $0.showAbout() }),
-        Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
-                placements: [.menu(section: 1)], handler: .command { $0.quit() }),
+        quit,
         // What a notification's click and its Open Timelapse and Learn More buttons, and a saved
         // file's toast, activate, with their targets.
         Feature(name: PrintNotifier.showPrinterAction, scope: .application, title: tr("Open Tab"),

@@ -26,14 +26,17 @@ public final class LayerwatchApplication {
     private var earlyConsumers: [StreamConsumer] = []
     private let makeStore: () -> ConfigStore
     private var commandLineCameras: [Camera] = []
-    /// `--farm` was on the latest command line (this launch's, or one passed on by another launch):
-    /// the window opens in, or switches to, the farm view.
-    private var farmRequested = false
+    /// The flags on the latest command line (this launch's, or one passed on by another launch).
+    private var requested: Set<LaunchFlag> = []
     let sessions = SessionRegistry()
     /// The recordings of those sessions, closed before the process ends.
     let recordings = Recordings()
-    /// The saved printers' print status, one client each while the window is open.
+    /// The saved printers' print status, one client each from start to Quit, window or not.
     let statusHub = PrinterStatusHub()
+    /// Keeps the hub's status clients matching the saved printers.
+    private var printersObservation: PrinterLibrary.Observation?
+    /// Running with no window, while printers are watched (`closesToBackground`).
+    private(set) lazy var background = BackgroundStay(application: application)
     /// Where the print notifications remember what they saw (`NotificationLedger`).
     private let stateDirectory: URL
     /// Notifies finished, failed and paused prints and HMS alerts; made in `startup` (a launch that
@@ -75,31 +78,33 @@ public final class LayerwatchApplication {
         connectSignal(application, "activate") { [self] in activate() }
         connectIntSignal(application, "command-line") { [self] commandLine in
             let arguments = commandLine.map { Self.arguments(of: gcast($0)) } ?? []
-            farmRequested = arguments.contains(Self.farmArgument)
-            demoRequested = arguments.contains(Self.demoArgument)
-            open(urls: arguments.filter { $0 != Self.farmArgument && $0 != Self.demoArgument })
+            requested = Set(arguments.compactMap(LaunchFlag.init(rawValue:)))
+            open(urls: arguments.filter { LaunchFlag(rawValue: $0) == nil })
             return 0
         }
     }
 
-    /// How `run(urls:farm:)` passes the farm request to the instance that shows the window (a camera
-    /// URL never looks like it: URLs are validated before).
-    private nonisolated static let farmArgument = "--farm"
-    /// How `run(urls:farm:demo:)` passes the demo request on, as the farm's.
-    private nonisolated static let demoArgument = "--demo"
-    /// `--demo` was on the latest command line: the demo printer's tab opens (or comes up).
-    private var demoRequested = false
+    /// What a launch asks besides camera URLs, as `run` passes it to the instance that shows the
+    /// window (a camera URL never looks like one: URLs are validated before).
+    public enum LaunchFlag: String, Sendable {
+        /// The window opens in, or switches to, the farm view.
+        case farm = "--farm"
+        /// The demo printer's tab opens (or comes up).
+        case demo = "--demo"
+        /// Layerwatch starts watching with no window (at login); a running one is left as it is.
+        case background = "--background"
+    }
 
-    /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved, in
-    /// the farm view when `farm` is set, with the demo printer when `demo` is. Launched while Layerwatch already runs, it hands them to
-    /// the running instance (which opens them and comes to the front) and returns at once. Returns
-    /// the exit status.
-    public func run(urls: [String], farm: Bool = false, demo: Bool = false) -> Int32 {
+    /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved, and
+    /// the `flags`' requests. Launched while Layerwatch already runs, it hands them to the running
+    /// instance (which opens them and comes to the front, unless only `--background` was asked) and
+    /// returns at once. Returns the exit status.
+    public func run(urls: [String], flags: Set<LaunchFlag> = []) -> Int32 {
         SoftwareGL.chooseRenderer()
-        if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))) {
+        if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))), !flags.contains(.background) {
             connectEarly(cameras: Self.cameras(from: urls))
         }
-        let arguments = ["layerwatch"] + (farm ? [Self.farmArgument] : []) + (demo ? [Self.demoArgument] : []) + urls
+        let arguments = ["layerwatch"] + flags.map(\.rawValue).sorted() + urls
         let status = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(gcast(application), Int32(arguments.count), $0)
@@ -141,9 +146,14 @@ public final class LayerwatchApplication {
         return (tabs, unopenable)
     }
 
-    /// Opens `urls` as extra tabs: at start, or when another launch passed them on.
+    /// Opens `urls` as extra tabs: at start, or when another launch passed them on. A launch asking
+    /// only for the background opens no window.
     func open(urls: [String]) {
         let cameras = Self.cameras(from: urls)
+        if requested == [.background], cameras.isEmpty {
+            if window == nil { startInBackground() }
+            return
+        }
         guard let window else {
             commandLineCameras = cameras
             activate()
@@ -153,8 +163,8 @@ public final class LayerwatchApplication {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
             window.open([camera], select: true)
         }
-        if demoRequested { showDemo() }
-        if farmRequested { window.showFarm(true) }
+        if requested.contains(.demo) { showDemo() }
+        if requested.contains(.farm) { window.showFarm(true) }
         window.present()
     }
 
@@ -181,8 +191,12 @@ public final class LayerwatchApplication {
         GLibLog.install()
         AppStyle.install()
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
-                                 library: library, picture: { [weak self] id in self?.shownFrame(of: id) })
+                                 library: library, picture: { [weak self] id, completion in
+                                     guard let self else { return completion(nil) }
+                                     freshPicture(of: id, completion)
+                                 })
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
+        printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -197,6 +211,11 @@ public final class LayerwatchApplication {
         }
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub)
         self.window = window
+        background.release()  // the window holds the application now
+        library.whenSecretsLoaded { [weak self] in
+            guard let self else { return }
+            statusHub.sync(library.config.printers)  // after a window that ended the watching, if the process went on
+        }
         window.tabs.onCloseRequest = { [weak self] page in self?.editor.confirmClose(page) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         window.onCameraChange = { [weak self] page in self?.miniWindows.follow(page) }
@@ -204,12 +223,15 @@ public final class LayerwatchApplication {
         window.onWelcomeChange = { [weak self, weak window] shown in self?.editor.listDiscovered(in: shown ? window?.welcome.discovered : nil) }
         window.welcome.discovered.onPick = { [weak self] found in self?.editor.add(found) }
         connectBoolSignal(window.window, "close-request") { [weak self] in
-            self?.rememberWindow()
+            self?.windowCloses()
             return false
         }
         connectSignal(window.window, "destroy") { [weak self] in
-            self?.window = nil
-            self?.editor.listDiscovered(in: nil)
+            guard let self else { return }
+            self.window = nil
+            editor.listDiscovered(in: nil)
+            // Not held in the background, the process ends with its window: nothing is watched any more.
+            if !background.isHeld { statusHub.stopAll() }
         }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
@@ -233,11 +255,12 @@ public final class LayerwatchApplication {
         window.restore(toOpen, selecting: commandLineCameras.isEmpty ? saved.selectedPrinterID : nil)
         earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
         earlyConsumers = []
+        recordings.releaseSessions()
         let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
-        if demoRequested { showDemo() }
-        if saved.farm.shown || farmRequested { window.showFarm(true) }
+        if requested.contains(.demo) { showDemo() }
+        if saved.farm.shown || requested.contains(.farm) { window.showFarm(true) }
         window.present()
         for mini in saved.miniWindows {
             guard let page = window.tabs.page(id: mini.printerID) else { continue }
@@ -259,12 +282,21 @@ public final class LayerwatchApplication {
         }
     }
 
+    /// The main window is closing (its close button, Ctrl+W's kin, the desktop): it is
+    /// remembered, and Layerwatch goes on in the background when it watches something and the
+    /// preference says so; else the process ends with the window.
+    private func windowCloses() {
+        if closesToBackground { goToBackground() }
+        rememberWindow()
+    }
+
+    /// Remembers the main window's size and its mini windows, which close with it (they stay in
+    /// the config and come back with the window).
     private func rememberWindow() {
         guard let window else { return }
         let placement = window.placement
         library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
         defer { flushSaves() }
-        // Closing the main window quits: the open mini windows stay in the config and come back.
         self.window = nil
         miniWindows.closeRemembering()
     }
@@ -275,12 +307,14 @@ public final class LayerwatchApplication {
     /// what is saved reaches the disk, and the application's loop ends.
     func quit() {
         recordings.finishAll()
+        recordings.releaseSessions()
         let main = window
         rememberWindow()
         main?.close()
         for other in Self.windows(of: application) { gtk_window_destroy(other) }
         statusHub.stopAll()
         timelapses?.flush()
+        background.release()
         g_application_quit(gcast(application))
     }
 
@@ -298,7 +332,7 @@ public final class LayerwatchApplication {
     /// The taker, its pictures waiting in `folder`; it says in the window what became of a video.
     private func makeTimelapses(in folder: URL) -> TimelapseTaker {
         let taker = TimelapseTaker(folder: folder, hub: statusHub, library: library,
-                                   shownCamera: { [weak self] id in self?.window?.tabs.page(id: id).map { ($0.camera, $0.session) } })
+                                   camera: { [weak self] id in self?.pictureCamera(of: id) })
         taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
             notifier?.offerTimelapse(video, job: job, failed: failed, of: id)
@@ -310,11 +344,20 @@ public final class LayerwatchApplication {
         return taker
     }
 
-    /// The newest picture a view of the printer shows: its tab's, or its mini window's (a
-    /// notification's icon).
-    private func shownFrame(of id: UUID) -> VideoFrame? {
-        [window?.tabs.page(id: id)?.surface.shownFrame, miniWindows[id]?.surface.shownFrame]
+    /// A fresh picture of the printer's camera for a notification: the newest a view shows (its
+    /// tab's, or its mini window's), else one taken from the camera (`FreshPicture`).
+    private func freshPicture(of id: UUID, _ completion: @escaping @MainActor (VideoFrame?) -> Void) {
+        let shown = [window?.tabs.page(id: id)?.surface.shownFrame, miniWindows[id]?.surface.shownFrame]
             .compactMap { $0 }.max { $0.decodedAt < $1.decodedAt }
+        FreshPicture.fetch(shown: shown, session: pictureCamera(of: id)?.session, completion: completion)
+    }
+
+    /// The camera a printer's pictures (timelapse, notifications) come from: the one its tab shows,
+    /// else, with no tab (closed, or the window in the background), its first.
+    private func pictureCamera(of id: UUID) -> (camera: Camera, session: StreamSession)? {
+        if let page = window?.tabs.page(id: id) { return (page.camera, page.session) }
+        guard let printer = library.printer(id: id), let camera = try? Camera.all(of: printer).first else { return nil }
+        return (camera, sessions.session(for: camera.source))
     }
 
     /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the

@@ -9,9 +9,9 @@ import StreamKit
 /// actions (farm view, snapshot, stats, fullscreen, pop-out, reconnect, printers), kept enabled
 /// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
 /// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
-/// in the library), opens and closes the printers' pages, keeps the print status hub following the
-/// saved printers while it is open, and reveals a printer, at one of its cameras
-/// (`reveal(printer:camera:)`), for whoever asks.
+/// in the library), opens and closes the printers' pages (each following its printer's status in
+/// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
+/// cameras (`reveal(printer:camera:)`), for whoever asks.
 @MainActor
 final class MainWindow {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -21,8 +21,6 @@ final class MainWindow {
     private unowned let library: PrinterLibrary
     private let sessions: SessionRegistry
     private let hub: PrinterStatusHub
-    /// Keeps the hub's status clients matching the saved printers while the window is open.
-    private var printersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
     /// them does not overwrite the saved selection.
     private var remembersSelection = false
@@ -127,9 +125,8 @@ final class MainWindow {
             isDestroyed = true
             farm.dismantleAll()
             tabs.dismantleAll()
-            printersObservation = nil
             selectedStatus = nil
-            hub.stopAll()
+            hub.demo = nil  // the demo's simulated print goes with its tab
         }
         refreshFeatures()
     }
@@ -140,7 +137,6 @@ final class MainWindow {
             GLibLog.warning(message)
             self?.showBanner(message)
         }
-        printersObservation = library.observePrinters { [hub] printers in hub.sync(printers) }
         tabs.onSelectionChange = { [weak self] page in
             guard let self else { return }
             selectionChanged(page)

@@ -28,13 +28,16 @@ final class PrintNotifier {
     private let ledger: NotificationLedger
     private unowned let library: PrinterLibrary
     private var printersObservation: PrinterLibrary.Observation?
-    private let picture: @MainActor (UUID) -> VideoFrame?
+    private let picture: @MainActor (UUID, @escaping @MainActor (VideoFrame?) -> Void) -> Void
     private var observations: [UUID: PrinterStatusHub.Observation] = [:]
     /// Printers with a notification on the desktop (or sent, at least): only theirs are withdrawn,
     /// so an app that never notified never talks to the notification server.
     private var shown: Set<UUID> = []
-    /// Encodes pictures in order, so notifications leave in the order of their events.
+    /// Encodes pictures off the main loop.
     private let pictures = DispatchQueue(label: "layerwatch.notification-picture")
+    /// Each printer's notifications waiting for their picture, oldest first: one is sent at a
+    /// time, so they leave in the order of their events (a later one replaces an earlier).
+    private var outbox: [UUID: [DesktopNotification]] = [:]
     /// Each printer's newest timelapse and the job it is of: the end of that job's print offers it,
     /// whichever comes first, the video or the report of the end.
     private var timelapses: [UUID: (video: URL, job: String)] = [:]
@@ -48,9 +51,10 @@ final class PrintNotifier {
     /// - Parameters:
     ///   - application: the GApplication that sends the notifications.
     ///   - library: the saved printers, as they are now (their names, their switches).
-    ///   - picture: the camera frame a view of the printer shows now, if any.
+    ///   - picture: hands its second argument a fresh picture of the printer's camera, or nil
+    ///     (`FreshPicture`).
     init(application: OpaquePointer, hub: PrinterStatusHub, ledger: NotificationLedger,
-         library: PrinterLibrary, picture: @escaping @MainActor (UUID) -> VideoFrame?) {
+         library: PrinterLibrary, picture: @escaping @MainActor (UUID, @escaping @MainActor (VideoFrame?) -> Void) -> Void) {
         self.application = application
         self.hub = hub
         self.ledger = ledger
@@ -73,6 +77,7 @@ final class PrintNotifier {
         shown.formIntersection(ids)
         observations = observations.filter { ids.contains($0.key) }
         gates = gates.filter { ids.contains($0.key) }
+        outbox = outbox.filter { ids.contains($0.key) }
         ledger.keep(only: ids)
         for id in ids where observations[id] == nil {
             observations[id] = hub.observe(printerID: id) { [weak self] update in self?.received(update, for: id) }
@@ -192,21 +197,32 @@ final class PrintNotifier {
                                        + (link.map { [(tr("Learn More"), "app." + Self.openLinkAction, $0)] } ?? []))
     }
 
-    /// Sends `text` as the printer's one notification, with the camera's picture as its icon.
+    /// Sends `text` as the printer's one notification, with a fresh picture of its camera as its
+    /// icon, after those of the printer's still waiting for theirs.
     private func send(_ text: DesktopNotification, for printer: Printer) {
-        let title = text.title
-        let frame = picture(printer.id)
-        let id = Self.notificationID(of: printer.id)
-        pictures.async {
-            let png = frame.flatMap(NotificationPicture.png)
-            MainLoopExecutor.main.runOnMainActor { [weak self] in
-                guard let self else { return }
-                var notification = text
-                // The camera's picture, or the app's icon when no view of the printer has one.
-                notification.icon = png.map(DesktopNotification.bytesIcon) ?? DesktopNotification.themedIcon(LayerwatchApplication.applicationID)
-                notification.send(from: application, id: id)
-                shown.insert(printer.id)
-                GLibLog.debug("notification \(id): \(title)\(png == nil ? " (no picture)" : "")")
+        outbox[printer.id, default: []].append(text)
+        if outbox[printer.id]?.count == 1 { sendFirst(of: printer.id) }
+    }
+
+    private func sendFirst(of printerID: UUID) {
+        guard let text = outbox[printerID]?.first else { return }
+        let id = Self.notificationID(of: printerID)
+        let pictures = pictures
+        picture(printerID) { frame in
+            pictures.async {
+                let png = frame.flatMap(NotificationPicture.png)
+                MainLoopExecutor.main.runOnMainActor { [weak self] in
+                    guard let self, outbox[printerID] != nil else { return }  // the printer was removed meanwhile
+                    var notification = text
+                    // The camera's picture, or the app's icon when the camera gave none in time.
+                    notification.icon = png.map(DesktopNotification.bytesIcon) ?? DesktopNotification.themedIcon(LayerwatchApplication.applicationID)
+                    notification.send(from: application, id: id)
+                    shown.insert(printerID)
+                    GLibLog.debug("notification \(id): \(text.title)\(png == nil ? " (no picture)" : "")")
+                    outbox[printerID]?.removeFirst()
+                    if outbox[printerID]?.isEmpty == true { outbox[printerID] = nil }
+                    sendFirst(of: printerID)
+                }
             }
         }
     }

@@ -45,7 +45,7 @@ extension PrinterPage {
         }
         let url = folder.appendingPathComponent(SavedFiles.name(printer: camera.fullName, at: Date(), extension: "mkv"))
         let recording = session.startRecording(to: url)  // taken, the name gets a " (2)"
-        recordings.add(recording)
+        recordings.add(recording, of: session)
         recording.whenFinished { [weak self, weak recordings] status in
             MainLoopExecutor.main.runOnMainActor { [weak self, weak recordings] in
                 recordings?.remove(recording)

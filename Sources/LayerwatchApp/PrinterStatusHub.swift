@@ -5,7 +5,7 @@ import StatusKit
 
 /// Every saved printer's live print status in one place: one `StatusMonitor` per printer that has a
 /// status endpoint (started when the printers are loaded or added, replaced when an edit changes
-/// the endpoint, stopped when the printer is removed or the window goes), the last update of each,
+/// the endpoint, stopped when the printer is removed or the app quits), the last update of each,
 /// and whoever follows them — the tab, the status strips, the light switches, notifications. A
 /// printer's status is independent of its camera: either can fail while the other works.
 @MainActor
@@ -63,10 +63,15 @@ final class PrinterStatusHub {
         }
     }
 
-    /// Stops every monitor (the window that shows them is gone); `sync` starts them again.
+    /// How many saved printers have a status connection (the demo's simulation is not watching one).
+    var watchedPrinters: Int {
+        entries.keys.filter { $0 != demo }.count
+    }
+
+    /// Stops every monitor (the app quits); `sync` starts them again.
     func stopAll() {
         let ids = Array(entries.keys)
-        // The window is going, and the process may follow: each connection is closed, not left
+        // The process is going: each connection is closed, not left
         // running into the process's exit (each wakes at once; the wait is a bound, not a delay).
         entries.values.forEach { $0.monitor.stop(waitingUpTo: 1) }
         entries.removeAll()

@@ -2,23 +2,49 @@ import Foundation
 import StreamKit
 
 /// The recordings running, kept beside the sessions they record from: pages start and stop their
-/// own (`PrinterPage.setRecording`), and every file here is closed before the process ends.
+/// own (`PrinterPage.setRecording`), every file here is closed before the process ends, and while
+/// the window is closed to the background their sessions are held connected (`holdSessions`), so
+/// they go on with no view.
 @MainActor
 final class Recordings {
-    private var running: [StreamRecording] = []
+    private var running: [(recording: StreamRecording, session: StreamSession)] = []
+    /// The connections held for the recordings while no window shows them.
+    private var keepers: [StreamConsumer] = []
 
-    func add(_ recording: StreamRecording) {
-        running.append(recording)
+    /// Whether any recording runs.
+    var isEmpty: Bool { running.isEmpty }
+
+    func add(_ recording: StreamRecording, of session: StreamSession) {
+        running.append((recording, session))
     }
 
-    /// The recording ended (stopped, or failed): nothing is left to close of it.
+    /// The recording ended (stopped, or failed): nothing is left to close of it, nor to hold.
     func remove(_ recording: StreamRecording) {
-        running.removeAll { $0 === recording }
+        guard let ended = running.first(where: { $0.recording === recording }) else { return }
+        running.removeAll { $0.recording === recording }
+        if !running.contains(where: { $0.session === ended.session }), let keeper = keepers.first(where: { $0.session === ended.session }) {
+            keeper.detach()
+            keepers.removeAll { $0 === keeper }
+        }
+    }
+
+    /// Holds each recording's session connected while the views that showed it go (the window
+    /// closes to the background): a recording otherwise ends with its camera's last view.
+    func holdSessions() {
+        for (_, session) in running where !keepers.contains(where: { $0.session === session }) {
+            keepers.append(session.keepConnected())
+        }
+    }
+
+    /// Lets the held sessions go: views show them again (the window is back).
+    func releaseSessions() {
+        keepers.forEach { $0.detach() }
+        keepers = []
     }
 
     /// Closes every recording's file before the process ends.
     func finishAll() {
-        for recording in running {
+        for (recording, _) in running {
             recording.stop()
             recording.waitUntilFinished()
         }

@@ -31,6 +31,9 @@ final class TimelapseTaker {
         /// Whether the print reached `maximumPictures` (and said so); read and written on the queue.
         var isFull = false
         var timer: RepeatingTimer?
+        /// The connection of the camera the print's pictures come from, held while it prints
+        /// (`holdCamera`).
+        var keeper: StreamConsumer?
         var timelapse: Timelapse
         /// What the video is named after: the camera of the last picture ("Voron — Nozzle" when
         /// the printer has several), nil before this run took one.
@@ -56,8 +59,9 @@ final class TimelapseTaker {
     var onFailure: @MainActor (_ printer: String, _ reason: String) -> Void = { _, _ in }
 
     private let hub: PrinterStatusHub
-    /// The camera printer `id`'s tab shows, and its session.
-    private let shownCamera: @MainActor (UUID) -> (camera: Camera, session: StreamSession)?
+    /// The camera of printer `id` that pictures come from (the one its tab shows, else its first),
+    /// and its session.
+    private let camera: @MainActor (UUID) -> (camera: Camera, session: StreamSession)?
     private unowned let library: PrinterLibrary
     private var printersObservation: PrinterLibrary.Observation?
     private var followed: [UUID: Followed] = [:]
@@ -71,18 +75,21 @@ final class TimelapseTaker {
     private let queue = DispatchQueue(label: "layerwatch.timelapse")
 
     init(folder: URL, hub: PrinterStatusHub, library: PrinterLibrary,
-         shownCamera: @escaping @MainActor (UUID) -> (camera: Camera, session: StreamSession)?) {
+         camera: @escaping @MainActor (UUID) -> (camera: Camera, session: StreamSession)?) {
         self.folder = folder
         self.hub = hub
         self.library = library
-        self.shownCamera = shownCamera
+        self.camera = camera
         printersObservation = library.observePrinters { [weak self] printers in self?.follow(printers) }
     }
 
     /// Follows the printers of `printers` whose timelapse is on; forgets the rest.
     private func follow(_ printers: [Printer]) {
         let wanted = Dictionary(uniqueKeysWithValues: printers.compactMap { printer in printer.timelapse.map { (printer.id, $0) } })
-        for id in followed.keys where wanted[id] == nil { followed[id] = nil }
+        for id in followed.keys where wanted[id] == nil {
+            followed[id]?.keeper?.detach()
+            followed[id] = nil
+        }
         for (id, timelapse) in wanted {
             if let known = followed[id] {
                 known.timelapse = timelapse
@@ -112,11 +119,14 @@ final class TimelapseTaker {
     }
 
     private func received(_ update: StatusMonitor.Update?, for id: UUID) {
-        guard let entry = followed[id], let update, update.connection == .live, let status = update.status else { return }
+        guard let entry = followed[id] else { return }
+        guard let update else { return holdCamera(nil, for: entry) }  // the status stopped (Quit)
+        guard update.connection == .live, let status = update.status else { return }
         switch status.state {
         case .printing, .paused, .preparing:
             let job = status.job ?? tr("Print")
             if entry.job != job { start(job, on: entry) }
+            holdCamera(camera(id)?.session, for: entry)
             guard status.state == .printing else {
                 entry.timer = nil
                 return
@@ -148,13 +158,24 @@ final class TimelapseTaker {
             }
         case .finished, .failed, .idle:
             entry.timer = nil
+            holdCamera(nil, for: entry)
             let job = status.job ?? entry.job
             entry.job = nil
             entry.lastLayer = nil
             finish(job, failed: status.state == .failed, on: entry, id: id)
         case .offline:
             entry.timer = nil
+            holdCamera(nil, for: entry)
         }
+    }
+
+    /// Keeps `session` connected for the print (nil: lets the held one go), so its pictures are
+    /// taken whether or not a view shows the camera — with the window closed to the background, no
+    /// view does. A held connection without a view decodes keyframes only until a picture is asked.
+    private func holdCamera(_ session: StreamSession?, for entry: Followed) {
+        guard entry.keeper?.session !== session else { return }
+        entry.keeper?.detach()
+        entry.keeper = session?.keepConnected()
     }
 
     /// Begins (or, after a restart, resumes) the timelapse of `job`.
@@ -171,7 +192,8 @@ final class TimelapseTaker {
     /// Takes one picture: the next full-resolution frame, upright, as a JPEG on disk.
     private func take(for id: UUID, entry: Followed, layer: Int?) {
         // The camera its tab shows, upright as that camera is mounted.
-        guard let (camera, session) = shownCamera(id) else { return }
+        guard let (camera, session) = camera(id) else { return }
+        holdCamera(session, for: entry)
         entry.lastTaken = Date()
         entry.cameraName = camera.fullName
         let orientation = camera.orientation, store = entry.store

@@ -70,13 +70,18 @@ public final class StreamSession: @unchecked Sendable {
         }
     }
 
-    /// Delivers a frame at the stream's full resolution on `executor` (for a snapshot), whatever size
-    /// views are shown at: the newest frame if it is full size, else the next decoded frame converted
-    /// once more. Nil when the session is not live.
+    /// How old the newest converted frame may be to answer a capture: a view that stopped taking
+    /// frames (hidden, or gone while a keeper holds the connection) leaves an old one in the mailbox.
+    static let freshCapture: TimeInterval = 1
+
+    /// Delivers a frame at the stream's full resolution on `executor` (for a snapshot, a timelapse
+    /// picture, a notification's), whatever size views are shown at: the newest frame if it is full
+    /// size and fresh (`freshCapture`), else the next decoded frame converted once more. Nil when
+    /// the session is not live.
     public func captureFullResolution(executor: EventExecutor, completion: @escaping (VideoFrame?) -> Void) {
         let immediate: VideoFrame?? = lock.withLock {
             guard currentState == .live else { return .some(nil) }
-            if let newest = mailbox.newest(of: .whole), newest.isFullResolution {
+            if let newest = mailbox.newest(of: .whole), newest.isFullResolution, newest.age < Self.freshCapture {
                 return .some(newest)
             }
             captureRequests.append((executor, completion))

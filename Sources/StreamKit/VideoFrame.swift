@@ -51,6 +51,11 @@ public final class VideoFrame: @unchecked Sendable {
         width == sourceWidth && height == sourceHeight && region == .whole(width: sourceWidth, height: sourceHeight)
     }
 
+    /// Seconds since the frame was decoded.
+    public var age: TimeInterval {
+        Double(DispatchTime.now().uptimeNanoseconds &- decodedAt) / 1e9
+    }
+
     /// Size in bytes of the pixel memory (`stride` × `height`).
     public var byteCount: Int { stride * height }
 

@@ -1,0 +1,49 @@
+import Foundation
+import GtkKit
+import StreamKit
+
+/// Running with no window: closing the main window while printers are watched, and `--background`.
+extension LayerwatchApplication {
+    /// The notification that tells, the first time, that Layerwatch goes on with its window closed.
+    static let backgroundNoticeID = "background"
+
+    /// Whether closing the main window now keeps Layerwatch running: the preference is on and
+    /// something is watched — a printer's status (its timelapse follows it), or a recording.
+    var closesToBackground: Bool {
+        library.config.preferences.runInBackground && (statusHub.watchedPrinters > 0 || !recordings.isEmpty)
+    }
+
+    /// Goes on with no window. The status connections, notifications and timelapses run on their
+    /// own; the recordings' cameras are held connected, and every other camera is let go with its
+    /// views (nothing is decoded for nobody: a timelapse holds its camera while its print runs, and
+    /// a notification connects for its picture). The first time, a notification says so and how
+    /// to quit.
+    func goToBackground() {
+        recordings.holdSessions()
+        background.hold()
+        let watched = statusHub.watchedPrinters
+        GLibLog.debug("the window closed; watching \(watched) printers in the background")
+        guard !library.config.backgroundNoticeShown else { return }
+        library.markBackgroundNoticeShown()
+        let body = watched > 0
+            ? String(format: trPlural("Layerwatch keeps watching %ld printer and tells you when a print finishes or fails.",
+                                      "Layerwatch keeps watching %ld printers and tells you when a print finishes or fails.", watched), watched)
+            : tr("Layerwatch keeps recording.")
+        DesktopNotification(title: tr("Layerwatch Is Still Running"),
+                            body: body + " " + tr("To quit, open Layerwatch and press Ctrl+Q, or choose Quit here."),
+                            icon: DesktopNotification.themedIcon(Self.applicationID),
+                            buttons: [(tr("Quit"), Feature.quit.actionName, nil)])
+            .send(from: application, id: Self.backgroundNoticeID)
+    }
+
+    /// `--background` (at login): watches the saved printers with no window; with nothing to watch
+    /// (no printer has status, once the keyring's codes are in) the process ends.
+    func startInBackground() {
+        background.hold()
+        library.whenSecretsLoaded { [weak self] in
+            guard let self, window == nil, statusHub.watchedPrinters == 0 else { return }
+            GLibLog.debug("started in the background with no printer to watch; ending")
+            background.release()
+        }
+    }
+}
