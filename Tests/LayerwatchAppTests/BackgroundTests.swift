@@ -10,8 +10,8 @@ import XCTest
 /// Closing the window while printers are watched keeps Layerwatch running, as a real Klipper
 /// printer (the Moonraker peer), an RTSP camera and a notification server on the test bus see it:
 /// the status keeps polling, the camera is let go, the print's end is notified with a picture the
-/// camera took then, launching again brings the window back in the same process, and recordings go
-/// on meanwhile.
+/// camera took then, the notification's click brings the window back in the same process (as
+/// launching again does: `BackgroundLaunchTests`), and recordings go on meanwhile.
 final class BackgroundTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -57,8 +57,9 @@ final class BackgroundTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { session.consumerCount == 0 && camera.events(named: "client-closed").count == 2 },
                           "and let go once the picture is taken")
 
-            // Launching again brings the window back, in this process, with its camera.
-            app.activate()
+            // The notification's click brings the window back, in this process, with its camera.
+            notifications.send(["cmd": "click"])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.window != nil }, "\(notifications.events(named: "error").map(\.fields))")
             let back = try XCTUnwrap(app.window)
             XCTAssertFalse(app.background.isHeld, "the window holds the application again")
             let again = try XCTUnwrap(back.tabs.selected)
