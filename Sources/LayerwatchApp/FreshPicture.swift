@@ -5,9 +5,9 @@ import StreamKit
 /// A camera picture for a notification that is at most `maximumAge` old when it is sent: a view's
 /// newest frame when one is that fresh, else one captured from the printer's camera session —
 /// connected for the capture when nothing holds it (with the window closed to the background no
-/// camera runs for notifications' sake) and let go once it is taken. After `timeout` without a
-/// picture (a camera that does not answer) it gives nil, and the notification shows the app's icon
-/// rather than wait longer.
+/// camera runs for notifications' sake) and let go once it is taken. A camera that fails, or does
+/// not answer within `timeout`, gives nil, and the notification shows the app's icon rather than
+/// wait longer.
 @MainActor
 final class FreshPicture {
     /// The oldest picture a notification may show, in seconds.
@@ -35,14 +35,19 @@ final class FreshPicture {
         self.completion = completion
         running = self
         timer = RepeatingTimer(seconds: Self.timeout) { [weak self] in self?.finish(nil) }
-        // Attached, the session connects if it was idle (a live one is shared); each time it is
-        // live it is asked for its next frame, and the first answer is the picture.
+        // Attached, the session connects if it was idle (a live one is shared); live, it is asked
+        // for its next frame, and the first answer is the picture. A camera that fails (or is
+        // failing already) gives none: the notification does not wait for its retries.
         consumer = session.attach(executor: MainLoopExecutor.main, visible: false, onState: { [weak self] state in
-            guard state == .live else { return }
-            session.captureFullResolution(executor: MainLoopExecutor.main) { frame in
-                MainActor.assumeIsolated {
-                    if let frame { self?.finish(frame) }
+            switch state {
+            case .live:
+                session.captureFullResolution(executor: MainLoopExecutor.main) { frame in
+                    MainActor.assumeIsolated {
+                        if let frame { self?.finish(frame) }
+                    }
                 }
+            case .reconnecting, .failed: self?.finish(nil)
+            case .idle, .connecting, .stopped: break
             }
         }, onFrame: { _ in })
     }

@@ -75,10 +75,13 @@ final class BackgroundTests: XCTestCase {
 
     func testARecordingGoesOnInTheBackgroundAndQuitClosesItWhole() throws {
         let (_, _, printer) = try klipperPrinter(notifies: false)
-        let (config, state) = try directories(with: [printer])
+        // No notice: with no notification server, the first notification of the process would
+        // choose GLib's freedesktop backend for every later test (GLib keeps its first choice).
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], backgroundNoticeShown: true))
         let videos = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
-            let (app, window) = try startApp(config: config, state: state)
+            let (app, window) = try startApp(in: directory)
             window.recordingFolder = videos
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })

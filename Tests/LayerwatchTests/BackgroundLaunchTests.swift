@@ -1,5 +1,4 @@
 import Foundation
-import PrinterKit
 import TestSupport
 import XCTest
 
@@ -19,9 +18,12 @@ final class BackgroundLaunchTests: XCTestCase {
             camera.stop()
         }
         let config = try TestPaths.temporaryDirectory()
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
-                              cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")], notifies: false)
-        try ConfigStore(directory: config.appendingPathComponent("layerwatch"), secrets: nil).save(AppConfig(printers: [printer]))
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+        {"formatVersion": 3, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron", "kind": "klipper",
+          "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": false, "cameras": [
+            {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
+        """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
         let childEnvironment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
                                 "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
 
