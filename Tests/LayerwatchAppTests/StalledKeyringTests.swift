@@ -20,7 +20,7 @@ final class StalledKeyringTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         // Saved while a keyring held the code: the file has none, so starting asks the keyring.
         let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1")
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], preferences: Self.quitting))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: KeyringSecretStore()))
             XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 }, "the window shows at once")
@@ -47,7 +47,7 @@ final class StalledKeyringTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         // Saved without a keyring: the code is in the file, and the app moves it to the keyring.
         let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: "12345678")
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], preferences: Self.quitting))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: KeyringSecretStore()))
             XCTAssertTrue(iterateMainContext(timeout: 10) { app.library.secretsLoaded })
@@ -108,6 +108,10 @@ final class StalledKeyringTests: XCTestCase {
         _ = iterateMainContext(timeout: seconds) { false }
         XCTAssertGreaterThanOrEqual(ticks, Int(seconds) * 20 / 2, "the main loop kept running", file: file, line: line)
     }
+
+    /// Closing the window ends the app here (it does not stay in the background), as it did
+    /// before Layerwatch could.
+    private static let quitting = Preferences(runInBackground: false)
 
     /// Closing the window (the app's quit) returns within the flush bound of 2 + 2 s.
     @MainActor
