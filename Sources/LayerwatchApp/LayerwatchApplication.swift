@@ -214,7 +214,7 @@ public final class LayerwatchApplication {
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in
             guard let self else { return }
-            statusHub.sync(library.config.printers)  // after a window that ended the watching, if the process went on
+            statusHub.sync(library.config.printers)  // watching again if a window before this one ended it
         }
         window.tabs.onCloseRequest = { [weak self] page in self?.editor.confirmClose(page) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
@@ -282,7 +282,7 @@ public final class LayerwatchApplication {
         }
     }
 
-    /// The main window is closing (its close button, Ctrl+W's kin, the desktop): it is
+    /// The main window is closing (its close button, the desktop's close): it is
     /// remembered, and Layerwatch goes on in the background when it watches something and the
     /// preference says so; else the process ends with the window.
     private func windowCloses() {

@@ -11,7 +11,7 @@ import XCTest
 /// printer (the Moonraker peer), an RTSP camera and a notification server on the test bus see it:
 /// the status keeps polling, the camera is let go, the print's end is notified with a picture the
 /// camera took then, the notification's click brings the window back in the same process (as
-/// launching again does: `BackgroundLaunchTests`), and recordings go on meanwhile.
+/// launching again does: `BackgroundLaunchTests`), and recordings and timelapses go on meanwhile.
 final class BackgroundTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -111,6 +111,50 @@ final class BackgroundTests: XCTestCase {
             let recorded = try RecordedFile(videos.appendingPathComponent(try XCTUnwrap(files.first)))
             XCTAssertEqual(recorded.decodeErrors, "", "closed whole")
             XCTAssertGreaterThanOrEqual(recorded.seconds, 4)
+        }
+    }
+
+    func testATimelapseGoesOnInTheBackgroundOnItsOwnConnection() throws {
+        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        addTeardownBlock {
+            camera.stop()
+            moonraker.stop()
+        }
+        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                              cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")], notifies: false, timelapse: .perLayer)
+        let directory = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], backgroundNoticeShown: true))
+        func layer(_ number: Int) {
+            moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "benchy.gcode",
+                                                                     "info": ["current_layer": number, "total_layer": 6]]]])
+        }
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            let timelapses = try XCTUnwrap(app.timelapses)
+            timelapses.videoFolder = videos
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
+            layer(1)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { timelapses.pictureCount(of: printer.id) == 1 })
+
+            gtk_window_close(gcast(window.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.window == nil && app.background.isHeld })
+            // Every picture waits out the 3 s between pictures; each comes from the held connection.
+            for number in 2...4 {
+                _ = iterateMainContext(timeout: 4) { false }
+                layer(number)
+                XCTAssertTrue(iterateMainContext(timeout: 10) { timelapses.pictureCount(of: printer.id) == number },
+                              "layer \(number) with no window: \(timelapses.pictureCount(of: printer.id)) pictures")
+            }
+            XCTAssertEqual(camera.events(named: "request").count, 1, "one connection all along: the tab's, then the timelapse's own")
+
+            moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "complete"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 30) { (try? FileManager.default.contentsOfDirectory(atPath: videos.path))?.count == 1 },
+                          "the video is made in the background")
+            let session = try XCTUnwrap(app.sessions.existingSession(for: try StreamSource.parse("http://127.0.0.1:\(camera.port)/?action=stream")))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { session.consumerCount == 0 },
+                          "the print over, the camera is let go")
+            app.quit()
         }
     }
 
