@@ -38,14 +38,18 @@ enum AppMenu {
         adw_about_window_set_website(gcast(about), "https://github.com/layerwatch/layerwatch")
         adw_about_window_set_issue_url(gcast(about), "https://github.com/layerwatch/layerwatch/issues")
         adw_about_window_set_license_type(gcast(about), GTK_LICENSE_MIT_X11)
-        if let parent { gtk_window_set_transient_for(gcast(about), gcast(parent)) }
+        if let parent {
+            gtk_window_set_transient_for(gcast(about), gcast(parent))
+            // One of the application's windows, so its shortcuts (Ctrl+Q) work in it too.
+            gtk_window_set_application(gcast(about), gtk_window_get_application(gcast(parent)))
+        }
         gtk_window_present(gcast(about))
     }
 
     /// What About says Layerwatch does: what it watches, then what it does with it.
     static var comments: String {
         [tr("Watch your 3D printers: their cameras live, and how each print is going — progress, layers and time left — from Bambu Lab printers (X1, P1, A1 and later), Klipper printers through Moonraker, OctoPrint, and any RTSP or MJPEG camera."),
-         tr("Layerwatch tells you when a print finishes, fails or pauses and when a Bambu printer raises an alert, shows every printer at once in the farm view, pauses, resumes and stops prints, keeps a printer in a mini window on top of your work, and records a camera or makes a timelapse of each print.")]
+         tr("Layerwatch tells you when a print finishes, fails or pauses and when a Bambu printer raises an alert — with its window closed too —, shows every printer at once in the farm view, pauses, resumes and stops prints, keeps a printer in a mini window on top of your work, and records a camera or makes a timelapse of each print.")]
             .joined(separator: "\n\n")
     }
 

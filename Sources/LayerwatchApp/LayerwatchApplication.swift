@@ -301,17 +301,22 @@ public final class LayerwatchApplication {
         miniWindows.closeRemembering()
     }
 
-    /// Ends everything (Ctrl+Q, the menu's Quit): the recordings are closed whole first, while their
-    /// sessions still run, then the main window goes as closing it does (its size and its mini
-    /// windows remembered for next time), every other window with it, the status connections stop,
-    /// what is saved reaches the disk, and the application's loop ends.
+    /// Ends everything (Ctrl+Q, the menu's Quit, the background notice's Quit): the recordings are
+    /// closed whole first, while their sessions still run, then the main window goes as closing it
+    /// does (its size and its mini windows remembered for next time), every other window with it,
+    /// the status connections stop, what is saved reaches the disk, and the application's loop ends.
     func quit() {
         recordings.finishAll()
         recordings.releaseSessions()
         let main = window
         rememberWindow()
+        // The other windows (dialogs, About…) let go of their parent first: one still handling the
+        // key that quit is freed after the event, when its parent may be gone.
+        for other in Self.windows(of: application) where other != main.map({ gcast($0.window) }) {
+            gtk_window_set_transient_for(other, nil)
+            gtk_window_destroy(other)
+        }
         main?.close()
-        for other in Self.windows(of: application) { gtk_window_destroy(other) }
         statusHub.stopAll()
         timelapses?.flush()
         background.release()

@@ -61,6 +61,23 @@ final class QuitTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    func testCtrlQInTheAboutWindowQuits() throws {
+        let windowManager = try WindowManager()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: try makeTemporaryDirectory())
+            app.showAbout()
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.visibleWindows().count == 2 }, "main and About windows")
+            _ = iterateMainContext(timeout: 1) { false }
+            let about = try XCTUnwrap(Self.visibleWindows().first { $0 != window.window })
+            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(about))))
+            XCTAssertEqual(Keyboard.press("ctrl+q", window: xid), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { Self.visibleWindows().isEmpty }, "About is one of the app's windows: Ctrl+Q works there")
+            XCTAssertNil(app.window)
+            Self.releaseTheShortcutsKeys()
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
     /// Ctrl+Q's release reached no window (the app had closed them all), so this test process's
     /// GTK still counts Ctrl as held; a keystroke into a window of its own tells it otherwise, or
     /// the next test's pointer would carry the modifier.
