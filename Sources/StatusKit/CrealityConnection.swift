@@ -2,8 +2,8 @@ import Foundation
 import StreamKit
 
 /// A Creality printer's status over the LAN websocket Creality Print reads, `ws://HOST:9999`
-/// (ha_creality_ws const.py `WS_PORT`; Erinell/Creality-K2-websocket API.md; Connect3Dp
-/// Research/Creality/CrealityK1C.md). No login: the printer pushes JSON objects of the fields that
+/// (../shared/PROTOCOLS.md §10; ha_creality_ws const.py `WS_PORT`; Erinell/Creality-K2-websocket
+/// API.md; Connect3Dp Research/Creality/CrealityK1C.md). No login: the printer pushes JSON objects of the fields that
 /// changed (`CrealityReport` merges them), and takes `{"method":"get"|"set","params":{…}}`
 /// requests. Its heartbeat, `{"ModeCode":"heart_beat"}`, is answered with the text `ok`, and a
 /// plain `ok` from it is no status (ha_creality_ws ws_client.py). Commands are `set` requests the

@@ -48,7 +48,7 @@ extension StatusEndpoint {
 
     /// Whether Layerwatch can switch this printer's chamber light (Bambu's `ledctrl`, Creality's
     /// `lightSw`; a Creality printer without a light, K1 SE or Ender-3 V3, never reports `lightSw`,
-    /// so its toggle stays without a state).
+    /// so its toggle stays insensitive).
     public var hasSwitchableLight: Bool {
         switch self {
         case .bambu, .creality: return true

@@ -219,6 +219,24 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertEqual(send(.pause, through: recorder), .notConnected)
     }
 
+    func testStateNumbers() {
+        func state(_ fields: [String: Any]) -> PrinterStatus.State {
+            var report = CrealityReport()
+            report.merge(fields)
+            return report.status.state
+        }
+        let expected: [Int: PrinterStatus.State] = [0: .idle, 1: .printing, 2: .finished, 3: .failed, 4: .failed, 5: .paused,
+                                                    6: .paused, 7: .printing, 8: .paused, 42: .idle]
+        for (number, want) in expected { XCTAssertEqual(state(["state": number]), want, "state \(number)") }
+        XCTAssertEqual(state(["state": "5"]), .paused, "a number sent as a string")
+        XCTAssertEqual(state(["state": 0, "printFileName": "/a/b.gcode", "printProgress": 100]), .finished)
+        XCTAssertEqual(state(["state": 1, "withSelfTest": 12]), .preparing)
+        XCTAssertEqual(state([:]), .idle)
+        var report = CrealityReport()
+        report.merge(["unknownKey": 1, "model": "K1C"])
+        XCTAssertTrue(report.isEmpty, "fields Layerwatch does not read are not kept")
+    }
+
     func testFramesAndTheAcceptValue() throws {
         // RFC 6455 §1.3's example key and answer.
         XCTAssertEqual(WebSocketHandshake.accept(for: "dGhlIHNhbXBsZSBub25jZQ=="), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
