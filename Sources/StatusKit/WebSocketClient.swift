@@ -75,16 +75,26 @@ final class WebSocketClient: @unchecked Sendable {
     /// closed the connection or sent what the protocol forbids.
     func receive(waiting seconds: TimeInterval) throws(StatusFailure) -> [[UInt8]] {
         try flush()
-        let bytes = try stream.receive(waiting: seconds)
-        if !bytes.isEmpty {
-            lastHeard = Date()
-            reader.append(bytes)
+        // Frames already here (the handshake's answer may carry the first) go without a wait.
+        var messages = try buffered()
+        if messages.isEmpty {
+            let bytes = try stream.receive(waiting: seconds)
+            if !bytes.isEmpty {
+                lastHeard = Date()
+                reader.append(bytes)
+            }
+            messages = try buffered()
         }
+        try flush()
+        return messages
+    }
+
+    /// The whole messages in the frames received so far.
+    private func buffered() throws(StatusFailure) -> [[UInt8]] {
         var messages: [[UInt8]] = []
         while let frame = try reader.next() {
             if let message = try take(frame) { messages.append(message) }
         }
-        try flush()
         return messages
     }
 

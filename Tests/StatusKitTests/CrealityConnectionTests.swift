@@ -197,6 +197,13 @@ final class CrealityConnectionTests: XCTestCase {
         recorder.awaitStatus(10, "the status still follows", from: index) { $0.state == .printing }
     }
 
+    func testAnHTTPServerThatIsNoWebSocketIsRefused() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        addTeardownBlock { moonraker.stop() }
+        let recorder = StatusRecorder(.creality(host: "127.0.0.1", port: moonraker.port))
+        recorder.expect(10, "no printer API there") { $0.connection == .failed(.notFound, retryIn: nil) }
+    }
+
     func testASilentPrinterTimesOut() throws {
         let server = try printer()
         mode(server, "silent")
