@@ -50,7 +50,7 @@ struct PrintControl: ParsableArguments {
         CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("Exit codes as for status, and 11 when the printer refused the command (or its state does not allow it: nothing is sent then).\nCodes and keys are replaced by *** in everything printed."))
     }
 
-    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
+    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
     var url: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Act on this saved printer (its name or id), its code or key taken from the keyring.")))

@@ -14,7 +14,7 @@ struct StatusCommand: ParsableCommand {
         discussion: tr("Exit codes: 0 ok, 2 invalid URL or missing serial, 3 access code or API key rejected, 4 refused,\n5 timeout or unreachable, 6 no printer API there, 9 protocol error.\nCodes and keys are replaced by *** in everything printed.")
     )
 
-    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY] or octoprint://HOST[:PORT]?key=KEY.")))
+    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
     var url: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("The status of this saved printer (its name or id), its code or key taken from the keyring.")))

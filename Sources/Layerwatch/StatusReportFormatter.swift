@@ -50,6 +50,7 @@ enum StatusReportFormatter {
         object["layer"] = status.layer
         object["totalLayers"] = status.totalLayers
         object["timeLeftSeconds"] = status.timeLeft.map(PrinterNumber.rounded)
+        object["elapsedSeconds"] = status.elapsed.map(PrinterNumber.rounded)
         object["bed"] = status.bed.map(temperature)
         object["chamber"] = status.chamber.map(temperature)
         object["chamberLight"] = status.chamberLight

@@ -40,7 +40,7 @@ public struct ImportedCamera: Equatable, Sendable {
 /// Asks a Moonraker or OctoPrint host which cameras it has (`/server/webcams/list`,
 /// `/api/settings`), for the add dialog and `layerwatch cameras`.
 public enum CameraImport {
-    /// The cameras `endpoint` lists; Bambu printers have exactly their own and are not asked.
+    /// The cameras `endpoint` lists; Bambu and Creality printers have exactly their own and are not asked.
     public static func cameras(at endpoint: StatusEndpoint, stop: StopSignal? = nil) throws(StatusFailure) -> [ImportedCamera] {
         try listed(at: endpoint, stop: stop).map { camera in
             var marked = camera
@@ -51,7 +51,7 @@ public enum CameraImport {
 
     private static func listed(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] {
         switch endpoint {
-        case .bambu, .demo:
+        case .bambu, .creality, .demo:
             return []
         case .moonraker(let host, _, let key):
             let answer = try object(HTTPStatusAPI(baseURL: endpoint.baseURL!, key: key.map { ("X-Api-Key", $0) }),

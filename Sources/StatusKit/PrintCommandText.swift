@@ -1,15 +1,18 @@
 import Foundation
 import StreamKit
 
-/// The words for print commands in each printer kind's own terms — Bambu Studio "stops" a print,
+/// The words for print commands in each printer kind's own terms — Bambu Studio and Creality Print
+/// "stop" a print (Creality's command is `stop`: ha_creality_ws, Connect3Dp's CrealityK1C.md),
 /// Mainsail and OctoPrint "cancel" it — the same in the app's controls, its confirmation and
 /// `layerwatch pause|resume|stop`.
 public enum PrintCommandText {
     /// Whether the printer's own apps call ending a print "cancel" (Klipper, OctoPrint) rather
-    /// than "stop" (Bambu).
+    /// than "stop" (Bambu, Creality).
     static func cancels(_ endpoint: StatusEndpoint?) -> Bool {
-        if case .bambu = endpoint { return false }
-        return endpoint != nil
+        switch endpoint {
+        case .moonraker?, .octoprint?, .demo?: return true
+        case .bambu?, .creality?, nil: return false
+        }
     }
 
     /// A control's label: "Pause Print", "Stop Print…" (it asks first).

@@ -38,6 +38,8 @@ public struct PrinterStatus: Equatable, Sendable {
     @InRange(PrinterNumber.layers) public var totalLayers: Int? = nil
     /// Seconds the printer expects the job still needs (at most ten years).
     @InRange(PrinterNumber.seconds) public var timeLeft: TimeInterval? = nil
+    /// Seconds the job has run so far, where the printer says (Creality's `printJobTime`).
+    @InRange(PrinterNumber.seconds) public var elapsed: TimeInterval? = nil
     /// One per nozzle (H2D has two).
     public var nozzles: [Temperature]
     public var bed: Temperature?

@@ -33,6 +33,8 @@ extension StatusEndpoint {
             return MoonrakerConnection(baseURL: baseURL!, apiKey: key)
         case .octoprint(_, _, let key):
             return OctoPrintConnection(baseURL: baseURL!, apiKey: key)
+        case .creality(let host, let port):
+            return CrealityConnection(host: host, port: port)
         case .demo:
             return DemoConnection()
         }
@@ -44,9 +46,13 @@ extension StatusEndpoint {
         return false
     }
 
-    /// Whether Layerwatch can switch this printer's chamber light.
+    /// Whether Layerwatch can switch this printer's chamber light (Bambu's `ledctrl`, Creality's
+    /// `lightSw`; a Creality printer without a light, K1 SE or Ender-3 V3, never reports `lightSw`,
+    /// so its toggle stays insensitive).
     public var hasSwitchableLight: Bool {
-        if case .bambu = self { return true }
-        return false
+        switch self {
+        case .bambu, .creality: return true
+        case .moonraker, .octoprint, .demo: return false
+        }
     }
 }

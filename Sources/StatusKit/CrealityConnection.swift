@@ -1,0 +1,99 @@
+import Foundation
+import StreamKit
+
+/// A Creality printer's status over the LAN websocket Creality Print reads, `ws://HOST:9999`
+/// (../shared/PROTOCOLS.md §10; ha_creality_ws const.py `WS_PORT`; Erinell/Creality-K2-websocket
+/// API.md; Connect3Dp Research/Creality/CrealityK1C.md). No login: the printer pushes JSON objects of the fields that
+/// changed (`CrealityReport` merges them), and takes `{"method":"get"|"set","params":{…}}`
+/// requests. Its heartbeat, `{"ModeCode":"heart_beat"}`, is answered with the text `ok`, and a
+/// plain `ok` from it is no status (ha_creality_ws ws_client.py). Commands are `set` requests the
+/// printer does not answer: `pause` 1 and 0 for pause and resume, `stop` 1, `lightSw` 1 or 0 for
+/// the light (CrealityK1C.md "Commands", API.md "Switch LED"); `StatusMonitor` counts the state
+/// they lead to in a later report as done, and says no answer after its timeout.
+final class CrealityConnection: StatusConnection, @unchecked Sendable {
+    private let host: String
+    private let port: Int
+    /// Seconds without a frame before a `get` of the printer's parameters and a ping ask whether it
+    /// is still there (ha_creality_ws: a probe and a ping after 10 s).
+    private let quietAfter: TimeInterval
+    /// Seconds without any frame, the ping unanswered too, before the connection counts as dead.
+    private let silenceLimit: TimeInterval
+    /// How long the TCP connect and the handshake may take together.
+    static let connectTimeout: TimeInterval = 10
+
+    private let lock = NSLock()
+    private var client: WebSocketClient?
+
+    init(host: String, port: Int, quietAfter: TimeInterval = 10, silenceLimit: TimeInterval = 25) {
+        self.host = host
+        self.port = port
+        self.quietAfter = quietAfter
+        self.silenceLimit = silenceLimit
+    }
+
+    func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
+        let socket = try WebSocketClient(host: host, port: port, timeout: Self.connectTimeout, stop: stop)
+        lock.withLock { client = socket }
+        defer {
+            lock.withLock { client = nil }
+            socket.close()
+        }
+        live()
+        // What the web interface asks for (ha_creality_ws mirrors it): the printer's parameters.
+        socket.send(text: Self.request("get", ["ReqPrinterPara": 1]))
+        var merged = CrealityReport()
+        var probed = false
+        while !stop.isStopped {
+            let messages = try socket.receive(waiting: 1)
+            let quiet = Date().timeIntervalSince(socket.lastHeard)
+            if quiet >= silenceLimit { throw .timeout }
+            if quiet >= quietAfter && !probed {
+                probed = true
+                socket.send(text: Self.request("get", ["ReqPrinterPara": 1]))
+                socket.ping()
+            } else if quiet < quietAfter {
+                probed = false
+            }
+            var changed = false
+            for message in messages where message != Self.ok {
+                let object = try JSONValue.object(Data(message))
+                if JSONValue.string(object["ModeCode"]) == "heart_beat" {
+                    socket.send(text: "ok")
+                    continue
+                }
+                merged.merge(object)
+                changed = true
+            }
+            if changed && !merged.isEmpty && !stop.isStopped { report(merged.status) }
+        }
+    }
+
+    func setChamberLight(_ on: Bool) {
+        lock.withLock { client }?.send(text: Self.request("set", ["lightSw": on ? 1 : 0]))
+    }
+
+    func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        let params: [String: Any]
+        switch command {
+        case .pause: params = ["pause": 1]
+        case .resume: params = ["pause": 0]
+        case .stop: params = ["stop": 1]
+        case .speed: return answer(.refused(tr("Creality printers have no speed profiles")))
+        }
+        guard let client = lock.withLock({ client }) else { return answer(.notConnected) }
+        client.send(text: Self.request("set", params))
+    }
+
+    func interrupt() {
+        lock.withLock { client }?.wakeUp()
+    }
+
+    /// The printer's plain-text heartbeat answer, which carries no status.
+    private static let ok = Array("ok".utf8)
+
+    /// `{"method":…,"params":{…}}` in one line.
+    static func request(_ method: String, _ params: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: ["method": method, "params": params], options: [.sortedKeys])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

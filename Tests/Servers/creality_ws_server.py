@@ -1,0 +1,334 @@
+#!/usr/bin/env python3
+"""Loopback fake of a Creality printer's LAN status websocket (K1, K2, Hi: ws://HOST:9999).
+
+Why it exists: Layerwatch reads a Creality printer's print status from the websocket Creality
+Print reads (PROTOCOLS.md; ha_creality_ws, Connect3Dp's Research/Creality/CrealityK1C.md,
+Erinell/Creality-K2-websocket API.md).  This server speaks the server side of RFC 6455 itself
+(stdlib only, any python3: no websockets package is installed): the Upgrade handshake with its
+Sec-WebSocket-Accept, masked client frames required, text/ping/pong/close, fragments.  On connect
+it sends the whole state as one JSON object, then only the fields that change (as the printer
+does), a {"ModeCode":"heart_beat"} every --heartbeat seconds (answered "ok" by clients), and it
+takes the requests Creality Print sends:
+    {"method":"get","params":{…}}            answered with the whole state
+    {"method":"set","params":{"pause":1}}    printing (state 1) → paused (5)
+    {"method":"set","params":{"pause":0}}    paused → printing
+    {"method":"set","params":{"stop":1}}     printing or paused → stopped (4)
+    {"method":"set","params":{"lightSw":0|1}}  the light
+The state numbers are the public integrations' (0 idle, 1 printing, 2 complete, 3 failed,
+4 stopped, 5 paused).
+
+stdin:  {"cmd":"set","fields":{…}}    merged into the state and pushed as one delta
+        {"cmd":"mode","mode":M[,"bytes":N]}   persistent: normal | silent (no frame at all, no pong,
+                                      no heartbeat, requests ignored) | deaf (requests read and
+                                      reported, never acted on); once, to every client now
+                                      connected: garbage (a text message that is not JSON) |
+                                      badframe (a frame with reserved bits) | huge (a text frame
+                                      of N bytes, default 8 MiB) | deep (JSON nested 100 000 deep)
+                                      | fragmented (the whole state in three fragments, a ping
+                                      between them) | close (a close frame, then the socket closed)
+stdout: {"event":"ready","port":N}
+        {"event":"connected","key_ok":B}       a handshake answered (B: a 16-byte base64 key)
+        {"event":"request","method":M,"params":{…}}   every JSON request, before acting on it
+        {"event":"heartbeat_ack"}  {"event":"pong"}  {"event":"ping"}
+        {"event":"unmasked"}  a client frame without a mask (the connection is then closed)
+        {"event":"closed"}    a client's connection ended
+        {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
+"""
+import argparse
+import base64
+import hashlib
+import json
+import os
+import struct
+import sys
+import threading
+import time
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from servercommon import add_common_args, emit, listen, log, serve_commands  # noqa: E402
+
+NAME = "creality_ws_server"
+GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+HUGE_BYTES = 8 * 1024 * 1024
+PERSISTENT = ("normal", "silent", "deaf")
+ONCE = ("garbage", "badframe", "huge", "deep", "fragmented", "close")
+
+DEFAULT_STATE = {
+    "model": "K1C", "hostname": "K1C-TEST", "state": 0, "deviceState": 0, "withSelfTest": 0,
+    "printFileName": "", "printProgress": 0, "dProgress": 0, "layer": 0, "TotalLayer": 0,
+    "printJobTime": 0, "printLeftTime": 0,
+    "nozzleTemp": "24.300000", "targetNozzleTemp": 0, "bedTemp0": "23.900000", "targetBedTemp0": 0,
+    "boxTemp": 25, "lightSw": 0, "err": {"errcode": 0, "key": 0},
+    "maxNozzleTemp": 300, "maxBedTemp": 100, "webrtcSupport": 0,
+}
+
+
+def frame(opcode, payload, final=True, rsv=0):
+    """A server frame (never masked)."""
+    head = bytes([(0x80 if final else 0) | rsv | opcode])
+    n = len(payload)
+    if n < 126:
+        head += bytes([n])
+    elif n < 65536:
+        head += bytes([126]) + struct.pack("!H", n)
+    else:
+        head += bytes([127]) + struct.pack("!Q", n)
+    return head + payload
+
+
+class Client:
+    """One websocket connection: its socket and a lock so frames never interleave."""
+
+    def __init__(self, sock):
+        self.sock = sock
+        self.lock = threading.Lock()
+        self.alive = True
+
+    def send(self, data):
+        with self.lock:
+            try:
+                self.sock.sendall(data)
+            except OSError:
+                self.alive = False
+
+    def text(self, obj):
+        self.send(frame(0x1, json.dumps(obj, separators=(",", ":")).encode()))
+
+    def read_exact(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise ConnectionError("closed")
+            data += chunk
+        return data
+
+
+class Printer:
+    def __init__(self, heartbeat):
+        self.lock = threading.Lock()
+        self.state = json.loads(json.dumps(DEFAULT_STATE))
+        self.clients = []
+        self.mode = "normal"
+        self.heartbeat = heartbeat
+
+    # ---- the connection's life ----
+    def serve(self, sock):
+        client = Client(sock)
+        try:
+            if not self.handshake(client):
+                return
+            with self.lock:
+                self.clients.append(client)
+                snapshot = dict(self.state)
+            if self.mode != "silent":
+                client.text(snapshot)
+            self.read_frames(client)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            with self.lock:
+                if client in self.clients:
+                    self.clients.remove(client)
+            try:
+                sock.close()
+            except OSError:
+                pass
+            emit(event="closed")
+
+    def handshake(self, client):
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.sock.recv(4096)
+            if not chunk or len(head) > 16384:
+                return False
+            head += chunk
+        lines = head.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
+        fields = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            fields[name.strip().lower()] = value.strip()
+        key = fields.get("sec-websocket-key", "")
+        try:
+            key_ok = len(base64.b64decode(key, validate=True)) == 16
+        except ValueError:
+            key_ok = False
+        if fields.get("upgrade", "").lower() != "websocket" or not key:
+            client.send(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+            return False
+        accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+        client.send(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                     f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode())
+        emit(event="connected", key_ok=key_ok)
+        return True
+
+    def read_frames(self, client):
+        message = None
+        while True:
+            b0, b1 = client.read_exact(2)
+            opcode, final = b0 & 0x0F, bool(b0 & 0x80)
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", client.read_exact(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", client.read_exact(8))[0]
+            if not b1 & 0x80:
+                emit(event="unmasked")
+                return
+            if n > 1 << 20:
+                return
+            mask = client.read_exact(4)
+            payload = bytes(b ^ mask[i % 4] for i, b in enumerate(client.read_exact(n)))
+            if opcode == 0x8:
+                client.send(frame(0x8, payload[:2]))
+                return
+            if opcode == 0x9:
+                emit(event="ping")
+                if self.mode != "silent":
+                    client.send(frame(0xA, payload))
+                continue
+            if opcode == 0xA:
+                emit(event="pong")
+                continue
+            message = payload if opcode in (0x1, 0x2) else (message or b"") + payload
+            if final:
+                self.on_message(client, message)
+                message = None
+
+    def on_message(self, client, data):
+        text = data.decode("utf-8", "replace")
+        if text == "ok":
+            emit(event="heartbeat_ack")
+            return
+        try:
+            request = json.loads(text)
+        except ValueError:
+            log(NAME, f"ignoring a message that is not JSON: {text[:100]!r}")
+            return
+        if not isinstance(request, dict):
+            return
+        method, params = request.get("method"), request.get("params") or {}
+        emit(event="request", method=method, params=params)
+        if self.mode in ("silent", "deaf"):
+            return
+        if method == "get":
+            with self.lock:
+                snapshot = dict(self.state)
+            client.text(snapshot)
+        elif method == "set":
+            self.apply(params)
+
+    # ---- the printer's state ----
+    def apply(self, params):
+        """A set request, as the printer takes it: only what its state allows."""
+        with self.lock:
+            state = self.state["state"]
+        changes = {}
+        if params.get("pause") == 1 and state == 1:
+            changes["state"] = 5
+        elif params.get("pause") == 0 and state == 5:
+            changes["state"] = 1
+        if params.get("stop") == 1 and state in (1, 5):
+            changes.update(state=4, printLeftTime=0)
+        if "lightSw" in params:
+            changes["lightSw"] = 1 if params["lightSw"] else 0
+        if changes:
+            self.push(changes)
+
+    def push(self, changes):
+        """Merges `changes` and sends them (only them) to every client."""
+        with self.lock:
+            self.state.update(changes)
+            clients = list(self.clients)
+            silent = self.mode == "silent"
+        if not silent:
+            for client in clients:
+                client.text(changes)
+
+    def heartbeats(self):
+        while True:
+            time.sleep(self.heartbeat)
+            with self.lock:
+                clients = [] if self.mode == "silent" else list(self.clients)
+            for client in clients:
+                client.text({"ModeCode": "heart_beat"})
+
+    # ---- faults ----
+    def set_mode(self, command):
+        mode = str(command.get("mode"))
+        if mode in PERSISTENT:
+            with self.lock:
+                self.mode = mode
+            return {"mode": mode}
+        if mode not in ONCE:
+            raise ValueError(f"unknown mode {mode!r}; one of {', '.join(PERSISTENT + ONCE)}")
+        with self.lock:
+            clients = list(self.clients)
+            snapshot = dict(self.state)
+        for client in clients:
+            self.fault(client, mode, int(command.get("bytes", HUGE_BYTES)), snapshot)
+        return {"mode": mode, "clients": len(clients)}
+
+    def fault(self, client, mode, size, snapshot):
+        if mode == "garbage":
+            client.send(frame(0x1, b"\x00\x01 this is not JSON {{{"))
+        elif mode == "badframe":
+            client.send(frame(0x1, b"{}", rsv=0x40))
+        elif mode == "huge":
+            block = b" " * 65536
+            client.send(bytes([0x81, 127]) + struct.pack("!Q", size))
+            sent = 0
+            while sent < size and client.alive:
+                client.send(block[:min(len(block), size - sent)])
+                sent += len(block)
+        elif mode == "deep":
+            client.send(frame(0x1, b"[" * 100000 + b"]" * 100000))
+        elif mode == "fragmented":
+            data = json.dumps(snapshot, separators=(",", ":")).encode()
+            third = len(data) // 3
+            client.send(frame(0x1, data[:third], final=False))
+            client.send(frame(0x9, b"mid"))
+            client.send(frame(0x0, data[third:2 * third], final=False))
+            client.send(frame(0x0, data[2 * third:], final=True))
+        elif mode == "close":
+            client.send(frame(0x8, struct.pack("!H", 1001)))
+            try:
+                client.sock.shutdown(2)
+            except OSError:
+                pass
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_common_args(p)
+    p.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heart_beat messages")
+    cfg = p.parse_args()
+    printer = Printer(cfg.heartbeat)
+    server = listen(cfg.bind, cfg.port)
+
+    def accept():
+        while True:
+            sock, _ = server.accept()
+            threading.Thread(target=printer.serve, args=(sock,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    threading.Thread(target=printer.heartbeats, daemon=True).start()
+
+    def handle(command):
+        name = command.get("cmd")
+        if name == "set":
+            printer.push(command.get("fields") or {})
+            emit(event="done", cmd=name)
+        elif name == "mode":
+            emit(event="done", cmd=name, **printer.set_mode(command))
+        else:
+            raise ValueError(f"unknown command {name!r}")
+
+    emit(event="ready", port=server.getsockname()[1])
+    serve_commands(NAME, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
