@@ -146,7 +146,7 @@ enum BackgroundBench {
             let (app, log) = try startApp(farm: true, arguments: ["--background"])
             defer { StartedProcesses.stop(app) }
             let before = status.requests
-            guard waitUntil({ zip(status.requests, before).allSatisfy { $0 - $1 >= 2 } || !app.isRunning }), app.isRunning else {
+            guard waitUntil({ zip(status.requests, before).allSatisfy { $0.polls - $1.polls >= 2 } || !app.isRunning }), app.isRunning else {
                 throw BenchError("not polling every printer (running: \(app.isRunning)); its output ends:\n\(BenchRun.tail(of: log))")
             }
             Thread.sleep(forTimeInterval: plan.settle)
@@ -216,7 +216,9 @@ enum BackgroundBench {
                let statusCPU = run.statusCPU, let xvfbCPU = run.xvfbCPU, let bench = run.benchCPU {
                 run.otherCPU = (machineAfter - machineBefore) * perMinute - cpu - server - statusCPU - xvfbCPU - bench
             }
-            run.pollsPerMinute = Double(zip(status.requests, requestsBefore).map { $0 - $1 }.reduce(0, +)) * perMinute / Double(printers)
+            let answered = zip(status.requests, requestsBefore)
+            run.pollsPerMinute = Double(answered.map { $0.polls - $1.polls }.reduce(0, +)) * perMinute / Double(printers)
+            run.otherRequestsPerMinute = Double(answered.map { $0.others - $1.others }.reduce(0, +)) * perMinute / Double(printers)
             run.peakRSS = resident.max()
             run.steadyRSS = Percentiles(resident).median
             run.steadyAnonymousRSS = Percentiles(anonymous).median

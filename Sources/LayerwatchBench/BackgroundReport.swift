@@ -16,7 +16,7 @@ struct BackgroundReport {
 
     private static let headers = ["phase", "CPU s/min", "cores", "CPU ÷ farm shown", "RSS steady MiB", "RSS peak in window MiB",
                                   "RSS ÷ farm shown (steady)", "of it anonymous MiB (steady)", "VmHWM (process life) MiB", "windows", "pictures", "camera connections",
-                                  "status polls/min per printer", "camera server s/min", "status servers s/min", "Xvfb s/min",
+                                  "status polls/min per printer", "other requests/min per printer", "camera server s/min", "status servers s/min", "Xvfb s/min",
                                   "bench s/min", "rest of the machine s/min"]
 
     func table() -> String {
@@ -35,7 +35,7 @@ struct BackgroundReport {
         ## Machine
 
         \(machine.markdownLines)
-        - Shared: two other engineers built and tested on the same two cores during the run, so every figure is noisy; what makes them comparable is the peers measured in the same run (the shown cost, the camera server, the rest of the machine), not figures from another run.
+        - Shared: \(shared())
 
         ## Method
 
@@ -43,7 +43,7 @@ struct BackgroundReport {
         - Printers: \(BackgroundBench.printers) Klipper printers, each with its own loopback Moonraker (`Tests/Servers/moonraker_server.py`, one process per printer, `print_stats.state` printing, progress, layers, heaters at temperature) and one camera on the camera-like \(FarmStream.fullHD.label) RTSPS stream (`Tests/Servers/rtsp_server.py --tls --clock-blocks --screen-marks --preset superfast --noise 7 --paths 8`: x264 superfast of a noisy picture, one IDR a second, one shared encoder, every printer its own path and so its own connection; an `ffmpeg -c copy` client keeps the stream running).
         - Layerwatch: the release build, `GSK_RENDERER=cairo`, a throwaway HOME whose `printers.json` holds the 8 printers, the window maximized. Phases, one after another: (1) the farm view shown, measured once all 8 tiles' pictures are on screen; (2) that same process after its window is closed as a user does — `xdotool windowactivate --sync W key --clearmodifiers alt+F4`, openbox's Close (WM_DELETE_WINDOW) — measured once the RTSP server has seen every camera connection go; (3) a fresh process with the 8 printers in tabs (first tab shown, 7 hidden); (4) `layerwatch --background` started fresh, measured once every Moonraker has answered two polls.
         - Peers in the same run: \(BackgroundBench.printers) of the app's camera sessions held connected with no view (`layerwatch-bench scenario --mode hidden --sessions 8`: the app's StreamKit path without GTK, each its own connection, decoding keyframes only, as a hidden tab does): what the background would add had it kept its cameras connected at keyframes instead of letting them go; and `ffmpeg -rtsp_transport tcp -i URL -an -f null -` × 8 (decoding every frame: the decode floor).
-        - Each phase: \(fmt(plan.settle, 0)) s to settle in its state, then a \(fmt(plan.seconds, 0)) s window. CPU is user + system time of every process of the measured tree over the window, in seconds a minute and in cores (s/min ÷ 60); "camera server", "status servers", "Xvfb" and "bench" are theirs over the same window, beside, not in, the figure; "rest of the machine" is the machine's busy CPU (`/proc/stat`) less all of those (the keeper client, the kernel, and the other engineers' builds). RSS steady is the median of `VmRSS` sampled every second of the window, peak in window the highest of those, "of it anonymous" the median of `RssAnon` (the process's own memory: heap, frames, caches; the rest is mapped files, mostly GTK's and FFmpeg's libraries, shared with other processes); VmHWM is the process's peak over its whole life (after Alt+F4 it is the shown farm's). "windows" are the app's visible top-level windows (xdotool), "camera connections" the RTSP server's clients at the window's end less its keeper, "status polls" the requests each Moonraker answered a minute.
+        - Each phase: \(fmt(plan.settle, 0)) s to settle in its state, then a \(fmt(plan.seconds, 0)) s window. CPU is user + system time of every process of the measured tree over the window, in seconds a minute and in cores (s/min ÷ 60); "camera server", "status servers", "Xvfb" and "bench" are theirs over the same window, beside, not in, the figure; "rest of the machine" is the machine's busy CPU (`/proc/stat`) less all of those (the keeper client, the kernel, and the other engineers' builds). RSS steady is the median of `VmRSS` sampled every second of the window, peak in window the highest of those, "of it anonymous" the median of `RssAnon` (the process's own memory: heap, frames, caches; the rest is mapped files, mostly GTK's and FFmpeg's libraries, shared with other processes); VmHWM is the process's peak over its whole life (after Alt+F4 it is the shown farm's). "windows" are the app's visible top-level windows (xdotool), "camera connections" the RTSP server's clients at the window's end less its keeper, "status polls" the `/printer/objects/query` requests each Moonraker answered a minute, "other requests" the rest (Spoolman's spool id; the fake has no Spoolman and answers 404).
         - The target compares each background figure with the farm shown (the 8-printer view the issue's farm targets are about) and, beside it, with the 8 tabs.
 
         ## Figures
@@ -60,6 +60,16 @@ struct BackgroundReport {
         """
     }
 
+    /// How busy the rest of the machine was: this machine is shared (other builds and test runs
+    /// on the same two cores), so figures are noisy and only the peers of the same run compare.
+    private func shared() -> String {
+        let other = Percentiles(runs.compactMap(\.otherCPU))
+        let busy = (other.value(100) ?? 0) > FarmReport.quietMachine
+        return "the rest of the machine used \(fmt(other.value(0), 1))–\(fmt(other.value(100), 1)) s/min during the windows (a quiet machine shows −2 to +3)" + (busy
+            ? ": other work (builds and test runs) shared the two cores, so every figure is noisy; what makes them comparable is the peers measured in the same run (the shown cost, the camera server, the rest of the machine), not figures from another run."
+            : ".")
+    }
+
     private func run(_ phase: BackgroundPhase) -> BackgroundRun? { runs.first { $0.phase == phase && $0.failure == nil } }
 
     private func rows() -> [[String]] {
@@ -69,7 +79,7 @@ struct BackgroundReport {
             return [run.phase.label, fmt(run.cpu, 1), fmt(run.cpu.map { $0 / 60 }, 3), ratio(run.cpu, farm?.cpu),
                     fmt(run.steadyRSS, 0), fmt(run.peakRSS, 0), ratio(run.steadyRSS, farm?.steadyRSS), fmt(run.steadyAnonymousRSS, 0), fmt(run.lifetimePeakRSS, 0),
                     run.windows.map(String.init) ?? "–", run.pictures.map(String.init) ?? "–", run.cameraConnections.map(String.init) ?? "–",
-                    fmt(run.pollsPerMinute, 1), fmt(run.serverCPU, 1), fmt(run.statusCPU, 1), fmt(run.xvfbCPU, 1),
+                    fmt(run.pollsPerMinute, 1), fmt(run.otherRequestsPerMinute, 1), fmt(run.serverCPU, 1), fmt(run.statusCPU, 1), fmt(run.xvfbCPU, 1),
                     fmt(run.benchCPU, 1), fmt(run.otherCPU, 1)]
         }
     }

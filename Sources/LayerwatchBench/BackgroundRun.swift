@@ -51,8 +51,10 @@ struct BackgroundRun {
     /// `VmHWM` at the window's end: the peak over the process's whole life (after the window
     /// closed, the shown farm's).
     var lifetimePeakRSS: Double?
-    /// Requests each status server answered a minute over the window (the app's polls).
+    /// Status polls (`/printer/objects/query`) each Moonraker answered a minute over the window,
+    /// and its other requests (Spoolman's spool, …).
     var pollsPerMinute: Double?
+    var otherRequestsPerMinute: Double?
     /// Camera connections the RTSP server had at the window's end, its keeper client left out.
     var cameraConnections: Int?
     /// Layerwatch's visible windows at the window's end.

@@ -2,15 +2,22 @@ import Foundation
 
 /// The loopback Klipper printers of the background bench: one `Tests/Servers/moonraker_server.py`
 /// per printer, each told it is printing (a file, progress, layers, heaters at temperature), so
-/// Layerwatch watches a print's status on each. It counts the requests each one answers (the app's
-/// polls go on in the background) and gives its processes for their CPU. Each server exits when
+/// Layerwatch watches a print's status on each. It counts the requests each one answers, the status
+/// polls (`/printer/objects/query`, which go on in the background) apart from the others, and gives
+/// its processes for their CPU. Each server exits when
 /// its stdin closes, so none outlives the bench.
 final class MoonrakerPrinters: @unchecked Sendable {  // `answered` is read and written under its lock
     let ports: [Int]
     let processes: [Process]
     private let stdins: [Pipe]
     private let lock = NSLock()
-    private var answered: [Int]
+    private var answered: [Requests]
+
+    /// Requests a printer answered: status polls, and anything else (Spoolman's spool, …).
+    struct Requests {
+        var polls = 0
+        var others = 0
+    }
 
     init(count: Int, script: String) throws {
         var ports: [Int] = [], processes: [Process] = [], stdins: [Pipe] = [], readers: [FileHandle] = []
@@ -34,12 +41,14 @@ final class MoonrakerPrinters: @unchecked Sendable {  // `answered` is read and 
         self.ports = ports
         self.processes = processes
         self.stdins = stdins
-        answered = Array(repeating: 0, count: count)
+        answered = Array(repeating: Requests(), count: count)
         for (index, reader) in readers.enumerated() {
             Thread.detachNewThread { [weak self] in  // its events: every request, counted
                 while let line = reader.readLineData() {
-                    guard String(decoding: line, as: UTF8.self).contains("\"event\":\"request\"") else { continue }
-                    self?.lock.withLock { self?.answered[index] += 1 }
+                    let text = String(decoding: line, as: UTF8.self)
+                    guard text.contains("\"event\":\"request\"") else { continue }
+                    let poll = text.contains("\"path\":\"/printer/objects/query")
+                    self?.lock.withLock { poll ? (self?.answered[index].polls += 1) : (self?.answered[index].others += 1) }
                 }
             }
         }
@@ -47,7 +56,7 @@ final class MoonrakerPrinters: @unchecked Sendable {  // `answered` is read and 
     }
 
     /// The requests each printer has answered so far.
-    var requests: [Int] { lock.withLock { answered } }
+    var requests: [Requests] { lock.withLock { answered } }
 
     /// User + system CPU seconds of the servers.
     var cpuSeconds: Double { processes.compactMap { ProcFS.cpuSeconds(pid: $0.processIdentifier) }.reduce(0, +) }
