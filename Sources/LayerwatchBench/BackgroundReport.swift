@@ -114,9 +114,9 @@ struct BackgroundReport {
     /// the background's own, in the same run.
     private func policy() -> [String] {
         guard let held = run(.keyframes) else { return ["not measured: the keyframes-only sessions did not run or failed"] }
-        var lines = ["\(BackgroundBench.printers) cameras held connected, keyframes only (`layerwatch-bench scenario --mode hidden`, no GTK): \(fmt(held.cpu, 1)) s/min = \(fmt(held.cpu.map { $0 / 60 }, 3)) cores, \(fmt(held.decodedPerSecond, 1)) frames decoded a second per camera, RSS steady \(fmt(held.steadyRSS, 0)) MiB for the whole process (the bench binary with FFmpeg, no GTK: its RSS is not the app's, its CPU is what 8 held sessions cost); camera server \(fmt(held.serverCPU, 1)) s/min over the same window"]
+        var lines = ["\(BackgroundBench.printers) cameras held connected, keyframes only (`layerwatch-bench scenario --mode hidden`, no GTK): \(fmt(held.cpu, 1)) s/min = \(fmt(held.cpu.map { $0 / 60 }, 3)) cores, \(fmt(held.decodedPerSecond, 1)) frames decoded a second per camera, RSS steady \(fmt(held.steadyRSS, 0)) MiB for the whole process (the bench binary with FFmpeg, no GTK: its total is not the app's), of it anonymous \(fmt(held.steadyAnonymousRSS, 0)) MiB (the 8 sessions' decoders, buffers and frames: about what holding them would add to the app's own memory); camera server \(fmt(held.serverCPU, 1)) s/min over the same window"]
         if let background = run(.started) ?? run(.closed), let cpu = background.cpu, let heldCPU = held.cpu {
-            lines.append("Disconnected (\(background.phase.label)): \(fmt(cpu, 1)) s/min for the whole app with its status polls; held at keyframes would be about \(fmt(cpu + heldCPU, 1)) s/min (\(fmt((cpu + heldCPU) / cpu, 1))× the disconnected figure), plus the camera server's TLS and sending to 8 more clients")
+            lines.append("Disconnected (\(background.phase.label)): \(fmt(cpu, 1)) s/min for the whole app with its status polls, \(fmt(background.steadyAnonymousRSS, 0)) MiB anonymous; held at keyframes would be about \(fmt(cpu + heldCPU, 1)) s/min (\(fmt((cpu + heldCPU) / cpu, 1))× the disconnected figure), plus the camera server's TLS and sending to 8 more clients")
             if let farm = run(.farm)?.cpu {
                 lines.append("Against the farm shown (\(fmt(farm, 1)) s/min): disconnected \(fmt(cpu / farm, 2))×, held at keyframes about \(fmt((cpu + heldCPU) / farm, 2))×")
             }
@@ -124,7 +124,7 @@ struct BackgroundReport {
         if let floor = run(.ffmpeg) {
             lines.append("Decode floor, every frame of the 8 cameras (ffmpeg -f null × 8): \(fmt(floor.cpu, 1)) s/min, RSS steady \(fmt(floor.steadyRSS, 0)) MiB")
         }
-        lines.append("A notification's picture connects briefly instead (a fresh keyframe, a few seconds old at most): its cost falls on the moment a print ends or fails, not on every minute of the background")
+        lines.append("Not measured here: a notification's picture, for which the background connects the camera briefly; its cost falls on the moment a print ends or fails, not on every minute of the background")
         return lines
     }
 }
