@@ -1,4 +1,5 @@
 import Foundation
+import StreamKit
 
 /// The whole benchmark in one run, one server at a time: on the ultrafast stream the first-frame
 /// trials, the `ffmpeg` baselines and every Layerwatch scenario; on the same stream with an IDR on
@@ -147,6 +148,12 @@ enum BenchRun {
             FileHandle.standardError.write(Data("layerwatch-bench \(name): \(error)\n".utf8))
             exit(1)
         }
+    }
+
+    /// The last lines a player wrote to its log, passwords in URLs masked.
+    static func tail(of log: URL) -> String {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return Redactor.scrubUserInfo(text.split(separator: "\n").suffix(8).joined(separator: "\n"))
     }
 
     /// Prints a bench's `table` and writes its `markdown` to `path`.

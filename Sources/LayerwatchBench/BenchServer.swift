@@ -6,7 +6,7 @@ import StreamKit
 /// `ffmpeg -c copy` client keeps the stream running from the start (as a printer's camera always
 /// runs), so every measured player joins it warm. It exits when its stdin closes, so it never
 /// outlives the bench.
-final class BenchServer {
+final class BenchServer: @unchecked Sendable {  // `connectedClients` is read and written under its lock
     static let width = 1920, height = 1080, fps = 30
     let url: String
     let profile: StreamProfile
@@ -14,6 +14,11 @@ final class BenchServer {
     private let stdin = Pipe()
     /// The `ffmpeg -c copy` client keeping the stream running, and its process.
     private var keeper: (client: FFmpegClient, process: Process)?
+    private let clientsLock = NSLock()
+    private var connectedClients = 0
+
+    /// The clients connected now, as the server last told (the keeper is one of them).
+    var clients: Int { clientsLock.withLock { connectedClients } }
 
     /// `extra`: more `rtsp_server.py` flags (the screen bench's `--screen-marks`, `--paths`).
     init(script: String, profile: StreamProfile, extra: [String] = []) throws {
@@ -34,7 +39,13 @@ final class BenchServer {
             throw BenchError("rtsp_server.py did not report ready: \(String(decoding: line, as: UTF8.self))")
         }
         url = "rtsps://bblp:12345678@127.0.0.1:\(port)/streaming/live/1"
-        Thread.detachNewThread { _ = try? reader.readToEnd() }  // client events: drained, not needed
+        Thread.detachNewThread { [weak self] in  // client events: how many are connected
+            while let line = reader.readLineData() {
+                guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+                      let clients = event["clients"] as? Int else { continue }
+                self?.clientsLock.withLock { self?.connectedClients = clients }
+            }
+        }
         let client = FFmpegClient(url: url, tuned: false)
         keeper = (client, try client.startKeeper())
         Thread.sleep(forTimeInterval: 3)

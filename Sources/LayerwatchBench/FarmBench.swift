@@ -170,7 +170,7 @@ enum FarmBench {
                     let found = screen.grabAll().map { FarmTiles.find(in: $0).count } ?? 0
                     run.failure = processes.allSatisfy(\.isRunning) ? "\(found) of \(expected) pictures within \(Int(Plan.firstPictureLimit)) s"
                         : "exited (status \(processes.first { !$0.isRunning }!.terminationStatus))"
-                    FileHandle.standardError.write(Data("\(name): \(run.failure!); its output ends:\n\(Self.tail(of: log))\n".utf8))
+                    FileHandle.standardError.write(Data("\(name): \(run.failure!); its output ends:\n\(BenchRun.tail(of: log))\n".utf8))
                     if !processes.allSatisfy(\.isRunning) { return run }
                     run.allShownSeconds = nil
                     Thread.sleep(forTimeInterval: plan.settle)
@@ -185,7 +185,7 @@ enum FarmBench {
             if let lost = processes.first(where: { !$0.isRunning }) {
                 var failed = measured
                 failed.failure = "exited during the window (status \(lost.terminationStatus))"
-                FileHandle.standardError.write(Data("\(name): \(failed.failure!); its output ends:\n\(Self.tail(of: log))\n".utf8))
+                FileHandle.standardError.write(Data("\(name): \(failed.failure!); its output ends:\n\(BenchRun.tail(of: log))\n".utf8))
                 return failed
             }
             return measured
@@ -281,12 +281,6 @@ enum FarmBench {
                 usleep(20_000)
             }
             return nil
-        }
-
-        /// The last lines a run wrote, passwords in URLs masked.
-        static func tail(of log: URL) -> String {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            return Redactor.scrubUserInfo(text.split(separator: "\n").suffix(8).joined(separator: "\n"))
         }
 
         /// A screenshot `writePPM` wrote.

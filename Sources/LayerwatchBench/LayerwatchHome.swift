@@ -21,10 +21,16 @@ struct LayerwatchHome {
     /// (the camera then comes from the command line). `farm`: whether the window opens in the farm
     /// view (attention-first, the default: generic cameras have no print status, so their own order);
     /// `maximized`: the window fills the screen (the farm bench's window); `rotation`: how the
-    /// cameras are mounted (clockwise degrees; the zoom bench's turned camera).
-    func write(cameras: [String] = [], mini: Bool = false, farm: Bool = false, maximized: Bool = false, rotation: Int = 0) throws {
+    /// cameras are mounted (clockwise degrees; the zoom bench's turned camera); `statusPorts`: the
+    /// loopback Moonraker of each camera's printer (Klipper printers with status; the background
+    /// bench), none: generic cameras.
+    func write(cameras: [String] = [], mini: Bool = false, farm: Bool = false, maximized: Bool = false, rotation: Int = 0,
+               statusPorts: [Int] = []) throws {
         let printers = cameras.enumerated().map { index, url in
-            Printer(name: "Camera \(index + 1)", kind: .generic, cameras: [PrinterCamera(url: url, rotation: rotation)])
+            let camera = PrinterCamera(url: url, rotation: rotation)
+            return index < statusPorts.count
+                ? Printer(name: "Voron \(index + 1)", kind: .klipper, host: "127.0.0.1", apiPort: statusPorts[index], cameras: [camera])
+                : Printer(name: "Camera \(index + 1)", kind: .generic, cameras: [camera])
         }
         let minis = mini && printers.count > 1
             ? [AppConfig.MiniWindow(printerID: printers[1].id, cameraID: nil, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []

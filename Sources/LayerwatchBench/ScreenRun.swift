@@ -44,7 +44,7 @@ struct ScreenRun {
 
         guard let first = firstPicture(on: screen, of: process) else {
             run.failure = process.isRunning ? "no picture within \(Int(Timing.firstPictureLimit)) s" : "exited (status \(process.terminationStatus))"
-            FileHandle.standardError.write(Data("\(label): \(run.failure!); its output ends:\n\(tail(of: log))\n".utf8))
+            FileHandle.standardError.write(Data("\(label): \(run.failure!); its output ends:\n\(BenchRun.tail(of: log))\n".utf8))
             return run
         }
         run.firstPictureSeconds = Double(first - started) / 1e9
@@ -83,11 +83,5 @@ struct ScreenRun {
             usleep(10_000)  // a grab and a search take 5–10 ms: about one look every 15–20 ms
         }
         return nil
-    }
-
-    /// The last lines a player wrote, passwords in URLs masked.
-    private static func tail(of log: URL) -> String {
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return Redactor.scrubUserInfo(text.split(separator: "\n").suffix(8).joined(separator: "\n"))
     }
 }

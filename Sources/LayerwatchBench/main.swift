@@ -6,7 +6,8 @@ import Foundation
 // screen …` measures what reaches the screen, against GStreamer and mpv (bench/screen.sh);
 // `layerwatch-bench farm …` what the farm view costs with 1 to 16 printers (bench/farm.sh);
 // `layerwatch-bench zoom …` what a zoomed view costs against a fitted one (bench/zoom.sh);
-// `layerwatch-bench record …` what recording costs against decoding (bench/record.sh).
+// `layerwatch-bench record …` what recording costs against decoding (bench/record.sh);
+// `layerwatch-bench background …` what the app costs with its window closed (bench/background.sh).
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 switch benchArguments.first {
 case "scenario": ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
@@ -14,5 +15,6 @@ case "screen": ScreenBench.run(arguments: Array(benchArguments.dropFirst()))
 case "farm": FarmBench.run(arguments: Array(benchArguments.dropFirst()))
 case "zoom": ZoomBench.run(arguments: Array(benchArguments.dropFirst()))
 case "record": RecordBench.run(arguments: Array(benchArguments.dropFirst()))
+case "background": BackgroundBench.run(arguments: Array(benchArguments.dropFirst()))
 default: BenchRun.run(arguments: benchArguments)
 }
