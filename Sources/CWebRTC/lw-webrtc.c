@@ -353,6 +353,12 @@ int lw_webrtc_pull(LwWebRTC *peer, int timeout_ms, uint8_t **data, size_t *size,
     return LW_WEBRTC_OK;
 }
 
+int lw_webrtc_ice_connected(LwWebRTC *peer) {
+    GstWebRTCICEConnectionState state;
+    g_object_get(peer->webrtc, "ice-connection-state", &state, NULL);
+    return state == GST_WEBRTC_ICE_CONNECTION_STATE_CONNECTED || state == GST_WEBRTC_ICE_CONNECTION_STATE_COMPLETED;
+}
+
 char *lw_webrtc_resolve(const char *host) {
     struct addrinfo hints = {0}, *found = NULL;
     hints.ai_socktype = SOCK_DGRAM;

@@ -39,6 +39,9 @@ int lw_webrtc_answer_offer(LwWebRTC *peer, const char *offer, lw_webrtc_should_s
 int lw_webrtc_pull(LwWebRTC *peer, int timeout_ms, uint8_t **data, size_t *size, int64_t *pts_us, int *codec,
                    int *keyframe, char **error);
 
+/* Whether ICE has connected (checking done, a pair chosen). */
+int lw_webrtc_ice_connected(LwWebRTC *peer);
+
 /* The address this host sends from to reach `host` (the route's source address), so ICE gathers on
  * that interface only; NULL when the host cannot be resolved. */
 char *lw_webrtc_route_source(const char *host);

@@ -1,0 +1,106 @@
+import CFFmpeg
+import Foundation
+
+/// A WebRTC camera as a packet source: signalling over HTTP(S) in the style its `webrtc:` URL names
+/// (`WebRTCSignalling`), the camera's description checked (`WebRTCDescription`), then one
+/// receive-only `WebRTCPeer` whose H.264 access units (or VP8 frames) go to the one FFmpeg decoder
+/// as whole pictures stamped with their arrival. ICE gathers only on the address this host reaches
+/// the camera from and keeps only the camera's own candidates. A silent peer ends through the
+/// session's stall deadline (5 s by default), so the session reconnects with its backoff; a WHEP
+/// session is DELETEd when the input closes.
+final class WebRTCInput: PacketSource {
+    let isStillImage = false
+    let probedStreamInfo = false
+    /// Microseconds: packets are stamped with their arrival.
+    let timeBase = AVRational(num: 1, den: 1_000_000)
+    private let gate: InterruptGate
+    private let peer: WebRTCPeer
+    private let codec: AVCodecID
+    /// The WHEP session to DELETE when done (on the camera's own origin only).
+    private var session: URL?
+    private let secrets: [String]
+    /// Every local and remote candidate address of the connection, for the log and tests.
+    let candidateAddresses: (local: [String], remote: [String])
+    private var sawUnit = false
+
+    init(url: URL, source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
+        guard let style = WebRTCSignalling(url: url), let host = URLOrigin(url)?.host else {
+            throw FFmpegError(code: lw_averror(EINVAL), stage: .connect)
+        }
+        guard let camera = WebRTCPeer.resolve(host) else {
+            throw FFmpegError(code: lw_averror(EHOSTUNREACH), stage: .connect)
+        }
+        self.gate = gate
+        self.secrets = source.secrets
+        peer = try WebRTCPeer(localAddress: WebRTCPeer.routeSource(to: camera))
+        let exchange = WebRTCExchange(url: url, secrets: secrets, gate: gate, timeout: options.connectDeadline(for: source))
+        let local: String, remote: WebRTCDescription
+        switch style {
+        case .cameraStreamer:
+            let offer = try exchange.requestOffer()
+            remote = try WebRTCDescription(offer.sdp, cameraAddress: camera)
+            local = try peer.answer(offer: remote.text, interrupting: gate)
+            try exchange.sendAnswer(local, id: offer.id)
+            codec = WebRTCDescription.firstCodec(of: local) ?? remote.codec
+        case .whep, .go2rtc, .creality:
+            local = try peer.makeOffer(interrupting: gate)
+            let answer = try exchange.trade(offer: local, style: style)
+            session = answer.session
+            remote = try WebRTCDescription(answer.sdp, cameraAddress: camera, offered: Self.payloadTypes(of: local))
+            try peer.take(answer: remote.text)
+            codec = remote.codec
+        }
+        candidateAddresses = (WebRTCDescription.candidateAddresses(of: local), remote.candidates)
+        StreamLog.log(.debug, "WebRTC \(style.rawValue) to \(source): local candidates \(candidateAddresses.local), remote \(candidateAddresses.remote)")
+    }
+
+    deinit {
+        if let session {
+            _ = try? HTTPFetch.send(session, method: "DELETE", body: nil, secrets: secrets, timeout: 2, interrupting: nil)
+        }
+    }
+
+    func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {
+        try VideoDecoder.bare(codec, timeBase: timeBase, threads: threads)
+    }
+
+    var recordedStream: RecordedStream {
+        RecordedStream(codecID: codec, timeBase: timeBase, packets: .wholePictures, parameters: nil)
+    }
+
+    func rewind() throws(FFmpegError) {
+        throw FFmpegError(code: lw_averror(ESPIPE), stage: .read)
+    }
+
+    /// Waits for the next access unit, in 100 ms slices between which the gate (stop, stall
+    /// deadline) is asked.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        while true {
+            if gate.shouldInterrupt() {
+                if gate.deadlineExpired, !sawUnit, !peer.iceConnected { throw Self.iceFailed }
+                throw FFmpegError(code: lw_averror_exit(), stage: .read)
+            }
+            switch try peer.pull(milliseconds: 100) {
+            case .nothing: continue
+            case .iceFailed: throw Self.iceFailed
+            case .unit(let bytes, let keyframe):
+                sawUnit = true
+                try packet.copyData(from: bytes)
+                packet.pointee.pts = Int64(DispatchTime.now().uptimeNanoseconds / 1000)
+                packet.pointee.dts = packet.pointee.pts
+                if keyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
+                return
+            }
+        }
+    }
+
+    private static var iceFailed: FFmpegError {
+        .protocolViolation(tr("WebRTC's ICE found no path to the camera's media (check that UDP between this computer and the camera is not blocked)"))
+    }
+
+    /// The payload types of `sdp`'s video section.
+    private static func payloadTypes(of sdp: String) -> Set<Int> {
+        let video = sdp.split(whereSeparator: \.isNewline).first { $0.hasPrefix("m=video ") }
+        return Set(video.map { $0.split(separator: " ").dropFirst(3).compactMap { Int($0) } } ?? [])
+    }
+}
