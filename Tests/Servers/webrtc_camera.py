@@ -9,7 +9,8 @@ the loopback interface.
 
 Events: ready(port); offer(candidates) with the addresses of the candidates Layerwatch's offer or
 answer carried; answer(candidates) with this peer's; ice(state); delete(path) for a WHEP DELETE.
---hostile makes the answer not SDP, without video, or with its only candidate at 10.0.0.1.
+--hostile makes the answer not SDP, without video, with its only candidate at 10.0.0.1, over 64 kB,
+with 800 candidates at other hosts before its own, or with its candidates at a dead port.
 """
 import argparse
 import asyncio
@@ -91,7 +92,10 @@ class Camera:
         await peer.setLocalDescription(await peer.createAnswer())
         sdp = peer.localDescription.sdp
         emit(event="answer", candidates=candidates(sdp))
-        self.peers[str(uuid.uuid4())] = peer
+        if self.hostile == "dead-candidate":
+            await peer.close()  # nor does this peer answer checks or check itself
+        else:
+            self.peers[str(uuid.uuid4())] = peer
         return self.spoil(sdp)
 
     async def offer(self):
@@ -118,6 +122,19 @@ class Camera:
             lines = [line for line in sdp.splitlines() if not line.startswith("a=candidate:")]
             at = next(i for i, line in enumerate(lines) if line.startswith("m=video")) + 1
             lines.insert(at, "a=candidate:1 1 udp 2130706431 10.0.0.1 40000 typ host")
+            return "\r\n".join(lines) + "\r\n"
+        if self.hostile == "huge":
+            return sdp + "a=x-padding:" + "x" * 200_000 + "\r\n"
+        if self.hostile == "many-candidates":
+            # 800 candidates at other hosts before the real ones (as many as the 64 kB answer limit
+            # lets through): only the camera's may be used.
+            at = sdp.index("a=candidate:")
+            extra = "".join(f"a=candidate:9{i} 1 udp 2130706431 10.0.{i // 250}.{i % 250 + 1} 40000 typ host\r\n" for i in range(800))
+            return sdp[:at] + extra + sdp[at:]
+        if self.hostile == "dead-candidate":
+            # The camera's candidates point at a port nobody listens on: ICE cannot connect.
+            lines = [" ".join(f[:5] + ["9"] + f[6:]) if f[0].startswith("a=candidate:") else " ".join(f)
+                     for f in (line.split(" ") for line in sdp.splitlines())]
             return "\r\n".join(lines) + "\r\n"
         if self.style == "creality":
             return creality_quirks(sdp)
@@ -214,7 +231,7 @@ def main():
     parser = argparse.ArgumentParser()
     add_common_args(parser)
     parser.add_argument("--style", choices=["whep", "go2rtc", "camera-streamer", "creality"], default="whep")
-    parser.add_argument("--hostile", choices=["none", "not-sdp", "no-video", "foreign-candidate"], default="none")
+    parser.add_argument("--hostile", choices=["none", "not-sdp", "no-video", "foreign-candidate", "huge", "many-candidates", "dead-candidate"], default="none")
     parser.add_argument("--codec", choices=["h264", "vp8"], default="h264")
     args = parser.parse_args()
     camera = Camera(args.style, args.hostile, args.codec)

@@ -112,6 +112,25 @@ final class WebRTCStreamTests: XCTestCase {
                        .protocolError("the camera's WebRTC answer has no ICE candidate at its own address 127.0.0.1"))
     }
 
+    func testHugeAnswerIsRefused() throws {
+        XCTAssertEqual(try failure(hostile: "huge"), .protocolError("the answer is larger than 64 kB"))
+    }
+
+    func testThousandsOfCandidatesAtOtherHostsAreIgnored() throws {
+        let server = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", "many-candidates"])
+        let session = StreamSession(source: try StreamSource.parse("webrtc:http://127.0.0.1:\(server.port)/cam/whep"))
+        let recorder = SessionRecorder(session: session)
+        defer { session.stop() }
+        let frame = try XCTUnwrap(recorder.waitForFrames(3, timeout: 20), "states: \(recorder.states)")
+        assertQuadrants(frame)
+        XCTAssertEqual(Set(server.events(named: "offer").flatMap { ($0.fields["candidates"] as? [String]) ?? [] }), ["127.0.0.1"])
+    }
+
+    func testICEThatCannotConnectSaysSo() throws {
+        XCTAssertEqual(try failure(hostile: "dead-candidate"),
+                       .protocolError("WebRTC's ICE found no path to the camera's media (check that UDP between this computer and the camera is not blocked)"))
+    }
+
     func testSecretsInTheURLAreMasked() throws {
         let source = try StreamSource.parse("webrtc:http://user:s3cretPass@127.0.0.1:1984/api/webrtc?src=cam&token=T0kenValue")
         XCTAssertFalse(source.description.contains("s3cretPass"), source.description)
