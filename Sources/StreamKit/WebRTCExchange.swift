@@ -16,22 +16,21 @@ struct WebRTCExchange {
         let session: URL?
     }
 
-    /// Sends Layerwatch's `offer` in `style` (WHEP, go2rtc, Creality) and unwraps the answer.
+    /// Sends Layerwatch's `offer` as WHEP and go2rtc do (raw SDP), or in Creality's wrapping, and
+    /// unwraps the answer.
     func trade(offer: String, style: WebRTCSignalling) throws(FFmpegError) -> Answer {
-        switch style {
-        case .creality:
+        guard style != .creality else {
             let json = (try? JSONSerialization.data(withJSONObject: ["type": "offer", "sdp": offer])) ?? Data()
             let answer = try send(HTTPRequest.Body(type: "plain/text", data: json.base64EncodedData()))
-            guard let decoded = Data(base64Encoded: answer.body.filter { !Character(UnicodeScalar($0)).isWhitespace }),
+            guard let decoded = Data(base64Encoded: answer.body, options: .ignoreUnknownCharacters),
                   let sdp = Self.field("sdp", of: decoded) else {
                 throw Self.violation(tr("the Creality camera did not answer the offer with a session description"))
             }
             return Answer(sdp: sdp, session: nil)
-        case .whep, .go2rtc, .cameraStreamer:
-            let answer = try send(HTTPRequest.Body(type: "application/sdp", data: Data(offer.utf8)))
-            let session = style == .whep ? answer.location.flatMap(sameOrigin) : nil
-            return Answer(sdp: try Self.text(answer.body), session: session)
         }
+        let answer = try send(HTTPRequest.Body(type: "application/sdp", data: Data(offer.utf8)))
+        let session = style == .whep ? answer.location.flatMap(sameOrigin) : nil
+        return Answer(sdp: try Self.text(answer.body), session: session)
     }
 
     /// camera-streamer: asks the camera for its offer.

@@ -19,8 +19,6 @@ final class WebRTCInput: PacketSource {
     /// The WHEP session to DELETE when done (on the camera's own origin only).
     private var session: URL?
     private let secrets: [String]
-    /// Every local and remote candidate address of the connection, for the log and tests.
-    let candidateAddresses: (local: [String], remote: [String])
     private var sawUnit = false
 
     init(url: URL, source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
@@ -50,8 +48,8 @@ final class WebRTCInput: PacketSource {
             try peer.take(answer: remote.text)
             codec = remote.codec
         }
-        candidateAddresses = (WebRTCDescription.candidateAddresses(of: local), remote.candidates)
-        StreamLog.log(.debug, "WebRTC \(style.rawValue) to \(source): local candidates \(candidateAddresses.local), remote \(candidateAddresses.remote)")
+        StreamLog.log(.debug, "WebRTC \(style.rawValue) to \(source): local candidates "
+                      + "\(WebRTCDescription.candidateAddresses(of: local)), remote \(remote.candidates)")
     }
 
     deinit {
