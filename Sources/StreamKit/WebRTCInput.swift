@@ -62,8 +62,11 @@ final class WebRTCInput: PacketSource {
         try VideoDecoder.bare(codec, timeBase: timeBase, threads: threads)
     }
 
+    /// H.264 goes through the recorder's access-unit collector, which takes the in-band parameter
+    /// sets a Matroska header needs (each packet, a whole access unit, is one picture to it).
     var recordedStream: RecordedStream {
-        RecordedStream(codecID: codec, timeBase: timeBase, packets: .wholePictures, parameters: nil)
+        RecordedStream(codecID: codec, timeBase: timeBase, packets: codec == AV_CODEC_ID_H264 ? .h264NALUnits : .wholePictures,
+                       parameters: nil)
     }
 
     func rewind() throws(FFmpegError) {

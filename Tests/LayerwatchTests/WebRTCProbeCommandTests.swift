@@ -2,8 +2,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `layerwatch probe webrtc:…` against a real aiortc camera on loopback: it decodes the camera's
-/// pictures at their size, masks the URL's token, and ends the WHEP session it opened.
+/// `layerwatch probe` and `record` of `webrtc:…` against a real aiortc camera on loopback: the probe
+/// decodes the camera's pictures at their size, masks the URL's token, and ends the WHEP session it
+/// opened; a recording holds the camera's H.264 as sent, decodable without errors.
 final class WebRTCProbeCommandTests: XCTestCase {
     func testProbeDecodesAWHEPCameraAndDeletesItsSession() throws {
         let server = try TestServer(script: "webrtc_camera.py", arguments: ["--style", "whep"])
@@ -14,6 +15,19 @@ final class WebRTCProbeCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("codec        h264"), run.stdout)
         XCTAssertFalse((run.stdout + run.stderr).contains("Qw3rtyT0ken"))
         XCTAssertNotNil(server.waitFor("delete", timeout: 5), "the probe must end its WHEP session")
+    }
+
+    func testRecordKeepsTheCamerasH264() throws {
+        let server = try TestServer(script: "webrtc_camera.py", arguments: ["--style", "go2rtc"])
+        let file = try makeTemporaryDirectory().appendingPathComponent("camera.mkv")
+        let url = "webrtc:http://127.0.0.1:\(server.port)/api/webrtc?src=printer"
+        let run = try CommandRun.product("layerwatch", ["record", url, "--seconds", "3", "-o", file.path], timeout: 40)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        let recorded = try RecordedFile(file)
+        XCTAssertEqual(recorded.codec, "h264")
+        XCTAssertEqual([recorded.width, recorded.height], [320, 240])
+        XCTAssertEqual(recorded.decodeErrors, "")
+        XCTAssertGreaterThanOrEqual(recorded.frames, 45, "30 pictures a second for 3 s")
     }
 
     func testProbeOfARefusedSignallingEndpointSaysRefused() throws {
