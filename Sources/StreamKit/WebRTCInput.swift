@@ -4,14 +4,14 @@ import Foundation
 /// A WebRTC camera as a packet source: signalling over HTTP(S) in the style its `webrtc:` URL names
 /// (`WebRTCSignalling`), the camera's description checked (`WebRTCDescription`), then one
 /// receive-only `WebRTCPeer` whose H.264 access units (or VP8 frames) go to the one FFmpeg decoder
-/// as whole pictures stamped with their arrival. ICE gathers only on the address this host reaches
+/// as whole pictures, stamped with the camera's timing. ICE gathers only on the address this host reaches
 /// the camera from and keeps only the camera's own candidates. A silent peer ends through the
 /// session's stall deadline (5 s by default), so the session reconnects with its backoff; a WHEP
 /// session is DELETEd when the input closes.
 final class WebRTCInput: PacketSource {
     let isStillImage = false
     let probedStreamInfo = false
-    /// Microseconds: packets are stamped with their arrival.
+    /// Microseconds of the pipeline's running time.
     let timeBase = AVRational(num: 1, den: 1_000_000)
     private let gate: InterruptGate
     private let peer: WebRTCPeer
@@ -20,6 +20,8 @@ final class WebRTCInput: PacketSource {
     private var session: URL?
     private let secrets: [String]
     private var sawUnit = false
+    /// The last packet's time, so times only go forward.
+    private var lastTime = Int64.min + 1
 
     init(url: URL, source: StreamSource, gate: InterruptGate, options: SessionOptions) throws(FFmpegError) {
         guard let style = WebRTCSignalling(url: url), let host = URLOrigin(url)?.host else {
@@ -84,11 +86,15 @@ final class WebRTCInput: PacketSource {
             switch try peer.pull(milliseconds: 100) {
             case .nothing: continue
             case .iceFailed: throw Self.iceFailed
-            case .unit(let bytes, let keyframe):
+            case .unit(let bytes, let keyframe, let microseconds):
                 sawUnit = true
                 try packet.copyData(from: bytes)
-                packet.pointee.pts = Int64(DispatchTime.now().uptimeNanoseconds / 1000)
+                // The camera's own timing where it is known (a recording keeps its pace even when a
+                // keyframe and the picture after it arrive together); views show units as they come.
+                let time = microseconds ?? Int64(DispatchTime.now().uptimeNanoseconds / 1000)
+                packet.pointee.pts = max(time, lastTime + 1)
                 packet.pointee.dts = packet.pointee.pts
+                lastTime = packet.pointee.pts
                 if keyframe { packet.pointee.flags |= AV_PKT_FLAG_KEY }
                 return
             }

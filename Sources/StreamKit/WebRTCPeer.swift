@@ -45,7 +45,9 @@ final class WebRTCPeer {
 
     /// What `pull` found.
     enum Pulled {
-        case unit([UInt8], keyframe: Bool)
+        /// `microseconds`: the unit's time on the pipeline's clock, laid out from the camera's RTP
+        /// timestamps by the jitter buffer (nil when it has none).
+        case unit([UInt8], keyframe: Bool, microseconds: Int64?)
         case nothing
         case iceFailed
     }
@@ -61,7 +63,8 @@ final class WebRTCPeer {
         switch lw_webrtc_pull(peer, milliseconds, &data, &size, &pts, &codec, &keyframe, &error) {
         case Int32(LW_WEBRTC_OK):
             defer { lw_webrtc_free_text(UnsafeMutableRawPointer(data)?.assumingMemoryBound(to: CChar.self)) }
-            return .unit(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [], keyframe: keyframe != 0)
+            return .unit(data.map { Array(UnsafeBufferPointer(start: $0, count: size)) } ?? [], keyframe: keyframe != 0,
+                         microseconds: pts >= 0 ? pts : nil)
         case Int32(LW_WEBRTC_ICE_FAILED): return .iceFailed
         case Int32(LW_WEBRTC_NOTHING): return .nothing
         default: throw Self.failure(error)

@@ -26,7 +26,10 @@ final class WebRTCProbeCommandTests: XCTestCase {
         let recorded = try RecordedFile(file)
         XCTAssertEqual(recorded.codec, "h264")
         XCTAssertEqual([recorded.width, recorded.height], [320, 240])
-        XCTAssertEqual(recorded.decodeErrors, "")
+        // ffmpeg's null output turns the camera's slightly uneven spacing (31–34 ms, its clock against
+        // ours) into a constant rate and complains when two pictures land on one tick: not a decode error.
+        let decodeErrors = recorded.decodeErrors.split(separator: "\n").filter { !$0.contains("non monotonically increasing dts") }
+        XCTAssertEqual(decodeErrors, [])
         XCTAssertGreaterThanOrEqual(recorded.frames, 45, "30 pictures a second for 3 s")
     }
 
