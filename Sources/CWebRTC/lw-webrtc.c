@@ -79,7 +79,11 @@ static void on_pad_added(GstElement *webrtc, GstPad *pad, gpointer data) {
     if (codec == LW_WEBRTC_H264) {
         first = gst_element_factory_make("rtph264depay", NULL);
         last = gst_element_factory_make("h264parse", NULL);
-        if (!first || !last) return;
+        if (!first || !last) {
+            if (first) gst_object_unref(gst_object_ref_sink(first));
+            if (last) gst_object_unref(gst_object_ref_sink(last));
+            return;
+        }
         /* A keyframe asked for (PLI) when packets are lost, and nothing handed on before one. */
         g_object_set(first, "request-keyframe", TRUE, "wait-for-keyframe", TRUE, NULL);
         /* SPS/PPS before every IDR, so the decoder can start at any keyframe. */
@@ -306,17 +310,23 @@ int lw_webrtc_answer_offer(LwWebRTC *peer, const char *offer, lw_webrtc_should_s
     return result;
 }
 
-/* The first error the pipeline posted (a DTLS handshake that failed, a decryption error), if any. */
+/* The first error the pipeline posted (a DTLS handshake that failed, a decryption error), if any.
+ * Every other message is dropped here: nothing else reads this bus, which would otherwise keep them
+ * all for as long as the camera plays. */
 static char *lw_pipeline_error(LwWebRTC *peer) {
     GstBus *bus = gst_element_get_bus(peer->pipeline);
-    GstMessage *message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+    char *text = NULL;
+    GstMessage *message;
+    while (!text && (message = gst_bus_pop(bus))) {
+        if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR) {
+            GError *failure = NULL;
+            gst_message_parse_error(message, &failure, NULL);
+            text = g_strdup(failure ? failure->message : "GStreamer error");
+            g_clear_error(&failure);
+        }
+        gst_message_unref(message);
+    }
     gst_object_unref(bus);
-    if (!message) return NULL;
-    GError *failure = NULL;
-    gst_message_parse_error(message, &failure, NULL);
-    char *text = g_strdup(failure ? failure->message : "GStreamer error");
-    g_clear_error(&failure);
-    gst_message_unref(message);
     return text;
 }
 
