@@ -4,8 +4,8 @@ import Foundation
 /// A WebRTC camera as a packet source: signalling over HTTP(S) in the style its `webrtc:` URL names
 /// (`WebRTCSignalling`), the camera's description checked (`WebRTCDescription`), then one
 /// receive-only `WebRTCPeer` whose H.264 access units (or VP8 frames) go to the one FFmpeg decoder
-/// as whole pictures, stamped with the camera's timing. ICE gathers only on the address this host reaches
-/// the camera from and keeps only the camera's own candidates. A silent peer ends through the
+/// as whole pictures, stamped with the camera's timing. ICE gathers only on the address this host
+/// reaches the camera from and keeps only the camera's own candidates. A silent peer ends through the
 /// session's stall deadline (5 s by default), so the session reconnects with its backoff; a WHEP
 /// session is DELETEd when the input closes.
 final class WebRTCInput: PacketSource {
@@ -17,7 +17,7 @@ final class WebRTCInput: PacketSource {
     private let peer: WebRTCPeer
     private let codec: AVCodecID
     /// The WHEP session to DELETE when done (on the camera's own origin only).
-    private var session: URL?
+    private let session: URL?
     private let secrets: [String]
     private var sawUnit = false
     /// The last packet's time, so times only go forward.
@@ -41,13 +41,19 @@ final class WebRTCInput: PacketSource {
             remote = try WebRTCDescription(offer.sdp, cameraAddress: camera)
             local = try peer.answer(offer: remote.text, interrupting: gate)
             try exchange.sendAnswer(local, id: offer.id)
+            session = nil
             codec = WebRTCDescription.firstCodec(of: local) ?? remote.codec
         case .whep, .go2rtc, .creality:
             local = try peer.makeOffer(interrupting: gate)
             let answer = try exchange.trade(offer: local, style: style)
+            do {
+                remote = try WebRTCDescription(answer.sdp, cameraAddress: camera, offered: Self.payloadTypes(of: local))
+                try peer.take(answer: remote.text)
+            } catch {
+                Self.end(answer.session, secrets: secrets)
+                throw error
+            }
             session = answer.session
-            remote = try WebRTCDescription(answer.sdp, cameraAddress: camera, offered: Self.payloadTypes(of: local))
-            try peer.take(answer: remote.text)
             codec = remote.codec
         }
         StreamLog.log(.debug, "WebRTC \(style.rawValue) to \(source): local candidates "
@@ -55,9 +61,13 @@ final class WebRTCInput: PacketSource {
     }
 
     deinit {
-        if let session {
-            _ = try? HTTPFetch.send(session, method: "DELETE", body: nil, secrets: secrets, timeout: 2, interrupting: nil)
-        }
+        Self.end(session, secrets: secrets)
+    }
+
+    /// DELETEs a WHEP session, if there is one (also when its answer was refused).
+    private static func end(_ session: URL?, secrets: [String]) {
+        guard let session else { return }
+        _ = try? HTTPFetch.send(session, method: "DELETE", body: nil, secrets: secrets, timeout: 2, interrupting: nil)
     }
 
     func makeDecoder(threads: Int) throws(FFmpegError) -> VideoDecoder {

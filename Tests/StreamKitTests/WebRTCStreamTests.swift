@@ -81,8 +81,12 @@ final class WebRTCStreamTests: XCTestCase {
         XCTAssertEqual(session.state, .live)
     }
 
+    /// The camera `failure(hostile:)` last started.
+    private var lastServer: TestServer?
+
     private func failure(hostile: String) throws -> StreamFailure? {
         let server = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", hostile])
+        lastServer = server
         let session = StreamSession(source: try StreamSource.parse("webrtc:http://127.0.0.1:\(server.port)/cam/whep"))
         let recorder = SessionRecorder(session: session)
         defer { session.stop() }
@@ -101,8 +105,9 @@ final class WebRTCStreamTests: XCTestCase {
         XCTAssertEqual(try failure(hostile: "not-sdp"), .protocolError("the camera's WebRTC answer is not a session description"))
     }
 
-    func testAnswerWithoutVideoIsRefused() throws {
+    func testAnswerWithoutVideoIsRefusedAndItsSessionEnded() throws {
         XCTAssertEqual(try failure(hostile: "no-video"), .protocolError("the camera's WebRTC answer has no video"))
+        XCTAssertFalse(lastServer?.events(named: "delete").isEmpty ?? true, "the refused WHEP session is DELETEd")
     }
 
     func testCandidateAtAnotherHostIsNeverContacted() throws {
