@@ -117,9 +117,9 @@ LwWebRTC *lw_webrtc_new(const char *local_address, unsigned latency_ms, char **e
     GstElement *webrtc = gst_element_factory_make("webrtcbin", NULL);
     GstElement *sink = gst_element_factory_make("appsink", NULL);
     if (!webrtc || !sink) {
-        if (webrtc) gst_object_unref(webrtc);
-        if (sink) gst_object_unref(sink);
-        *error = g_strdup("GStreamer's WebRTC plugins are missing (install gstreamer1.0-plugins-bad and gstreamer1.0-nice)");
+        if (webrtc) gst_object_unref(gst_object_ref_sink(webrtc));
+        if (sink) gst_object_unref(gst_object_ref_sink(sink));
+        *error = g_strdup("WebRTC (GStreamer's webrtcbin is missing: install gstreamer1.0-plugins-bad and gstreamer1.0-nice)");
         return NULL;
     }
     LwWebRTC *peer = g_new0(LwWebRTC, 1);

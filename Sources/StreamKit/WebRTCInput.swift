@@ -27,12 +27,14 @@ final class WebRTCInput: PacketSource {
         guard let style = WebRTCSignalling(url: url), let host = URLOrigin(url)?.host else {
             throw FFmpegError(code: lw_averror(EINVAL), stage: .connect)
         }
-        guard let camera = WebRTCPeer.resolve(host) else {
+        // No address, or no route to it: the camera cannot be reached (and ICE never gathers on
+        // every interface for want of one).
+        guard let camera = WebRTCPeer.resolve(host), let localAddress = WebRTCPeer.routeSource(to: camera) else {
             throw FFmpegError(code: lw_averror(EHOSTUNREACH), stage: .connect)
         }
         self.gate = gate
         self.secrets = source.secrets
-        peer = try WebRTCPeer(localAddress: WebRTCPeer.routeSource(to: camera))
+        peer = try WebRTCPeer(localAddress: localAddress)
         let exchange = WebRTCExchange(url: url, secrets: secrets, gate: gate, timeout: options.connectDeadline(for: source))
         let local: String, remote: WebRTCDescription
         switch style {

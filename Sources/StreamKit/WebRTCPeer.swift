@@ -14,10 +14,12 @@ final class WebRTCPeer {
     private let peer: OpaquePointer
 
     /// A peer gathering on `localAddress` only (the address this host reaches the camera from).
-    init(localAddress: String?) throws(FFmpegError) {
+    init(localAddress: String) throws(FFmpegError) {
         var error: UnsafeMutablePointer<CChar>?
         guard let made = lw_webrtc_new(localAddress, Self.jitterBufferMilliseconds, &error) else {
-            throw Self.failure(error, code: lw_averror_decoder_not_found())
+            // GStreamer or its WebRTC plugins are missing: no retry can help, as for a missing decoder.
+            let detail = Self.taking(error) ?? "WebRTC"
+            throw FFmpegError(code: lw_averror_decoder_not_found(), stage: .open, detail: detail, failure: .unsupportedCodec(detail))
         }
         peer = made
     }
@@ -99,10 +101,8 @@ final class WebRTCPeer {
         return text
     }
 
-    /// The glue's message as a protocol error (or another code's error).
-    private static func failure(_ error: UnsafeMutablePointer<CChar>?, code: Int32? = nil) -> FFmpegError {
-        let detail = taking(error) ?? "WebRTC failed"
-        if let code { return FFmpegError(code: code, stage: .open, detail: detail, failure: .protocolError(detail)) }
-        return .protocolViolation(detail, stage: .open)
+    /// The glue's message as a protocol error.
+    private static func failure(_ error: UnsafeMutablePointer<CChar>?) -> FFmpegError {
+        .protocolViolation(taking(error) ?? "WebRTC failed", stage: .open)
     }
 }

@@ -18,7 +18,8 @@ enum { LW_WEBRTC_H264 = 1, LW_WEBRTC_VP8 = 2 };
 /* lw_webrtc_pull's and the waits' results. */
 enum { LW_WEBRTC_OK = 0, LW_WEBRTC_STOPPED = 1, LW_WEBRTC_NOTHING = 2, LW_WEBRTC_ICE_FAILED = 3, LW_WEBRTC_ERROR = 4 };
 
-/* A peer whose ICE gathers host candidates on `local_address` only (no STUN, TURN or TCP), with
+/* A peer whose ICE gathers host candidates on `local_address` only (no STUN, TURN or TCP; every
+ * interface when it is NULL, which StreamKit never asks for), with
  * `latency_ms` of jitter buffer. NULL and *error when GStreamer or a plugin is missing. */
 LwWebRTC *lw_webrtc_new(const char *local_address, unsigned latency_ms, char **error);
 void lw_webrtc_free(LwWebRTC *peer);
