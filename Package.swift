@@ -31,12 +31,20 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev", "libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-app-1.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libgstreamer-plugins-bad1.0-dev"])]
+        ),
+        // webrtcbin's signals, promises and variadic calls, which Swift cannot call, behind a small
+        // C API for StreamKit's WebRTC source.
+        .target(name: "CWebRTC", dependencies: ["CGStreamer"]),
         // Layerwatch's C over GTK: GObject subclasses (a paintable, a layout host), X11 requests GTK 4
         // has no API for, and wrappers for the variadic calls and macros Swift cannot import.
         .target(name: "CLayerwatch", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
         // Pixel loops the debug build would leave unoptimised (17× slower at -O0), so always -O2.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels"]),
+        .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels", "CWebRTC"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
         // Printers' live status (Bambu MQTT, Moonraker, OctoPrint): GTK-free, one client per printer.
         .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto"]),

@@ -71,7 +71,8 @@ public enum Go2RTCExport {
     static func source(of printer: Printer, camera index: Int, among printers: [Printer]) -> Result<Source, Omission> {
         if let url = printer.cameras[index].url?.trimmingCharacters(in: .whitespacesAndNewlines) {
             switch try? StreamSource.parse(url) {
-            case .rtsp?, .http?: return .success(Source(url: url))
+            // go2rtc reads `webrtc:` URLs in the same convention.
+            case .rtsp?, .http?, .webrtc?: return .success(Source(url: url))
             // A P1/A1 camera typed as a bambu-jpeg:// URL: the relay reads it just the same.
             case .bambuJPEG?: return .success(relay(printer, camera: index, among: printers))
             case .file?, nil: return .failure(.noNetworkURL)

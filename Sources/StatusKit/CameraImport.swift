@@ -2,7 +2,7 @@ import Foundation
 import StreamKit
 
 /// A camera a Klipper or OctoPrint host knows of, as Layerwatch would add it: the URL to play (nil
-/// for a WebRTC-only camera Layerwatch cannot play yet), and how it is mounted.
+/// for a browser-only camera Layerwatch cannot play: Janus, HLS, jmuxer, an iframe), and how it is mounted.
 public struct ImportedCamera: Equatable, Sendable {
     public var name: String
     /// What the host calls the stream (Moonraker's `service`, `mjpeg` for OctoPrint).
@@ -26,7 +26,7 @@ public struct ImportedCamera: Equatable, Sendable {
         self.flipVertical = flipVertical
     }
 
-    /// True for a camera only reachable over WebRTC, which Layerwatch does not play yet.
+    /// True for a camera only a browser plays (Janus's WebRTC, HLS, jmuxer, an iframe).
     public var isWebRTCOnly: Bool { url == nil }
 
     /// Why it cannot be added, in words for the list; nil when it can. A host's list may name
@@ -79,8 +79,9 @@ public enum CameraImport {
         }
     }
 
-    /// One entry of Moonraker's webcam list. WebRTC services are mapped to the same server's plain
-    /// stream where it has one (camera-streamer's MJPEG, go2rtc's MJPEG, MediaMTX's RTSP).
+    /// One entry of Moonraker's webcam list. WebRTC services are played over WebRTC where Layerwatch
+    /// speaks their signalling (camera-streamer, MediaMTX's WHEP), else mapped to the same server's
+    /// plain stream (go2rtc's MJPEG).
     static func moonrakerCamera(_ entry: [String: Any], web: URL) -> ImportedCamera? {
         guard JSONValue.bool(entry["enabled"]) ?? true else { return nil }
         let service = JSONValue.string(entry["service"]) ?? "mjpegstreamer"
@@ -93,8 +94,8 @@ public enum CameraImport {
                               flipVertical: JSONValue.bool(entry["flip_vertical"]) ?? false)
     }
 
-    /// The URL Layerwatch plays for a Moonraker camera service; nil when the service is WebRTC (or
-    /// another browser-only kind) with no plain endpoint on the same server.
+    /// The URL Layerwatch plays for a Moonraker camera service; nil for a browser-only kind (Janus,
+    /// HLS, jmuxer, an iframe).
     static func playableURL(service: String, stream: URL) -> String? {
         guard var components = URLComponents(url: stream, resolvingAgainstBaseURL: true) else { return nil }
         // The path stays as the host wrote it, percent-encoded: decoded, a `%24{HOME}` or `%2F`
@@ -102,11 +103,9 @@ public enum CameraImport {
         let path = components.percentEncodedPath
         switch service {
         case "webrtc-camerastreamer":
-            // camera-streamer serves MJPEG beside its WebRTC page: /webcam/webrtc → /webcam/?action=stream.
-            let folder = path.hasSuffix("/webrtc") ? String(path.dropLast("webrtc".count)) : (path.hasSuffix("/") ? path : path + "/")
-            components.percentEncodedPath = folder
-            components.query = "action=stream"
-            return components.url?.absoluteString
+            // camera-streamer's own WebRTC signalling, at the stream URL (/webcam/webrtc).
+            components.fragment = "format=camera-streamer"
+            return components.url.map { "webrtc:\($0.absoluteString)" }
         case "webrtc-go2rtc":
             // go2rtc's page is …/webrtc.html?src=NAME (or stream.html); its MJPEG is …/api/stream.mjpeg?src=NAME.
             guard let source = components.percentEncodedQueryItems?.first(where: { $0.name == "src" })?.value else { return nil }
@@ -115,10 +114,12 @@ public enum CameraImport {
             components.percentEncodedQueryItems = [URLQueryItem(name: "src", value: source)]
             return components.url?.absoluteString
         case "webrtc-mediamtx":
-            // MediaMTX serves WebRTC on :8889/NAME and the same path as RTSP on :8554.
-            let name = path.split(separator: "/").first(where: { $0 != "webrtc" }).map(String.init)
-            guard let host = components.host, let name else { return nil }
-            return "rtsp://\(StreamSource.bracketed(host)):8554/\(name)"
+            // MediaMTX serves WebRTC on :8889/NAME/ and WHEP at :8889/NAME/whep.
+            let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+            guard !base.isEmpty else { return nil }
+            components.percentEncodedPath = base.hasSuffix("/whep") ? base : base + "/whep"
+            components.query = nil
+            return components.url.map { "webrtc:\($0.absoluteString)" }
         case "webrtc-janus", "hlsstream", "jmuxer-stream", "iframe":
             return nil
         default:

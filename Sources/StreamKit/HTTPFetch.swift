@@ -33,7 +33,8 @@ public enum HTTPFetch {
                            timeout: TimeInterval, limit: Int = maximumBytes, json: Data? = nil,
                            stop: StopSignal? = nil) throws(Failure) -> Data {
         try performing(url, secrets: secrets, timeout: timeout, stop: stop) { watcher throws(FFmpegError) in
-            Data(try fetch(url, headers: headers, json: json, timeout: timeout, limit: limit, watcher: watcher, everyStatus: false).body)
+            Data(try fetch(url, headers: headers, body: json.map(HTTPRequest.Body.json), timeout: timeout, limit: limit,
+                           watcher: watcher, everyStatus: false).body)
         }
     }
 
@@ -42,6 +43,8 @@ public enum HTTPFetch {
     public struct Answer: Sendable {
         public let status: Int
         public let body: Data
+        /// The `Location` field, when there is one (a WHEP session's address).
+        public let location: String?
     }
 
     /// The most of an answer to a command that is read: a line of JSON.
@@ -52,14 +55,23 @@ public enum HTTPFetch {
     public static func post(_ url: URL, json: Data, headers: [(String, String)] = [], secrets: [String] = [],
                             timeout: TimeInterval) throws(Failure) -> Answer {
         try performing(url, secrets: secrets, timeout: timeout, stop: nil) { watcher throws(FFmpegError) in
-            let answer = try fetch(url, headers: headers, json: json, timeout: timeout, limit: answerLimit, watcher: watcher, everyStatus: true)
-            return Answer(status: answer.status, body: Data(answer.body))
+            try fetch(url, headers: headers, body: .json(json), timeout: timeout, limit: answerLimit, watcher: watcher, everyStatus: true)
+        }
+    }
+
+    /// Sends `method` with `body` to `url` (WebRTC signalling: an SDP offer, a DELETE) and answers
+    /// with any status, as `post` does; `interrupting` (a session's gate) stops it too, and no
+    /// redirect is followed.
+    static func send(_ url: URL, method: String, body: HTTPRequest.Body?, secrets: [String], timeout: TimeInterval,
+                     limit: Int = answerLimit, interrupting: Interrupting?) throws(Failure) -> Answer {
+        try performing(url, secrets: secrets, timeout: timeout, stop: interrupting) { watcher throws(FFmpegError) in
+            try fetch(url, headers: [], method: method, body: body, timeout: timeout, limit: limit, watcher: watcher, everyStatus: true)
         }
     }
 
     /// Runs one request under its own deadline, FFmpeg log capture and secrets' redaction, and
     /// classifies what it failed with.
-    private static func performing<T>(_ url: URL, secrets: [String], timeout: TimeInterval, stop: StopSignal?,
+    private static func performing<T>(_ url: URL, secrets: [String], timeout: TimeInterval, stop: Interrupting?,
                                       _ request: (StopWatcher) throws(FFmpegError) -> T) throws(Failure) -> T {
         let source = StreamSource.http(url)
         let redactor = Redactor(secrets: secrets + source.secrets)
@@ -79,9 +91,9 @@ public enum HTTPFetch {
     }
 
     /// The first 2xx answer (any answer with `everyStatus`), following the redirects
-    /// `HTTPRedirects` allows when nothing is posted.
-    private static func fetch(_ url: URL, headers: [(String, String)], json: Data?, timeout: TimeInterval, limit: Int,
-                              watcher: StopWatcher, everyStatus: Bool) throws(FFmpegError) -> (status: Int, body: [UInt8]) {
+    /// `HTTPRedirects` allows when nothing is sent.
+    private static func fetch(_ url: URL, headers: [(String, String)], method: String? = nil, body: HTTPRequest.Body?,
+                              timeout: TimeInterval, limit: Int, watcher: StopWatcher, everyStatus: Bool) throws(FFmpegError) -> Answer {
         let authorization = HTTPRequest.basicAuthorization(url)
         let sent = headers + (authorization.map { [$0] } ?? [])
         var redirects = HTTPRedirects(from: url, secret: !headers.isEmpty ? .apiKey : authorization != nil ? .password : nil)
@@ -90,14 +102,15 @@ public enum HTTPFetch {
         while true {
             guard let origin = URLOrigin(target), origin.isWeb else { throw FFmpegError(code: lw_averror(EINVAL), stage: .connect) }
             let connection = try HTTPConnection(to: origin, timeoutMicroseconds: socketTimeout, interrupting: watcher)
-            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent, json: json))
+            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent, method: method, body: body))
             let head = try HTTPResponseHead.read(from: connection)
             if (200..<300).contains(head.status) || everyStatus {
                 let tooLarge = limit >= 1_000_000 ? String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)
                     : String(format: tr("the answer is larger than %d kB"), limit / 1024)
-                return (head.status, try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(tooLarge)))
+                let read = try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(tooLarge))
+                return Answer(status: head.status, body: Data(read), location: head.values("location").first)
             }
-            guard json == nil, HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
+            guard body == nil, method == nil, HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
             target = try redirects.follow(head.values("location").first, from: target)
         }
     }
@@ -105,7 +118,7 @@ public enum HTTPFetch {
 
 /// A stop request another thread can give a worker that blocks in network I/O or sleeps between
 /// attempts (the status clients): `stop()` interrupts the request in flight and every later wait.
-public final class StopSignal: @unchecked Sendable {
+public final class StopSignal: Interrupting, @unchecked Sendable {
     private let gate = InterruptGate()
 
     public init() {}
@@ -115,22 +128,25 @@ public final class StopSignal: @unchecked Sendable {
 
     public var isStopped: Bool { gate.isCancelled }
 
+    func shouldInterrupt() -> Bool { isStopped }
+
     /// Sleeps up to `seconds`; false when stopped meanwhile.
     @discardableResult
     public func wait(seconds: TimeInterval) -> Bool { gate.wait(seconds: seconds) }
 }
 
-/// The interrupt callback of one fetch: its own deadline, and the worker's stop signal.
+/// The interrupt callback of one fetch: its own deadline, and the worker's stop signal (or the
+/// session's gate).
 private final class StopWatcher: Interrupting {
     let gate: InterruptGate
-    let stop: StopSignal?
+    let stop: Interrupting?
 
-    init(gate: InterruptGate, stop: StopSignal?) {
+    init(gate: InterruptGate, stop: Interrupting?) {
         self.gate = gate
         self.stop = stop
     }
 
     func shouldInterrupt() -> Bool {
-        (stop?.isStopped ?? false) || gate.shouldInterrupt()
+        (stop?.shouldInterrupt() ?? false) || gate.shouldInterrupt()
     }
 }

@@ -1,7 +1,8 @@
 import CFFmpeg
 import Foundation
 
-/// The requests `HTTPFetch` sends: a GET, or a POST with a JSON body (a printer command), in HTTP/1.1
+/// The requests `HTTPFetch` sends: a GET, a POST with a JSON body (a printer command), or another
+/// method with a typed body (WebRTC signalling: an SDP offer, a WHEP session's DELETE), in HTTP/1.1
 /// with `Host`, `Connection: close` (so a body without a length ends with the connection), the
 /// caller's headers and Basic auth from the typed URL's user info, sent at once rather than after a
 /// challenge. Nothing a caller passes may break a line: a CR or LF
@@ -16,22 +17,33 @@ enum HTTPRequest {
         return ("Authorization", "Basic \(Data(pair.utf8).base64EncodedString())")
     }
 
+    /// A request's body and its media type.
+    struct Body {
+        let type: String
+        let data: Data
+
+        static func json(_ data: Data) -> Body { Body(type: "application/json", data: data) }
+    }
+
     /// The request's bytes for `url` at `origin` (the URL's own user info is never part of them):
-    /// a GET, or a POST of `json` when there is one.
-    static func make(_ url: URL, origin: URLOrigin, headers: [(String, String)], json: Data? = nil) throws(FFmpegError) -> [UInt8] {
+    /// `method` (a GET, or a POST when there is a body, by default) with `body`.
+    static func make(_ url: URL, origin: URLOrigin, headers: [(String, String)], method: String? = nil,
+                     body: Body? = nil) throws(FFmpegError) -> [UInt8] {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             throw FFmpegError(code: lw_averror(EINVAL), stage: .open)
         }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         let target = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
-        let content = json.map { [("Content-Type", "application/json"), ("Content-Length", String($0.count))] } ?? []
-        let fields = [("Host", origin.authority), ("User-Agent", "Layerwatch"), ("Accept", "application/json"),
+        let content = body.map { [("Content-Type", $0.type), ("Content-Length", String($0.data.count))] } ?? []
+        let accept = body?.type == "application/sdp" ? "application/sdp" : "application/json"
+        let fields = [("Host", origin.authority), ("User-Agent", "Layerwatch"), ("Accept", accept),
                       ("Connection", "close")] + content + headers
         let breaksALine = { (text: String) in text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
+        let verb = method ?? (body == nil ? "GET" : "POST")
         guard !target.contains(" "), !breaksALine(target), !fields.contains(where: { breaksALine($0.0) || breaksALine($0.1) }) else {
             throw FFmpegError(code: lw_averror(EINVAL), stage: .open)
         }
-        let text = "\(json == nil ? "GET" : "POST") \(target) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
-        return Array(text.utf8) + (json.map(Array.init) ?? [])
+        let text = "\(verb) \(target) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
+        return Array(text.utf8) + (body.map { Array($0.data) } ?? [])
     }
 }

@@ -16,7 +16,7 @@ public final class JPEGRelay: @unchecked Sendable {
     public init?(source: StreamSource, options: SessionOptions = SessionOptions()) {
         switch source {
         case .bambuJPEG, .http: break
-        case .rtsp, .file: return nil
+        case .rtsp, .file, .webrtc: return nil
         }
         self.source = source
         self.options = options

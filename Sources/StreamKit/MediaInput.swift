@@ -165,7 +165,7 @@ final class MediaInput: PacketSource {
         case .file:
             // A local file never reaches the network, even one that is a playlist or an SDP.
             return [("protocol_whitelist", "file")]
-        case .http, .bambuJPEG:
+        case .http, .bambuJPEG, .webrtc:
             return []
         }
     }

@@ -4,19 +4,19 @@ import Glibc
 /// Whether a camera URL that came from somewhere else — a Klipper or OctoPrint host's camera list,
 /// a printer's own settings — is one Layerwatch may open. A host may list anything: `file:///etc/passwd`,
 /// `data:`, FFmpeg's `concat:` or `subfile:`, a cloud metadata address. Only network cameras pass
-/// (RTSP, RTSPS, HTTP, HTTPS), and not on a link-local address (169.254.0.0/16, fe80::/10, where
+/// (RTSP, RTSPS, HTTP, HTTPS, and WebRTC signalling over HTTP(S)), and not on a link-local address (169.254.0.0/16, fe80::/10, where
 /// cloud metadata services and nothing a printer streams from live).
 public enum NetworkCamera {
     /// Why `text` may not be opened, in words for the camera list; nil when it may.
     public static func refusal(_ text: String) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let scheme = URLComponents(string: trimmed)?.scheme?.lowercased(),
+        guard let scheme = URLComponents(string: signalling(trimmed))?.scheme?.lowercased(),
               ["rtsp", "rtsps", "http", "https"].contains(scheme),
               let source = try? StreamSource.parse(trimmed) else {
             return tr("not a network camera")
         }
         switch source {
-        case .rtsp(let url), .http(let url):
+        case .rtsp(let url), .http(let url), .webrtc(let url):
             guard let host = URLOrigin(url)?.host, !isLinkLocal(host) else { return tr("a link-local address, where no camera streams") }
             return nil
         case .file, .bambuJPEG:
@@ -26,7 +26,12 @@ public enum NetworkCamera {
 
     /// The host of `text`, lowercased and without IPv6 brackets; nil when it has none.
     public static func host(of text: String) -> String? {
-        URLOrigin(text)?.host
+        URLOrigin(signalling(text))?.host
+    }
+
+    /// A `webrtc:` URL's signalling URL (what its host and scheme are read from); any other text as it is.
+    private static func signalling(_ text: String) -> String {
+        text.lowercased().hasPrefix("webrtc:") ? String(text.dropFirst("webrtc:".count)) : text
     }
 
     /// Whether `address` (without brackets) is in 169.254.0.0/16 or fe80::/10.

@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// Where an open connection's compressed video comes from: FFmpeg's demuxer (`MediaInput`), an HTTP
-/// camera's MJPEG or snapshot (`HTTPInput`) or the Bambu P1/A1 JPEG transport (`BambuJPEGInput`). It
+/// camera's MJPEG or snapshot (`HTTPInput`), the Bambu P1/A1 JPEG transport (`BambuJPEGInput`) or a
+/// WebRTC camera (`WebRTCInput`). It
 /// exists so that one `FramePump` does the rest for all — decode, convert, publish, stats,
 /// first-frame and deadline handling.
 protocol PacketSource: AnyObject {
@@ -70,6 +71,8 @@ func openPacketSource(_ source: StreamSource, gate: InterruptGate, options: Sess
                                   socketTimeout: options.socketTimeoutMicroseconds(for: source))
     case .http:
         return try HTTPInput(source: source, gate: gate, options: options)
+    case .webrtc(let url):
+        return try WebRTCInput(url: url, source: source, gate: gate, options: options)
     case .rtsp, .file:
         return try MediaInput(source: source, gate: gate, options: options)
     }

@@ -1,8 +1,9 @@
 import CFFmpeg
 
 /// What a recording needs to know of the stream a packet source reads: the codec, the packets' time
-/// base, whether each packet is a whole picture or one H.264 NAL unit (an RTSP camera's, split for
-/// low-latency decoding, which a recording puts back together), and the demuxer's codec
+/// base, whether each packet is a whole picture or H.264 NAL units (an RTSP camera's, split for
+/// low-latency decoding, which a recording puts back together; a WebRTC camera's access units,
+/// whose parameter sets come in band), and the demuxer's codec
 /// parameters to start from (nil for the JPEG transports, whose pictures are bare JPEGs).
 struct RecordedStream {
     enum Packets {

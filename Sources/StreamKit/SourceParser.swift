@@ -36,10 +36,12 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
 extension StreamSource {
     /// Parses and validates what a user typed: an `rtsp(s)://`, `http(s)://` or
     /// `bambu-jpeg://HOST[:PORT]?code=ACCESSCODE` URL, a `file://` URL, an absolute path, or a
-    /// relative path to an existing file. Files loop when `loopFiles` is set (the demo camera).
+    /// relative path to an existing file, or a `webrtc:http(s)://…[#format=…]` signalling URL. Files
+    /// loop when `loopFiles` is set (the demo camera).
     public static func parse(_ text: String, loopFiles: Bool = false) throws(SourceError) -> StreamSource {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .empty }
+        if trimmed.lowercased().hasPrefix(webrtcPrefix) { return try webrtc(String(trimmed.dropFirst(webrtcPrefix.count))) }
         if trimmed.hasPrefix("/") { return .file(path: trimmed, loop: loopFiles) }
         if !trimmed.contains("://"), FileManager.default.fileExists(atPath: trimmed) {
             let absolute = URL(fileURLWithPath: trimmed).standardizedFileURL.path
@@ -73,6 +75,21 @@ extension StreamSource {
         guard let host = components.host, !host.isEmpty else { throw .missingHost }
         if scheme == "bambu-jpeg" { return try bambuJPEG(components, host: host) }
         return scheme.hasPrefix("rtsp") ? .rtsp(url) : .http(url)
+    }
+
+    private static let webrtcPrefix = "webrtc:"
+
+    /// A WebRTC camera: its signalling URL must be http(s), and its `#format=` one Layerwatch speaks.
+    private static func webrtc(_ signalling: String) throws(SourceError) -> StreamSource {
+        let scheme = URLComponents(string: signalling)?.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw .malformed(tr("a webrtc: URL goes on with the camera's http:// or https:// signalling address"))
+        }
+        guard case .http(let url) = try parse(signalling) else { throw .missingHost }
+        guard WebRTCSignalling(url: url) != nil else {
+            throw .malformed(tr("Layerwatch speaks WHEP, go2rtc, #format=camera-streamer and #format=creality WebRTC signalling"))
+        }
+        return .webrtc(url)
     }
 
     /// A Bambu P1/A1 camera: the access code comes in the query, the port defaults to 6000.

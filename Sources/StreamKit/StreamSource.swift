@@ -13,6 +13,9 @@ public enum StreamSource: Hashable, Sendable {
     /// A Bambu P1P/P1S/A1/A1 mini camera: JPEGs over TLS on port 6000, typed as
     /// `bambu-jpeg://HOST[:PORT]?code=ACCESSCODE`. `host` has no IPv6 brackets.
     case bambuJPEG(host: String, port: Int, accessCode: String)
+    /// A WebRTC camera, typed in go2rtc's convention `webrtc:http(s)://HOST:PORT/PATH[#format=…]`:
+    /// the URL is its signalling endpoint (fragment included), `WebRTCSignalling` says how it speaks.
+    case webrtc(URL)
 
     /// The URL handed to FFmpeg, secrets included. Never print it: use `description`.
     var ffmpegURL: String {
@@ -20,6 +23,7 @@ public enum StreamSource: Hashable, Sendable {
         case .rtsp(let url), .http(let url): return url.absoluteString
         case .file(let path, _): return path
         case .bambuJPEG(let host, let port, _): return "tls://\(Self.bracketed(host)):\(port)"
+        case .webrtc(let url): return "webrtc:\(url.absoluteString)"
         }
     }
 
@@ -28,7 +32,7 @@ public enum StreamSource: Hashable, Sendable {
     /// (short ones, `auth=1`, only where a URL carries them: see `Redactor.minimumFreeTextSecret`).
     public var secrets: [String] {
         switch self {
-        case .rtsp(let url), .http(let url):
+        case .rtsp(let url), .http(let url), .webrtc(let url):
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
             let password = components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
             let names = Set(Redactor.secretQueryNames.map { $0.lowercased() })
@@ -42,7 +46,7 @@ public enum StreamSource: Hashable, Sendable {
     /// The host the user typed (no IPv6 brackets), for messages; nil for files.
     var hostName: String? {
         switch self {
-        case .rtsp(let url), .http(let url):
+        case .rtsp(let url), .http(let url), .webrtc(let url):
             return URLComponents(url: url, resolvingAgainstBaseURL: false)?.host.map(Self.unbracketed)
         case .file: return nil
         case .bambuJPEG(let host, _, _): return host
@@ -80,7 +84,7 @@ extension StreamSource: CustomStringConvertible {
         switch self {
         // The code as typed may hold anything (a space ends a query value for `Redactor`): it is left out.
         case .bambuJPEG(let host, let port, _): return "bambu-jpeg://\(Self.bracketed(host)):\(port)?code=\(Redactor.mask)"
-        case .rtsp, .http, .file: return Redactor(secrets: secrets).redact(ffmpegURL)
+        case .rtsp, .http, .file, .webrtc: return Redactor(secrets: secrets).redact(ffmpegURL)
         }
     }
 }

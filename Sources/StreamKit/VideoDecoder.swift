@@ -23,11 +23,17 @@ final class VideoDecoder {
 
     /// A decoder for bare JPEG pictures that arrive without a demuxer (Bambu P1/A1 cameras).
     static func mjpeg(timeBase: AVRational, threads: Int) throws(FFmpegError) -> VideoDecoder {
+        try bare(AV_CODEC_ID_MJPEG, timeBase: timeBase, threads: threads)
+    }
+
+    /// A decoder for whole pictures of `codec` that arrive without a demuxer, their parameter sets
+    /// in band (JPEGs; a WebRTC camera's H.264 access units or VP8 frames).
+    static func bare(_ codec: AVCodecID, timeBase: AVRational, threads: Int) throws(FFmpegError) -> VideoDecoder {
         var allocated = avcodec_parameters_alloc()
         defer { avcodec_parameters_free(&allocated) }
         guard let parameters = allocated else { throw FFmpegError(code: lw_averror(ENOMEM), stage: .open) }
         parameters.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-        parameters.pointee.codec_id = AV_CODEC_ID_MJPEG
+        parameters.pointee.codec_id = codec
         return try VideoDecoder(parameters: parameters, timeBase: timeBase, threads: threads)
     }
 

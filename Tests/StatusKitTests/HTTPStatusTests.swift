@@ -107,7 +107,7 @@ final class HTTPStatusTests: XCTestCase {
         XCTAssertEqual(cameras[0].url, "http://127.0.0.1/webcam/?action=stream")
         XCTAssertEqual(cameras[0].rotation, 180)
         XCTAssertTrue(cameras[0].flipHorizontal)
-        XCTAssertEqual(cameras[1].url, "http://127.0.0.1/webcam2/?action=stream")
+        XCTAssertEqual(cameras[1].url, "webrtc:http://127.0.0.1/webcam2/webrtc#format=camera-streamer")
         XCTAssertTrue(cameras[2].isWebRTCOnly)
 
         let octoprint = try server("octoprint_server.py", ["--api-key", "OCTOKEY123456"])

@@ -27,10 +27,10 @@ final class ImportedCameraRefusalTests: XCTestCase {
         XCTAssertEqual(file?.refusal, "not a network camera")
         let mediamtx = CameraImport.moonrakerCamera(["name": "m", "service": "webrtc-mediamtx",
                                                      "stream_url": "http://10.0.0.5:8889/%24%7BHOME%7D/"], web: web)
-        XCTAssertEqual(mediamtx?.url, "rtsp://10.0.0.5:8554/%24%7BHOME%7D", "never decoded into ${HOME}")
+        XCTAssertEqual(mediamtx?.url, "webrtc:http://10.0.0.5:8889/%24%7BHOME%7D/whep", "never decoded into ${HOME}")
         let streamer = CameraImport.moonrakerCamera(["name": "s", "service": "webrtc-camerastreamer",
                                                      "stream_url": "/cam%2Fone/webrtc"], web: web)
-        XCTAssertEqual(streamer?.url, "http://10.0.0.5/cam%2Fone/?action=stream")
+        XCTAssertEqual(streamer?.url, "webrtc:http://10.0.0.5/cam%2Fone/webrtc#format=camera-streamer")
         let go2rtc = CameraImport.moonrakerCamera(["name": "g", "service": "webrtc-go2rtc",
                                                    "stream_url": "http://10.0.0.5:1984/webrtc.html?src=%24%7BX%7D"], web: web)
         XCTAssertEqual(go2rtc?.url, "http://10.0.0.5:1984/api/stream.mjpeg?src=%24%7BX%7D")

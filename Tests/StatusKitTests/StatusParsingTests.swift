@@ -122,10 +122,11 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertEqual(camera("mjpegstreamer-adaptive", "/webcam/?action=stream", rotation: 90)?.url, "http://10.0.0.5/webcam/?action=stream")
         XCTAssertEqual(camera("mjpegstreamer-adaptive", "/webcam/?action=stream", rotation: 90)?.rotation, 90)
         XCTAssertEqual(camera("mjpegstreamer", "/webcam/?action=stream")?.flipHorizontal, true)
-        XCTAssertEqual(camera("webrtc-camerastreamer", "/webcam/webrtc")?.url, "http://10.0.0.5/webcam/?action=stream")
+        XCTAssertEqual(camera("webrtc-camerastreamer", "/webcam/webrtc")?.url, "webrtc:http://10.0.0.5/webcam/webrtc#format=camera-streamer")
         XCTAssertEqual(camera("webrtc-go2rtc", "http://10.0.0.5:1984/webrtc.html?src=printer")?.url,
                        "http://10.0.0.5:1984/api/stream.mjpeg?src=printer")
-        XCTAssertEqual(camera("webrtc-mediamtx", "http://10.0.0.5:8889/cam1/")?.url, "rtsp://10.0.0.5:8554/cam1")
+        XCTAssertEqual(camera("webrtc-mediamtx", "http://10.0.0.5:8889/cam1/")?.url, "webrtc:http://10.0.0.5:8889/cam1/whep")
+        XCTAssertNil(camera("webrtc-mediamtx", "http://10.0.0.5:8889/cam1/")?.refusal, "a WebRTC camera can be added")
         XCTAssertEqual(camera("webrtc-janus", "/janus")?.isWebRTCOnly, true)
         XCTAssertEqual(camera("ipstream", "rtsp://10.0.0.7:8554/live")?.url, "rtsp://10.0.0.7:8554/live")
         XCTAssertNil(CameraImport.moonrakerCamera(["name": "off", "enabled": false, "stream_url": "/x"], web: web))

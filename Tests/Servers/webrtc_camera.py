@@ -1,0 +1,255 @@
+"""A WebRTC camera for the WebRTC source's tests: a real aiortc peer (Debian's python3-aiortc)
+sending H.264 (or VP8 with --codec vp8) of a known picture — four solid quadrants, red, green, blue, white — over one of the
+signalling styles Layerwatch speaks: WHEP, go2rtc's /api/webrtc, camera-streamer, Creality.
+
+Why it exists: the source must be tested against a real ICE/DTLS/SRTP stack, on loopback only.
+aioice leaves 127.0.0.1 out of its host addresses, so they are patched to 127.0.0.1 alone, and no
+STUN server is set (aiortc would otherwise ask Google's): no candidate, STUN or media packet leaves
+the loopback interface.
+
+Events: ready(port); offer(candidates) with the addresses of the candidates Layerwatch's offer or
+answer carried; answer(candidates) with this peer's; ice(state); delete(path) for a WHEP DELETE.
+--hostile makes the answer not SDP, without video, with its only candidate at 10.0.0.1, over 64 kB,
+with 800 candidates at other hosts before its own, or with its candidates at a dead port.
+"""
+import argparse
+import asyncio
+import base64
+import json
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler
+
+import aioice.ice
+import numpy
+from aiortc import RTCConfiguration, RTCPeerConnection, RTCRtpSender, RTCSessionDescription, VideoStreamTrack
+from av import VideoFrame
+
+from servercommon import add_common_args, emit, listen, log, wait_for_stop
+
+aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
+
+NAME = "webrtc_camera"
+WIDTH, HEIGHT = 320, 240
+
+
+def quadrants():
+    picture = numpy.zeros((HEIGHT, WIDTH, 3), numpy.uint8)
+    picture[: HEIGHT // 2, : WIDTH // 2] = (255, 0, 0)
+    picture[: HEIGHT // 2, WIDTH // 2 :] = (0, 255, 0)
+    picture[HEIGHT // 2 :, : WIDTH // 2] = (0, 0, 255)
+    picture[HEIGHT // 2 :, WIDTH // 2 :] = (255, 255, 255)
+    return picture
+
+
+class Quadrants(VideoStreamTrack):
+    """30 pictures a second of the same four quadrants."""
+
+    def __init__(self):
+        super().__init__()
+        self.picture = quadrants()
+
+    async def recv(self):
+        pts, time_base = await self.next_timestamp()
+        frame = VideoFrame.from_ndarray(self.picture, format="rgb24")
+        frame.pts, frame.time_base = pts, time_base
+        return frame
+
+
+def candidates(sdp):
+    return [line.split()[4] for line in sdp.splitlines() if line.startswith("a=candidate:")]
+
+
+class Camera:
+    def __init__(self, style, hostile, codec):
+        self.style, self.hostile, self.codec = style, hostile, codec
+        self.codecs = [c for c in RTCRtpSender.getCapabilities("video").codecs if c.mimeType.lower() == f"video/{codec}"]
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.peers = {}
+
+    def run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(20)
+
+    def new_peer(self):
+        peer = RTCPeerConnection(RTCConfiguration(iceServers=[]))
+
+        @peer.on("iceconnectionstatechange")
+        def changed():
+            emit(event="ice", state=peer.iceConnectionState)
+
+        return peer
+
+    async def answer(self, offer):
+        emit(event="offer", candidates=candidates(offer))
+        peer = self.new_peer()
+        await peer.setRemoteDescription(RTCSessionDescription(only_codec(offer, self.codec), "offer"))
+        for transceiver in peer.getTransceivers():
+            if transceiver.kind == "video":
+                transceiver.direction = "sendonly"
+                transceiver.setCodecPreferences(self.codecs)
+                transceiver.sender.replaceTrack(Quadrants())
+        await peer.setLocalDescription(await peer.createAnswer())
+        sdp = peer.localDescription.sdp
+        emit(event="answer", candidates=candidates(sdp))
+        if self.hostile == "dead-candidate":
+            await peer.close()  # nor does this peer answer checks or check itself
+        else:
+            self.peers[str(uuid.uuid4())] = peer
+        return self.spoil(sdp)
+
+    async def offer(self):
+        peer = self.new_peer()
+        peer.addTransceiver(Quadrants(), direction="sendonly").setCodecPreferences(self.codecs)
+        await peer.setLocalDescription(await peer.createOffer())
+        sdp = peer.localDescription.sdp
+        emit(event="answer", candidates=candidates(sdp))
+        name = str(uuid.uuid4())
+        self.peers[name] = peer
+        return name, self.spoil(sdp)
+
+    async def take_answer(self, name, sdp):
+        emit(event="offer", candidates=candidates(sdp))
+        await self.peers[name].setRemoteDescription(RTCSessionDescription(sdp, "answer"))
+
+    def spoil(self, sdp):
+        """The answer as --hostile asks for."""
+        if self.hostile == "not-sdp":
+            return "<html>not a session description</html>"
+        if self.hostile == "no-video":
+            return sdp.split("m=video")[0]
+        if self.hostile == "foreign-candidate":
+            lines = [line for line in sdp.splitlines() if not line.startswith("a=candidate:")]
+            at = next(i for i, line in enumerate(lines) if line.startswith("m=video")) + 1
+            lines.insert(at, "a=candidate:1 1 udp 2130706431 10.0.0.1 40000 typ host")
+            return "\r\n".join(lines) + "\r\n"
+        if self.hostile == "huge":
+            return sdp + "a=x-padding:" + "x" * 200_000 + "\r\n"
+        if self.hostile == "many-candidates":
+            # 800 candidates at other hosts before the real ones (as many as the 64 kB answer limit
+            # lets through): only the camera's may be used.
+            at = sdp.index("a=candidate:")
+            extra = "".join(f"a=candidate:9{i} 1 udp 2130706431 10.0.{i // 250}.{i % 250 + 1} 40000 typ host\r\n" for i in range(800))
+            return sdp[:at] + extra + sdp[at:]
+        if self.hostile == "dead-candidate":
+            # The camera's candidates point at a port nobody listens on: ICE cannot connect.
+            lines = [" ".join(f[:5] + ["9"] + f[6:]) if f[0].startswith("a=candidate:") else " ".join(f)
+                     for f in (line.split(" ") for line in sdp.splitlines())]
+            return "\r\n".join(lines) + "\r\n"
+        if self.style == "creality":
+            return creality_quirks(sdp)
+        return sdp
+
+
+def only_codec(sdp, codec):
+    """The offer as a camera that sends only `codec` reads it: the video section's other formats gone."""
+    lines = sdp.splitlines()
+    keep = {line.split()[0].split(":")[1] for line in lines if line.startswith("a=rtpmap:") and f" {codec.upper()}/" in line.upper()}
+    out = []
+    for line in lines:
+        if line.startswith("m=video"):
+            fields = line.split()
+            line = " ".join(fields[:3] + [f for f in fields[3:] if f in keep])
+        elif line.startswith(("a=rtpmap:", "a=fmtp:", "a=rtcp-fb:")):
+            if line.split()[0].split(":")[1] not in keep:
+                continue
+        out.append(line)
+    return "\r\n".join(out) + "\r\n"
+
+
+def creality_quirks(sdp):
+    """What a Creality K2 adds to an answer: an extra first payload format on the video line, with
+    its rtpmap and fmtp, and a second fmtp line with x-google parameters for the H.264 format."""
+    out, h264 = [], None
+    for line in sdp.splitlines():
+        if line.startswith("m=video"):
+            fields = line.split()
+            h264 = fields[3]
+            line = " ".join(fields[:3] + ["35"] + fields[3:])
+            out += [line, "a=rtpmap:35 AV1/90000", "a=fmtp:35 level-idx=5;profile=0;tier=0"]
+            continue
+        out.append(line)
+        if h264 and line.startswith(f"a=fmtp:{h264} "):
+            out.append(f"a=fmtp:{h264} x-google-max-bitrate=2048;x-google-min-bitrate=128")
+    return "\r\n".join(out) + "\r\n"
+
+
+def handler_for(camera):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def reply(self, status, body=b"", kind="application/sdp", headers=()):
+            self.send_response(status)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in headers:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_DELETE(self):
+            emit(event="delete", path=self.path)
+            self.reply(200, kind="text/plain")
+
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            try:
+                self.serve(body)
+            except Exception as error:  # a test's failure, told to the client as a 500
+                log(NAME, f"POST failed: {error!r}")
+                self.reply(500, str(error).encode(), kind="text/plain")
+
+        def serve(self, body):
+            style = camera.style
+            if style == "whep":
+                answer = camera.run(camera.answer(body.decode()))
+                self.reply(201, answer.encode(), headers=[("Location", "/whep/session/1")])
+            elif style == "go2rtc":
+                answer = camera.run(camera.answer(body.decode()))
+                self.reply(200, answer.encode())
+            elif style == "creality":
+                offer = json.loads(base64.b64decode(body))
+                answer = camera.run(camera.answer(offer["sdp"]))
+                wrapped = base64.b64encode(json.dumps({"type": "answer", "sdp": answer}).encode())
+                self.reply(200, wrapped, kind="text/plain")
+            else:
+                message = json.loads(body)
+                if message["type"] == "request":
+                    name, offer = camera.run(camera.offer())
+                    self.reply(200, json.dumps({"type": "offer", "sdp": offer, "id": name}).encode(), kind="application/json")
+                else:
+                    camera.run(camera.take_answer(message["id"], message["sdp"]))
+                    self.reply(200, b"{}", kind="application/json")
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    add_common_args(parser)
+    parser.add_argument("--style", choices=["whep", "go2rtc", "camera-streamer", "creality"], default="whep")
+    parser.add_argument("--hostile", choices=["none", "not-sdp", "no-video", "foreign-candidate", "huge", "many-candidates", "dead-candidate"], default="none")
+    parser.add_argument("--codec", choices=["h264", "vp8"], default="h264")
+    args = parser.parse_args()
+    camera = Camera(args.style, args.hostile, args.codec)
+    from http.server import ThreadingHTTPServer
+
+    class Server(ThreadingHTTPServer):
+        allow_reuse_address = True
+        daemon_threads = True
+
+    sock = listen(args.bind, args.port)
+    server = Server((args.bind, sock.getsockname()[1]), handler_for(camera), bind_and_activate=False)
+    server.socket = sock
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    emit(event="ready", port=sock.getsockname()[1])
+    wait_for_stop(NAME)
+    for peer in list(camera.peers.values()):
+        camera.run(peer.close())
+
+
+if __name__ == "__main__":
+    main()
