@@ -23,6 +23,8 @@ final class MainWindow {
     private let hub: PrinterStatusHub
     /// Keeps the hub's status clients matching the saved printers while the window is open.
     private var printersObservation: PrinterLibrary.Observation?
+    /// The folders chosen in Preferences, which Save Snapshot and Record follow.
+    private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
     /// them does not overwrite the saved selection.
     private var remembersSelection = false
@@ -50,9 +52,9 @@ final class MainWindow {
     /// The selected printer's status, which its print controls follow.
     private var selectedStatus: PrinterStatusHub.Observation?
 
-    /// Where Save Snapshot writes its PNGs.
+    /// Where Save Snapshot writes its PNGs (the Preferences' folder).
     var snapshotFolder = SavedFiles.folder(.pictures)
-    /// Where Record writes its videos.
+    /// Where Record writes its videos (the Preferences' folder).
     var recordingFolder = SavedFiles.folder(.videos)
     /// The window entered or left fullscreen.
     var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
@@ -141,6 +143,10 @@ final class MainWindow {
             self?.showBanner(message)
         }
         printersObservation = library.observePrinters { [hub] printers in hub.sync(printers) }
+        foldersObservation = library.observePreferences { [weak self] preferences in
+            self?.snapshotFolder = SavedFiles.snapshotFolder(preferences)
+            self?.recordingFolder = SavedFiles.recordingFolder(preferences)
+        }
         tabs.onSelectionChange = { [weak self] page in
             guard let self else { return }
             selectionChanged(page)
