@@ -36,7 +36,7 @@ public struct DesktopNotification {
     @MainActor
     public func send(from application: some GObjectPointer, id: String) {
         let notification = GObjectRef(adopting: g_notification_new(title)!)
-        g_notification_set_body(notification.pointer, body)
+        if let body { g_notification_set_body(notification.pointer, body) }
         if let icon { g_notification_set_icon(notification.pointer, icon.pointer) }
         let level = switch priority {
         case .normal: G_NOTIFICATION_PRIORITY_NORMAL

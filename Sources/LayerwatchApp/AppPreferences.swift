@@ -4,7 +4,8 @@ import PrinterKit
 
 /// What the application does with the app-wide preferences that no window owns: the appearance
 /// (AdwStyleManager's colour scheme, from start on) and start at login (`Autostart`), both
-/// following every change; and the one Preferences window, while it is open.
+/// following every change, the watch for lost cameras (`CameraLossWatch`); and the one
+/// Preferences window, while it is open.
 @MainActor
 final class AppPreferences {
     /// Start at login; tests put one writing into their own folder, or asking a fake portal (it
@@ -19,10 +20,14 @@ final class AppPreferences {
     /// Keeps the open window's object alive until GTK destroys the window.
     private var openWindow: PreferencesWindow?
     private var observation: PrinterLibrary.Observation?
+    private(set) var cameraLoss: CameraLossWatch?
 
-    /// Obeys `library`'s preferences from now on.
-    func follow(_ library: PrinterLibrary) {
-        observation = library.observePreferences { [weak self] preferences in
+    /// Obeys `application`'s preferences from now on.
+    func follow(_ application: LayerwatchApplication) {
+        cameraLoss = CameraLossWatch(library: application.library, cameras: { [weak application] in
+            application?.window?.tabs.all.map { ($0.printerID, $0.state) } ?? []
+        }, tell: { [weak application] id, minutes in application?.notifier?.notifyCameraLost(of: id, minutes: minutes) })
+        observation = application.library.observePreferences { [weak self] preferences in
             Self.apply(preferences.appearance)
             self?.startAtLogin = preferences.startAtLogin
             self?.autostart.apply(preferences.startAtLogin)

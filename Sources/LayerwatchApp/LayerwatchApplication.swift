@@ -184,7 +184,7 @@ public final class LayerwatchApplication {
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
                                  library: library, picture: { [weak self] id in self?.shownFrame(of: id) })
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
-        preferences.follow(library)
+        preferences.follow(self)
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }

@@ -188,6 +188,16 @@ final class PrintNotifier {
         return event.map(preferences.notifiedEvents.contains) ?? false || (alerts && preferences.notifiedEvents.contains(.alert))
     }
 
+    /// The printer's camera has been lost for `minutes` (`CameraLossWatch`, which obeys Camera
+    /// Lost in Preferences): told as the printer's notification while its notifications are on.
+    func notifyCameraLost(of printerID: UUID, minutes: Int) {
+        guard let printer = printer(printerID), printer.notifies else { return }
+        let title = String(format: trPlural("The camera of “%@” has been lost for %ld minute", "The camera of “%@” has been lost for %ld minutes",
+                                            minutes), printer.name, minutes)
+        send(notification(title: title, body: [tr("Layerwatch keeps trying to reconnect.")], priority: .high, timelapse: nil, link: nil, of: printer),
+             for: printer)
+    }
+
     /// The print's notification again, now offering its timelapse (`video`): it replaces the one
     /// its end raised (the printer's one notification id), so the finish notification offers to
     /// open it. Only for a printer whose notifications are on, and while its event's are.
