@@ -73,7 +73,7 @@ final class PrinterPreferences {
         let buttons: [(icon: String, tooltip: String, enabled: Bool, action: @MainActor () -> Void)] = [
             ("go-up-symbolic", tr("Move Up"), !first, { [actions] in actions.move(id, -1) }),
             ("go-down-symbolic", tr("Move Down"), !last, { [actions] in actions.move(id, 1) }),
-            ("document-edit-symbolic", tr("Edit…"), true, { [actions] in actions.edit(id) }),
+            ("document-properties-symbolic", tr("Edit…"), true, { [actions] in actions.edit(id) }),
             ("user-trash-symbolic", tr("Remove"), true, { [actions, parent] in actions.remove(id, parent) }),
         ]
         for (icon, tooltip, enabled, action) in buttons {
