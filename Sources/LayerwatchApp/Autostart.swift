@@ -20,7 +20,7 @@ final class Autostart {
     let portalName: String
     /// The portal's answers, for the log and for tests.
     var onPortalAnswer: @MainActor (BackgroundPortal.Answer) -> Void = { _ in }
-    /// What was last made so, to act only on changes of the preference.
+    /// The preference as last applied, to act only on its changes.
     private var applied: Bool?
 
     init(usesPortal: Bool = FileManager.default.fileExists(atPath: "/.flatpak-info"), folder: URL = Autostart.defaultFolder(),
@@ -37,12 +37,15 @@ final class Autostart {
 
     var entry: URL { folder.appendingPathComponent("\(LayerwatchApplication.applicationID).desktop") }
 
-    /// Makes login start Layerwatch or not. The entry is brought in line at start too (a moved or
-    /// deleted entry comes back); the portal is asked only when the preference changes.
+    /// Makes login start Layerwatch or not, when the preference changes. At start, an entry that
+    /// is on is written again (a moved or deleted one comes back); one that is off is left alone
+    /// (a test's config never removes the user's entry), and the portal is not asked.
     func apply(_ on: Bool) {
-        defer { applied = on }
+        let previous = applied
+        applied = on
+        guard previous != on, previous != nil || on else { return }
         guard usesPortal else { return write(on) }
-        guard let applied, applied != on else { return }
+        guard previous != nil else { return }
         BackgroundPortal.request(reason: tr("Layerwatch starts when you log in to watch your printers."), autostart: on,
                                  commandLine: Self.commandLine, destination: portalName) { [weak self] answer in
             if let failure = answer.failure { GLibLog.warning("the Background portal did not set autostart: \(failure)") }

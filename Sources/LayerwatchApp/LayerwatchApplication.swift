@@ -41,7 +41,7 @@ public final class LayerwatchApplication {
     private(set) var notifier: PrintNotifier?
     /// Takes the timelapses of prints; made in `startup`.
     private(set) var timelapses: TimelapseTaker?
-    let preferences = AppPreferences()  // the appearance, start at login and the Preferences window
+    let preferences = AppPreferences()  // appearance, start at login, lost cameras, the Preferences window
     private(set) var window: MainWindow?
     /// Hands a web address to the desktop's handler, over the main window if it is open; tests
     /// put a recorder here.
