@@ -29,28 +29,28 @@ final class PreferenceRows {
         library.setPreferences(preferences)
     }
 
-    /// A row with a switch at its end; the whole row toggles it.
+    /// A row with a switch at its end for one field; the whole row toggles it.
     func switchRow(_ title: String, subtitle: String? = nil, _ field: WritableKeyPath<Preferences, Bool>) -> UnsafeMutablePointer<GtkWidget> {
-        let toggle = gtk_switch_new()!
-        let row = Self.row(title, subtitle: subtitle, suffix: toggle)
-        adw_action_row_set_activatable_widget(gcast(row), toggle)
-        refreshers.append { gtk_switch_set_active(gcast(toggle), $0[keyPath: field].gboolean) }
-        connectNotify(toggle, "active") { [weak self] in
-            let on = Bool(gboolean: gtk_switch_get_active(gcast(toggle)))
-            self?.change { $0[keyPath: field] = on }
-        }
-        return row
+        toggleRow(title, subtitle: subtitle, isOn: { $0[keyPath: field] }, set: { $0[keyPath: field] = $1 })
     }
 
     /// A switch row for one of the notified events.
     func eventRow(_ title: String, subtitle: String? = nil, _ event: Preferences.Event) -> UnsafeMutablePointer<GtkWidget> {
+        toggleRow(title, subtitle: subtitle, isOn: { $0.notifiedEvents.contains(event) }, set: { preferences, on in
+            if on { preferences.notifiedEvents.insert(event) } else { preferences.notifiedEvents.remove(event) }
+        })
+    }
+
+    /// A row whose switch shows `isOn` and saves through `set`.
+    private func toggleRow(_ title: String, subtitle: String?, isOn: @escaping (Preferences) -> Bool,
+                           set: @escaping (inout Preferences, Bool) -> Void) -> UnsafeMutablePointer<GtkWidget> {
         let toggle = gtk_switch_new()!
         let row = Self.row(title, subtitle: subtitle, suffix: toggle)
         adw_action_row_set_activatable_widget(gcast(row), toggle)
-        refreshers.append { gtk_switch_set_active(gcast(toggle), $0.notifiedEvents.contains(event).gboolean) }
+        refreshers.append { gtk_switch_set_active(gcast(toggle), isOn($0).gboolean) }
         connectNotify(toggle, "active") { [weak self] in
             let on = Bool(gboolean: gtk_switch_get_active(gcast(toggle)))
-            self?.change { if on { $0.notifiedEvents.insert(event) } else { $0.notifiedEvents.remove(event) } }
+            self?.change { set(&$0, on) }
         }
         return row
     }
