@@ -6,6 +6,9 @@
 #include <gtk/gtk.h>
 #include <glib-unix.h>
 #include <adwaita.h>
+/* GSettings backends: the desktop clock's settings on a memory backend in tests. */
+#define G_SETTINGS_ENABLE_BACKEND
+#include <gio/gsettingsbackend.h>
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif

@@ -6,9 +6,10 @@ import Foundation
 /// `org.gtk.Notifications` where one runs (GNOME Shell), else `org.freedesktop.Notifications`.
 /// Sending it again with the same id replaces the one shown.
 public struct DesktopNotification {
-    /// How much it matters: high ones may stay on screen until dismissed.
+    /// How much it matters: high ones may stay on screen until dismissed; urgent ones ask for
+    /// attention at once (the desktop's sound and a banner even in Do Not Disturb, on GNOME).
     public enum Priority {
-        case normal, high
+        case normal, high, urgent
     }
 
     public var title: String
@@ -36,9 +37,14 @@ public struct DesktopNotification {
     @MainActor
     public func send(from application: some GObjectPointer, id: String) {
         let notification = GObjectRef(adopting: g_notification_new(title)!)
-        g_notification_set_body(notification.pointer, body)
+        if let body { g_notification_set_body(notification.pointer, body) }
         if let icon { g_notification_set_icon(notification.pointer, icon.pointer) }
-        g_notification_set_priority(notification.pointer, priority == .high ? G_NOTIFICATION_PRIORITY_HIGH : G_NOTIFICATION_PRIORITY_NORMAL)
+        let level = switch priority {
+        case .normal: G_NOTIFICATION_PRIORITY_NORMAL
+        case .high: G_NOTIFICATION_PRIORITY_HIGH
+        case .urgent: G_NOTIFICATION_PRIORITY_URGENT
+        }
+        g_notification_set_priority(notification.pointer, level)
         if let action = defaultAction {
             g_notification_set_default_action_and_target_value(notification.pointer, action.name, g_variant_new_string(action.target))
         }

@@ -59,10 +59,11 @@ protocol FeatureContext: AnyObject {
     func editSelectedPrinter()
     /// Opens (or selects) the demo printer's tab.
     func showDemo()
-    func setSelectedPrinterNotifies(_ on: Bool)
     func chooseGo2RTCExport()
     func closeSelectedTab()
     func showAbout()
+    /// Opens the Preferences window (or brings it up).
+    func showPreferences()
     /// Ends Layerwatch: every window, the recordings closed whole, the status connections stopped.
     func quit()
     func showFarm(_ shown: Bool)

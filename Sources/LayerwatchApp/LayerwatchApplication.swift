@@ -44,6 +44,7 @@ public final class LayerwatchApplication {
     private(set) var notifier: PrintNotifier?
     /// Takes the timelapses of prints; made in `startup`.
     private(set) var timelapses: TimelapseTaker?
+    let preferences = AppPreferences()  // appearance, start at login, lost cameras, the Preferences window
     private(set) var window: MainWindow?
     /// Hands a web address to the desktop's handler, over the main window if it is open; tests
     /// put a recorder here.
@@ -197,6 +198,7 @@ public final class LayerwatchApplication {
                                  })
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
+        preferences.follow(self)
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -341,7 +343,7 @@ public final class LayerwatchApplication {
         taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
             notifier?.offerTimelapse(video, job: job, failed: failed, of: id)
-            window?.toast(String(format: tr("Saved the timelapse “%@” in Videos/Layerwatch"), video.lastPathComponent), file: video)
+            window?.toast(String(format: tr("Saved the timelapse “%@” in %@"), video.lastPathComponent, SavedFiles.shownName(of: video.deletingLastPathComponent())), file: video)
         }
         taker.onFailure = { [weak self] printer, reason in
             self?.window?.toast(String(format: tr("The timelapse of “%@” could not be saved: %@. Its pictures are kept and it is made when the printer's next print ends or Layerwatch starts again."), printer, reason))
@@ -451,12 +453,6 @@ extension LayerwatchApplication: FeatureContext {
     }
     func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }
     func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
-    /// Switches the selected printer's notifications on or off, and saves it.
-    func setSelectedPrinterNotifies(_ on: Bool) {
-        guard var printer = selectedPrinter, printer.notifies != on else { return }
-        printer.notifies = on
-        library.upsert(printer)
-    }
     func chooseGo2RTCExport() {
         guard let window else { return }
         Go2RTCExportDialog.present(over: window, library: library)

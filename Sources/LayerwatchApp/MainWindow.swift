@@ -21,6 +21,8 @@ final class MainWindow {
     private unowned let library: PrinterLibrary
     private let sessions: SessionRegistry
     private let hub: PrinterStatusHub
+    /// The folders chosen in Preferences, which Save Snapshot and Record follow.
+    private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
     /// them does not overwrite the saved selection.
     private var remembersSelection = false
@@ -48,9 +50,9 @@ final class MainWindow {
     /// The selected printer's status, which its print controls follow.
     private var selectedStatus: PrinterStatusHub.Observation?
 
-    /// Where Save Snapshot writes its PNGs.
+    /// Where Save Snapshot writes its PNGs (the Preferences' folder).
     var snapshotFolder = SavedFiles.folder(.pictures)
-    /// Where Record writes its videos.
+    /// Where Record writes its videos (the Preferences' folder).
     var recordingFolder = SavedFiles.folder(.videos)
     /// The window entered or left fullscreen.
     var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
@@ -136,6 +138,10 @@ final class MainWindow {
         library.onSaveError = { [weak self] message in
             GLibLog.warning(message)
             self?.showBanner(message)
+        }
+        foldersObservation = library.observePreferences { [weak self] preferences in
+            self?.snapshotFolder = SavedFiles.snapshotFolder(preferences)
+            self?.recordingFolder = SavedFiles.recordingFolder(preferences)
         }
         tabs.onSelectionChange = { [weak self] page in
             guard let self else { return }

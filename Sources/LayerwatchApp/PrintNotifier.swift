@@ -7,7 +7,7 @@ import StreamKit
 /// Desktop notifications of prints. It follows every saved printer (the library's printers stream)
 /// and its status in the hub and, for a printer whose switch is on (`Printer.notifies`), notifies
 /// when a print finishes, fails or pauses and when a Bambu printer raises an HMS alert it did not
-/// show before: the printer's name in the title, the job (and the printer's error and the HMS alerts
+/// show before, each while its event is on in Preferences (and a lost camera, `CameraLossWatch`): the printer's name in the title, the job (and the printer's error and the HMS alerts
 /// in words, with a "Learn More" button opening Bambu's page) in the body, the camera's last
 /// picture as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each
 /// printer has one notification id, so a newer event replaces an older one. Each printer's
@@ -147,6 +147,11 @@ final class PrintNotifier {
     /// the print error and the new HMS alerts in words, and a "Learn More" button opening the
     /// page of the first of them.
     private func notify(_ tell: NotificationGate.Tell, printer: Printer) {
+        let preferences = library.config.preferences
+        guard Self.isNotified(tell, by: preferences) else {
+            GLibLog.debug("not notified (switched off in Preferences): \(printer.name) \(String(describing: tell.event))")
+            return
+        }
         let status = tell.status
         let title: String
         var priority = DesktopNotification.Priority.high
@@ -159,6 +164,7 @@ final class PrintNotifier {
         case .failed?:
             title = String(format: tr("%@: print failed"), printer.name)
             (error, printError) = (status.errorText, status.printError)
+            if preferences.soundOnFailure { priority = .urgent }
         case .paused?:
             title = String(format: tr("%@: print paused"), printer.name)
             (error, printError) = (status.errorText, status.printError)
@@ -174,12 +180,36 @@ final class PrintNotifier {
              for: printer)
     }
 
+    /// Whether the Preferences let `tell` through: its event's switch, or, for what comes with new
+    /// HMS alerts, the alerts' switch.
+    static func isNotified(_ tell: NotificationGate.Tell, by preferences: Preferences) -> Bool {
+        let event: Preferences.Event? = switch tell.event {
+        case .finished?: .finished
+        case .failed?: .failed
+        case .paused?: .paused
+        case .alerts?, nil: nil
+        }
+        let alerts = tell.alertCount > 0 || event == nil
+        return event.map(preferences.notifiedEvents.contains) ?? false || (alerts && preferences.notifiedEvents.contains(.alert))
+    }
+
+    /// The printer's camera has been lost for `minutes` (`CameraLossWatch`, which obeys Camera
+    /// Lost in Preferences): told as the printer's notification while its notifications are on.
+    func notifyCameraLost(of printerID: UUID, minutes: Int) {
+        guard let printer = printer(printerID), printer.notifies else { return }
+        let title = String(format: trPlural("The camera of “%@” has been lost for %ld minute", "The camera of “%@” has been lost for %ld minutes",
+                                            minutes), printer.name, minutes)
+        send(notification(title: title, body: [tr("Layerwatch keeps trying to reconnect.")], priority: .high, timelapse: nil, link: nil, of: printer),
+             for: printer)
+    }
+
     /// The print's notification again, now offering its timelapse (`video`): it replaces the one
     /// its end raised (the printer's one notification id), so the finish notification offers to
-    /// open it. Only for a printer whose notifications are on.
+    /// open it. Only for a printer whose notifications are on, and while its event's are.
     func offerTimelapse(_ video: URL, job: String, failed: Bool, of printerID: UUID) {
         timelapses[printerID] = (video, job)
-        guard let printer = printer(printerID), printer.notifies else { return }
+        guard let printer = printer(printerID), printer.notifies,
+              library.config.preferences.notifiedEvents.contains(failed ? .failed : .finished) else { return }
         let title = String(format: failed ? tr("%@: print failed") : tr("%@: print finished"), printer.name)
         send(notification(title: title, body: [job], priority: .normal, timelapse: video, link: nil, of: printer), for: printer)
     }

@@ -13,6 +13,8 @@ final class PrintStatusBinding {
     /// Heaters and filament; nil in the compact (mini window) style, which keeps to one line.
     let glance: StatusGlance?
     private var observation: PrinterStatusHub.Observation?
+    /// The desktop's clock format, which the strip's end time follows.
+    private var clockObservation: DesktopClock.Observation?
 
     init(style: CameraSurface.Style) {
         strip = StatusStrip(style: style)
@@ -36,6 +38,10 @@ final class PrintStatusBinding {
             temperatures?.printerStatus = update?.connection == .live ? update?.status : nil
             light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)
             onChange()
+        }
+        clockObservation = DesktopClock.shared.observe { [weak self, weak hub] in
+            guard let self, let hub else { return }
+            strip.show(PrintSummary(of: printerID, in: hub))
         }
     }
 }

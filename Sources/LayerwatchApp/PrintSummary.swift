@@ -41,7 +41,7 @@ struct PrintSummary: Equatable {
             return
         }
         guard update.connection == .live, let status = update.status else { return nil }
-        self.init(status, end: hub.estimatedEnd(of: printerID), now: now)
+        self.init(status, end: hub.estimatedEnd(of: printerID), now: now, clock: DesktopClock.shared.format)
     }
 
     private init(offline message: String) {
@@ -53,7 +53,8 @@ struct PrintSummary: Equatable {
         alerts = []
     }
 
-    init(_ status: PrinterStatus, end: Date?, now: Date = Date()) {
+    /// `clock`: the desktop's clock format for the end time (nil: the locale's).
+    init(_ status: PrinterStatus, end: Date?, now: Date = Date(), clock: ClockFormat? = nil) {
         state = status.state
         stateText = StatusText.state(status.state)
         tone = Self.tone(of: status.state)
@@ -66,7 +67,7 @@ struct PrintSummary: Equatable {
         let left = [.printing, .paused].contains(status.state) ? status.timeLeft : nil
         timeLeft = left.map(StatusText.duration)
         finish = end.flatMap { end in
-            status.state == .printing ? String(format: tr("ends %@"), StatusText.finishTime(after: end.timeIntervalSince(now), from: now)) : nil
+            status.state == .printing ? String(format: tr("ends %@"), StatusText.finishTime(after: end.timeIntervalSince(now), from: now, clock: clock)) : nil
         }
         let stopped = [.paused, .failed].contains(status.state)
         let printError = stopped ? status.printError : nil

@@ -81,12 +81,18 @@ final class PrinterEditor {
     /// Asks before removing a saved printer's tab (and the printer); closes any other tab at once.
     func confirmClose(_ page: PrinterPage) {
         guard library.printer(id: page.printerID) != nil, let window = mainWindow() else { return close(page) }
-        let dialog = DestructiveQuestion.present(over: window.window, heading: String(format: tr("Remove “%@”?"), page.name),
+        confirmRemoval(of: page.printerID, named: page.name, over: window.window)
+    }
+
+    /// Asks over `parent` (the main window, the Preferences window) before removing a saved
+    /// printer: its settings, its tab and its mini window.
+    func confirmRemoval(of id: UUID, named name: String, over parent: UnsafeMutablePointer<GtkWidget>) {
+        let dialog = DestructiveQuestion.present(over: parent, heading: String(format: tr("Remove “%@”?"), name),
                                                  body: tr("Its settings and access code will be deleted from this computer."),
                                                  action: tr("Remove")) { [weak self] in
             guard let self else { return }
-            library.remove(id: page.printerID)
-            close(page)
+            library.remove(id: id)
+            if let page = mainWindow()?.tabs.page(id: id) { close(page) } else { miniWindows.close(id) }
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
         pendingRemoval = dialog

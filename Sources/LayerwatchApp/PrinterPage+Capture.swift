@@ -11,7 +11,7 @@ extension PrinterPage {
         takeSnapshot(into: folder) { result in
             switch result {
             case .success(let url):
-                say(String(format: tr("Saved “%@” in Pictures/Layerwatch"), url.lastPathComponent), url)
+                say(String(format: tr("Saved “%@” in %@"), url.lastPathComponent, SavedFiles.shownName(of: url.deletingLastPathComponent())), url)
             case .failure(let failure):
                 say(failure.description, nil)
             }
@@ -57,10 +57,10 @@ extension PrinterPage {
         }
     }
 
-    /// "Saved “X1C 2026-11-23 10.00.00.mkv” in Videos/Layerwatch" (and its parts).
+    /// "Saved “X1C 2026-11-23 10.00.00.mkv” in Videos/Layerwatch" (its folder; and its parts).
     private static func savedText(_ status: StreamRecording.Status) -> String {
         guard let first = status.files.first else { return tr("Nothing was recorded: no picture came from the camera.") }
-        return String(format: tr("Saved “%@” in Videos/Layerwatch"), first.lastPathComponent)
+        return String(format: tr("Saved “%@” in %@"), first.lastPathComponent, SavedFiles.shownName(of: first.deletingLastPathComponent()))
             + (status.files.count > 1 ? String(format: trPlural(" (and %d more part)", " (and %d more parts)", status.files.count - 1), status.files.count - 1) : "")
     }
 }

@@ -117,6 +117,12 @@ final class PrinterTabs {
         onCloseRequest(selected)
     }
 
+    /// Moves `page`'s tab to `position` (its owner hears of the new order).
+    func move(_ page: PrinterPage, to position: Int) {
+        guard let tab = tab(for: page) else { return }
+        adw_tab_view_reorder_page(gcast(view), tab, Int32(position))
+    }
+
     /// Where `page`'s tab is now.
     func position(of page: PrinterPage) -> Int? {
         guard let tab = tab(for: page) else { return nil }

@@ -31,6 +31,25 @@ enum SavedFiles {
         folder(kind, xdgFolder: kind.xdgFolder)
     }
 
+    /// Where snapshots go: the folder chosen in Preferences, else Pictures/Layerwatch.
+    static func snapshotFolder(_ preferences: Preferences) -> URL {
+        preferences.snapshotFolder.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? folder(.pictures)
+    }
+
+    /// Where recordings and timelapses go: the folder chosen in Preferences, else Videos/Layerwatch.
+    static func recordingFolder(_ preferences: Preferences) -> URL {
+        preferences.recordingFolder.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? folder(.videos)
+    }
+
+    /// How messages name `folder`: from the home folder down ("Videos/Layerwatch") when it is in
+    /// it, else its whole path.
+    static func shownName(of folder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let home = URL(fileURLWithPath: UserHome.path(environment: environment), isDirectory: true).standardizedFileURL.path
+        let path = folder.standardizedFileURL.path
+        guard path.hasPrefix(home + "/") else { return path }
+        return String(path.dropFirst(home.count + 1))
+    }
+
     /// "Printer name 2026-11-22 16.30.05.EXT", with characters that don't belong in a file name
     /// replaced. The printer's part is cut to `maximumNameBytes`, so a long name still gives a file
     /// name the file system takes (255 bytes), with room for the time and a " (2)".

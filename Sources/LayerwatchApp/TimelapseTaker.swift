@@ -51,8 +51,9 @@ final class TimelapseTaker {
 
     /// Where the pictures of printer `id` wait: `folder/<id>/`.
     let folder: URL
-    /// Where the videos go.
+    /// Where the videos go (the Preferences' recordings folder).
     var videoFolder = SavedFiles.folder(.videos)
+    private var foldersObservation: PrinterLibrary.Observation?
     /// A video was made of the pictures of `job` on printer `id` (`failed`: the print failed).
     var onVideo: @MainActor (_ id: UUID, _ video: URL, _ job: String, _ failed: Bool) -> Void = { _, _, _, _ in }
     /// The video of printer `printer`'s timelapse could not be made, for `reason`; its pictures are kept.
@@ -81,6 +82,7 @@ final class TimelapseTaker {
         self.library = library
         self.camera = camera
         printersObservation = library.observePrinters { [weak self] printers in self?.follow(printers) }
+        foldersObservation = library.observePreferences { [weak self] preferences in self?.videoFolder = SavedFiles.recordingFolder(preferences) }
     }
 
     /// Follows the printers of `printers` whose timelapse is on; forgets the rest.

@@ -25,13 +25,20 @@ public enum StatusText {
     }
 
     /// The clock time a job `seconds` from `now` ends, in the user's locale (`15:42`), with the
-    /// weekday when it is not today.
-    public static func finishTime(after seconds: TimeInterval, from now: Date = Date()) -> String {
+    /// weekday when it is not today; on a 24- or 12-hour clock when `clock` says (the desktop's
+    /// setting), else as the locale has it.
+    public static func finishTime(after seconds: TimeInterval, from now: Date = Date(), clock: ClockFormat? = nil,
+                                  locale: Locale = .current) -> String {
         let end = now.addingTimeInterval(min(max(0, seconds), PrinterNumber.seconds.upperBound))
         let formatter = DateFormatter()
-        formatter.locale = Locale.current
+        formatter.locale = locale
         let sameDay = Calendar.current.isDate(end, inSameDayAs: now)
-        formatter.setLocalizedDateFormatFromTemplate(sameDay ? "jmm" : "EEEjmm")
+        let hours = switch clock {
+        case .twentyFourHour?: "HHmm"
+        case .twelveHour?: "hmma"
+        case nil: "jmm"
+        }
+        formatter.setLocalizedDateFormatFromTemplate(sameDay ? hours : "EEE" + hours)
         return formatter.string(from: end)
     }
 

@@ -7,9 +7,9 @@ import XCTest
 
 /// libadwaita on top of the shared GTK setup, and the app's CSS, once per test process.
 enum AppTestEnvironment {
-    /// Ready for a test: GTK and libadwaita once, and no window an earlier test of this process
-    /// left behind (a modal dialog or a popover's grab left over would keep the next test's input
-    /// from its windows).
+    /// Ready for a test: GTK and libadwaita once, no window an earlier test of this process left
+    /// behind (a modal dialog or a popover's grab left over would keep the next test's input from
+    /// its windows), and the desktop's appearance.
     static func prepare() {
         _ = prepared
         MainActor.assumeIsolated {
@@ -21,6 +21,7 @@ enum AppTestEnvironment {
             }
             left.forEach { gtk_window_destroy($0) }
             if !left.isEmpty { _ = iterateMainContext(timeout: 1) { false } }
+            AppPreferences.apply(.system)  // a test that chose Dark leaves the next one light
         }
     }
 

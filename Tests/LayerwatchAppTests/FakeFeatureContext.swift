@@ -37,10 +37,10 @@ final class FakeFeatureContext: FeatureContext {
     func editAccessCode(of printer: Printer) { calls.append("editAccessCode(of: \(printer.name))") }
     func editSelectedPrinter() { calls.append("editSelectedPrinter") }
     func showDemo() { calls.append("showDemo") }
-    func setSelectedPrinterNotifies(_ on: Bool) { calls.append("setSelectedPrinterNotifies(\(on))") }
     func chooseGo2RTCExport() { calls.append("chooseGo2RTCExport") }
     func closeSelectedTab() { calls.append("closeSelectedTab") }
     func showAbout() { calls.append("showAbout") }
+    func showPreferences() { calls.append("showPreferences") }
     func showFarm(_ shown: Bool) { calls.append("showFarm(\(shown))") }
     func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }

@@ -30,11 +30,11 @@ extension FeatureTableTests {
             "add-printer": (nil, ["showDialog(editing: nil)"]),
             "edit-printer": (nil, ["editSelectedPrinter"]),
             "show-demo": (nil, ["showDemo"]),
-            "notify-prints": (nil, ["setSelectedPrinterNotifies(true)"]),
             "export-go2rtc": (nil, ["chooseGo2RTCExport"]),
             "close-tab": (nil, ["closeSelectedTab"]),
             "show-help-overlay": (nil, []),
             "about": (nil, ["showAbout"]),
+            "preferences": (nil, ["showPreferences"]),
             "quit": (nil, ["quit"]),
             "show-printer": (Self.printer.id.uuidString, ["showPrinter(\(Self.printer.id))"]),
             "open-file": (video, ["openFile(\(video))"]),
@@ -78,7 +78,7 @@ extension FeatureTableTests {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
-            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "about", "quit",
+            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
                                  "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
@@ -92,9 +92,6 @@ extension FeatureTableTests {
 
             context.selectedPrinter = Printer(name: "Generic", kind: .generic, cameras: [PrinterCamera(url: "rtsp://printer/live")])
             expected.insert("edit-printer")
-            XCTAssertEqual(enabled(), expected, "a printer without a status has no notifications")
-            context.selectedPrinter = Self.printer
-            expected.insert("notify-prints")
             XCTAssertEqual(enabled(), expected)
 
             context.hasSavedPrinters = true
@@ -134,7 +131,7 @@ extension FeatureTableTests {
             context.selectedPrinter = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: true)
             context.isFarmShown = true
             context.attentionFirst = true
-            XCTAssertEqual(on(), ["record", "notify-prints", "farm-view", "attention-first"])
+            XCTAssertEqual(on(), ["record", "farm-view", "attention-first"])
             let speed = Feature.all.first { $0.name == "print-speed" }
             XCTAssertEqual(speed?.choiceState?(context), "", "no speed reported: no item marked")
             context.printSpeed = .sport

@@ -80,7 +80,7 @@ final class HostileNameTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { !toastTitles(in: window.window).isEmpty }, "a toast says where it went")
             let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
             XCTAssertTrue(file.contains("&"), file)
-            XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(file)” in Pictures/Layerwatch"], "the file name as written")
+            XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(file)” in \(SavedFiles.shownName(of: pictures))"], "the file name as written")
 
             let tab = try XCTUnwrap(adw_tab_view_get_selected_page(gcast(window.tabs.view)))
             XCTAssertEqual(String(cString: adw_tab_page_get_title(tab)), Self.markupName)

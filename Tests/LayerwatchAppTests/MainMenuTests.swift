@@ -36,7 +36,7 @@ final class MainMenuTests: XCTestCase {
             let last = try XCTUnwrap(g_menu_model_get_item_link(menu, sections - 1, "section"))
             defer { g_object_unref(UnsafeMutableRawPointer(last)) }
             let items = (0..<g_menu_model_get_n_items(last)).map { Self.action(of: last, at: $0) }
-            XCTAssertEqual(items, ["win.show-help-overlay", "app.about", "app.quit"])
+            XCTAssertEqual(items, ["app.preferences", "win.show-help-overlay", "app.about", "app.quit"], "GNOME's order")
         }
         withExtendedLifetime(windowManager) {}
     }

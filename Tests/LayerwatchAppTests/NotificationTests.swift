@@ -178,12 +178,12 @@ final class NotificationTests: XCTestCase {
             XCTAssertEqual(failed.string("title"), "Bench P1S: print failed")
             XCTAssertEqual(failed.string("body"), "Gearbox\nThe task was canceled. (0300_400C)")
 
-            // The switch: in the printers' menu for a printer with status, off for this one only.
-            XCTAssertTrue(window.isEnabled("notify-prints"))
-            let action = try XCTUnwrap(g_action_map_lookup_action(gcast(window.window), "notify-prints"))
-            XCTAssertTrue(Self.state(of: action))
-            g_action_activate(action, nil)
-            XCTAssertFalse(Self.state(of: action))
+            // The switch: in Preferences' Notifications page for a printer with status, off for this one only.
+            app.showPreferences()
+            let preferences = try XCTUnwrap(app.preferences.window)
+            let toggle = try XCTUnwrap(preferences.notifications.printerSwitches[printer.id])
+            XCTAssertTrue(Bool(gboolean: gtk_switch_get_active(gcast(toggle))))
+            gtk_switch_set_active(gcast(toggle), false.gboolean)
             XCTAssertEqual(app.library.printer(id: printer.id)?.notifies, false)
             app.flushSaves()
             let saved = ConfigStore(directory: config, secrets: nil).load().config.printers
@@ -192,14 +192,16 @@ final class NotificationTests: XCTestCase {
             report(["gcode_state": "FINISH"], shows: "Finished")
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 4 },
                            "switched off: silent")
-            g_action_activate(action, nil)
+            let again = try XCTUnwrap(preferences.notifications.printerSwitches[printer.id])
+            gtk_switch_set_active(gcast(again), true.gboolean)
             XCTAssertEqual(app.library.printer(id: printer.id)?.notifies, true)
             XCTAssertFalse(iterateMainContext(timeout: 2) { notifications.events(named: "notification").count > 4 },
                            "switching on again does not notify what happened meanwhile")
 
-            // A camera without status has no switch: the item is hidden.
-            window.tabs.select(try XCTUnwrap(window.tabs.page(id: plainCamera.id)))
-            XCTAssertFalse(window.isEnabled("notify-prints"))
+            // A camera without status has nothing to notify: its switch is greyed out.
+            let plainSwitch = try XCTUnwrap(preferences.notifications.printerSwitches[plainCamera.id])
+            XCTAssertFalse(Bool(gboolean: gtk_widget_is_sensitive(plainSwitch)))
+            gtk_window_destroy(gcast(preferences.window))
 
             // Removing the printer takes its notification off the desktop.
             app.editor.confirmClose(page)
@@ -253,12 +255,5 @@ final class NotificationTests: XCTestCase {
         (notification.fields["buttons"] as? [[String: Any]] ?? []).map { button in
             ["label", "action", "target"].map { button[$0] as? String ?? "" }
         }
-    }
-
-    @MainActor
-    private static func state(of action: OpaquePointer) -> Bool {
-        let state = g_action_get_state(action)
-        defer { g_variant_unref(state) }
-        return Bool(gboolean: g_variant_get_boolean(state))
     }
 }

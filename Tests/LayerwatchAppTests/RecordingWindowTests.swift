@@ -41,7 +41,7 @@ final class RecordingWindowTests: XCTestCase {
             XCTAssertEqual(files.count, 1)
             let name = try XCTUnwrap(files.first)
             XCTAssertTrue(name.hasPrefix("Voron ") && name.hasSuffix(".mkv"), name)
-            XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(name)” in Videos/Layerwatch"])
+            XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(name)” in \(SavedFiles.shownName(of: videos))"])
             XCTAssertNil(page.surface.recordingBadgeText)
             XCTAssertFalse(isRecordButtonOn(page))
             let recorded = try RecordedFile(videos.appendingPathComponent(name))

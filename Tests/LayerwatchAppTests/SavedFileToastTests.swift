@@ -39,7 +39,7 @@ final class SavedFileToastTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { !toastTitles(in: window.window).isEmpty }, "a toast says where it went")
             let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
             let file = pictures.appendingPathComponent(name)
-            XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(name)” in Pictures/Layerwatch"])
+            XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(name)” in \(SavedFiles.shownName(of: pictures))"])
             let toast = try XCTUnwrap(descendants(of: window.window).first { String(cString: gtk_widget_get_css_name($0)) == "toast" })
             _ = iterateMainContext(timeout: 1) { false }  // its slide-in ends
 

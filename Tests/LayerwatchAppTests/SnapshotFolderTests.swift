@@ -26,4 +26,22 @@ final class SnapshotFolderTests: XCTestCase {
         XCTAssertEqual(SavedFiles.folder(.pictures, xdgFolder: nil, environment: ["HOME": ""]).path,
                        FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Pictures/Layerwatch").path)
     }
+
+    func testMessagesNameTheFolderFromTheHomeDownOrWhole() {
+        let environment = ["HOME": "/home/ada"]
+        XCTAssertEqual(SavedFiles.shownName(of: URL(fileURLWithPath: "/home/ada/Videos/Layerwatch"), environment: environment),
+                       "Videos/Layerwatch")
+        XCTAssertEqual(SavedFiles.shownName(of: URL(fileURLWithPath: "/home/adam/Shots"), environment: environment), "/home/adam/Shots")
+        XCTAssertEqual(SavedFiles.shownName(of: URL(fileURLWithPath: "/srv/videos"), environment: environment), "/srv/videos")
+    }
+
+    func testThePreferencesFoldersWinOverTheDefaults() {
+        var preferences = Preferences.standard
+        XCTAssertEqual(SavedFiles.snapshotFolder(preferences), SavedFiles.folder(.pictures))
+        XCTAssertEqual(SavedFiles.recordingFolder(preferences), SavedFiles.folder(.videos))
+        preferences.snapshotFolder = "/srv/shots"
+        preferences.recordingFolder = "/srv/videos"
+        XCTAssertEqual(SavedFiles.snapshotFolder(preferences).path, "/srv/shots")
+        XCTAssertEqual(SavedFiles.recordingFolder(preferences).path, "/srv/videos")
+    }
 }

@@ -1,0 +1,91 @@
+import CGtk
+import Foundation
+import GtkKit
+import PrinterKit
+import StreamKit
+
+/// The Preferences window's Printers page: the saved printers in their tabs' order, each a row
+/// whose name is edited in place (Enter or the row's apply button renames it), with Move Up, Move
+/// Down, Edit… (the printer dialog) and Remove (after asking). The list follows the library; what
+/// each button does is the application's (`Actions`), so tabs and mini windows follow too.
+@MainActor
+final class PrinterPreferences {
+    /// What the rows' buttons ask the application to do.
+    struct Actions {
+        var rename: @MainActor (UUID, String) -> Void
+        /// Moves the printer one place earlier (-1) or later (+1).
+        var move: @MainActor (UUID, Int) -> Void
+        var edit: @MainActor (UUID) -> Void
+        /// Asks over the given window, then removes the printer.
+        var remove: @MainActor (UUID, UnsafeMutablePointer<GtkWidget>) -> Void
+    }
+
+    let page: UnsafeMutablePointer<GtkWidget>
+    private let actions: Actions
+    /// The Preferences window, over which Remove asks.
+    private let parent: UnsafeMutablePointer<GtkWidget>
+    private let list: UnsafeMutablePointer<GtkWidget>
+    private let empty: UnsafeMutablePointer<GtkWidget>
+    /// Each printer's name row, by id, in order (tests type into them).
+    private(set) var nameRows: [(id: UUID, row: UnsafeMutablePointer<GtkWidget>)] = []
+    /// What the rows show (ids and names): another change rebuilds nothing.
+    private var listed: [String] = []
+
+    init(actions: Actions, parent: UnsafeMutablePointer<GtkWidget>) {
+        self.actions = actions
+        self.parent = parent
+        list = gtk_list_box_new()
+        gtk_list_box_set_selection_mode(gcast(list), GTK_SELECTION_NONE)
+        gtk_widget_add_css_class(list, "boxed-list")
+        empty = gtk_label_new(tr("No printer is saved. Add one with Add Printer… in the main window."))
+        gtk_label_set_wrap(gcast(empty), true.gboolean)
+        gtk_widget_add_css_class(empty, "dim-label")
+        let group = PreferenceRows.group(tr("Saved Printers"), description: tr("In the order of their tabs"), [list, empty])
+        page = PreferenceRows.page(tr("Printers"), icon: "printer-symbolic", [group])
+    }
+
+    /// Lists `printers`, in order.
+    func show(_ printers: [Printer]) {
+        let rows = printers.map { "\($0.id) \($0.name)" }
+        guard rows != listed else { return }
+        listed = rows
+        while let row = gtk_widget_get_first_child(list) { gtk_list_box_remove(gcast(list), row) }
+        nameRows = printers.enumerated().map { index, printer in
+            let row = makeRow(printer, first: index == 0, last: index == printers.count - 1)
+            gtk_list_box_append(gcast(list), row)
+            return (printer.id, row)
+        }
+        gtk_widget_set_visible(list, (!printers.isEmpty).gboolean)
+        gtk_widget_set_visible(empty, printers.isEmpty.gboolean)
+    }
+
+    private func makeRow(_ printer: Printer, first: Bool, last: Bool) -> UnsafeMutablePointer<GtkWidget> {
+        let row = adw_entry_row_new()!
+        adw_preferences_row_set_title(gcast(row), tr("Name"))
+        gtk_editable_set_text(gcast(row), printer.name)
+        adw_entry_row_set_show_apply_button(gcast(row), true.gboolean)
+        let id = printer.id
+        connectSignal(row, "apply") { [actions] in
+            let name = String(cString: gtk_editable_get_text(gcast(row))).trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else { return }
+            actions.rename(id, name)
+        }
+        let buttons: [(icon: String, tooltip: String, enabled: Bool, action: @MainActor () -> Void)] = [
+            ("go-up-symbolic", tr("Move Up"), !first, { [actions] in actions.move(id, -1) }),
+            ("go-down-symbolic", tr("Move Down"), !last, { [actions] in actions.move(id, 1) }),
+            ("document-properties-symbolic", tr("Edit…"), true, { [actions] in actions.edit(id) }),
+            ("user-trash-symbolic", tr("Remove"), true, { [actions, parent] in actions.remove(id, parent) }),
+        ]
+        for (icon, tooltip, enabled, action) in buttons {
+            let button = gtk_button_new_from_icon_name(icon)!
+            gtk_widget_add_css_class(button, "flat")
+            gtk_widget_set_valign(button, GTK_ALIGN_CENTER)
+            gtk_widget_set_tooltip_text(button, tooltip)
+            setAccessibleLabel(button, String(format: "%@: %@", tooltip, printer.name))
+            gtk_widget_set_sensitive(button, enabled.gboolean)
+            connectSignal(button, "clicked", action)
+            adw_entry_row_add_suffix(gcast(row), button)
+        }
+        return row
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PrinterKit
+import TestSupport
+import XCTest
+
+/// The preferences in `printers.json`: what is set comes back as it was, through the store; a
+/// file from before preferences, and each field that is missing or bad, gives that field's default
+/// and keeps the others.
+final class PreferencesCodingTests: XCTestCase {
+    private static let chosen = Preferences(runInBackground: false, startAtLogin: true, notifiedEvents: [.failed, .cameraLost],
+                                            cameraLostMinutes: 17, soundOnFailure: false, snapshotFolder: "/srv/shots",
+                                            recordingFolder: "/srv/videos", appearance: .dark)
+
+    func testWhatIsSetComesBackThroughTheStore() throws {
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(preferences: Self.chosen))
+        XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.preferences, Self.chosen)
+    }
+
+    func testNoFieldsReadAsTheDefaults() throws {
+        let read = try JSONDecoder().decode(Preferences.self, from: Data("{}".utf8))
+        XCTAssertEqual(read, Preferences.standard)
+        XCTAssertTrue(read.runInBackground)
+        XCTAssertFalse(read.startAtLogin)
+        XCTAssertEqual(read.notifiedEvents, Set(Preferences.Event.allCases))
+        XCTAssertEqual(AppConfig().preferences, Preferences.standard, "a config from before preferences")
+    }
+
+    func testEachBadFieldTakesItsDefaultAndKeepsTheOthers() throws {
+        let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.chosen)) as! [String: Any]
+        let bad: [String: Any] = ["runInBackground": "no", "startAtLogin": 1, "notifiedEvents": "finished", "cameraLostMinutes": "5",
+                                  "soundOnFailure": [true], "snapshotFolder": 42, "recordingFolder": ["a": 1], "appearance": "sepia"]
+        let standard = Preferences.standard
+        for (key, value) in bad {
+            var fields = encoded
+            fields[key] = value
+            let read = try JSONDecoder().decode(Preferences.self, from: JSONSerialization.data(withJSONObject: fields))
+            var expected = Self.chosen
+            switch key {
+            case "runInBackground": expected.runInBackground = standard.runInBackground
+            case "startAtLogin": expected.startAtLogin = standard.startAtLogin
+            case "notifiedEvents": expected.notifiedEvents = standard.notifiedEvents
+            case "cameraLostMinutes": expected.cameraLostMinutes = standard.cameraLostMinutes
+            case "soundOnFailure": expected.soundOnFailure = standard.soundOnFailure
+            case "snapshotFolder": expected.snapshotFolder = nil
+            case "recordingFolder": expected.recordingFolder = nil
+            default: expected.appearance = standard.appearance
+            }
+            XCTAssertEqual(read, expected, "\(key): \(value)")
+        }
+    }
+
+    func testUnknownEventsAreDroppedAndMinutesComeToTheNearestEnd() throws {
+        let json = #"{"notifiedEvents": ["finished", "exploded"], "cameraLostMinutes": 5000}"#
+        let read = try JSONDecoder().decode(Preferences.self, from: Data(json.utf8))
+        XCTAssertEqual(read.notifiedEvents, [.finished])
+        XCTAssertEqual(read.cameraLostMinutes, Preferences.cameraLostRange.upperBound)
+        XCTAssertEqual(try JSONDecoder().decode(Preferences.self, from: Data(#"{"cameraLostMinutes": -3}"#.utf8)).cameraLostMinutes, 1)
+    }
+}
