@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the Debian 12 packages Layerwatch needs, only those missing, with sudo when not root.
 #   scripts/install-deps.sh build   — to build and run the app
-#   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb)
-#   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick)
+#   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb, weston)
+#   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick; weston
+#                                     for the Wayland ones)
 #   scripts/install-deps.sh screen  — also the peers bench/screen.sh runs (mpv, gst-launch-1.0 with its
 #                                     X sink and libav decoder) and Mesa's software GL
 #   scripts/install-deps.sh status-bench — also mosquitto_sub, a peer of bench/status.sh
@@ -12,7 +13,7 @@ set -eu
 build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libmosquitto-dev libssl-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev"
 test="$build ffmpeg openssl mosquitto python3-paho-mqtt python3 python3-gi python3-yaml gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
-      xvfb xauth openbox x11-utils xdotool dbus-daemon gnome-keyring libglib2.0-bin
+      xvfb xauth openbox x11-utils xdotool weston dbus-daemon gnome-keyring libglib2.0-bin
       meson ninja-build gettext desktop-file-utils appstream flatpak-builder"
 desktop="$build meson ninja-build gettext desktop-file-utils appstream gtk-update-icon-cache"
 
