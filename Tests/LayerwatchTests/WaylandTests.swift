@@ -22,10 +22,10 @@ final class WaylandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: app.path) else {
             throw CommandRunError.notBuilt(app.path)
         }
-        let work = try TestPaths.temporaryDirectory()
+        let work = try makeTemporaryDirectory()
         let runtime = work.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let socket = "layerwatch-test-\(getpid())"
+        let socket = "lw-\(getpid())"  // short: the socket's path has 108 bytes at most
         let ini = work.appendingPathComponent("weston.ini")
         try Data("""
         [core]
