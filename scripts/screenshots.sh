@@ -4,9 +4,10 @@
 # server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
 # being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip and
 # print controls, from a loopback Moonraker) with its camera list and its stop question, the farm view of six printers
-# and a Bambu printer's AMS trays (the filament swatches); then the welcome page and the demo printer
-# dark (ADW_DEBUG_COLOR_SCHEME=prefer-dark, libadwaita's stand-in for the desktop's dark style), and
-# the welcome page and the Add Printer dialog 360 px wide (a phone's width). Run `make screenshots`
+# and a Bambu printer's AMS trays (the filament swatches); then the welcome page, the demo printer and
+# the Add Printer dialog dark (ADW_DEBUG_COLOR_SCHEME=prefer-dark, libadwaita's stand-in for the
+# desktop's dark style), and the welcome page and the Add Printer dialog 360 px wide (a phone's
+# width). Run `make screenshots`
 # (it builds first and runs this under xvfb-run). OUT=dir writes the PNGs there instead of
 # docs/screenshots; ONLY="name …" takes only those shots.
 set -euo pipefail
@@ -185,5 +186,6 @@ rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$bambu_fifo"
 # Add Printer dialog at its narrowest.
 ADW_DEBUG_COLOR_SCHEME=prefer-dark shot welcome-dark 1000 680 2 -
 ADW_DEBUG_COLOR_SCHEME=prefer-dark shot demo-dark 1000 680 3 - --demo
+ADW_DEBUG_COLOR_SCHEME=prefer-dark shot dialog-dark 1000 700 2 ctrl+t
 shot welcome-360 360 680 2 -
 shot dialog-360 360 720 2 ctrl+t
