@@ -7,7 +7,7 @@ export PATH := $(SWIFT_BIN):$(PATH)
 
 PREFIX ?= /usr/local
 
-.PHONY: run test build deps-build deps-test check-swift screenshots install uninstall
+.PHONY: run test build deps-build deps-test check-swift screenshots screenshots-wayland install uninstall
 
 check-swift:
 	@command -v swift >/dev/null || { echo "Swift is not installed (expected at $(SWIFT_BIN)); see https://www.swift.org/install/linux/"; exit 1; }
@@ -38,6 +38,12 @@ screenshots: check-swift
 	@scripts/install-deps.sh screenshots
 	swift build
 	xvfb-run -a -s "-screen 0 1920x1200x24" scripts/screenshots.sh
+
+# docs/screenshots/wayland-*.png: the app under weston headless (GDK_BACKEND=wayland); OUT=dir elsewhere.
+screenshots-wayland: check-swift
+	@scripts/install-deps.sh screenshots
+	swift build
+	dbus-run-session -- scripts/wayland-screenshots.sh
 
 install: check-swift
 	@scripts/install-deps.sh desktop

@@ -4,10 +4,15 @@
 # server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
 # being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip and
 # print controls, from a loopback Moonraker) with its camera list and its stop question, the farm view of six printers
-# and a Bambu printer's AMS trays (the filament swatches). Run `make screenshots` (it builds first and runs this under xvfb-run).
+# and a Bambu printer's AMS trays (the filament swatches); then the welcome page, the demo printer and
+# the Add Printer dialog dark (ADW_DEBUG_COLOR_SCHEME=prefer-dark, libadwaita's stand-in for the
+# desktop's dark style), and the welcome page and the Add Printer dialog 360 px wide (a phone's
+# width). Run `make screenshots`
+# (it builds first and runs this under xvfb-run). OUT=dir writes the PNGs there instead of
+# docs/screenshots; ONLY="name …" takes only those shots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=docs/screenshots
+out=${OUT:-docs/screenshots}
 app=.build/debug/layerwatch
 mkdir -p "$out"
 export GSK_RENDERER=cairo GDK_BACKEND=x11 NO_AT_BRIDGE=1
@@ -42,9 +47,11 @@ start_server() {
 
 # shot NAME WIDTH HEIGHT SETTLE_SECONDS [KEYS|-] [layerwatch arguments...]; KEYS may be several,
 # space-separated ("plus plus").
+# A shot named *-360 narrows its dialog (if any) to 360 px too.
 shot() {
     local name=$1 width=$2 height=$3 settle=$4 keys=$5
     shift 5
+    if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then return; fi
     "$app" "$@" > /dev/null 2>&1 &
     local pid=$!
     local window
@@ -60,7 +67,14 @@ shot() {
         sleep 2.5
     fi
     case "$name" in
-        dialog) import -window "$(xdotool search --limit 1 --name '^Add Printer$')" "$out/$name.png" ;;
+        dialog*)
+            local dialog
+            dialog=$(xdotool search --limit 1 --name '^Add Printer$')
+            if [[ "$name" == *-360 ]]; then
+                xdotool windowsize "$dialog" 360 "$height"
+                sleep 1.5
+            fi
+            import -window "$dialog" "$out/$name.png" ;;
         cameras) import -window "$(xdotool search --limit 1 --name '^Edit Printer$')" "$out/$name.png" ;;
         stop) import -window root -crop "${width}x${height}+0+0" "$out/$name.png" ;;
         mini)
@@ -166,3 +180,12 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
 JSON
 shot filament 1100 700 5 -
 rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$bambu_fifo"
+
+# Dark (libadwaita 1.2 reads ADW_DEBUG_COLOR_SCHEME as the desktop's preference; the app's
+# appearance follows the system unless set) and 360 px wide: the welcome page, the demo printer, the
+# Add Printer dialog at its narrowest.
+ADW_DEBUG_COLOR_SCHEME=prefer-dark shot welcome-dark 1000 680 2 -
+ADW_DEBUG_COLOR_SCHEME=prefer-dark shot demo-dark 1000 680 3 - --demo
+ADW_DEBUG_COLOR_SCHEME=prefer-dark shot dialog-dark 1000 700 2 ctrl+t
+shot welcome-360 360 680 2 -
+shot dialog-360 360 720 2 ctrl+t

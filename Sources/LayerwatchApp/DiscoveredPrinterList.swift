@@ -23,6 +23,8 @@ final class DiscoveredPrinterList {
 
     init() {
         searching = GObjectRef(adopting: Self.makeRow())
+        // Its own sentence, not a printer's text: it wraps (at 360 px wide it takes two lines).
+        adw_action_row_set_subtitle_lines(gcast(searching.pointer), 0)
         gtk_widget_add_css_class(widget, "boxed-list")
         gtk_list_box_set_selection_mode(gcast(widget), GTK_SELECTION_NONE)
         Self.describe(searching.pointer, title: tr("Looking for Bambu printers…"),
@@ -87,12 +89,13 @@ final class DiscoveredPrinterList {
                       subtitle: [printer.modelName, printer.address, connection].compactMap { $0 }.joined(separator: " · "))
     }
 
-    /// An action row whose title and subtitle are plain text, each on one line, ellipsized.
+    /// An action row whose title and subtitle are plain text, the title on one line, the subtitle
+    /// (model · address · mode) on at most two, so the address still shows 360 px wide; ellipsized.
     private static func makeRow() -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!
         adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
         adw_action_row_set_title_lines(gcast(row), 1)
-        adw_action_row_set_subtitle_lines(gcast(row), 1)
+        adw_action_row_set_subtitle_lines(gcast(row), 2)
         return row
     }
 

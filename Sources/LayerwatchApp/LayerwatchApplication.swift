@@ -105,6 +105,7 @@ public final class LayerwatchApplication {
         if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))), !flags.contains(.background) {
             connectEarly(cameras: Self.cameras(from: urls))
         }
+        quitOnSignals()
         let arguments = ["layerwatch"] + flags.map(\.rawValue).sorted() + urls
         let status = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {

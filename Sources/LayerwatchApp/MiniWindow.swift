@@ -138,9 +138,21 @@ final class MiniWindow {
         gtk_window_destroy(gcast(window))
     }
 
-    /// A short message inside the mini window.
+    /// A message inside the mini window. libadwaita 1.2's toast title is one line, ellipsized: in a
+    /// window this small the keep-above hint (Wayland) ended in "…" before saying what to do, so the
+    /// title is a label of its own that wraps. The toast takes its title's natural width (clipped,
+    /// not wrapped, past the window): at most 36 characters keeps it inside the 480 px default.
     func toast(_ text: String) {
-        WindowChores.toast(text, in: toasts, seconds: 8)
+        let toast = adw_toast_new("")!
+        let title = gtk_label_new(text)!
+        gtk_label_set_wrap(gcast(title), true.gboolean)
+        gtk_label_set_wrap_mode(gcast(title), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_max_width_chars(gcast(title), 36)
+        gtk_label_set_xalign(gcast(title), 0)
+        gtk_widget_add_css_class(title, "heading")  // as the toast's own title
+        adw_toast_set_custom_title(toast, title)
+        adw_toast_set_timeout(toast, 8)
+        adw_toast_overlay_add_toast(gcast(toasts), toast)
     }
 
     /// The window's current size (for saving it).
