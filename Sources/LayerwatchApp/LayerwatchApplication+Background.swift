@@ -21,6 +21,7 @@ extension LayerwatchApplication {
     func goToBackground() {
         recordings.holdSessions()
         background.hold()
+        askThePortal()
         let watched = statusHub.watchedPrinters
         GLibLog.debug("the window closed; watching \(watched) printers in the background")
         guard !library.config.backgroundNoticeShown else { return }
@@ -40,10 +41,29 @@ extension LayerwatchApplication {
     /// (no printer has status, once the keyring's codes are in) the process ends.
     func startInBackground() {
         background.hold()
+        askThePortal()
         library.whenSecretsLoaded { [weak self] in
             guard let self, window == nil, statusHub.watchedPrinters == 0 else { return }
             GLibLog.debug("started in the background with no printer to watch; ending")
             background.release()
+        }
+    }
+
+    /// In a sandbox, tells the Background portal that Layerwatch goes on with no window, and why
+    /// (the desktop lists it as running in the background, or asks the user); the autostart it
+    /// passes is the preference's, so asking never changes start at login. Elsewhere holding the
+    /// application is all it takes.
+    private func askThePortal() {
+        let autostart = preferences.autostart
+        guard autostart.usesPortal else { return }
+        BackgroundPortal.request(reason: tr("Layerwatch keeps watching your printers with its window closed, to tell you when a print ends."),
+                                 autostart: library.config.preferences.startAtLogin, commandLine: Autostart.commandLine,
+                                 destination: autostart.portalName) { answer in
+            if let failure = answer.failure {
+                GLibLog.warning("the Background portal did not answer: \(failure)")
+            } else if !answer.background {
+                GLibLog.warning("the desktop does not let Layerwatch run in the background; it may be ended with no window")
+            }
         }
     }
 }

@@ -158,6 +158,32 @@ final class BackgroundTests: XCTestCase {
         }
     }
 
+    func testInsideASandboxTheBackgroundPortalIsAskedWithAReason() throws {
+        let name = "io.github.layerwatch.TestPortal\(UInt32.random(in: 0...UInt32.max))"
+        let portal = try TestServer(script: "background_portal.py", arguments: ["--name", name])
+        addTeardownBlock { portal.stop() }
+        XCTAssertNotNil(portal.waitFor("ready"))
+        let (_, _, printer) = try klipperPrinter(notifies: false)
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], backgroundNoticeShown: true))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            app.preferences.autostart = Autostart(usesPortal: true, folder: try makeTemporaryDirectory(), portalName: name)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(printer.id)?.status != nil })
+            XCTAssertTrue(portal.events(named: "request").isEmpty, "nothing asked while the window is open")
+
+            gtk_window_close(gcast(window.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.background.isHeld })
+            let request = try XCTUnwrap(portal.waitFor("request", timeout: 5))
+            let options = try XCTUnwrap(request.fields["options"] as? [String: Any])
+            XCTAssertEqual(options["reason"] as? String,
+                           "Layerwatch keeps watching your printers with its window closed, to tell you when a print ends.")
+            XCTAssertEqual(options["autostart"] as? Bool, false, "start at login as the preference has it: off")
+            XCTAssertEqual(options["commandline"] as? [String], ["layerwatch", "--background"])
+            app.quit()
+        }
+    }
+
     func testWithThePreferenceOffOrNothingWatchedTheWindowEndsIt() throws {
         let (_, _, printer) = try klipperPrinter(notifies: false)
         var config = AppConfig(printers: [printer])
