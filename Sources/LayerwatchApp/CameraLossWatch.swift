@@ -3,7 +3,7 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// Camera Lost, noticed: every few seconds it looks at the camera each printer's tab shows (a tab
+/// Camera Lost, noticed: each second it looks at the camera each printer's tab shows (a tab
 /// is what keeps a camera attached; its mini window shows the same session) and, once one has been
 /// failing or reconnecting for longer than the Preferences' minutes while Camera Lost is on, has
 /// it notified once; a camera that comes back may be lost, and told, again.

@@ -115,14 +115,7 @@ final class BackgroundTests: XCTestCase {
     }
 
     func testATimelapseGoesOnInTheBackgroundOnItsOwnConnection() throws {
-        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
-        let moonraker = try TestServer(script: "moonraker_server.py")
-        addTeardownBlock {
-            camera.stop()
-            moonraker.stop()
-        }
-        let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
-                              cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")], notifies: false, timelapse: .perLayer)
+        let (camera, moonraker, printer) = try klipperPrinter(notifies: false, mjpeg: true, timelapse: .perLayer)
         let directory = try makeTemporaryDirectory(), videos = try makeTemporaryDirectory()
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], backgroundNoticeShown: true))
         func layer(_ number: Int) {
@@ -208,16 +201,20 @@ final class BackgroundTests: XCTestCase {
         }
     }
 
-    /// A Klipper printer (the Moonraker peer) with an RTSP camera of 640×480.
-    private func klipperPrinter(notifies: Bool) throws -> (camera: TestServer, moonraker: TestServer, printer: Printer) {
-        let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480", "--fps", "15"])
+    /// A Klipper printer (the Moonraker peer) with an RTSP camera of 640×480, or an MJPEG one of
+    /// 640×360 at 5 fps.
+    private func klipperPrinter(notifies: Bool, mjpeg: Bool = false, timelapse: Timelapse? = nil) throws
+        -> (camera: TestServer, moonraker: TestServer, printer: Printer) {
+        let camera = mjpeg ? try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
+            : try TestServer(script: "rtsp_server.py", arguments: ["--width", "640", "--height", "480", "--fps", "15"])
         let moonraker = try TestServer(script: "moonraker_server.py")
         addTeardownBlock {
             camera.stop()
             moonraker.stop()
         }
+        let url = mjpeg ? "http://127.0.0.1:\(camera.port)/?action=stream" : "rtsp://127.0.0.1:\(camera.port)/streaming/live/1"
         let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
-                              cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1")], notifies: notifies)
+                              cameras: [PrinterCamera(url: url)], notifies: notifies, timelapse: timelapse)
         return (camera, moonraker, printer)
     }
 
