@@ -79,7 +79,7 @@ enum StatusReportFormatter {
         encode(["endpoint": endpoint.description, "cameras": cameras.map { camera -> [String: Any] in
             var entry: [String: Any] = ["name": camera.name, "service": camera.service, "rotation": camera.rotation,
                                         "flipHorizontal": camera.flipHorizontal, "flipVertical": camera.flipVertical,
-                                        "webrtcOnly": camera.isWebRTCOnly]
+                                        "browserOnly": camera.isBrowserOnly]
             entry["url"] = camera.url
             entry["refusal"] = camera.refusal
             entry["otherHost"] = camera.otherHost

@@ -27,12 +27,12 @@ public struct ImportedCamera: Equatable, Sendable {
     }
 
     /// True for a camera only a browser plays (Janus's WebRTC, HLS, jmuxer, an iframe).
-    public var isWebRTCOnly: Bool { url == nil }
+    public var isBrowserOnly: Bool { url == nil }
 
     /// Why it cannot be added, in words for the list; nil when it can. A host's list may name
     /// anything, so only network cameras pass (`NetworkCamera`).
     public var refusal: String? {
-        guard let url else { return tr("WebRTC only — Layerwatch cannot play it yet") }
+        guard let url else { return tr("Only a web browser plays this camera") }
         return NetworkCamera.refusal(url)
     }
 }

@@ -61,7 +61,7 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertEqual(subtitle(list, 4), "http://169.254.169.254/latest/meta-data — a link-local address, where no camera streams\nmjpegstreamer · on 169.254.169.254, not the printer's host")
             XCTAssertEqual(gtk_widget_get_sensitive(list.row(at: 1).row), 0, "a WebRTC-only camera cannot be chosen")
             XCTAssertEqual(subtitle(list, 0), "http://\(stream)\nmjpegstreamer-adaptive · rotated 90°, flipped horizontally")
-            XCTAssertEqual(subtitle(list, 1), "WebRTC only — Layerwatch cannot play it yet\nwebrtc-janus")
+            XCTAssertEqual(subtitle(list, 1), "Only a web browser plays this camera\nwebrtc-janus")
             XCTAssertEqual(subtitle(list, 2), "http://viewer:***@\(stream)&token=***\nmjpegstreamer · rotated 180°, flipped vertically")
 
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Nozzle — http://\(stream)", "Chamber — http://viewer:***@\(stream)&token=***"],

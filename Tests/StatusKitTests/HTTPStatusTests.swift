@@ -108,7 +108,7 @@ final class HTTPStatusTests: XCTestCase {
         XCTAssertEqual(cameras[0].rotation, 180)
         XCTAssertTrue(cameras[0].flipHorizontal)
         XCTAssertEqual(cameras[1].url, "webrtc:http://127.0.0.1/webcam2/webrtc#format=camera-streamer")
-        XCTAssertTrue(cameras[2].isWebRTCOnly)
+        XCTAssertTrue(cameras[2].isBrowserOnly)
 
         let octoprint = try server("octoprint_server.py", ["--api-key", "OCTOKEY123456"])
         let listed = try CameraImport.cameras(at: .octoprint(host: "127.0.0.1", port: octoprint.port, apiKey: "OCTOKEY123456"))

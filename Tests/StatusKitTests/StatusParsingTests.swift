@@ -127,7 +127,7 @@ final class StatusParsingTests: XCTestCase {
                        "http://10.0.0.5:1984/api/stream.mjpeg?src=printer")
         XCTAssertEqual(camera("webrtc-mediamtx", "http://10.0.0.5:8889/cam1/")?.url, "webrtc:http://10.0.0.5:8889/cam1/whep")
         XCTAssertNil(camera("webrtc-mediamtx", "http://10.0.0.5:8889/cam1/")?.refusal, "a WebRTC camera can be added")
-        XCTAssertEqual(camera("webrtc-janus", "/janus")?.isWebRTCOnly, true)
+        XCTAssertEqual(camera("webrtc-janus", "/janus")?.isBrowserOnly, true)
         XCTAssertEqual(camera("ipstream", "rtsp://10.0.0.7:8554/live")?.url, "rtsp://10.0.0.7:8554/live")
         XCTAssertNil(CameraImport.moonrakerCamera(["name": "off", "enabled": false, "stream_url": "/x"], web: web))
     }
