@@ -7,9 +7,10 @@ import StreamKit
 /// Desktop notifications of prints. It follows every saved printer (the library's printers stream)
 /// and its status in the hub and, for a printer whose switch is on (`Printer.notifies`), notifies
 /// when a print finishes, fails or pauses and when a Bambu printer raises an HMS alert it did not
-/// show before, each while its event is on in Preferences (and a lost camera, `CameraLossWatch`): the printer's name in the title, the job (and the printer's error and the HMS alerts
-/// in words, with a "Learn More" button opening Bambu's page) in the body, the camera's last
-/// picture as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each
+/// show before, each while its event is on in Preferences (and a lost camera, `CameraLossWatch`):
+/// the printer's name in the title, the job (and the printer's error and the HMS alerts in words,
+/// with a "Learn More" button opening Bambu's page) in the body, a fresh picture of the camera
+/// (`FreshPicture`) as the icon, and a click that brings up the printer's tab (`app.show-printer`). Each
 /// printer has one notification id, so a newer event replaces an older one. Each printer's
 /// `NotificationGate` decides when: a state is told once it has held for a few seconds, alerts are
 /// counted in one notification, and a few notifications a minute at most leave, whatever the
