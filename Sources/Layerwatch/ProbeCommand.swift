@@ -11,7 +11,7 @@ struct ProbeCommand: ParsableCommand {
         discussion: tr("Exit codes: 0 ok, 2 invalid URL, 3 access code rejected, 4 refused, 5 timeout or unreachable,\n6 not found, 7 unsupported codec, 8 end of stream, 9 protocol error.\nAccess codes are replaced by *** in everything printed.")
     )
 
-    @Argument(help: ArgumentHelp(tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), or a file path.")))
+    @Argument(help: ArgumentHelp(tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), webrtc:http(s)://…[#format=camera-streamer|creality] (WHEP, go2rtc, camera-streamer, Creality), or a file path.")))
     var url: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name or id), its access code taken from the keyring.")))

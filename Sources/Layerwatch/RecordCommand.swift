@@ -16,7 +16,7 @@ struct RecordCommand: ParsableCommand {
     /// How long the camera may take to send its first picture.
     static let firstPictureLimit = 30.0
 
-    @Argument(help: ArgumentHelp(tr("The camera: rtsps://…, rtsp://…, bambu-jpeg://IP?code=CODE, http(s)://… or a file.")))
+    @Argument(help: ArgumentHelp(tr("The camera: rtsps://…, rtsp://…, bambu-jpeg://IP?code=CODE, http(s)://…, webrtc:http(s)://… or a file.")))
     var url: String?
 
     @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name or id), its access code taken from the keyring.")))
