@@ -32,7 +32,13 @@ final class OrientationTests: XCTestCase {
         // A tab just reopened (after the dialog's save) has its size a moment later on a busy machine.
         XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_width(picture) > 0 && gtk_widget_get_height(picture) > 0 })
         iterateFrames(10)
-        let image = try XCTUnwrap(RenderedImage(of: picture))
+        // Rendered once GTK has drawn it: on a loaded machine that can take a few more frames.
+        var rendered: RenderedImage?
+        XCTAssertTrue(iterateMainContext(timeout: 10) {
+            rendered = RenderedImage(of: picture)
+            return rendered != nil
+        })
+        let image = try XCTUnwrap(rendered)
         // Contain fit: the picture's aspect (turned when sideways), centred.
         let aspect = orientation.isSideways ? 240.0 / 320.0 : 320.0 / 240.0
         let width = min(Double(image.width), Double(image.height) * aspect), height = width / aspect
