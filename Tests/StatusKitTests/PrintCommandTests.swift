@@ -121,6 +121,8 @@ final class PrintCommandTests: XCTestCase {
         XCTAssertEqual(send(.stop, through: recorder), .done)
         recorder.awaitStatus(10, "cancelled") { $0.state == .failed }
 
+        // The server's lines may reach the test just after the state they led to.
+        XCTAssertTrue(waitUntil(timeout: 5) { moonraker.events(named: "request").filter { $0.string("method") == "POST" }.count >= 3 })
         let posts = moonraker.events(named: "request").filter { $0.string("method") == "POST" }
         XCTAssertEqual(posts.compactMap { $0.string("path") },
                        ["/printer/print/resume", "/printer/print/pause", "/printer/print/cancel"])
@@ -141,6 +143,8 @@ final class PrintCommandTests: XCTestCase {
         XCTAssertEqual(send(.resume, through: recorder), .done)
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
 
+        // The server's lines may reach the test just after the state they led to.
+        XCTAssertTrue(waitUntil(timeout: 5) { octoprint.events(named: "request").filter { $0.string("method") == "POST" }.count >= 3 })
         let bodies = octoprint.events(named: "request").filter { $0.string("method") == "POST" }.compactMap { $0.fields["body"] as? [String: Any] }
         XCTAssertEqual(bodies.map { [$0["command"] as? String, $0["action"] as? String] },
                        [["cancel", nil], ["pause", "pause"], ["pause", "resume"]])
