@@ -6,18 +6,6 @@ import TestSupport
 /// the button (by its tooltip) in it.
 @MainActor
 enum PreferencesWidgets {
-    /// Every widget under `root`, depth first.
-    static func descendants(of root: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
-        var found: [UnsafeMutablePointer<GtkWidget>] = []
-        var child = gtk_widget_get_first_child(root)
-        while let current = child {
-            found.append(current)
-            found += descendants(of: current)
-            child = gtk_widget_get_next_sibling(current)
-        }
-        return found
-    }
-
     /// The rows (AdwPreferencesRow) titled `title` under `root`.
     static func rows(titled title: String, in root: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
         descendants(of: root).filter { widget in

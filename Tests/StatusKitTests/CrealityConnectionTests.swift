@@ -40,16 +40,6 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertNotNil(server.waitFor("done") { $0.string("mode") == mode })
     }
 
-    private func send(_ command: PrintCommand, through recorder: StatusRecorder, timeout: TimeInterval = 15) -> CommandOutcome? {
-        let answered = expectation(description: "the outcome of \(command.name)")
-        let box = OutcomeBox()
-        recorder.monitor.send(command) { outcome in
-            box.set(outcome)
-            answered.fulfill()
-        }
-        wait(for: [answered], timeout: timeout)
-        return box.value
-    }
 
     private func setRequests(_ server: TestServer) -> [[String: Any]] {
         server.events(named: "request").filter { $0.string("method") == "set" }.compactMap { $0.fields["params"] as? [String: Any] }
@@ -114,15 +104,15 @@ final class CrealityConnectionTests: XCTestCase {
         let recorder = recorder(server)
         set(server, ["state": 1, "printFileName": "/usr/data/printer_data/gcodes/clip.gcode", "printProgress": 10])
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
-        XCTAssertEqual(send(.pause, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.pause), .done)
         recorder.awaitStatus(10, "paused") { $0.state == .paused }
         let beforeResume = recorder.all.count
-        XCTAssertEqual(send(.resume, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.resume), .done)
         recorder.awaitStatus(10, "printing again", from: beforeResume) { $0.state == .printing }
-        XCTAssertEqual(send(.stop, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.stop), .done)
         let stopped = recorder.awaitStatus(10, "stopped") { $0.state == .failed }
         XCTAssertEqual(stopped?.errorText, "Stopped")
-        guard case .refused? = send(.speed(.sport), through: recorder) else { return XCTFail("a speed profile is refused") }
+        guard case .refused? = recorder.send(.speed(.sport)) else { return XCTFail("a speed profile is refused") }
 
         XCTAssertTrue(StatusEndpoint.creality(host: "k1", port: 9999).hasSwitchableLight)
         recorder.monitor.setChamberLight(true)
@@ -142,7 +132,7 @@ final class CrealityConnectionTests: XCTestCase {
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
         mode(server, "deaf")
         let started = Date()
-        XCTAssertEqual(send(.pause, through: recorder, timeout: 20), .noAnswer)
+        XCTAssertEqual(recorder.send(.pause, timeout: 20), .noAnswer)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), StatusMonitor.commandTimeout - 0.5)
         XCTAssertEqual(setRequests(server).count, 1, "sent once")
     }
@@ -223,7 +213,7 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertEqual(PrintCommandText.title(.stop, for: .creality(host: "k1", port: 9999)), "Stop Print…", "Creality Print stops a print")
         let recorder = StatusRecorder(.creality(host: "127.0.0.1", port: closedLoopbackPort()))
         recorder.expect(10, "refused") { $0.failure == .refused }
-        XCTAssertEqual(send(.pause, through: recorder), .notConnected)
+        XCTAssertEqual(recorder.send(.pause), .notConnected)
     }
 
     func testStateNumbers() {
@@ -261,13 +251,4 @@ final class CrealityConnectionTests: XCTestCase {
         reader.append([0x82, 0x7E, 0x01, 0x00])
         XCTAssertThrowsError(try reader.next(), "256 bytes announced, over the limit, refused before they come")
     }
-}
-
-/// One outcome handed over from the monitor's executor.
-private final class OutcomeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcome: CommandOutcome?
-
-    func set(_ value: CommandOutcome) { lock.withLock { outcome = value } }
-    var value: CommandOutcome? { lock.withLock { outcome } }
 }

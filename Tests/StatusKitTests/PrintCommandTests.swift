@@ -23,17 +23,6 @@ final class PrintCommandTests: XCTestCase {
         return (server, StatusRecorder(.bambu(host: "127.0.0.1", port: server.port, accessCode: code, serial: serial)))
     }
 
-    /// Sends `command` and waits for its outcome.
-    private func send(_ command: PrintCommand, through recorder: StatusRecorder, timeout: TimeInterval = 15) -> CommandOutcome? {
-        let answered = expectation(description: "the outcome of \(command.name)")
-        let box = OutcomeBox()
-        recorder.monitor.send(command) { outcome in
-            box.set(outcome)
-            answered.fulfill()
-        }
-        wait(for: [answered], timeout: timeout)
-        return box.value
-    }
 
     private func printRequests(_ server: TestServer) -> [[String: Any]] {
         server.events(named: "request").filter { $0.string("kind") == "print" }
@@ -46,13 +35,13 @@ final class PrintCommandTests: XCTestCase {
         server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy", "mc_percent": 20]])
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
 
-        XCTAssertEqual(send(.pause, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.pause), .done)
         recorder.awaitStatus(10, "paused, as the printer reports") { $0.state == .paused }
-        XCTAssertEqual(send(.speed(.sport), through: recorder), .done)
+        XCTAssertEqual(recorder.send(.speed(.sport)), .done)
         recorder.awaitStatus(10, "sport") { $0.speed == .sport }
-        XCTAssertEqual(send(.resume, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.resume), .done)
         recorder.awaitStatus(10, "printing again") { $0.state == .printing }
-        XCTAssertEqual(send(.stop, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.stop), .done)
         recorder.awaitStatus(10, "stopped: Bambu reports a stopped print as failed") { $0.state == .failed }
 
         let requests = printRequests(server)
@@ -67,7 +56,7 @@ final class PrintCommandTests: XCTestCase {
         let (server, recorder) = try bambu()
         recorder.awaitStatus(15, "idle") { $0.state == .idle }
         // Not printing: the printer says why.
-        guard case .refused(let reason?) = send(.pause, through: recorder) else { return XCTFail("not refused with a reason") }
+        guard case .refused(let reason?) = recorder.send(.pause) else { return XCTFail("not refused with a reason") }
         XCTAssertTrue(reason.contains("idle"), reason)
 
         // Firmware that wants signed commands without saying so in `fun`: its err_code names it.
@@ -75,7 +64,7 @@ final class PrintCommandTests: XCTestCase {
         XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
         server.send(["cmd": "set", "print": ["gcode_state": "RUNNING"]])
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
-        XCTAssertEqual(send(.pause, through: recorder), .needsDeveloperMode)
+        XCTAssertEqual(recorder.send(.pause), .needsDeveloperMode)
         XCTAssertEqual(CommandOutcome.needsDeveloperMode.message,
                        "Turn on Developer Mode (LAN Only) on the printer to control prints from Layerwatch")
 
@@ -84,7 +73,7 @@ final class PrintCommandTests: XCTestCase {
         server.send(["cmd": "set", "print": ["fun": "3EC1AFFF9CFF"]])
         recorder.awaitStatus(10, "Developer Mode off") { $0.needsDeveloperMode }
         let sentBefore = printRequests(server).count
-        XCTAssertEqual(send(.stop, through: recorder), .needsDeveloperMode)
+        XCTAssertEqual(recorder.send(.stop), .needsDeveloperMode)
         Thread.sleep(forTimeInterval: 1)
         XCTAssertEqual(printRequests(server).count, sentBefore, "nothing is sent while the firmware wants signatures")
 
@@ -92,7 +81,7 @@ final class PrintCommandTests: XCTestCase {
         let mark = recorder.all.count
         server.send(["cmd": "set", "print": ["fun": "3EC18FFF9CFF"]])
         recorder.awaitStatus(10, "Developer Mode on", from: mark) { !$0.needsDeveloperMode }
-        XCTAssertEqual(send(.pause, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.pause), .done)
     }
 
     func testAPrinterThatDoesNotAnswerIsToldAfterTenSeconds() throws {
@@ -102,7 +91,7 @@ final class PrintCommandTests: XCTestCase {
         server.send(["cmd": "answers", "mode": "silent"])
         XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
         let started = Date()
-        XCTAssertEqual(send(.pause, through: recorder, timeout: 20), .noAnswer)
+        XCTAssertEqual(recorder.send(.pause, timeout: 20), .noAnswer)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), StatusMonitor.commandTimeout - 0.5)
         XCTAssertEqual(printRequests(server).count, 1)
     }
@@ -111,14 +100,14 @@ final class PrintCommandTests: XCTestCase {
         let moonraker = try server("moonraker_server.py", ["--api-key", "MOONKEY42"])
         let recorder = StatusRecorder(.moonraker(host: "127.0.0.1", port: moonraker.port, apiKey: "MOONKEY42"))
         recorder.awaitStatus(10, "standby") { $0.state == .idle }
-        guard case .refused(let reason?) = send(.resume, through: recorder) else { return XCTFail("not refused") }
+        guard case .refused(let reason?) = recorder.send(.resume) else { return XCTFail("not refused") }
         XCTAssertEqual(reason, "Print is not paused, resume aborted")
 
         moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "cube.gcode"]]])
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
-        XCTAssertEqual(send(.pause, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.pause), .done)
         recorder.awaitStatus(10, "paused") { $0.state == .paused }
-        XCTAssertEqual(send(.stop, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.stop), .done)
         recorder.awaitStatus(10, "cancelled") { $0.state == .failed }
 
         // The server's lines may reach the test just after the state they led to.
@@ -133,14 +122,14 @@ final class PrintCommandTests: XCTestCase {
         let octoprint = try server("octoprint_server.py", ["--api-key", "OCTOKEY7"])
         let recorder = StatusRecorder(.octoprint(host: "127.0.0.1", port: octoprint.port, apiKey: "OCTOKEY7"))
         recorder.awaitStatus(10, "operational") { $0.state == .idle }
-        guard case .refused(let reason?) = send(.stop, through: recorder) else { return XCTFail("not refused") }
+        guard case .refused(let reason?) = recorder.send(.stop) else { return XCTFail("not refused") }
         XCTAssertTrue(reason.hasPrefix("Printer is neither printing nor paused"), reason)
 
         octoprint.send(["cmd": "set", "state": "Printing", "job": ["file": ["name": "vase.gcode"]]])
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
-        XCTAssertEqual(send(.pause, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.pause), .done)
         recorder.awaitStatus(10, "paused") { $0.state == .paused }
-        XCTAssertEqual(send(.resume, through: recorder), .done)
+        XCTAssertEqual(recorder.send(.resume), .done)
         recorder.awaitStatus(10, "printing") { $0.state == .printing }
 
         // The server's lines may reach the test just after the state they led to.
@@ -153,15 +142,6 @@ final class PrintCommandTests: XCTestCase {
     func testNothingIsSentWhileTheStatusIsNotLive() throws {
         let recorder = StatusRecorder(.moonraker(host: "127.0.0.1", port: closedLoopbackPort(), apiKey: nil))
         recorder.expect(10, "refused") { $0.failure == .refused }
-        XCTAssertEqual(send(.pause, through: recorder), .notConnected)
+        XCTAssertEqual(recorder.send(.pause), .notConnected)
     }
-}
-
-/// One outcome handed over from the monitor's executor.
-private final class OutcomeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcome: CommandOutcome?
-
-    func set(_ value: CommandOutcome) { lock.withLock { outcome = value } }
-    var value: CommandOutcome? { lock.withLock { outcome } }
 }

@@ -44,6 +44,18 @@ final class StatusRecorder: @unchecked Sendable {
         expect(timeout, what, from: from, file: file, line: line) { $0.connection == .live && $0.status.map(match) == true }?.status
     }
 
+    /// Sends `command` through the monitor and waits up to `timeout` for its outcome (nil when none came).
+    func send(_ command: PrintCommand, timeout: TimeInterval = 15) -> CommandOutcome? {
+        let answered = DispatchSemaphore(value: 0)
+        let box = OutcomeBox()
+        monitor.send(command) { outcome in
+            box.set(outcome)
+            answered.signal()
+        }
+        _ = answered.wait(timeout: .now() + timeout)
+        return box.value
+    }
+
     private func record(_ update: StatusMonitor.Update) {
         condition.withLock {
             updates.append(update)
@@ -67,4 +79,13 @@ extension StatusMonitor.Update {
         if case .failed(let failure, _) = connection { return failure }
         return nil
     }
+}
+
+/// One outcome handed over from the monitor's executor.
+private final class OutcomeBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var outcome: CommandOutcome?
+
+    func set(_ value: CommandOutcome) { lock.withLock { outcome = value } }
+    var value: CommandOutcome? { lock.withLock { outcome } }
 }
