@@ -230,7 +230,10 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     }
 
     /// libmosquitto's one-time set-up (not thread-safe itself: a Swift static runs it once).
-    private static let libraryReady: Void = { mosquitto_lib_init() }()
+    private static let libraryReady: Void = {
+        OpenSSLLibrary.ready
+        mosquitto_lib_init()
+    }()
 
     private static func connackFailure(_ code: Int32) -> StatusFailure {
         switch code {

@@ -29,6 +29,7 @@ struct WebSocketHandshake {
 
     /// The `Sec-WebSocket-Accept` value a server must answer `key` with.
     static func accept(for key: String) -> String {
+        OpenSSLLibrary.ready
         let input = Array((key + guid).utf8)
         var digest = [UInt8](repeating: 0, count: Int(SHA_DIGEST_LENGTH))
         _ = SHA1(input, input.count, &digest)
