@@ -4,7 +4,9 @@ import Foundation
 /// virtual machine, a headless box) that is Mesa's software rasteriser: at 1080p30 it took 90 CPU
 /// s/min and showed 18 frames a second where the cairo renderer took 9.7 and showed all 30
 /// (bench/SCREEN.md). So with no GPU render node and no renderer chosen by the user, Layerwatch
-/// asks GTK for cairo, before GTK starts.
+/// asks GTK for cairo, before GTK starts. Drawing with cairo, GDK still loads the OpenGL driver
+/// when it opens the display, to choose its visuals: Mesa's software rasteriser with LLVM, 58 MiB
+/// of resident memory that nothing uses (bench/BACKGROUND.md), so GDK's OpenGL is then turned off.
 enum SoftwareGL {
     /// The renderer to ask for (`GSK_RENDERER`), or nil to leave GTK's choice: cairo when the user
     /// chose none and no render node (`/dev/dri/renderD*`) exists.
@@ -13,11 +15,23 @@ enum SoftwareGL {
         return deviceNodes.contains { $0.hasPrefix("renderD") } ? nil : "cairo"
     }
 
-    /// Sets `GSK_RENDERER` for this process as `preferredRenderer` says.
+    /// The `GDK_DEBUG` flags to run with, or nil to leave them: `gl-disable` added to the user's
+    /// when GTK draws with `renderer` cairo, unless the user's flags already say something of GL.
+    static func debugFlags(renderer: String?, userFlags: String?) -> String? {
+        let flags = userFlags ?? ""
+        guard renderer == "cairo", !flags.contains("gl") else { return nil }
+        return flags.isEmpty ? "gl-disable" : flags + ",gl-disable"
+    }
+
+    /// Sets `GSK_RENDERER` and `GDK_DEBUG` for this process as `preferredRenderer` and `debugFlags` say.
     static func chooseRenderer() {
+        let environment = ProcessInfo.processInfo.environment
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        guard let renderer = preferredRenderer(userChoice: ProcessInfo.processInfo.environment["GSK_RENDERER"],
-                                               deviceNodes: nodes) else { return }
-        setenv("GSK_RENDERER", renderer, 1)
+        if let renderer = preferredRenderer(userChoice: environment["GSK_RENDERER"], deviceNodes: nodes) {
+            setenv("GSK_RENDERER", renderer, 1)
+        }
+        if let flags = debugFlags(renderer: ProcessInfo.processInfo.environment["GSK_RENDERER"], userFlags: environment["GDK_DEBUG"]) {
+            setenv("GDK_DEBUG", flags, 1)
+        }
     }
 }

@@ -44,6 +44,7 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 20) { moonraker.events(named: "request").count >= 3 }, "the status is polled")
         XCTAssertTrue(Self.windows(of: first.processIdentifier).isEmpty, "no window")
         XCTAssertTrue(camera.events(named: "request").isEmpty, "no camera is opened for nobody")
+        XCTAssertEqual(Self.openGLLibraries(of: first.processIdentifier), [], "drawing with cairo, no OpenGL driver is loaded")
 
         // Launching again (the desktop menu, `layerwatch`) shows the window of the running process.
         let second = try CommandRun.product("layerwatch", [], timeout: 20, environment: childEnvironment)
@@ -51,6 +52,7 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.processIdentifier).isEmpty }, "the window is back")
         XCTAssertTrue(first.isRunning)
         XCTAssertNotNil(camera.waitFor("request", timeout: 10), "its tab shows the camera")
+        XCTAssertEqual(Self.openGLLibraries(of: first.processIdentifier), [], "nor once its window is shown")
 
         // Ctrl+Q ends it.
         let window = try XCTUnwrap(Self.windows(of: first.processIdentifier).first)
@@ -67,6 +69,14 @@ final class BackgroundLaunchTests: XCTestCase {
         let run = try CommandRun.product("layerwatch", ["--background"], timeout: 20,
                                          environment: ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.path, "GSK_RENDERER": "cairo"])
         XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    /// The OpenGL drivers (Mesa's `*_dri.so`, LLVM) process `pid` has mapped.
+    private static func openGLLibraries(of pid: Int32) -> Set<String> {
+        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        return Set(maps.split(separator: "\n").compactMap { line in
+            line.split(separator: "/").last.map(String.init).flatMap { $0.hasSuffix("_dri.so") || $0.hasPrefix("libLLVM") ? $0 : nil }
+        })
     }
 
     /// The visible top-level windows of process `pid` (xdotool's search; a window is listed once mapped).
