@@ -39,11 +39,9 @@ final class OrientationTests: XCTestCase {
             return rendered != nil
         })
         let image = try XCTUnwrap(rendered)
-        // Contain fit: the picture's aspect (turned when sideways), centred.
+        // The picture's aspect, turned when sideways.
         let aspect = orientation.isSideways ? 240.0 / 320.0 : 320.0 / 240.0
-        let width = min(Double(image.width), Double(image.height) * aspect), height = width / aspect
-        let left = (Double(image.width) - width) / 2, top = (Double(image.height) - height) / 2
-        return points.map { image.barName(x: Int(left + $0.x * width), y: Int(top + $0.y * height)) }
+        return points.map { image.barName(atFraction: $0.x, $0.y, ofPictureWithAspect: aspect) }
     }
 
     func testTheDialogsMountingIsSavedAndTurnsThePicture() throws {
