@@ -6,7 +6,8 @@ import XCTest
 
 /// The Add Printer dialog with a `webrtc:` camera URL against real loopback peers (the aiortc camera
 /// `webrtc_camera.py`): the URL is taken, Test Connection says what it decoded, and a signalling
-/// endpoint that refuses or answers without video says so under the URL, each in its own words.
+/// endpoint that refuses, an answer without video and media that never arrives (ICE finds no path)
+/// say so under the URL, each in its own words.
 final class WebRTCDialogTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -17,6 +18,8 @@ final class WebRTCDialogTests: XCTestCase {
         addTeardownBlock { camera.stop() }
         let videoless = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", "no-video"])
         addTeardownBlock { videoless.stop() }
+        let unreachable = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", "dead-candidate"])
+        addTeardownBlock { unreachable.stop() }
         let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -55,6 +58,11 @@ final class WebRTCDialogTests: XCTestCase {
             XCTAssertEqual(dialog.url.errorText, "The camera sent something Layerwatch could not understand (the camera's WebRTC answer has no video).")
             XCTAssertEqual(dialog.testResultText, notConnected)
             XCTAssertNil(dialog.name.errorText, "a camera's failure stands under its URL only")
+
+            test("webrtc:http://127.0.0.1:\(unreachable.port)/cam/whep")
+            XCTAssertEqual(dialog.url.errorText,
+                           "The camera answered, but its video cannot reach this computer — check that UDP between the two is not blocked.")
+            XCTAssertEqual(dialog.testResultText, notConnected)
         }
     }
 }
