@@ -32,16 +32,17 @@ final class OrientationTests: XCTestCase {
         // A tab just reopened (after the dialog's save) has its size a moment later on a busy machine.
         XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_width(picture) > 0 && gtk_widget_get_height(picture) > 0 })
         iterateFrames(10)
-        // Rendered once GTK has drawn it: on a loaded machine that can take a few more frames.
-        var rendered: RenderedImage?
-        XCTAssertTrue(iterateMainContext(timeout: 10) {
-            rendered = RenderedImage(of: picture)
-            return rendered != nil
-        })
-        let image = try XCTUnwrap(rendered)
         // The picture's aspect, turned when sideways.
         let aspect = orientation.isSideways ? 240.0 / 320.0 : 320.0 / 240.0
-        return points.map { image.barName(atFraction: $0.x, $0.y, ofPictureWithAspect: aspect) }
+        // Read once GTK has drawn the bars: on a loaded machine that can take a few more frames
+        // (until then the rendering is nil, or black where the picture will be).
+        var read: [String?] = []
+        XCTAssertTrue(iterateMainContext(timeout: 10) {
+            guard let image = RenderedImage(of: picture) else { return false }
+            read = points.map { image.barName(atFraction: $0.x, $0.y, ofPictureWithAspect: aspect) }
+            return !read.contains(nil)
+        }, "bars read: \(read)")
+        return read
     }
 
     func testTheDialogsMountingIsSavedAndTurnsThePicture() throws {
