@@ -5,7 +5,7 @@ import TestSupport
 import XCTest
 
 /// The Add Printer dialog with a `webrtc:` camera URL against real loopback peers (the aiortc camera
-/// `webrtc_camera.py`): the URL is taken, Test Connection says what it decoded, and a signalling
+/// `webrtc_camera.py`): the URL is checked as typed and taken, Test Connection says what it decoded, and a signalling
 /// endpoint that refuses, an answer without video and media that never arrives (ICE finds no path)
 /// say so under the URL, each in its own words.
 final class WebRTCDialogTests: XCTestCase {
@@ -43,6 +43,13 @@ final class WebRTCDialogTests: XCTestCase {
                 XCTAssertTrue(iterateMainContext(timeout: 20) { gtk_widget_get_sensitive(dialog.testButton) != 0 },
                               "\(url): \(dialog.testResultText)")
             }
+
+            dialog.focus(dialog.url)
+            dialog.url.text = "webrtc:rtsp://127.0.0.1:\(camera.port)/cam"
+            dialog.focus(dialog.name)
+            XCTAssertEqual(dialog.url.errorText, "The URL is not valid: a webrtc: URL goes on with the camera's http:// or https:// signalling address.",
+                           "a webrtc: URL is checked once left")
+            XCTAssertEqual(gtk_widget_get_sensitive(dialog.saveButton), 0)
 
             test("webrtc:http://127.0.0.1:\(camera.port)/cam/whep")
             XCTAssertTrue(dialog.testResultText.hasPrefix("Connected: H264 320×240."), dialog.testResultText)
