@@ -5,9 +5,9 @@ import TestSupport
 import XCTest
 
 /// The Add Printer dialog with a `webrtc:` camera URL against real loopback peers (the aiortc camera
-/// `webrtc_camera.py`): the URL is checked as typed and taken, Test Connection says what it decoded, and a signalling
-/// endpoint that refuses, an answer without video and media that never arrives (ICE finds no path)
-/// say so under the URL, each in its own words.
+/// `webrtc_camera.py`): the URL is checked once left and taken, Test Connection says what it
+/// decoded, and a signalling endpoint that refuses, an answer without video and media that never
+/// arrives (ICE finds no path) say so under the URL, each in its own words.
 final class WebRTCDialogTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
