@@ -62,7 +62,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
         switch failure {
         case .authRejected: self = .authRejected
         case .refused: self = .refused
-        case .timeout: self = .timeout
+        case .timeout, .mediaUnreachable: self = .timeout
         case .notFound: self = .notFound
         case .endOfStream: self = .protocolError(tr("the answer ended early"))
         case .protocolError(let detail), .undecodablePicture(let detail), .unsupportedCodec(let detail):

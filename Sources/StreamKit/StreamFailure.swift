@@ -21,6 +21,9 @@ public enum StreamFailure: Error, Equatable, Sendable {
     case undecodablePicture(String)
     /// An https:// camera's certificate failed verification (unknown authority, another name).
     case untrustedCertificate(String)
+    /// A WebRTC camera answered, but ICE found no path for its media (UDP blocked between the two,
+    /// or candidates that lead nowhere).
+    case mediaUnreachable
 
     /// A sentence for the user that says what went wrong and what to try.
     public var userMessage: String {
@@ -43,6 +46,8 @@ public enum StreamFailure: Error, Equatable, Sendable {
             return String(format: tr("The camera sends a picture Layerwatch cannot decode: %@."), detail)
         case .untrustedCertificate(let detail):
             return String(format: tr("The camera's certificate is not trusted: %@. Layerwatch did not send it your password."), detail)
+        case .mediaUnreachable:
+            return tr("The camera answered, but its video cannot reach this computer — check that UDP between the two is not blocked.")
         }
     }
 
@@ -58,6 +63,7 @@ public enum StreamFailure: Error, Equatable, Sendable {
         case .protocolError: return "protocol"
         case .undecodablePicture: return "undecodable"
         case .untrustedCertificate: return "untrustedCertificate"
+        case .mediaUnreachable: return "mediaUnreachable"
         }
     }
 
@@ -67,7 +73,7 @@ public enum StreamFailure: Error, Equatable, Sendable {
     /// be reconfigured).
     public var isRetryable: Bool {
         switch self {
-        case .refused, .timeout, .endOfStream, .protocolError, .undecodablePicture: return true
+        case .refused, .timeout, .endOfStream, .protocolError, .undecodablePicture, .mediaUnreachable: return true
         case .authRejected, .notFound, .unsupportedCodec, .untrustedCertificate: return false
         }
     }

@@ -114,7 +114,7 @@ final class WebRTCInput: PacketSource {
     }
 
     private static var iceFailed: FFmpegError {
-        .protocolViolation(tr("WebRTC's ICE found no path to the camera's media (check that UDP between this computer and the camera is not blocked)"))
+        FFmpegError(code: lw_averror(EHOSTUNREACH), stage: .read, failure: .mediaUnreachable)
     }
 
     /// The payload types of `sdp`'s video section.

@@ -116,6 +116,14 @@ struct RenderedImage {
         default: return nil
         }
     }
+
+    /// The bar (`barName`) at (x, y), fractions of a picture `aspect` wide for 1 high drawn in
+    /// this image as a camera's GtkPicture draws it: contain fit, centred.
+    func barName(atFraction x: Double, _ y: Double, ofPictureWithAspect aspect: Double) -> String? {
+        let shownWidth = min(Double(width), Double(height) * aspect), shownHeight = shownWidth / aspect
+        let left = (Double(width) - shownWidth) / 2, top = (Double(height) - shownHeight) / 2
+        return barName(x: Int(left + x * shownWidth), y: Int(top + y * shownHeight))
+    }
 }
 
 extension XCTestCase {

@@ -32,18 +32,17 @@ final class OrientationTests: XCTestCase {
         // A tab just reopened (after the dialog's save) has its size a moment later on a busy machine.
         XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_width(picture) > 0 && gtk_widget_get_height(picture) > 0 })
         iterateFrames(10)
-        // Rendered once GTK has drawn it: on a loaded machine that can take a few more frames.
-        var rendered: RenderedImage?
-        XCTAssertTrue(iterateMainContext(timeout: 10) {
-            rendered = RenderedImage(of: picture)
-            return rendered != nil
-        })
-        let image = try XCTUnwrap(rendered)
-        // Contain fit: the picture's aspect (turned when sideways), centred.
+        // The picture's aspect, turned when sideways.
         let aspect = orientation.isSideways ? 240.0 / 320.0 : 320.0 / 240.0
-        let width = min(Double(image.width), Double(image.height) * aspect), height = width / aspect
-        let left = (Double(image.width) - width) / 2, top = (Double(image.height) - height) / 2
-        return points.map { image.barName(x: Int(left + $0.x * width), y: Int(top + $0.y * height)) }
+        // Read once GTK has drawn the bars: on a loaded machine that can take a few more frames
+        // (until then the rendering is nil, or black where the picture will be).
+        var read: [String?] = []
+        XCTAssertTrue(iterateMainContext(timeout: 10) {
+            guard let image = RenderedImage(of: picture) else { return false }
+            read = points.map { image.barName(atFraction: $0.x, $0.y, ofPictureWithAspect: aspect) }
+            return !read.contains(nil)
+        }, "bars read: \(read)")
+        return read
     }
 
     func testTheDialogsMountingIsSavedAndTurnsThePicture() throws {
