@@ -3,8 +3,9 @@ import Foundation
 /// A WebRTC camera's MJPEG fallback: camera-streamer (crowsnest's WebRTC) serves the same camera as
 /// MJPEG at `/stream` beside its `/webrtc` signalling, and a network that lets the HTTP request
 /// through but not WebRTC's UDP, or a build without WebRTC, still has that picture. The printer
-/// keeps the fallback as a reference relative to the camera's URL (`stream`), so it follows an
-/// edited address and holds no password of its own; it is played only on the camera's own host.
+/// keeps the fallback as a reference relative to the camera's URL (`stream`), so it holds no
+/// password of its own (the URL's, in the keyring, serves both); it is played only on the camera's
+/// own host.
 extension StreamSource {
     /// This WebRTC source with its MJPEG fallback at `reference`, resolved against the signalling URL
     /// (`stream` beside `/webcam/webrtc` is `/webcam/stream`, with the URL's user information).

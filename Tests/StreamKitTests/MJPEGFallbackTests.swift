@@ -52,12 +52,15 @@ final class MJPEGFallbackTests: XCTestCase {
         session.stop()
     }
 
+    /// Any WebRTC style falls back alike; WHEP's camera is the one whose peer can be made to vanish
+    /// after answering (a camera-streamer camera offers, and ICE then finds Layerwatch's address).
     func testWebRTCWhoseICEFailsPlaysTheMJPEG() throws {
-        let camera = try TestServer(script: "webrtc_camera.py", arguments: ["--style", "camera-streamer", "--hostile", "dead-candidate"])
+        let camera = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", "dead-candidate"])
         let mjpeg = try TestServer(script: "mjpeg_server.py")
-        let session = try assertPlaysBars(try source("http://127.0.0.1:\(camera.port)/webcam/webrtc",
-                                                     fallback: "http://127.0.0.1:\(mjpeg.port)/stream"),
-                                          cause: .protocolError("WebRTC's ICE found no path to the camera's media (check that UDP between this computer and the camera is not blocked)"))
+        let source = try StreamSource.parse("webrtc:http://127.0.0.1:\(camera.port)/cam/whep")
+            .withMJPEGFallback("http://127.0.0.1:\(mjpeg.port)/stream")
+        let session = try assertPlaysBars(source, cause: .protocolError("WebRTC's ICE found no path to the camera's media "
+                                                                        + "(check that UDP between this computer and the camera is not blocked)"))
         session.stop()
     }
 
