@@ -79,7 +79,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     /// How one connection attempt ended, for the reconnect loop.
     private enum Outcome {
         case cancelled
-        /// `livedFor`: seconds from the attempt's first frame to its failure (0 if it had none).
+        /// `livedFor`: seconds from the attempt's first frame to its failure (0 if it had none);
+        /// `wentLive`: whether it had one.
         case failed(StreamFailure, livedFor: TimeInterval, wentLive: Bool)
     }
 

@@ -181,6 +181,10 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertEqual(dialog.editedCameras.map(\.mjpegFallback), [nil], "a URL typed by hand is not the one the host listed")
             dialog.url.text = webrtc
             XCTAssertEqual(dialog.editedCameras.map(\.mjpegFallback), ["stream"])
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.testResultText.hasPrefix("Connected: MJPEG 640×480") }, dialog.testResultText)
+            XCTAssertTrue(dialog.testResultText.hasSuffix(" WebRTC failed, so its MJPEG plays: The camera stream was not found — check the path in the URL."),
+                          dialog.testResultText)
             dialog.save()
 
             let page = try XCTUnwrap(window.tabs.all.first)

@@ -45,6 +45,16 @@ final class MJPEGFallbackTests: XCTestCase {
         XCTAssertEqual(Array(requests.prefix(2)), ["POST /webcam/webrtc", "GET /webcam/stream"], "WebRTC first, then the MJPEG beside it")
     }
 
+    func testAProbeSaysTheFallbackPlayed() throws {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let report = StreamProbe.run(source: try source("http://127.0.0.1:\(camera.port)/webcam/webrtc", fallback: "stream"),
+                                     frames: 3, timeout: 20)
+        XCTAssertTrue(report.ok, "\(report)")
+        XCTAssertEqual(report.codec, "mjpeg")
+        XCTAssertEqual([report.width, report.height], [640, 480])
+        XCTAssertEqual(report.fallbackCause?.kind, "notFound")
+    }
+
     func testRefusedSignallingPlaysTheMJPEG() throws {
         let mjpeg = try TestServer(script: "mjpeg_server.py")
         let session = try assertPlaysBars(try source("http://127.0.0.1:\(closedLoopbackPort())/webcam/webrtc",
