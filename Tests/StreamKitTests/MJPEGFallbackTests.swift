@@ -108,6 +108,28 @@ final class MJPEGFallbackTests: XCTestCase {
         XCTAssertFalse(camera.events(named: "answer").isEmpty, "the camera offered")
     }
 
+    /// When both fail, WebRTC is tried again unless neither failure would heal: a fallback at a
+    /// wrong path (404) does not stop a camera whose WebRTC is only refused for now.
+    func testAFallbackThatCannotPlayLeavesWebRTCToBeTriedAgain() throws {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        var options = SessionOptions()
+        options.backoff = Backoff(initial: 0.2, maximum: 0.5)
+        let refused = StreamSession(source: try source("http://127.0.0.1:\(closedLoopbackPort())/webcam/webrtc",
+                                                       fallback: "http://127.0.0.1:\(camera.port)/missing"), options: options)
+        let retried = SessionRecorder(session: refused)
+        XCTAssertTrue(retried.wait(timeout: 10) { states, _ in states.filter(\.isReconnecting).count >= 2 }, "states: \(retried.states)")
+        refused.stop()
+        XCTAssertFalse(retried.states.contains { $0.isFailed }, "states: \(retried.states)")
+        let failures = retried.states.compactMap(\.failure)
+        XCTAssertTrue(!failures.isEmpty && failures.allSatisfy { $0 == .refused }, "WebRTC's failure, the one that may heal: \(failures)")
+
+        let missing = StreamSession(source: try source("http://127.0.0.1:\(camera.port)/webcam/webrtc", fallback: "missing"))
+        let stopped = SessionRecorder(session: missing)
+        XCTAssertEqual(stopped.waitForState(timeout: 10) { $0.isFailed }, .failed(.notFound), "states: \(stopped.states)")
+        XCTAssertNotNil(camera.waitFor("request") { $0.string("path") == "/webcam/missing" })
+        XCTAssertEqual(camera.events(named: "request").filter { $0.string("path") == "/webcam/missing" }.count, 1, "tried once, not again")
+    }
+
     func testFallbackOnlyOnTheCamerasHostAndItsSecretsMasked() throws {
         let signalling = "http://maker:s3cret-pass@192.168.1.30/webcam/webrtc"
         let withFallback = try source(signalling, fallback: "stream")
