@@ -9,6 +9,9 @@ enum ProbeReportFormatter {
         var rows: [(label: String, value: String)] = []
         // TRANSLATORS: the probe report's row labels (`layerwatch probe`); keep them short.
         if let codec = report.codec { rows.append((tr("codec"), codec)) }
+        if let cause = report.fallbackCause {
+            rows.append((tr("fallback"), String(format: tr("MJPEG, as WebRTC failed: %@"), "\(cause.kind): \(cause.message)")))
+        }
         if let width = report.width, let height = report.height { rows.append((tr("resolution"), "\(width)×\(height)")) }
         if let open = report.timeToOpen { rows.append((tr("stream open"), String(format: "%.3f s", open))) }
         if let ttff = report.timeToFirstFrame { rows.append((tr("first frame"), String(format: "%.3f s", ttff))) }

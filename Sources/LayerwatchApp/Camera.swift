@@ -47,7 +47,7 @@ public struct Camera: Identifiable, Equatable, Sendable {
     /// A name for a camera opened by URL: its host, or the file's name.
     public static func defaultName(for source: StreamSource) -> String {
         switch source {
-        case .rtsp(let url), .http(let url), .webrtc(let url): return url.host ?? tr("Camera")
+        case .rtsp(let url), .http(let url), .webrtc(let url, _): return url.host ?? tr("Camera")
         case .bambuJPEG(let host, _, _): return host
         case .file(let path, _): return ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         }
@@ -58,7 +58,7 @@ public struct Camera: Identifiable, Equatable, Sendable {
         switch source {
         case .rtsp(let url): return "\(url.scheme?.uppercased() ?? "RTSP") · \(url.host ?? "")"
         case .http(let url): return "HTTP · \(url.host ?? "")"
-        case .webrtc(let url): return "WebRTC · \(url.host ?? "")"
+        case .webrtc(let url, _): return "WebRTC · \(url.host ?? "")"
         case .bambuJPEG(let host, _, _): return "JPEG over TLS · \(host)"
         case .file(let path, _): return (path as NSString).lastPathComponent
         }

@@ -11,6 +11,9 @@ enum ConnectionTestText {
         if let first = report.timeToFirstFrame {
             text += " First picture after \(String(format: "%.1f", first)) s."
         }
+        if let cause = report.fallbackCause {
+            text += " " + String(format: tr("WebRTC failed, so its MJPEG plays: %@"), cause.message)
+        }
         return text
     }
 }

@@ -95,7 +95,8 @@ final class ImportedCameraList {
     private func makeRow(_ camera: ImportedCamera, check: UnsafeMutablePointer<GtkWidget>, redactor: Redactor,
                          checked: Bool) -> UnsafeMutablePointer<GtkWidget> {
         let otherHost = camera.otherHost.map { String(format: tr("on %@, not the printer's host"), $0) }
-        let details = [camera.service, Self.mounting(camera), otherHost].compactMap { $0 }.joined(separator: " · ")
+        let fallback = camera.mjpegFallback.map { _ in tr("MJPEG when WebRTC fails") }
+        let details = [camera.service, fallback, Self.mounting(camera), otherHost].compactMap { $0 }.joined(separator: " · ")
         let address = [camera.url.map(redactor.redact), camera.refusal].compactMap { $0 }.joined(separator: " — ")
         let row = Self.row(title: camera.name, subtitle: address + "\n" + details)
         gtk_widget_set_valign(check, GTK_ALIGN_CENTER)

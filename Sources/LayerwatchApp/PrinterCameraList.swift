@@ -46,7 +46,9 @@ final class PrinterCameraList {
         rows.forEach { gtk_list_box_remove(gcast(listBox), $0) }
         let redactor = Redactor(secrets: [])
         rows = cameras.enumerated().map { index, camera in
-            let subtitle = camera.url.map { $0.isEmpty ? tr("No URL yet") : redactor.redact($0) } ?? tr("The printer's own camera")
+            var subtitle = camera.url.map { $0.isEmpty ? tr("No URL yet") : redactor.redact($0) } ?? tr("The printer's own camera")
+            // Said first: a long URL is cut at the row's end.
+            if camera.hasMJPEGFallback { subtitle = tr("WebRTC, MJPEG when WebRTC fails") + " · " + subtitle }
             return makeRow(camera.title(at: index), subtitle: subtitle, index: index, count: cameras.count,
                            removable: !(kind.isBambu && camera.url == nil))
         }

@@ -6,11 +6,15 @@ import StreamKit
 /// The printer dialog's cameras: the list of the printer's own (`PrinterCameraList`), the URL and
 /// mounting rows of the selected one, and the cameras "Find Cameras" checked.
 extension PrinterDialog {
-    /// The printer's cameras, the selected one with the URL and mounting its fields show now.
+    /// The printer's cameras, the selected one with the URL and mounting its fields show now (a URL
+    /// changed by hand is no longer the one the host listed: its MJPEG fallback goes).
     var editedCameras: [PrinterCamera] {
         var edited = printerCameras
         guard let index = selectedCamera, edited.indices.contains(index) else { return edited }
-        if edited[index].url != nil { edited[index].url = url.text }
+        if let listed = edited[index].url {
+            if listed != url.text { edited[index].mjpegFallback = nil }
+            edited[index].url = url.text
+        }
         edited[index].rotation = mounting.rotation
         edited[index].flipHorizontal = mounting.flipHorizontal
         edited[index].flipVertical = mounting.flipVertical

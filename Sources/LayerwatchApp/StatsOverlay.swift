@@ -35,6 +35,7 @@ final class StatsOverlay {
         let resolution = stats.sourceSize.map { "\($0)" } ?? "—"
         let shown = stats.outputSize.map { $0 == stats.sourceSize ? "" : " → \($0)" } ?? ""
         lines.append("\(stats.codec ?? "—")  \(resolution)\(shown)")
+        if let cause = stats.fallbackCause { lines.append(String(format: tr("MJPEG fallback: WebRTC failed (%@)"), cause.kind)) }
         lines.append(String(format: tr("%.1f fps  %.0f kbit/s"), stats.framesPerSecond, stats.kilobitsPerSecond))
         lines.append(String(format: tr("decode %.1f ms  convert %.1f ms"), stats.decodeMilliseconds, stats.convertMilliseconds))
         lines.append(String(format: tr("dropped %d"), stats.droppedFrames))

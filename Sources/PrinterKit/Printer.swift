@@ -103,7 +103,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
     /// camera from its address and code; throws `BambuCamera.InputError` or `SourceError`, whose
     /// descriptions never contain the access code or a password.
     public func source(of camera: PrinterCamera) throws -> StreamSource {
-        if let url = camera.url { return try StreamSource.parse(url) }
+        if let source = try camera.source() { return source }
         switch kind {
         case .bambuRTSPS: return try BambuCamera.rtspsSource(host: host, accessCode: accessCode)
         case .bambuJPEG: return try BambuCamera.jpegSource(host: host, accessCode: accessCode)

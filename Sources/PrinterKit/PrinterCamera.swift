@@ -14,16 +14,21 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
     /// The stream's URL; nil for a Bambu printer's own camera, reached from the printer's address
     /// and access code.
     public var url: String?
+    /// Where a WebRTC camera's MJPEG is, relative to `url` (camera-streamer's `stream` beside its
+    /// `webrtc`): played when WebRTC fails (`StreamSource.withMJPEGFallback`). A Moonraker import
+    /// sets it; nil for every other camera.
+    public var mjpegFallback: String?
     /// How it is mounted (clockwise quarter turns, then flips); every view shows the picture upright.
     public var rotation: Int
     public var flipHorizontal: Bool
     public var flipVertical: Bool
 
-    public init(id: UUID = UUID(), name: String = "", url: String? = nil, rotation: Int = 0,
+    public init(id: UUID = UUID(), name: String = "", url: String? = nil, mjpegFallback: String? = nil, rotation: Int = 0,
                 flipHorizontal: Bool = false, flipVertical: Bool = false) {
         self.id = id
         self.name = name
         self.url = url
+        self.mjpegFallback = mjpegFallback
         self.rotation = rotation
         self.flipHorizontal = flipHorizontal
         self.flipVertical = flipVertical
@@ -33,6 +38,18 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
     /// file cannot make a tab open thousands of connections.
     static func kept(_ cameras: [PrinterCamera]) -> [PrinterCamera] {
         Array(ListLimit.first(cameras, ListLimit.cameras, of: "cameras of a saved printer"))
+    }
+
+    /// The stream to open for it when it has a URL: the URL's, with its MJPEG fallback if it has
+    /// one; nil for a Bambu printer's own camera. Throws `SourceError`.
+    func source() throws -> StreamSource? {
+        try url.map { try StreamSource.parse($0).withMJPEGFallback(mjpegFallback) }
+    }
+
+    /// Whether it is a WebRTC camera that plays its MJPEG when WebRTC fails (for the dialog's list).
+    public var hasMJPEGFallback: Bool {
+        guard case .webrtc(_, _?)? = try? source() else { return false }
+        return true
     }
 
     /// The printer's own camera of a Bambu printer.
@@ -46,7 +63,7 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
 
 extension PrinterCamera: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, name, url, rotation, flipHorizontal, flipVertical
+        case id, name, url, mjpegFallback, rotation, flipHorizontal, flipVertical
     }
 
     /// A camera needs its id; any other field that is bad takes its default.
@@ -54,7 +71,7 @@ extension PrinterCamera: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decode(UUID.self, forKey: .id)
         let fields = LenientFields(container, owner: "camera \(id.uuidString)")
-        self.init(id: id, name: fields.value(.name) ?? "", url: fields.value(.url),
+        self.init(id: id, name: fields.value(.name) ?? "", url: fields.value(.url), mjpegFallback: fields.value(.mjpegFallback),
                   rotation: fields.value(.rotation, as: Int.self, Self.quarterTurns) ?? 0,
                   flipHorizontal: fields.value(.flipHorizontal) ?? false, flipVertical: fields.value(.flipVertical) ?? false)
     }
@@ -64,6 +81,7 @@ extension PrinterCamera: Codable {
         try container.encode(id, forKey: .id)
         if !name.isEmpty { try container.encode(name, forKey: .name) }
         try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(mjpegFallback, forKey: .mjpegFallback)
         if rotation != 0 { try container.encode(rotation, forKey: .rotation) }
         if flipHorizontal { try container.encode(true, forKey: .flipHorizontal) }
         if flipVertical { try container.encode(true, forKey: .flipVertical) }
@@ -78,7 +96,7 @@ extension PrinterCamera: Codable {
 extension PrinterCamera {
     /// A camera a Klipper, OctoPrint or go2rtc host listed, as the printer keeps it.
     public init(_ found: ImportedCamera) {
-        self.init(name: found.name, url: found.url, rotation: found.rotation,
+        self.init(name: found.name, url: found.url, mjpegFallback: found.mjpegFallback, rotation: found.rotation,
                   flipHorizontal: found.flipHorizontal, flipVertical: found.flipVertical)
     }
 }

@@ -8,6 +8,9 @@ public struct ImportedCamera: Equatable, Sendable {
     /// What the host calls the stream (Moonraker's `service`, `mjpeg` for OctoPrint).
     public var service: String
     public var url: String?
+    /// Where a WebRTC camera's MJPEG is, relative to `url` (camera-streamer's `stream` beside its
+    /// `webrtc`), played when WebRTC fails; nil for other cameras.
+    public var mjpegFallback: String?
     /// Clockwise degrees: 0, 90, 180 or 270.
     public var rotation: Int
     public var flipHorizontal: Bool
@@ -16,11 +19,12 @@ public struct ImportedCamera: Equatable, Sendable {
     /// the import so the list can say so beside the URL.
     public var otherHost: String?
 
-    public init(name: String, service: String, url: String?, rotation: Int = 0,
+    public init(name: String, service: String, url: String?, mjpegFallback: String? = nil, rotation: Int = 0,
                 flipHorizontal: Bool = false, flipVertical: Bool = false) {
         self.name = name
         self.service = service
         self.url = url
+        self.mjpegFallback = mjpegFallback
         self.rotation = rotation
         self.flipHorizontal = flipHorizontal
         self.flipVertical = flipVertical
@@ -80,15 +84,18 @@ public enum CameraImport {
     }
 
     /// One entry of Moonraker's webcam list. WebRTC services are played over WebRTC where Layerwatch
-    /// speaks their signalling (camera-streamer, MediaMTX's WHEP), else mapped to the same server's
-    /// plain stream (go2rtc's MJPEG).
+    /// speaks their signalling (camera-streamer, with its MJPEG as the fallback; MediaMTX's WHEP),
+    /// else mapped to the same server's plain stream (go2rtc's MJPEG).
     static func moonrakerCamera(_ entry: [String: Any], web: URL) -> ImportedCamera? {
         guard JSONValue.bool(entry["enabled"]) ?? true else { return nil }
         let service = JSONValue.string(entry["service"]) ?? "mjpegstreamer"
         let stream = JSONValue.string(entry["stream_url"]).flatMap { URL(string: $0, relativeTo: web)?.absoluteURL }
+        let snapshot = JSONValue.string(entry["snapshot_url"]).flatMap { URL(string: $0, relativeTo: web)?.absoluteURL }
         let rotation = PrinterNumber.int(entry["rotation"], in: PrinterNumber.degrees).map { (($0 % 360) + 360) % 360 / 90 * 90 } ?? 0
-        return ImportedCamera(name: JSONValue.string(entry["name"]) ?? tr("Camera"), service: service,
-                              url: stream.flatMap { playableURL(service: service, stream: $0) },
+        let url = stream.flatMap { playableURL(service: service, stream: $0) }
+        return ImportedCamera(name: JSONValue.string(entry["name"]) ?? tr("Camera"), service: service, url: url,
+                              mjpegFallback: service == "webrtc-camerastreamer" && url != nil
+                                  ? stream.flatMap { cameraStreamerMJPEG(stream: $0, snapshot: snapshot) } : nil,
                               rotation: rotation,
                               flipHorizontal: JSONValue.bool(entry["flip_horizontal"]) ?? false,
                               flipVertical: JSONValue.bool(entry["flip_vertical"]) ?? false)
@@ -125,6 +132,20 @@ public enum CameraImport {
         default:
             return stream.absoluteString
         }
+    }
+
+    /// camera-streamer's MJPEG, relative to its WebRTC stream URL: `stream` beside a `…/webrtc`
+    /// path (it serves `/stream` and `/webrtc` side by side, `/webcam/…` behind Mainsail's proxy),
+    /// else `?action=stream` where its snapshot URL is `?action=snapshot` on the same host and port;
+    /// nil when neither tells.
+    static func cameraStreamerMJPEG(stream: URL, snapshot: URL?) -> String? {
+        if stream.path.hasSuffix("/webrtc") { return "stream" }
+        // Nothing but the path and the action is kept: no token of the snapshot's query goes to the file.
+        guard let snapshot, let components = URLComponents(url: snapshot, resolvingAgainstBaseURL: true),
+              components.host == stream.host, components.port == stream.port, components.scheme == stream.scheme,
+              components.percentEncodedPath.hasPrefix("/"), !components.percentEncodedPath.hasPrefix("//"),
+              components.queryItems?.contains(URLQueryItem(name: "action", value: "snapshot")) == true else { return nil }
+        return components.percentEncodedPath + "?action=stream"
     }
 
     /// OctoPrint's `webcams[]` (1.9 and later) or, from older versions, the classic webcam block.

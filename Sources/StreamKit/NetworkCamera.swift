@@ -16,7 +16,7 @@ public enum NetworkCamera {
             return tr("not a network camera")
         }
         switch source {
-        case .rtsp(let url), .http(let url), .webrtc(let url):
+        case .rtsp(let url), .http(let url), .webrtc(let url, _):
             guard let host = URLOrigin(url)?.host, !isLinkLocal(host) else { return tr("a link-local address, where no camera streams") }
             return nil
         case .file, .bambuJPEG:

@@ -71,7 +71,7 @@ func openPacketSource(_ source: StreamSource, gate: InterruptGate, options: Sess
                                   socketTimeout: options.socketTimeoutMicroseconds(for: source))
     case .http:
         return try HTTPInput(source: source, gate: gate, options: options)
-    case .webrtc(let url):
+    case .webrtc(let url, _):
         return try WebRTCInput(url: url, source: source, gate: gate, options: options)
     case .rtsp, .file:
         return try MediaInput(source: source, gate: gate, options: options)

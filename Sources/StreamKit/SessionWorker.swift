@@ -62,8 +62,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
         var attempt = 0
         while !gate.isCancelled {
             report(.connecting)
-            let outcome = connectAndStream()
-            guard case .failed(let failure, let livedFor) = outcome, !gate.isCancelled else { return }
+            let outcome = connectRound()
+            guard case .failed(let failure, let livedFor, _) = outcome, !gate.isCancelled else { return }
             if livedFor >= options.backoff.healthyAfter { attempt = 0 }
             guard failure.isRetryable, source.isNetwork else {
                 report(.failed(failure))
@@ -79,25 +79,43 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     /// How one connection attempt ended, for the reconnect loop.
     private enum Outcome {
         case cancelled
-        /// `livedFor`: seconds from the attempt's first frame to its failure (0 if it had none).
-        case failed(StreamFailure, livedFor: TimeInterval)
+        /// `livedFor`: seconds from the attempt's first frame to its failure (0 if it had none);
+        /// `wentLive`: whether it had one.
+        case failed(StreamFailure, livedFor: TimeInterval, wentLive: Bool)
     }
 
-    /// One connection: open, then read and decode until it fails or the session stops. HTTP snapshot
-    /// URLs are fetched again every `snapshotInterval` within the same connection attempt.
-    private func connectAndStream() -> Outcome {
-        var pump = FramePump(host: self, source: source, stallTimeout: options.stallDeadline(for: source),
+    /// One round: the source, and when it is a WebRTC camera with an MJPEG fallback whose WebRTC
+    /// failed before its first picture, the fallback at once (the WebRTC connection is closed by
+    /// then: one connection at a time). Every round starts with WebRTC, so a camera whose WebRTC
+    /// comes back gets it at the next reconnect; a fallback that plays is kept until it fails.
+    private func connectRound() -> Outcome {
+        let outcome = connectAndStream(source)
+        guard let fallback = source.mjpegFallback, case .failed(let failure, _, wentLive: false) = outcome,
+              !gate.isCancelled else { return outcome }
+        StreamLog.log(.info, "\(source): WebRTC failed (\(failure.kind) — \(failure.userMessage)); playing the MJPEG fallback")
+        let fallen = connectAndStream(fallback, fallbackCause: failure)
+        // Neither played: a fallback that will never play (a wrong path) does not stop WebRTC from
+        // being tried again.
+        if case .failed(let second, _, wentLive: false) = fallen, !second.isRetryable, failure.isRetryable { return outcome }
+        return fallen
+    }
+
+    /// One connection to `playing` (the source, or its fallback after `fallbackCause`): open, then
+    /// read and decode until it fails or the session stops. HTTP snapshot URLs are fetched again
+    /// every `snapshotInterval` within the same connection attempt.
+    private func connectAndStream(_ playing: StreamSource, fallbackCause: StreamFailure? = nil) -> Outcome {
+        var pump = FramePump(host: self, source: playing, stallTimeout: options.stallDeadline(for: playing),
                              connectStarted: DispatchTime.now().uptimeNanoseconds)
         while true {
             capture.clear()
-            gate.arm(seconds: options.connectDeadline(for: source))
+            gate.arm(seconds: options.connectDeadline(for: playing))
             let input: any PacketSource
             let decoder: VideoDecoder
             do {
-                input = try openPacketSource(source, gate: gate, options: options)
+                input = try openPacketSource(playing, gate: gate, options: options)
                 decoder = try input.makeDecoder(threads: options.decoderThreads)
             } catch {
-                return gate.isCancelled ? .cancelled : .failed(classify(error, sawPacket: false), livedFor: pump.livedFor)
+                return gate.isCancelled ? .cancelled : failed(classify(error, sawPacket: false), pump)
             }
             connection = session?.newConnectionNumber() ?? 0
             let opened = Double(DispatchTime.now().uptimeNanoseconds - pump.connectStarted) / 1e9
@@ -105,7 +123,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
             updateStats {
                 $0.codec = decoder.codecName
                 $0.probedStreamInfo = input.probedStreamInfo
-                if firstOpen, self.source.isNetwork { $0.timeToOpen = opened }
+                $0.fallbackCause = fallbackCause
+                if firstOpen, playing.isNetwork { $0.timeToOpen = opened }
             }
             let result = pump.run(input, decoder: decoder)
             if gate.isCancelled { return .cancelled }
@@ -114,10 +133,14 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
                 continue
             }
             if case .failed(let error, let sawPacket) = result {
-                return .failed(classify(error, sawPacket: sawPacket), livedFor: pump.livedFor)
+                return failed(classify(error, sawPacket: sawPacket), pump)
             }
-            return .failed(.endOfStream, livedFor: pump.livedFor)
+            return failed(.endOfStream, pump)
         }
+    }
+
+    private func failed(_ failure: StreamFailure, _ pump: FramePump) -> Outcome {
+        .failed(failure, livedFor: pump.livedFor, wentLive: pump.wentLive)
     }
 
     private func classify(_ error: FFmpegError, sawPacket: Bool) -> StreamFailure {

@@ -32,6 +32,8 @@ public enum StreamProbe {
         public var decodeMilliseconds: Double?
         public var convertMilliseconds: Double?
         public var probedStreamInfo: Bool?
+        /// Why WebRTC failed when a WebRTC camera's MJPEG fallback played instead.
+        public var fallbackCause: Failure?
         public var transitions: [Transition]
         public var error: Failure?
     }
@@ -92,6 +94,7 @@ public enum StreamProbe {
             report.timeToFirstFrame = stats.timeToFirstFrame
             report.timeToOpen = stats.timeToOpen
             report.probedStreamInfo = stats.probedStreamInfo
+            report.fallbackCause = stats.fallbackCause.map { .init(kind: $0.kind, message: $0.userMessage) }
             report.decodeMilliseconds = stats.decodeMilliseconds
             report.convertMilliseconds = stats.convertMilliseconds
             report.kilobitsPerSecond = stats.kilobitsPerSecond

@@ -15,7 +15,9 @@ public enum StreamSource: Hashable, Sendable {
     case bambuJPEG(host: String, port: Int, accessCode: String)
     /// A WebRTC camera, typed in go2rtc's convention `webrtc:http(s)://HOST:PORT/PATH[#format=…]`:
     /// the URL is its signalling endpoint (fragment included), `WebRTCSignalling` says how it speaks.
-    case webrtc(URL)
+    /// `fallback` is the same camera's MJPEG (camera-streamer serves `/stream` beside `/webrtc`),
+    /// played when WebRTC fails (see `withMJPEGFallback(_:)`); a typed URL has none.
+    case webrtc(URL, fallback: URL? = nil)
 
     /// The URL handed to FFmpeg, secrets included. Never print it: use `description`.
     var ffmpegURL: String {
@@ -23,7 +25,7 @@ public enum StreamSource: Hashable, Sendable {
         case .rtsp(let url), .http(let url): return url.absoluteString
         case .file(let path, _): return path
         case .bambuJPEG(let host, let port, _): return "tls://\(Self.bracketed(host)):\(port)"
-        case .webrtc(let url): return "webrtc:\(url.absoluteString)"
+        case .webrtc(let url, _): return "webrtc:\(url.absoluteString)"
         }
     }
 
@@ -32,12 +34,14 @@ public enum StreamSource: Hashable, Sendable {
     /// (short ones, `auth=1`, only where a URL carries them: see `Redactor.minimumFreeTextSecret`).
     public var secrets: [String] {
         switch self {
-        case .rtsp(let url), .http(let url), .webrtc(let url):
+        case .rtsp(let url), .http(let url), .webrtc(let url, nil):
             guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return [] }
             let password = components.percentEncodedPassword.map { $0.removingPercentEncoding ?? $0 }
             let names = Set(Redactor.secretQueryNames.map { $0.lowercased() })
             let query = (components.queryItems ?? []).filter { names.contains($0.name.lowercased()) }.map(\.value)
             return ([password] + query).compactMap { $0 }.filter { !$0.isEmpty }
+        case .webrtc(let url, let fallback?):
+            return Array(Set(StreamSource.webrtc(url).secrets + StreamSource.http(fallback).secrets)).sorted()
         case .file: return []
         case .bambuJPEG(_, _, let accessCode): return [accessCode]
         }
@@ -46,7 +50,7 @@ public enum StreamSource: Hashable, Sendable {
     /// The host the user typed (no IPv6 brackets), for messages; nil for files.
     var hostName: String? {
         switch self {
-        case .rtsp(let url), .http(let url), .webrtc(let url):
+        case .rtsp(let url), .http(let url), .webrtc(let url, _):
             return URLComponents(url: url, resolvingAgainstBaseURL: false)?.host.map(Self.unbracketed)
         case .file: return nil
         case .bambuJPEG(let host, _, _): return host
@@ -79,11 +83,14 @@ public enum StreamSource: Hashable, Sendable {
 }
 
 extension StreamSource: CustomStringConvertible {
-    /// The source as a user may see it: the access code replaced by `***`.
+    /// The source as a user may see it: the access code replaced by `***`; a WebRTC camera's MJPEG
+    /// fallback after its URL.
     public var description: String {
         switch self {
         // The code as typed may hold anything (a space ends a query value for `Redactor`): it is left out.
         case .bambuJPEG(let host, let port, _): return "bambu-jpeg://\(Self.bracketed(host)):\(port)?code=\(Redactor.mask)"
+        case .webrtc(_, let fallback?):
+            return Redactor(secrets: secrets).redact("\(ffmpegURL), MJPEG fallback \(fallback.absoluteString)")
         case .rtsp, .http, .file, .webrtc: return Redactor(secrets: secrets).redact(ffmpegURL)
         }
     }

@@ -3,6 +3,9 @@ import Foundation
 /// Figures a stats overlay and `layerwatch probe` show about one session.
 public struct StreamStats: Equatable, Sendable {
     public var codec: String?
+    /// While a WebRTC camera's MJPEG fallback plays: why WebRTC failed. Nil while the source's own
+    /// path plays.
+    public var fallbackCause: StreamFailure?
     /// The stream's own resolution.
     public var sourceSize: PixelSize?
     /// The size frames are converted to now (nil while no visible view wants pixels).

@@ -155,6 +155,52 @@ final class ImportDialogTests: XCTestCase {
         }
     }
 
+    /// A camera-streamer entry comes with its MJPEG as the fallback: the lists say so, the file
+    /// keeps it, and a camera without WebRTC plays its MJPEG in the tab.
+    func testACameraStreamerCameraComesWithItsMJPEGFallback() throws {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let webrtc = "webrtc:http://127.0.0.1:\(camera.port)/webcam/webrtc#format=camera-streamer"
+        let moonraker = try moonrakerServer(webcams: [
+            ["name": "Nozzle", "service": "webrtc-camerastreamer", "stream_url": "http://127.0.0.1:\(camera.port)/webcam/webrtc"],
+        ], key: nil)
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
+            dialog.selectKind(.klipper)
+            dialog.name.text = "Voron"
+            dialog.host.text = "127.0.0.1"
+            dialog.apiPort.text = "\(moonraker.port)"
+            dialog.findCameras()
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
+            XCTAssertEqual(subtitle(dialog.cameraList, 0), "\(webrtc)\nwebrtc-camerastreamer · MJPEG when WebRTC fails")
+            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Nozzle — WebRTC, MJPEG when WebRTC fails · \(webrtc)"])
+            dialog.url.text = "webrtc:http://127.0.0.1:\(camera.port)/cam/whep"
+            XCTAssertEqual(dialog.editedCameras.map(\.mjpegFallback), [nil], "a URL typed by hand is not the one the host listed")
+            dialog.url.text = webrtc
+            XCTAssertEqual(dialog.editedCameras.map(\.mjpegFallback), ["stream"])
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.testResultText.hasPrefix("Connected: MJPEG 640×480") }, dialog.testResultText)
+            XCTAssertTrue(dialog.testResultText.hasSuffix(" WebRTC failed, so its MJPEG plays: The camera stream was not found — check the path in the URL."),
+                          dialog.testResultText)
+            dialog.save()
+
+            let page = try XCTUnwrap(window.tabs.all.first)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.first?.state == .live }, "the camera plays")
+            XCTAssertEqual(page.sessions.first?.stats.codec, "mjpeg")
+            XCTAssertEqual(page.sessions.first?.stats.fallbackCause, .notFound)
+            let stats = StatsOverlay.format(try XCTUnwrap(page.sessions.first?.stats), printer: nil).split(separator: "\n")
+            XCTAssertEqual(stats.prefix(2).map(String.init), ["mjpeg  640×480", "MJPEG fallback: WebRTC failed (notFound)"],
+                           "the stats overlay says which path plays")
+            app.flushSaves()
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
+            XCTAssertEqual(saved.cameras.map(\.url), [webrtc])
+            XCTAssertEqual(saved.cameras.map(\.mjpegFallback), ["stream"])
+        }
+    }
+
     func testEditingAKlipperPrinterShowsItsAPIAndURLAndKeepsItsMounting() throws {
         let camera = try TestServer(script: "mjpeg_server.py")
         let stream = "http://127.0.0.1:\(camera.port)/?action=stream"

@@ -69,6 +69,26 @@ final class ProbeCodeOffCommandLineTests: XCTestCase {
         XCTAssertTrue(alone.output.contains("--camera needs --printer."), alone.output)
     }
 
+    /// A saved camera-streamer camera is probed as the app plays it: WebRTC, then its MJPEG fallback
+    /// (the password, which both share, masked).
+    func testASavedCamerasMJPEGFallbackIsProbed() throws {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let config = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+        {"formatVersion": 3, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron", "kind": "klipper",
+          "host": "127.0.0.1", "cameras": [{"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Nozzle",
+            "url": "webrtc:http://maker:Cr0wsN3st@127.0.0.1:\(camera.port)/webcam/webrtc#format=camera-streamer", "mjpegFallback": "stream"}]}]}
+        """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+        let run = try runProbe(["--printer", "Voron", "--frames", "3"], environment: environment)
+        XCTAssertEqual(run.status, 0, run.output)
+        XCTAssertTrue(run.output.contains("MJPEG fallback http://maker:***@127.0.0.1:\(camera.port)/webcam/stream"), run.output)
+        XCTAssertTrue(run.output.contains("MJPEG, as WebRTC failed: notFound"), run.output)
+        XCTAssertTrue(run.output.contains("640×480"), run.output)
+        XCTAssertFalse(run.output.contains("Cr0wsN3st"), run.output)
+    }
+
     /// Runs `layerwatch probe` with `input` on its standard input (a pipe, not a terminal).
     private func runProbe(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws
         -> (status: Int32, output: String) {

@@ -7,13 +7,13 @@ Why it exists: Klipper, OctoPrint and Creality cameras serve
 server to check decoding, many viewers, auth, 404 and garbage handling.
 Stdlib only (plus the ffmpeg CLI once at startup to draw SMPTE bars).
 
-Endpoints: /stream, /?action=stream, /webcam/?action=stream     MJPEG at --fps
-           /snapshot, /?action=snapshot, /webcam/?action=snapshot  one JPEG
+Endpoints: /stream, /?action=stream, /webcam/stream, /webcam/?action=stream     MJPEG at --fps
+           /snapshot, /?action=snapshot, /webcam/snapshot, /webcam/?action=snapshot  one JPEG
            /garbage        200 multipart header, then random bytes for ~10 s
            /private/stream, /private/snapshot  Basic auth when --user is given
-           anything else   404
+           anything else   404, and every POST (a camera-streamer without WebRTC: its /webcam/webrtc)
 stdout: {"event":"ready","port":N}
-        {"event":"request","path":P,"clients":K,"total":T}   (every request)
+        {"event":"request","path":P,"clients":K,"total":T}   (every request; "method":"POST" for posts)
         {"event":"stream-closed","path":P,"clients":K}      (a stream response ended)
   clients = stream responses open now (this one included), total = requests ever.
 """
@@ -53,8 +53,8 @@ def route(raw_path):
         path = path[len("/private"):]
     if path in ("/", "/webcam/", "/webcam") and action in ("stream", "snapshot"):
         return action, private
-    if path in ("/stream", "/snapshot"):
-        return path[1:], private
+    if path in ("/stream", "/snapshot", "/webcam/stream", "/webcam/snapshot"):
+        return path.rsplit("/", 1)[1], private
     if path == "/garbage" and not private:
         return "garbage", False
     return None, False
@@ -94,6 +94,13 @@ class Handler(BaseHTTPRequestHandler):
                 with State.lock:
                     State.clients -= 1
                     emit(event="stream-closed", path=self.path, clients=State.clients)
+
+    def do_POST(self):
+        self.rfile.read(min(int(self.headers.get("Content-Length") or 0), 1 << 20))  # read, so closing sends no RST
+        with State.lock:
+            State.total += 1
+            emit(event="request", method="POST", path=self.path, clients=State.clients, total=State.total)
+        self.send_error(404, "Not Found")
 
     def authorized(self):
         cfg = self.server.cfg
