@@ -37,7 +37,9 @@ struct ViewCommand: ParsableCommand {
         }
         let status = MainActor.assumeIsolated {
             let flags: [(Bool, LayerwatchApplication.LaunchFlag)] = [(farm, .farm), (demo, .demo), (background, .background)]
-            return LayerwatchApplication(store: { ConfigStore.standard() }).run(urls: urls, flags: Set(flags.filter(\.0).map(\.1)))
+            let application = LayerwatchApplication(store: { ConfigStore.standard() })
+            application.restartsLean = true
+            return application.run(urls: urls, flags: Set(flags.filter(\.0).map(\.1)))
         }
         if status != 0 { throw ExitCode(status) }
     }

@@ -11,27 +11,29 @@ final class BackgroundStay {
     private let application: OpaquePointer
     /// Whether the application is held (running with no window).
     private(set) var isHeld = false
-    /// Gives the memory the window's views freed back to the system, once their sessions' threads
-    /// have ended.
-    private var trim: RepeatingTimer?
-    /// How long after the window goes the memory is trimmed: the cameras' threads end within
-    /// FFmpeg's interrupt poll, well before.
-    static let trimDelay: UInt32 = 5
+    /// Calls `settled` once the window's views are gone.
+    private var settle: RepeatingTimer?
+    /// How long after the window goes it has settled: the cameras' threads end within FFmpeg's
+    /// interrupt poll, well before.
+    static let settleDelay: UInt32 = 5
 
     init(application: OpaquePointer) {
         self.application = application
     }
 
-    /// Keeps the process running with no window.
-    func hold() {
+    /// Keeps the process running with no window; `settled` runs once what the window's views used
+    /// is freed (`settleDelay` later, unless a window came back), after the freed memory is given
+    /// back to the system.
+    func hold(settled: @escaping @MainActor () -> Void = {}) {
         guard !isHeld else { return }
         isHeld = true
         g_application_hold(gcast(application))
-        // Freed memory stays in glibc's arenas (one per thread that decoded) unless handed back:
-        // about 60 MiB of the window's 8 cameras (bench/BACKGROUND.md).
-        trim = RepeatingTimer(seconds: Self.trimDelay) { [weak self] in
-            self?.trim = nil
+        settle = RepeatingTimer(seconds: Self.settleDelay) { [weak self] in
+            self?.settle = nil
+            // Freed memory stays in glibc's arenas (one per thread that decoded) unless handed back:
+            // about 60 MiB of the window's 8 cameras (bench/BACKGROUND.md).
             lw_release_freed_memory()
+            settled()
         }
     }
 
@@ -39,7 +41,7 @@ final class BackgroundStay {
     func release() {
         guard isHeld else { return }
         isHeld = false
-        trim = nil
+        settle = nil
         g_application_release(gcast(application))
     }
 }

@@ -20,7 +20,7 @@ extension LayerwatchApplication {
     /// to quit.
     func goToBackground() {
         recordings.holdSessions()
-        background.hold()
+        background.hold { [weak self] in self?.restartLeanIfIdle() }
         askThePortal()
         let watched = statusHub.watchedPrinters
         GLibLog.debug("the window closed; watching \(watched) printers in the background")
@@ -35,6 +35,19 @@ extension LayerwatchApplication {
                             icon: DesktopNotification.themedIcon(Self.applicationID),
                             buttons: [(tr("Quit"), Feature.quit.actionName, nil)])
             .send(from: application, id: Self.backgroundNoticeID)
+    }
+
+    /// Replaces the process with `layerwatch --background` (`LeanRestart`) when it may: asked for
+    /// (`restartsLean`), still with no window, and nothing in memory to keep — no recording, no
+    /// timelapse holding its camera, no notification on its way. What is saved reaches the disk
+    /// first; the status connections end with the process and the new one opens them again.
+    private func restartLeanIfIdle() {
+        guard restartsLean, window == nil, background.isHeld, recordings.isEmpty,
+              timelapses?.holdsACamera != true, notifier?.isIdle ?? true else { return }
+        GLibLog.debug("replacing the process with `layerwatch --background`, to let go of what the window used")
+        timelapses?.flush()
+        flushSaves()
+        GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess())); going on as is")
     }
 
     /// `--background` (at login): watches the saved printers with no window; with nothing to watch

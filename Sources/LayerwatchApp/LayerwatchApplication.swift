@@ -60,6 +60,10 @@ public final class LayerwatchApplication {
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
+    /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
+    /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
+    /// it off.
+    public var restartsLean = false
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
@@ -101,6 +105,7 @@ public final class LayerwatchApplication {
     /// instance (which opens them and comes to the front, unless only `--background` was asked) and
     /// returns at once. Returns the exit status.
     public func run(urls: [String], flags: Set<LaunchFlag> = []) -> Int32 {
+        if restartsLean { LeanRestart.noteInheritedDescriptors() }
         SoftwareGL.chooseRenderer()
         if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))), !flags.contains(.background) {
             connectEarly(cameras: Self.cameras(from: urls))

@@ -89,6 +89,10 @@ final class PrintNotifier {
         library.printer(id: id)
     }
 
+    /// Whether nothing is under way: no notification waits for its picture and no event for its
+    /// state to settle (what the ledger keeps survives a restart; these would not).
+    var isIdle: Bool { outbox.isEmpty && ticker == nil }
+
     /// Waits until what the ledger learnt is on disk.
     func flush() {
         ledger.flush()

@@ -109,6 +109,9 @@ final class TimelapseTaker {
         library.printer(id: id)
     }
 
+    /// Whether a print's pictures are being taken: a camera held while it prints.
+    var holdsACamera: Bool { followed.values.contains { $0.keeper != nil } }
+
     /// Blocks until the pictures taken so far are on disk and any video is made (tests, quitting).
     func flush() {
         queue.sync {}

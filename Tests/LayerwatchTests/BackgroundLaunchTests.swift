@@ -4,61 +4,51 @@ import XCTest
 
 /// `layerwatch --background`, as the login starts it, run as a process: no window, the printer's
 /// status polled; launching `layerwatch` again shows the window of that same process; Ctrl+Q ends
-/// it. With nothing to watch, `--background` ends at once.
+/// it. With nothing to watch, `--background` ends at once. Closing the window of a `layerwatch`
+/// that watches a printer makes that process (the same process id) a `layerwatch --background`.
 final class BackgroundLaunchTests: XCTestCase {
     func testBackgroundStartWatchesWithNoWindowAndALaunchShowsItsWindow() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
-            throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
-        }
-        let moonraker = try TestServer(script: "moonraker_server.py")
-        let camera = try TestServer(script: "mjpeg_server.py")
-        defer {
-            moonraker.stop()
-            camera.stop()
-        }
-        let config = try TestPaths.temporaryDirectory()
-        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
-        try Data("""
-        {"formatVersion": 3, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron", "kind": "klipper",
-          "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": false, "cameras": [
-            {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
-        """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
-        let childEnvironment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
-                                "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
-
-        let first = Process()
-        first.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
-        first.arguments = ["--background"]
-        first.environment = environment.merging(childEnvironment) { $1 }
-        let log = config.appendingPathComponent("first.log")
-        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
-        let logHandle = try FileHandle(forWritingTo: log)
-        first.standardOutput = logHandle
-        first.standardError = logHandle
-        try first.run()
-        defer {
-            if first.isRunning { first.terminate() }
-            first.waitUntilExit()
-        }
-        XCTAssertTrue(waitUntil(timeout: 20) { moonraker.events(named: "request").count >= 3 }, "the status is polled")
-        XCTAssertTrue(Self.windows(of: first.processIdentifier).isEmpty, "no window")
-        XCTAssertTrue(camera.events(named: "request").isEmpty, "no camera is opened for nobody")
-        XCTAssertEqual(Self.openGLLibraries(of: first.processIdentifier), [], "drawing with cairo, no OpenGL driver is loaded")
+        let watch = try Watch()
+        let first = try watch.launch(["--background"])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= 3 }, "the status is polled")
+        XCTAssertTrue(Self.windows(of: first.id).isEmpty, "no window")
+        XCTAssertTrue(watch.camera.events(named: "request").isEmpty, "no camera is opened for nobody")
+        XCTAssertEqual(Self.openGLLibraries(of: first.id), [], "drawing with cairo, no OpenGL driver is loaded")
 
         // Launching again (the desktop menu, `layerwatch`) shows the window of the running process.
-        let second = try CommandRun.product("layerwatch", [], timeout: 20, environment: childEnvironment)
-        XCTAssertEqual(second.status, 0, second.stderr)
-        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.processIdentifier).isEmpty }, "the window is back")
-        XCTAssertTrue(first.isRunning)
-        XCTAssertNotNil(camera.waitFor("request", timeout: 10), "its tab shows the camera")
-        XCTAssertEqual(Self.openGLLibraries(of: first.processIdentifier), [], "nor once its window is shown")
+        try watch.launchAgain()
+        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        XCTAssertTrue(first.process.isRunning)
+        XCTAssertNotNil(watch.camera.waitFor("request", timeout: 10), "its tab shows the camera")
+        XCTAssertEqual(Self.openGLLibraries(of: first.id), [], "nor once its window is shown")
+        try Self.quitWithControlQ(first)
+    }
 
-        // Ctrl+Q ends it.
-        let window = try XCTUnwrap(Self.windows(of: first.processIdentifier).first)
-        XCTAssertEqual(Self.xdotool(["windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+q"]).status, 0)
-        XCTAssertTrue(waitUntil(timeout: 15) { !first.isRunning }, "Ctrl+Q quits: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
-        XCTAssertEqual(first.terminationStatus, 0)
+    func testClosingTheWindowRestartsTheSameProcessAsABackgroundStart() throws {
+        let watch = try Watch()
+        let manager = try WindowManager()  // closing is a request to it (WM_DELETE_WINDOW), as Alt+F4 is
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "its tab shows the camera")
+        XCTAssertEqual(Self.arguments(of: first.id), [])
+
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowactivate", "--sync", window, "key", "--clearmodifiers", "alt+F4"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 30) { Self.arguments(of: first.id) == ["--background"] },
+                      "the same process became `layerwatch --background`: \(Self.arguments(of: first.id)) \(first.output)")
+        XCTAssertTrue(first.process.isRunning)
+        XCTAssertTrue(Self.windows(of: first.id).isEmpty, "no window")
+        let polls = watch.moonraker.events(named: "request").count
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 },
+                      "the restarted process polls the status")
+        withExtendedLifetime(manager) {}
+
+        // Launching again shows the window of that process.
+        try watch.launchAgain()
+        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        try Self.quitWithControlQ(first)
     }
 
     func testBackgroundStartWithNothingToWatchEnds() throws {
@@ -69,6 +59,85 @@ final class BackgroundLaunchTests: XCTestCase {
         let run = try CommandRun.product("layerwatch", ["--background"], timeout: 20,
                                          environment: ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.path, "GSK_RENDERER": "cairo"])
         XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    /// A Klipper printer to watch, its Moonraker and MJPEG camera on loopback, in a config of its own.
+    private final class Watch {
+        let moonraker: TestServer
+        let camera: TestServer
+        let environment: [String: String]
+        private let config: URL
+
+        init() throws {
+            let environment = ProcessInfo.processInfo.environment
+            guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
+                throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
+            }
+            moonraker = try TestServer(script: "moonraker_server.py")
+            camera = try TestServer(script: "mjpeg_server.py")
+            config = try TestPaths.temporaryDirectory()
+            try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+            try Data("""
+            {"formatVersion": 3, "backgroundNoticeShown": true, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF",
+              "name": "Voron", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": false, "cameras": [
+                {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
+            """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+            self.environment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
+                                "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
+        }
+
+        deinit {
+            moonraker.stop()
+            camera.stop()
+        }
+
+        /// Starts `layerwatch ARGUMENTS` and leaves it running, its output in a log file.
+        func launch(_ arguments: [String]) throws -> Launched {
+            let process = Process()
+            process.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let log = config.appendingPathComponent("layerwatch-\(UUID().uuidString).log")
+            XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
+            let handle = try FileHandle(forWritingTo: log)
+            process.standardOutput = handle
+            process.standardError = handle
+            try process.run()
+            return Launched(process: process, log: log)
+        }
+
+        /// Launches `layerwatch` again, as the desktop menu does, and waits for it to hand over.
+        func launchAgain() throws {
+            let second = try CommandRun.product("layerwatch", [], timeout: 20, environment: environment)
+            XCTAssertEqual(second.status, 0, second.stderr)
+        }
+    }
+
+    /// A `layerwatch` process the test started.
+    private struct Launched {
+        let process: Process
+        let log: URL
+        var id: Int32 { process.processIdentifier }
+        var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+        func end() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Ctrl+Q in its window ends the process, with status 0.
+    private static func quitWithControlQ(_ launched: Launched) throws {
+        let window = try XCTUnwrap(windows(of: launched.id).first)
+        XCTAssertEqual(xdotool(["windowfocus", "--sync", window, "key", "--clearmodifiers", "ctrl+q"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 15) { !launched.process.isRunning }, "Ctrl+Q quits: \(launched.output)")
+        XCTAssertEqual(launched.process.terminationStatus, 0)
+    }
+
+    /// The arguments process `pid` runs with now, after its program's name (`/proc/PID/cmdline`).
+    private static func arguments(of pid: Int32) -> [String] {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        return data.split(separator: 0).dropFirst().map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The OpenGL drivers (Mesa's `*_dri.so`, LLVM) process `pid` has mapped.
