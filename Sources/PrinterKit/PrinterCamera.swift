@@ -11,8 +11,8 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
     /// What the printer's host calls it ("Nozzle"); empty for a printer's only camera, which needs
     /// no name of its own (see `title(at:)`).
     public var name: String
-    /// The stream's URL; nil for a Bambu printer's own camera, reached from the printer's address
-    /// and access code.
+    /// The stream's URL; nil for a Bambu or Creality printer's own camera, reached from the
+    /// printer's address (and a Bambu printer's access code).
     public var url: String?
     /// How it is mounted (clockwise quarter turns, then flips); every view shows the picture upright.
     public var rotation: Int
@@ -35,8 +35,8 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
         Array(ListLimit.first(cameras, ListLimit.cameras, of: "cameras of a saved printer"))
     }
 
-    /// The printer's own camera of a Bambu printer.
-    public static func bambuOwn(id: UUID = UUID()) -> PrinterCamera { PrinterCamera(id: id) }
+    /// The own camera of a Bambu or Creality printer (no URL: reached from the printer's address).
+    public static func own(id: UUID = UUID()) -> PrinterCamera { PrinterCamera(id: id) }
 
     /// Its name for menus and file names: its own, else "Camera N" (`index` counts from 0).
     public func title(at index: Int) -> String {
