@@ -53,7 +53,9 @@ struct CheckFailurePlacement: Equatable {
             self.init(.host, String(format: tr("No answer in time on port %ld, where a Creality printer reports its status — check the address and that the printer is on."), port))
         case .protocolError(let detail):
             self.init(.host, String(format: tr("Something answers here, but not as a Creality printer's status (%@) — check the address."), detail))
-        case .authRejected, .notFound, .missingSerial:
+        case .notFound:
+            self.init(.host, tr("Something answers here, but not as a Creality printer's status — check the address."))
+        case .authRejected, .missingSerial:
             self.init(.host, failure.userMessage)
         }
     }
