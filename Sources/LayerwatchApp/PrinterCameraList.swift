@@ -46,7 +46,7 @@ final class PrinterCameraList {
         defer { rebuilding = false }
         rows.forEach { gtk_list_box_remove(gcast(listBox), $0) }
         let redactor = Redactor(secrets: [])
-        let own = kind.crealityFamily.map { String(format: tr("The printer's own camera: %@"), $0.cameraDescription) }
+        let own = kind.crealityFamily.map { String(format: tr("Its own camera, %@"), $0.cameraDescription) }
             ?? tr("The printer's own camera")
         rows = cameras.enumerated().map { index, camera in
             let subtitle = camera.url.map { $0.isEmpty ? tr("No URL yet") : redactor.redact($0) } ?? own

@@ -49,7 +49,7 @@ final class CrealityDialogTests: XCTestCase {
             dialog.host.text = host
             dialog.crealityFamily = .k2  // the wrong family, which the printer's answer puts right
             XCTAssertEqual(dialog.family.hintText, "Its camera: WebRTC on port 8000. Test Connection asks the printer which it is.")
-            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — The printer's own camera: WebRTC on port 8000"])
+            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000"])
 
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.testResultText.contains("Camera connected") }, dialog.testResultText)
@@ -60,7 +60,7 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertTrue(lines.last?.hasPrefix("Camera connected: MJPEG 640×480. First picture after ") ?? false, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k1)
             XCTAssertEqual(dialog.family.hintText, "Its camera: MJPEG on port 8080. Test Connection asks the printer which it is.")
-            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — The printer's own camera: MJPEG on port 8080"])
+            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, MJPEG on port 8080"])
             XCTAssertEqual(dialog.fieldsByProblem.compactMap { $0.1.errorText }, [], "nothing marked")
             let asked = printer.events(named: "request").first
             XCTAssertEqual(asked?.string("method"), "get", "the websocket was asked what it is")
