@@ -9,12 +9,13 @@ import StreamKit
 /// (the default action, sensitive only while the form is valid), then groups of rows — the type of
 /// printer or camera (a `PrinterChoice`, which says the fields shown and what they say), name,
 /// address, access code (masked, with reveal), optional serial, a Creality printer's model, or a
-/// URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint host's API (address, port,
-/// key), or a go2rtc restreamer's (address, port, username, password), finds its cameras, of which
-/// the user checks one or several (go2rtc's streams are saved as other cameras over RTSP); the
-/// printer's cameras (`PrinterCameraList`: add, remove, reorder; the one selected has its URL and
-/// mounting in the rows below, an imported camera's filled in); the print's timelapse; "Test
-/// Connection" probes the selected camera (a Creality printer's status first, `+Creality`). Each field says what is wrong under itself
+/// URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint
+/// host's API (address, port, key), or a go2rtc restreamer's (address, port, username, password),
+/// finds its cameras, of which the user checks one or several (go2rtc's streams are saved as other
+/// cameras over RTSP); the printer's cameras (`PrinterCameraList`: add, remove, reorder; the one
+/// selected has its URL and mounting in the rows below, an imported camera's filled in); the
+/// print's timelapse; "Test Connection" probes the selected camera (a Creality printer's status
+/// first, `PrinterDialog+Creality`). Each field says what is wrong under itself
 /// (`PrinterDialog+Problems`); Escape and Ctrl+W close it; it opens on the first empty field.
 @MainActor
 final class PrinterDialog {

@@ -128,4 +128,28 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertNil(dialog.family.errorText, "another model clears it")
         }
     }
+
+    /// Editing a saved K2 shows its Model and keeps what no field shows (its websocket's port); its
+    /// own camera goes with another Type and comes back, first, with Creality's.
+    func testEditingAK2KeepsItsFamilyAndPort() throws {
+        let door = PrinterCamera(name: "Door", url: "http://127.0.0.1:\(closedLoopbackPort())/?action=stream")
+        let printer = Printer(name: "K2 Plus", kind: .creality(.k2), host: "192.0.2.7", apiPort: 19999,
+                              cameras: [.own(), door], timelapse: .perLayer)
+        try MainActor.assumeIsolated {
+            let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            XCTAssertEqual(dialog.choice, .creality)
+            XCTAssertEqual(dialog.crealityFamily, .k2)
+            XCTAssertEqual(dialog.family.hintText, "Its camera: WebRTC on port 8000. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000", "Door — \(door.url!)"])
+            XCTAssertEqual(try dialog.draft.validate().get(), printer, "saved as it was")
+
+            dialog.selectKind(.klipper)
+            XCTAssertEqual(dialog.draft.cameras.map(\.id), [door.id], "a Klipper printer has no own camera")
+            dialog.selectKind(.creality(.k1))
+            XCTAssertEqual(dialog.draft.cameras.map(\.url), [nil, door.url], "back as a Creality printer, first")
+            XCTAssertEqual(dialog.crealityFamily, .k2, "the Model row kept its family")
+            XCTAssertEqual(dialog.draft.apiPort, "19999")
+        }
+    }
 }
