@@ -93,7 +93,8 @@ final class CrealityDialogTests: XCTestCase {
     }
 
     /// A status port nobody answers on marks the address; a printer that answers but names no
-    /// model keeps the Model chosen, and its camera not answering there marks the Model row.
+    /// model keeps the Model chosen, and its camera not answering there marks the Model row; a K2
+    /// Plus's board code and WebRTC firmware set the Model row to the K2 family.
     func testWhatDoesNotAnswerIsSaidUnderTheFieldToFix() throws {
         let host = randomLoopbackAddress()
         let (printer, _) = try fakeK1C(on: host, camera: false)
@@ -126,6 +127,18 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertNil(dialog.host.errorText)
             dialog.crealityFamily = .k1
             XCTAssertNil(dialog.family.errorText, "another model clears it")
+
+            // A K2 Plus names its board, and its firmware WebRTC: the Model row follows.
+            printer.send(["cmd": "set", "fields": ["model": "F008", "modelVersion": "Printer HW Ver: F008; Printer SW Ver: 1.1.3.3",
+                                                   "webrtcSupport": 1]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { printer.events(named: "done").count == 2 })
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.family.errorText != nil }, dialog.testResultText)
+            XCTAssertEqual(dialog.crealityFamily, .k2)
+            XCTAssertEqual(dialog.testResultText.components(separatedBy: "\n").first,
+                           "Status connected: the printer says it is a Creality K2 Plus whose camera streams over WebRTC. "
+                           + "Model set to “K2, K2 Plus, K2 Pro, Hi”: its camera is WebRTC on port 8000.")
+            XCTAssertEqual(dialog.family.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
         }
     }
 
