@@ -16,7 +16,7 @@ enum CrealityTestText {
         case (nil, false): tr("Status connected, but the printer did not say which model it is: the Model chosen is kept.")
         }
         if let chosen {
-            text += " " + String(format: tr("Model set to “%@”: its camera is %@."), chosen.models, chosen.cameraDescription)
+            text += " " + String(format: tr("Model set to “%@”: its camera is %@."), chosen.title, chosen.cameraDescription)
         }
         return text
     }

@@ -15,9 +15,9 @@ extension PrinterDialog {
         set { family.selected = CrealityFamily.allCases.firstIndex(of: newValue) ?? 0 }
     }
 
-    /// The Model row's hint: the chosen family's camera, then the choice's own hint.
+    /// The Model row's hint: the chosen family's models and camera, then the choice's own hint.
     func showFamilyHint() {
-        let camera = String(format: tr("Its camera: %@."), crealityFamily.cameraDescription)
+        let camera = String(format: tr("%@: its camera is %@."), crealityFamily.models, crealityFamily.cameraDescription)
         family.setHint([camera, choice.fields[.model]?.hint].compactMap { $0 }.joined(separator: " "))
     }
 

@@ -23,7 +23,7 @@ final class PrinterDialog {
     let name = FormField(title: tr("Name"))
     let host = FormField(title: tr("IP address or host name"), hint: "")
     /// A Creality printer's family (its camera follows it): the Model row.
-    let family = FormField(title: tr("Model"), choices: CrealityFamily.allCases.map(\.models), hint: "")
+    let family = FormField(title: tr("Model"), choices: CrealityFamily.allCases.map(\.title), hint: "")
     /// The secret, titled as the choice says: a Bambu access code, an API key, go2rtc's API password.
     let accessCode = FormField(title: "", secret: true, hint: "")
     let apiPort = FormField(title: tr("Port"))

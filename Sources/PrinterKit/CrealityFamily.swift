@@ -11,11 +11,20 @@ public enum CrealityFamily: String, CaseIterable, Sendable {
     /// Creality's signalling at `http://HOST:8000/call/webrtc_local`.
     case k2
 
-    /// The models of the family, as the printer dialog's Model row lists them.
+    /// The family as the printer dialog's Model row lists it: short enough for the row's list to
+    /// show it whole (libadwaita's list cuts an entry past about 20 characters).
+    public var title: String {
+        switch self {
+        case .k1: return tr("K1 or Ender-3 V3")
+        case .k2: return tr("K2 or Hi")
+        }
+    }
+
+    /// Every model of the family, for the words under the Model row.
     public var models: String {
         switch self {
-        case .k1: return "K1, K1 Max, K1C, K1 SE, Ender-3 V3"
-        case .k2: return "K2, K2 Plus, K2 Pro, Hi"
+        case .k1: return tr("K1, K1 Max, K1C, K1 SE and Ender-3 V3")
+        case .k2: return tr("K2, K2 Plus, K2 Pro and Hi")
         }
     }
 

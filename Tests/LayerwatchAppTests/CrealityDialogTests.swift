@@ -48,18 +48,18 @@ final class CrealityDialogTests: XCTestCase {
             dialog.name.text = "K1C workshop"
             dialog.host.text = host
             dialog.crealityFamily = .k2  // the wrong family, which the printer's answer puts right
-            XCTAssertEqual(dialog.family.hintText, "Its camera: WebRTC on port 8000. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.family.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000"])
 
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.testResultText.contains("Camera connected") }, dialog.testResultText)
             let lines = dialog.testResultText.components(separatedBy: "\n")
             XCTAssertEqual(lines.first, "Status connected: the printer says it is a Creality K1C. "
-                           + "Model set to “K1, K1 Max, K1C, K1 SE, Ender-3 V3”: its camera is MJPEG on port 8080.")
+                           + "Model set to “K1 or Ender-3 V3”: its camera is MJPEG on port 8080.")
             XCTAssertEqual(lines.count, 2, dialog.testResultText)
             XCTAssertTrue(lines.last?.hasPrefix("Camera connected: MJPEG 640×480. First picture after ") ?? false, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k1)
-            XCTAssertEqual(dialog.family.hintText, "Its camera: MJPEG on port 8080. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.family.hintText, "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, MJPEG on port 8080"])
             XCTAssertEqual(dialog.fieldsByProblem.compactMap { $0.1.errorText }, [], "nothing marked")
             let asked = printer.events(named: "request").first
@@ -137,7 +137,7 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertEqual(dialog.crealityFamily, .k2)
             XCTAssertEqual(dialog.testResultText.components(separatedBy: "\n").first,
                            "Status connected: the printer says it is a Creality K2 Plus whose camera streams over WebRTC. "
-                           + "Model set to “K2, K2 Plus, K2 Pro, Hi”: its camera is WebRTC on port 8000.")
+                           + "Model set to “K2 or Hi”: its camera is WebRTC on port 8000.")
             XCTAssertEqual(dialog.family.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
         }
     }
@@ -153,7 +153,7 @@ final class CrealityDialogTests: XCTestCase {
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertEqual(dialog.choice, .creality)
             XCTAssertEqual(dialog.crealityFamily, .k2)
-            XCTAssertEqual(dialog.family.hintText, "Its camera: WebRTC on port 8000. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.family.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000", "Door — \(door.url!)"])
             XCTAssertEqual(try dialog.draft.validate().get(), printer, "saved as it was")
 

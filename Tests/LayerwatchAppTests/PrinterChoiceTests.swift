@@ -87,7 +87,7 @@ final class PrinterChoiceTests: XCTestCase {
                         XCTAssertEqual(formField.placeholderText, placeholder, "\(choice.title): \(field)")
                     }
                     let note = field == .accessCode && choice.kind.isBambu ? " Kept somewhere." : ""
-                    let camera = field == .model ? "Its camera: MJPEG on port 8080. " : ""  // the first family's
+                    let camera = field == .model ? "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. " : ""  // the first family's
                     XCTAssertEqual(formField.hintText, text.hint.map { camera + $0 + note }, "\(choice.title): \(field)")
                 }
             }
