@@ -4,8 +4,9 @@ import PrinterKit
 import StreamKit
 
 /// The printer dialog's list of the printer's own cameras, in the order its tab's switcher shows
-/// them: a row each (its name, its address with passwords masked, or "the printer's own camera"),
-/// with buttons to move it up or down and to remove it (a Bambu printer's own camera stays), and
+/// them: a row each (its name, its address with passwords masked, or "the printer's own camera",
+/// a Creality printer's with how it streams), with buttons to move it up or down and to remove it
+/// (a Bambu or Creality printer's own camera stays), and
 /// "Add Camera". Selecting a row lets the dialog's URL and mounting fields edit that camera. The
 /// dialog owns the cameras; the list shows them and says what the user asked.
 @MainActor
@@ -45,12 +46,14 @@ final class PrinterCameraList {
         defer { rebuilding = false }
         rows.forEach { gtk_list_box_remove(gcast(listBox), $0) }
         let redactor = Redactor(secrets: [])
+        let own = kind.crealityFamily.map { String(format: tr("Its own camera, %@"), $0.cameraDescription) }
+            ?? tr("The printer's own camera")
         rows = cameras.enumerated().map { index, camera in
-            var subtitle = camera.url.map { $0.isEmpty ? tr("No URL yet") : redactor.redact($0) } ?? tr("The printer's own camera")
+            var subtitle = camera.url.map { $0.isEmpty ? tr("No URL yet") : redactor.redact($0) } ?? own
             // Said first: a long URL is cut at the row's end.
             if camera.hasMJPEGFallback { subtitle = tr("WebRTC, MJPEG when WebRTC fails") + " · " + subtitle }
             return makeRow(camera.title(at: index), subtitle: subtitle, index: index, count: cameras.count,
-                           removable: !(kind.isBambu && camera.url == nil))
+                           removable: !(kind.hasOwnCamera && camera.url == nil))
         }
         rows.forEach { gtk_list_box_append(gcast(listBox), $0) }
         gtk_widget_set_visible(listBox, (!rows.isEmpty).gboolean)

@@ -8,7 +8,10 @@ import PrinterKit
 struct PrinterChoice: Equatable, Sendable {
     /// A field of the dialog a choice may show.
     enum Field: CaseIterable, Sendable {
-        case name, host, apiPort, apiUser
+        case name, host
+        /// A Creality printer's family, which its camera follows.
+        case model
+        case apiPort, apiUser
         /// The secret: a Bambu access code, a Moonraker or OctoPrint API key, go2rtc's API password.
         case accessCode
         case serial, url, cameras, timelapse
@@ -23,7 +26,8 @@ struct PrinterChoice: Equatable, Sendable {
     }
 
     let title: String
-    /// The kind it makes (with no Bambu model: the dialog adds a discovered or edited one's).
+    /// The kind it makes (with no Bambu model: the dialog adds a discovered or edited one's; with
+    /// the first Creality family: the dialog's Model row says which).
     let kind: Printer.Kind
     /// go2rtc's streams are saved as generic cameras: the choice is no kind of its own.
     var isGo2RTC = false
@@ -33,9 +37,10 @@ struct PrinterChoice: Equatable, Sendable {
 
     func shows(_ field: Field) -> Bool { fields[field] != nil }
 
-    /// The kind it makes for a printer of `model`: with the model when the model's camera is this
-    /// choice's.
-    func kind(model: BambuModel?) -> Printer.Kind {
+    /// The kind it makes for a printer of `model`, or of `family`: with the model when the model's
+    /// camera is this choice's, with the family when the choice is Creality's.
+    func kind(model: BambuModel?, family: CrealityFamily) -> Printer.Kind {
+        if case .creality = kind { return .creality(family) }
         guard let model, Printer.Kind.bambu(model).withoutModel == kind else { return kind }
         return .bambu(model)
     }
@@ -50,11 +55,12 @@ struct PrinterChoice: Equatable, Sendable {
 }
 
 private extension Printer.Kind {
-    /// The kind with no Bambu model, as the dialog's choices have it.
+    /// The kind with no Bambu model and the first Creality family, as the dialog's choices have it.
     var withoutModel: Printer.Kind {
         switch self {
         case .bambuRTSPS: return .bambuRTSPS(nil)
         case .bambuJPEG: return .bambuJPEG(nil)
+        case .creality: return .creality(.k1)
         case .generic, .klipper, .octoprint: return self
         }
     }

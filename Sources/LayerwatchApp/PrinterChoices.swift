@@ -5,7 +5,7 @@ import StreamKit
 /// The printer dialog's "Type" choices, each declared once (see `PrinterChoice`).
 extension PrinterChoice {
     /// The drop-down, in order.
-    static let all = [bambuRTSPS, bambuJPEG, klipper, octoprint, go2rtc, camera]
+    static let all = [bambuRTSPS, bambuJPEG, creality, klipper, octoprint, go2rtc, camera]
 
     static let bambuRTSPS = PrinterChoice(
         title: tr("Bambu Lab with RTSPS (X1, P2S, H2, X2D)"), kind: .bambuRTSPS(nil),
@@ -25,6 +25,15 @@ extension PrinterChoice {
                                         hint: tr("On the printer: Settings → WLAN → Access Code.")),
                  .serial: FieldText(placeholder: "01S00C000000000", hint: serialHint),
                  .timelapse: timelapse])
+
+    /// Its camera follows the Model row (the family), which Test Connection sets from what the
+    /// printer says; the row's hint names the camera (`PrinterDialog`).
+    static let creality = PrinterChoice(
+        title: tr("Creality (K1, K2, Hi…)"), kind: .creality(.k1),
+        fields: [.name: FieldText(placeholder: tr("K1C in the workshop")),
+                 .host: FieldText(placeholder: address, hint: tr("The address the printer's screen shows in its network settings.")),
+                 .model: FieldText(hint: tr("Test Connection asks the printer which it is.")),
+                 .url: cameraURL, .timelapse: timelapse])
 
     static let klipper = PrinterChoice(
         title: tr("Klipper (Moonraker)"), kind: .klipper,

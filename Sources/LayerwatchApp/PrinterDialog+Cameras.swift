@@ -22,7 +22,7 @@ extension PrinterDialog {
     }
 
     /// Whether the camera URL field is part of the form: while a camera with a URL is selected
-    /// (not a Bambu printer's own camera), never for go2rtc.
+    /// (not a Bambu or Creality printer's own camera), never for go2rtc.
     var showsURL: Bool {
         !choice.isGo2RTC && selectedCamera.map { printerCameras.indices.contains($0) && printerCameras[$0].url != nil } ?? false
     }
@@ -40,7 +40,7 @@ extension PrinterDialog {
     /// Lists the printer's cameras and shows the fields of the selected one.
     private func showCameras() {
         let choice = choice
-        cameraRows.show(printerCameras, kind: choice.kind, selected: selectedCamera)
+        cameraRows.show(printerCameras, kind: draft.kind, selected: selectedCamera)
         cameraRows.field.setShown(!choice.isGo2RTC)
         url.setShown(showsURL)
         mounting.field.setShown(!choice.isGo2RTC && selectedCamera != nil)
@@ -73,13 +73,13 @@ extension PrinterDialog {
         revalidate()
     }
 
-    /// The cameras a kind starts with or keeps: a Bambu printer's own camera first, no such camera
-    /// on another kind, and an empty one to fill in for a camera by URL.
+    /// The cameras a kind starts with or keeps: a Bambu or Creality printer's own camera first, no
+    /// such camera on another kind, and an empty one to fill in for a camera by URL.
     func fitCamerasToChoice() {
         printerCameras = editedCameras
         let kind = choice.kind
-        if kind.isBambu {
-            if !printerCameras.contains(where: { $0.url == nil }) { printerCameras.insert(.bambuOwn(), at: 0) }
+        if kind.hasOwnCamera {
+            if !printerCameras.contains(where: { $0.url == nil }) { printerCameras.insert(.own(), at: 0) }
         } else {
             printerCameras.removeAll { $0.url?.isEmpty ?? true }
             if printerCameras.isEmpty && !kind.hasStatusAPI { printerCameras = [PrinterCamera(url: "")] }

@@ -11,7 +11,7 @@ import StreamKit
 extension PrinterDialog {
     /// The form's fields by the draft's field they edit.
     var fieldsByProblem: [(PrinterDraft.Field, FormField)] {
-        [(.kind, kind), (.name, name), (.host, host), (.apiPort, apiPort), (.user, apiUser), (.accessCode, accessCode),
+        [(.kind, kind), (.name, name), (.host, host), (.model, family), (.apiPort, apiPort), (.user, apiUser), (.accessCode, accessCode),
          (.serial, serial), (.url, url), (.cameras, cameras)]
     }
 
@@ -82,42 +82,57 @@ extension PrinterDialog {
         }
     }
 
-    /// Probes the selected camera; what went wrong stands under the field to fix, the rest under
-    /// the button.
+    /// Probes the selected camera (a Creality printer's status first); what went wrong stands
+    /// under the field to fix, the rest under the button.
     func testConnection() {
-        let source: StreamSource, byURL: Bool
-        switch draft.validate() {
-        case .failure:
+        guard case .success(let printer) = draft.validate() else {
             attemptedSave = true
             showProblems()
             gtk_label_set_text(gcast(testResult), tr("Fix the fields marked above first."))
             return
-        case .success(let printer):
-            let selected = selectedCamera.map { editedCameras[$0].id }
-            let camera = printer.cameras.first { $0.id == selected } ?? printer.cameras[0]
-            byURL = camera.url != nil
-            do { source = try printer.source(of: camera) } catch {
-                gtk_label_set_text(gcast(testResult), "\(error)")
-                return
-            }
         }
         checkProblems = [:]
         showProblems()
         gtk_widget_set_sensitive(testButton, false.gboolean)
         gtk_label_set_text(gcast(testResult), tr("Connecting…"))
-        onTest(source) { [weak self] text, failure in
+        if printer.kind.crealityFamily != nil { return testCreality(printer) }
+        testCamera(of: printer, after: nil)
+    }
+
+    /// Probes `printer`'s selected camera and says what it found, after `status` (a Creality
+    /// printer's status line) when there is one.
+    func testCamera(of printer: Printer, after status: String?) {
+        let selected = selectedCamera.map { editedCameras[$0].id }
+        let camera = printer.cameras.first { $0.id == selected } ?? printer.cameras[0]
+        let source: StreamSource
+        do { source = try printer.source(of: camera) } catch {
+            gtk_widget_set_sensitive(testButton, true.gboolean)
+            return showTestResult([status, "\(error)"])
+        }
+        let placement = { (failure: StreamProbe.Report.Failure) in
+            camera.url == nil ? printer.kind.crealityFamily.map { CheckFailurePlacement(failure, crealityCamera: $0) }
+                                    ?? CheckFailurePlacement(failure, byURL: false)
+                              : CheckFailurePlacement(failure, byURL: true)
+        }
+        onTest(source) { [weak self] report in
             guard let self else { return }
             gtk_widget_set_sensitive(testButton, true.gboolean)
-            if let placed = failure.flatMap({ CheckFailurePlacement($0, byURL: byURL) }) {
+            if let placed = report?.error.flatMap(placement) {
                 showCheckProblem(placed)
-                gtk_label_set_text(gcast(testResult), tr("Not connected: the message under the marked field says why."))
+                showTestResult([status, status == nil ? tr("Not connected: the message under the marked field says why.")
+                                                      : tr("The camera did not connect: the message under the marked field says why.")])
             } else {
-                gtk_label_set_text(gcast(testResult), text)
+                showTestResult([status, ConnectionTestText.describe(report, asCamera: status != nil)])
             }
         }
     }
 
-    private func showCheckProblem(_ placed: CheckFailurePlacement) {
+    /// Shows the lines of a test's result under its button.
+    func showTestResult(_ lines: [String?]) {
+        gtk_label_set_text(gcast(testResult), lines.compactMap { $0 }.joined(separator: "\n"))
+    }
+
+    func showCheckProblem(_ placed: CheckFailurePlacement) {
         checkProblems[placed.field] = placed.message
         showProblems()
     }

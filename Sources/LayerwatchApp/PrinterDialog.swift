@@ -8,19 +8,22 @@ import StreamKit
 /// The Add/Edit Printer dialog, a GNOME form: a header bar with Cancel and the suggested Add/Save
 /// (the default action, sensitive only while the form is valid), then groups of rows — the type of
 /// printer or camera (a `PrinterChoice`, which says the fields shown and what they say), name,
-/// address, access code (masked, with reveal), optional serial, or a URL for other cameras; Bambu
-/// printers found on the network prefill it; a Klipper or OctoPrint host's API (address, port,
-/// key), or a go2rtc restreamer's (address, port, username, password), finds its cameras, of which
-/// the user checks one or several (go2rtc's streams are saved as other cameras over RTSP); the
-/// printer's cameras (`PrinterCameraList`: add, remove, reorder; the one selected has its URL and
-/// mounting in the rows below, an imported camera's filled in); the print's timelapse; "Test
-/// Connection" probes the selected camera. Each field says what is wrong under itself
+/// address, access code (masked, with reveal), optional serial, a Creality printer's model, or a
+/// URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint
+/// host's API (address, port, key), or a go2rtc restreamer's (address, port, username, password),
+/// finds its cameras, of which the user checks one or several (go2rtc's streams are saved as other
+/// cameras over RTSP); the printer's cameras (`PrinterCameraList`: add, remove, reorder; the one
+/// selected has its URL and mounting in the rows below, an imported camera's filled in); the
+/// print's timelapse; "Test Connection" probes the selected camera (a Creality printer's status
+/// first, `PrinterDialog+Creality`). Each field says what is wrong under itself
 /// (`PrinterDialog+Problems`); Escape and Ctrl+W close it; it opens on the first empty field.
 @MainActor
 final class PrinterDialog {
     let window: UnsafeMutablePointer<GtkWidget>
     let name = FormField(title: tr("Name"))
     let host = FormField(title: tr("IP address or host name"), hint: "")
+    /// A Creality printer's family (its camera follows it): the Model row.
+    let family = FormField(title: tr("Model"), choices: CrealityFamily.allCases.map(\.title), hint: "")
     /// The secret, titled as the choice says: a Bambu access code, an API key, go2rtc's API password.
     let accessCode = FormField(title: "", secret: true, hint: "")
     let apiPort = FormField(title: tr("Port"))
@@ -46,6 +49,8 @@ final class PrinterDialog {
     let testResult = makeLabel(wraps: true, leading: true)
     /// The printers discovery hears ("On your network"); picking one prefills the form.
     let discovered = DiscoveredPrinterList()
+    /// Test Connection's question to a Creality printer's status websocket, while it runs.
+    let crealityCheck = CrealityCheck()
     private var model: BambuModel?
     private let id: UUID
     /// The printer being edited.
@@ -70,8 +75,9 @@ final class PrinterDialog {
     private var secretTitle: String?
     private var typedSecrets: [String: String] = [:]
 
-    /// Probes a source and answers on the main loop with a sentence for the user and what failed, if anything did.
-    var onTest: @MainActor (StreamSource, @escaping @MainActor (String, StreamProbe.Report.Failure?) -> Void) -> Void = { _, _ in }
+    /// Probes a source and answers on the main loop with what the probe found (nil: the camera is
+    /// streaming in its tab, whose session answered).
+    var onTest: @MainActor (StreamSource, @escaping @MainActor (StreamProbe.Report?) -> Void) -> Void = { _, _ in }
     /// The user saved valid printers (several when several go2rtc streams were chosen); the dialog closes itself.
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
 
@@ -100,6 +106,7 @@ final class PrinterDialog {
         gtk_label_set_selectable(gcast(testResult), true.gboolean)
         // The choice's whole title under "Type": the row is too narrow for it beside the title.
         adw_combo_row_set_use_subtitle(gcast(kind.entry), true.gboolean)
+        adw_combo_row_set_use_subtitle(gcast(family.entry), true.gboolean)
 
         if printer == nil {
             let group = adw_preferences_group_new()!
@@ -115,7 +122,7 @@ final class PrinterDialog {
         adw_preferences_group_add(gcast(testGroup), testResult)
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_add_css_class(form, "printer-form")
-        for group in [kind.widget, discoveredGroup, name.widget, host.widget, apiPort.widget, apiUser.widget,
+        for group in [kind.widget, discoveredGroup, name.widget, host.widget, family.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
                       mounting.field.widget, timelapse.field.widget, testGroup].compactMap({ $0 }) {
             gtk_box_append(gcast(form), group)
@@ -133,6 +140,8 @@ final class PrinterDialog {
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         kind.onChange { [weak self] in self?.choiceChanged() }
+        family.onChange { [weak self] in self?.familyChanged() }
+        connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
         watchEdits()
         closeOnEscape()
         keepAlive(self, untilDestroyed: window)
@@ -169,7 +178,7 @@ final class PrinterDialog {
     /// printer's cameras as listed (go2rtc: the checked streams).
     var draft: PrinterDraft {
         let choice = choice
-        return PrinterDraft(id: id, kind: choice.kind(model: model), isGo2RTC: choice.isGo2RTC, name: name.text, host: host.text,
+        return PrinterDraft(id: id, kind: choice.kind(model: model, family: crealityFamily), isGo2RTC: choice.isGo2RTC, name: name.text, host: host.text,
                             apiPort: apiPortText, user: choice.shows(.apiUser) ? apiUser.text : "",
                             accessCode: accessCode.text, serial: serial.text,
                             cameras: choice.isGo2RTC ? cameraList.chosen.map(PrinterCamera.init) : editedCameras,
@@ -213,6 +222,7 @@ final class PrinterDialog {
         switch field {
         case .name: return name
         case .host: return host
+        case .model: return family
         case .apiPort: return apiPort
         case .apiUser: return apiUser
         case .accessCode: return accessCode
@@ -248,6 +258,7 @@ final class PrinterDialog {
     private func fill(with printer: Printer) {
         model = printer.kind.model
         selectKind(printer.kind)
+        if let family = printer.kind.crealityFamily { crealityFamily = family }
         name.text = printer.name
         host.text = printer.host
         if choice.shows(.apiPort) { apiPort.text = printer.apiPort.map(String.init) ?? "" }
@@ -258,12 +269,14 @@ final class PrinterDialog {
         timelapse.timelapse = printer.timelapse
     }
 
-    /// The API port field's text, or for a Bambu printer the MQTT port it was saved with (no field
-    /// shows it).
+    /// The API port field's text, or for a Bambu printer the MQTT port it was saved with, for a
+    /// Creality printer its websocket's (no field shows them).
     private var apiPortText: String {
         if choice.shows(.apiPort) { return apiPort.text }
-        guard choice.kind.isBambu, let editing, editing.kind.isBambu else { return "" }
-        return editing.apiPort.map(String.init) ?? ""
+        guard let editing else { return "" }
+        let kept = (choice.kind.isBambu && editing.kind.isBambu)
+            || (choice.kind.crealityFamily != nil && editing.kind.crealityFamily != nil)
+        return kept ? editing.apiPort.map(String.init) ?? "" : ""
     }
 
     /// Shows the choice's fields, with its titles, examples and hints.
@@ -278,6 +291,7 @@ final class PrinterDialog {
             formField.setHint(text?.hint ?? "")
         }
         showAccessCodeHint()
+        showFamilyHint()
         fitCamerasToChoice()
         if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isBambu.gboolean) }
         checkProblems = [:]

@@ -105,15 +105,12 @@ final class PrinterEditor {
     }
 
     /// "Test Connection": the tab's running session answers if the printer is already streaming
-    /// (a second probe would be a second client); otherwise a short probe runs off the main loop.
-    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (String, StreamProbe.Report.Failure?) -> Void) {
-        if sessions.existingSession(for: source)?.state == .live {
-            return answer(tr("Connected — this camera is streaming in its tab right now."), nil)
-        }
+    /// (a second probe would be a second client: nil); otherwise a short probe runs off the main loop.
+    private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (StreamProbe.Report?) -> Void) {
+        if sessions.existingSession(for: source)?.state == .live { return answer(nil) }
         DispatchQueue.global(qos: .userInitiated).async {
             let report = StreamProbe.run(source: source, frames: 2, timeout: 10)
-            let text = ConnectionTestText.describe(report)
-            MainLoopExecutor.main.runOnMainActor { answer(text, report.error) }
+            MainLoopExecutor.main.runOnMainActor { answer(report) }
         }
     }
 

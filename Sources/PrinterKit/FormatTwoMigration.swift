@@ -51,7 +51,7 @@ enum FormatTwoMigration {
         case .bambuRTSPS, .bambuJPEG:
             guard let serial = printer.serial, !serial.isEmpty else { return nil }
             return "bambu \(serial.uppercased())"
-        case .generic:
+        case .generic, .creality:  // format 2 had no Creality printers
             return nil
         }
     }

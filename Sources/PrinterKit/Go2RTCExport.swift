@@ -4,11 +4,12 @@ import StreamKit
 /// "Export for go2rtc…": a go2rtc.yaml with one stream per saved printer's camera, so a restreamer
 /// can serve the printers' cameras to many viewers. X1-family printers become `rtspx://` sources (RTSPS
 /// without certificate checks), P1/A1 printers an `exec:` source running `layerwatch relay
-/// --printer`, other cameras their URL. Every key and value is a double-quoted YAML string on one
-/// line, and no `$` is ever written as is: go2rtc replaces `${NAME}` and `${NAME:default}` in the
-/// file's raw text with its variables before it parses the YAML (go2rtc's `internal/app/config.go`
-/// and `pkg/creds/creds.go` `ReplaceVars`, which knows no escape and runs across lines and
-/// comments), so a `$` in a printer's name, URL or password is written as the YAML escape `\u0024`,
+/// --printer`, a Creality printer's own camera the URL its family streams at (MJPEG, or
+/// `webrtc:…#format=creality`), other cameras their URL. Every key and value is a double-quoted
+/// YAML string on one line, and no `$` is ever written as is: go2rtc replaces `${NAME}` and
+/// `${NAME:default}` in the file's raw text with its variables before it parses the YAML
+/// (go2rtc's `internal/app/config.go` and `pkg/creds/creds.go` `ReplaceVars`, which knows no
+/// escape and runs across lines and comments), so a `$` in a printer's name, URL or password is written as the YAML escape `\u0024`,
 /// which the YAML parser turns back into `$` after the substitution has found nothing.
 public enum Go2RTCExport {
     /// The YAML for `printers`, in their order. A printer that cannot be a source (an RTSPS printer
@@ -49,6 +50,7 @@ public enum Go2RTCExport {
     /// Why a printer has no stream in the file (written as a YAML comment, so in English).
     enum Omission: String, Error {
         case invalidBambuCamera = "its address or access code is missing or invalid"
+        case invalidCrealityCamera = "its address is missing or invalid"
         case noNetworkURL = "it has no network camera URL go2rtc can open"
     }
 
@@ -88,6 +90,10 @@ public enum Go2RTCExport {
             return components.string.map { .success(Source(url: $0)) } ?? .failure(.invalidBambuCamera)
         case .bambuJPEG:
             return .success(relay(printer, camera: index, among: printers))
+        case .creality(let family):
+            // go2rtc reads both: the K1 family's MJPEG, the K2 family's `webrtc:…#format=creality`.
+            guard let host = try? BambuCamera.validatedHost(printer.host) else { return .failure(.invalidCrealityCamera) }
+            return .success(Source(url: family.cameraURL(host: host)))
         case .generic, .klipper, .octoprint:
             return .failure(.noNetworkURL)
         }

@@ -18,6 +18,9 @@ public struct Printer: Hashable, Identifiable, Sendable {
         case klipper
         /// An OctoPrint printer: its cameras by URL, its status from OctoPrint on `host`.
         case octoprint
+        /// A Creality printer (K1, K2, Hi, Ender-3 V3 families): its own camera reached as its family
+        /// streams it, any others by URL, its status from its LAN websocket on `host`.
+        case creality(CrealityFamily)
 
         /// The kind a Bambu model's camera needs (for discovery, which knows the model).
         public static func bambu(_ model: BambuModel) -> Kind {
@@ -30,16 +33,26 @@ public struct Printer: Hashable, Identifiable, Sendable {
         public var model: BambuModel? {
             switch self {
             case .bambuRTSPS(let model), .bambuJPEG(let model): return model
-            case .generic, .klipper, .octoprint: return nil
+            case .generic, .klipper, .octoprint, .creality: return nil
             }
         }
 
         public var isBambu: Bool {
             switch self {
             case .bambuRTSPS, .bambuJPEG: return true
-            case .generic, .klipper, .octoprint: return false
+            case .generic, .klipper, .octoprint, .creality: return false
             }
         }
+
+        /// The Creality printer's family; nil for other kinds.
+        public var crealityFamily: CrealityFamily? {
+            if case .creality(let family) = self { return family }
+            return nil
+        }
+
+        /// True for printers whose own camera is reached from their address (Bambu, Creality): it
+        /// has no URL, is listed first and cannot be removed.
+        public var hasOwnCamera: Bool { isBambu || crealityFamily != nil }
 
         /// True for printers whose status comes from an HTTP API (Moonraker, OctoPrint).
         public var hasStatusAPI: Bool { self == .klipper || self == .octoprint }
@@ -48,10 +61,11 @@ public struct Printer: Hashable, Identifiable, Sendable {
     public let id: UUID
     public var name: String
     public var kind: Kind
-    /// IP address or host name of a Bambu printer, or of a Klipper or OctoPrint host's API; empty for
-    /// a generic camera.
+    /// IP address or host name of a Bambu or Creality printer, or of a Klipper or OctoPrint host's
+    /// API; empty for a generic camera.
     public var host: String
-    /// The status API's port when not the usual one (Bambu MQTT 8883, Moonraker 7125, OctoPrint 80).
+    /// The status API's port when not the usual one (Bambu MQTT 8883, Moonraker 7125, OctoPrint 80,
+    /// Creality's websocket 9999).
     public var apiPort: Int?
     public var serial: String?
     /// The Bambu LAN access code, or the Moonraker or OctoPrint API key; empty when there is none or
@@ -59,7 +73,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
     public var accessCode: String
     /// Its cameras in the order the tab's switcher lists them; the tab shows the first at start,
     /// and its farm tile and mini window the one the tab shows. A Bambu printer's own camera has
-    /// no URL; made without cameras, a Bambu printer has it.
+    /// no URL, nor has a Creality printer's; made without cameras, such a printer has its own.
     public var cameras: [PrinterCamera]
     /// Whether a finished, failed or paused print on this printer raises a desktop notification.
     public var notifies: Bool
@@ -76,7 +90,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
         self.apiPort = apiPort
         self.serial = serial
         self.accessCode = accessCode
-        self.cameras = cameras.isEmpty && kind.isBambu ? [.bambuOwn()] : cameras
+        self.cameras = cameras.isEmpty && kind.hasOwnCamera ? [.own()] : cameras
         self.notifies = notifies
         self.timelapse = timelapse
     }
@@ -94,19 +108,24 @@ public struct Printer: Hashable, Identifiable, Sendable {
         case .octoprint:
             guard !host.isEmpty else { return nil }
             return .octoprint(host: host, port: apiPort ?? StatusEndpoint.octoprintPort, apiKey: accessCode)
+        case .creality:
+            guard !host.isEmpty else { return nil }
+            return .creality(host: host, port: apiPort ?? StatusEndpoint.crealityPort)
         case .generic:
             return nil
         }
     }
 
     /// The stream to open for `camera`, one of its cameras: its URL, or a Bambu printer's own
-    /// camera from its address and code; throws `BambuCamera.InputError` or `SourceError`, whose
-    /// descriptions never contain the access code or a password.
+    /// camera from its address and code, a Creality printer's from its address and family; throws
+    /// `BambuCamera.InputError` or `SourceError`, whose descriptions never contain the access code
+    /// or a password.
     public func source(of camera: PrinterCamera) throws -> StreamSource {
         if let source = try camera.source() { return source }
         switch kind {
         case .bambuRTSPS: return try BambuCamera.rtspsSource(host: host, accessCode: accessCode)
         case .bambuJPEG: return try BambuCamera.jpegSource(host: host, accessCode: accessCode)
+        case .creality(let family): return try StreamSource.parse(family.cameraURL(host: BambuCamera.validatedHost(host)))
         case .generic, .klipper, .octoprint: return try StreamSource.parse("")
         }
     }
@@ -128,7 +147,7 @@ extension Printer: CustomStringConvertible, CustomDebugStringConvertible {
     /// The printer for logs and test failures: the access code and any URL password masked.
     public var description: String {
         let urls = cameras.compactMap(\.url).map { (try? StreamSource.parse($0))?.description ?? Redactor.scrubUserInfo($0) }
-        let address = ((kind.isBambu || kind.hasStatusAPI ? [host] : []) + urls).joined(separator: ", ")
+        let address = ((kind == .generic ? [] : [host]) + urls).joined(separator: ", ")
         let code = accessCode.isEmpty ? "" : ", code \(Redactor.mask)"
         return "Printer(\(name), \(kind), \(address)\(code), \(id))"
     }

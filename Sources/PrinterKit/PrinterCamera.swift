@@ -11,8 +11,8 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
     /// What the printer's host calls it ("Nozzle"); empty for a printer's only camera, which needs
     /// no name of its own (see `title(at:)`).
     public var name: String
-    /// The stream's URL; nil for a Bambu printer's own camera, reached from the printer's address
-    /// and access code.
+    /// The stream's URL; nil for a Bambu or Creality printer's own camera, reached from the
+    /// printer's address (and a Bambu printer's access code).
     public var url: String?
     /// Where a WebRTC camera's MJPEG is, relative to `url` (camera-streamer's `stream` beside its
     /// `webrtc`): played when WebRTC fails (`StreamSource.withMJPEGFallback`). A Moonraker import
@@ -41,7 +41,7 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
     }
 
     /// The stream to open for it when it has a URL: the URL's, with its MJPEG fallback if it has
-    /// one; nil for a Bambu printer's own camera. Throws `SourceError`.
+    /// one; nil for a Bambu or Creality printer's own camera. Throws `SourceError`.
     func source() throws -> StreamSource? {
         try url.map { try StreamSource.parse($0).withMJPEGFallback(mjpegFallback) }
     }
@@ -52,8 +52,8 @@ public struct PrinterCamera: Hashable, Identifiable, Sendable {
         return true
     }
 
-    /// The printer's own camera of a Bambu printer.
-    public static func bambuOwn(id: UUID = UUID()) -> PrinterCamera { PrinterCamera(id: id) }
+    /// The own camera of a Bambu or Creality printer (no URL: reached from the printer's address).
+    public static func own(id: UUID = UUID()) -> PrinterCamera { PrinterCamera(id: id) }
 
     /// Its name for menus and file names: its own, else "Camera N" (`index` counts from 0).
     public func title(at index: Int) -> String {

@@ -1,20 +1,21 @@
 import Foundation
 
-/// How a printer is written in `printers.json`: flat, readable keys, the model as the code its SSDP
-/// announcement uses, the access code or API key only when there is one to keep in the file, its
+/// How a printer is written in `printers.json`: flat, readable keys, a Bambu model as the code its
+/// SSDP announcement uses, a Creality printer's family (`k1`, `k2`; one this version does not know
+/// is read as `k1`), the access code or API key only when there is one to keep in the file, its
 /// cameras as a list (format 3), and the optional fields (API port, notifications, timelapse) only
 /// when not their defaults. A format-1 or 2 printer had one camera in its own fields (`url`,
 /// `rotation`, `flipHorizontal`, `flipVertical`): it is read as a printer with that one camera,
 /// whose id is the printer's (`AppConfig.Reading` then joins the entries of one printer).
 extension Printer: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, name, kind, model, host, apiPort, serial, accessCode, cameras, notifies, timelapse
+        case id, name, kind, model, family, host, apiPort, serial, accessCode, cameras, notifies, timelapse
         // Format 1 and 2: the one camera's fields.
         case url, rotation, flipHorizontal, flipVertical
     }
 
     private enum KindName: String, Codable {
-        case bambuRTSPS, bambuJPEG, generic, klipper, octoprint
+        case bambuRTSPS, bambuJPEG, generic, klipper, octoprint, creality
     }
 
     /// A printer needs its id, name, a kind this version knows and a camera (else it is left out, see
@@ -34,11 +35,12 @@ extension Printer: Codable {
         case .generic: kind = .generic
         case .klipper: kind = .klipper
         case .octoprint: kind = .octoprint
+        case .creality: kind = .creality(fields.value(.family, as: String.self, CrealityFamily.init(rawValue:)) ?? .k1)
         }
         var cameras: [PrinterCamera]
         if container.contains(.cameras) {
             cameras = PrinterCamera.kept((fields.value(.cameras, as: [Droppable<PrinterCamera>].self) ?? []).compactMap(\.element))
-            if cameras.isEmpty && kind.isBambu { cameras = [.bambuOwn(id: id)] }
+            if cameras.isEmpty && kind.hasOwnCamera { cameras = [.own(id: id)] }
         } else {
             cameras = [PrinterCamera(id: id, url: fields.value(.url),
                                      rotation: fields.value(.rotation, as: Int.self, PrinterCamera.quarterTurns) ?? 0,
@@ -72,9 +74,11 @@ extension Printer: Codable {
         case .generic: try container.encode(KindName.generic, forKey: .kind)
         case .klipper: try container.encode(KindName.klipper, forKey: .kind)
         case .octoprint: try container.encode(KindName.octoprint, forKey: .kind)
+        case .creality: try container.encode(KindName.creality, forKey: .kind)
         }
         try container.encodeIfPresent(kind.model?.rawValue, forKey: .model)
-        if kind.isBambu || kind.hasStatusAPI { try container.encode(host, forKey: .host) }
+        try container.encodeIfPresent(kind.crealityFamily?.rawValue, forKey: .family)
+        if kind != .generic { try container.encode(host, forKey: .host) }
         try container.encodeIfPresent(apiPort, forKey: .apiPort)
         try container.encodeIfPresent(serial, forKey: .serial)
         if !accessCode.isEmpty { try container.encode(accessCode, forKey: .accessCode) }

@@ -5,9 +5,9 @@ import StreamKit
 /// The add/edit dialog's fields as typed, checked all at once so the dialog can show a specific
 /// message under each field that is wrong. Messages never contain the access code or API key.
 public struct PrinterDraft: Equatable, Sendable {
-    /// A field of the dialog a message belongs to.
+    /// A field of the dialog a message belongs to (`model`: a Creality printer's family).
     public enum Field: Hashable, Sendable, CaseIterable {
-        case kind, name, host, apiPort, user, accessCode, serial, url, cameras
+        case kind, name, host, model, apiPort, user, accessCode, serial, url, cameras
     }
 
     /// What is wrong with a draft, one message per field.
@@ -25,10 +25,11 @@ public struct PrinterDraft: Equatable, Sendable {
     /// whatever `kind` says.
     public var isGo2RTC: Bool
     public var name: String
-    /// The Bambu printer's address, or the Klipper, OctoPrint or go2rtc host's.
+    /// The Bambu or Creality printer's address, or the Klipper, OctoPrint or go2rtc host's.
     public var host: String
-    /// The Moonraker, OctoPrint or go2rtc API's port as typed, or a Bambu printer's MQTT port kept
-    /// from the printer edited (the dialog has no field for it); empty for the usual one.
+    /// The Moonraker, OctoPrint or go2rtc API's port as typed, or a Bambu printer's MQTT port or a
+    /// Creality printer's websocket port kept from the printer edited (the dialog has no field for
+    /// them); empty for the usual one.
     public var apiPort: String
     /// go2rtc's API username, if it has one.
     public var user: String
@@ -87,6 +88,7 @@ public struct PrinterDraft: Equatable, Sendable {
         case .bambuRTSPS, .bambuJPEG: printers = [bambuPrinter(name: name, messages: &messages)]
         case .generic: printers = [kept(Printer(id: id, name: name, kind: kind, cameras: checkedCameras(messages: &messages)))]
         case .klipper, .octoprint: printers = [statusAPIPrinter(name: name, messages: &messages)]
+        case .creality: printers = [crealityPrinter(name: name, messages: &messages)]
         }
         guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
         return .success(printers)
@@ -120,20 +122,20 @@ public struct PrinterDraft: Equatable, Sendable {
                             accessCode: code, cameras: checkedCameras(messages: &messages)))
     }
 
-    /// The cameras with their URLs trimmed, those without one left out (a Bambu printer's own
-    /// camera kept, first); a message for each URL that cannot be played — under the URL field for
-    /// a printer's only camera, else in the camera list, naming the camera. A printer's camera
-    /// (Klipper, OctoPrint) must be on the network.
+    /// The cameras with their URLs trimmed, those without one left out (a Bambu or Creality
+    /// printer's own camera kept, first); a message for each URL that cannot be played — under the
+    /// URL field for a printer's only camera, else in the camera list, naming the camera. A
+    /// printer's camera (Klipper, OctoPrint, Creality) must be on the network.
     private func checkedCameras(messages: inout [Field: String]) -> [PrinterCamera] {
         var cameras = self.cameras.compactMap { camera -> PrinterCamera? in
-            guard let url = camera.url?.trimmingCharacters(in: .whitespacesAndNewlines) else { return kind.isBambu ? camera : nil }
+            guard let url = camera.url?.trimmingCharacters(in: .whitespacesAndNewlines) else { return kind.hasOwnCamera ? camera : nil }
             var camera = camera
             camera.url = url
             return url.isEmpty ? nil : camera
         }
-        if kind.isBambu {
+        if kind.hasOwnCamera {
             // The printer's own camera: exactly one, first.
-            let own = cameras.first { $0.url == nil } ?? .bambuOwn()
+            let own = cameras.first { $0.url == nil } ?? .own()
             cameras = [own] + cameras.filter { $0.url != nil }
         }
         guard !cameras.isEmpty else {
@@ -150,7 +152,7 @@ public struct PrinterDraft: Equatable, Sendable {
             var problem: String?
             do {
                 _ = try StreamSource.parse(url)
-                if kind.hasStatusAPI, let refusal = NetworkCamera.refusal(url) {
+                if kind.hasStatusAPI || kind.crealityFamily != nil, let refusal = NetworkCamera.refusal(url) {
                     problem = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."), refusal)
                 }
             } catch {
@@ -173,6 +175,15 @@ public struct PrinterDraft: Equatable, Sendable {
         }
         return kept(Printer(id: id, name: name, kind: kind, host: endpoint?.host ?? "", apiPort: port,
                             accessCode: accessCode.trimmingCharacters(in: .whitespaces), cameras: checkedCameras(messages: &messages)))
+    }
+
+    /// The Creality printer: its address, its family (the Model row), and its cameras (its own first).
+    private func crealityPrinter(name: String, messages: inout [Field: String]) -> Printer {
+        var host = ""
+        do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
+        let port = typedPort(usual: StatusEndpoint.crealityPort, messages: &messages)
+        return kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port == StatusEndpoint.crealityPort ? nil : port,
+                            cameras: checkedCameras(messages: &messages)))
     }
 
     private func statusEndpoint(messages: inout [Field: String]) -> StatusEndpoint? {

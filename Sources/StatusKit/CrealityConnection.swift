@@ -89,7 +89,7 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
     }
 
     /// The printer's plain-text heartbeat answer, which carries no status.
-    private static let ok = Array("ok".utf8)
+    static let ok = Array("ok".utf8)
 
     /// `{"method":…,"params":{…}}` in one line.
     static func request(_ method: String, _ params: [String: Any]) -> String {

@@ -14,11 +14,11 @@ final class PrinterChoiceTests: XCTestCase {
 
     func testEveryChoiceHasATitleAndMakesItsKindInTheDropDownsOrder() {
         XCTAssertEqual(PrinterChoice.all.map(\.title), ["Bambu Lab with RTSPS (X1, P2S, H2, X2D)", "Bambu Lab P1 / A1 (port 6000)",
-                                                        "Klipper (Moonraker)", "OctoPrint", "go2rtc restreamer",
+                                                        "Creality (K1, K2, Hi…)", "Klipper (Moonraker)", "OctoPrint", "go2rtc restreamer",
                                                         "Other camera (RTSP, MJPEG or snapshot URL)"])
-        XCTAssertEqual(PrinterChoice.all.map(\.kind), [.bambuRTSPS(nil), .bambuJPEG(nil), .klipper, .octoprint, .generic, .generic])
-        XCTAssertEqual(PrinterChoice.all.map(\.isGo2RTC), [false, false, false, false, true, false])
-        for kind: Printer.Kind in [.bambuRTSPS(nil), .bambuJPEG(nil), .klipper, .octoprint, .generic] {
+        XCTAssertEqual(PrinterChoice.all.map(\.kind), [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .klipper, .octoprint, .generic, .generic])
+        XCTAssertEqual(PrinterChoice.all.map(\.isGo2RTC), [false, false, false, false, false, true, false])
+        for kind: Printer.Kind in [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .klipper, .octoprint, .generic] {
             XCTAssertEqual(PrinterChoice.making(kind).kind, kind, "every kind has its choice")
         }
         for choice in PrinterChoice.all where !choice.isGo2RTC {
@@ -26,21 +26,24 @@ final class PrinterChoiceTests: XCTestCase {
         }
         XCTAssertEqual(PrinterChoice.making(.bambuRTSPS(.x1c)), .bambuRTSPS)
         XCTAssertEqual(PrinterChoice.making(.bambuJPEG(.a1mini)), .bambuJPEG)
-        XCTAssertEqual(PrinterChoice.bambuJPEG.kind(model: .p1s), .bambuJPEG(.p1s), "a discovered model is kept")
-        XCTAssertEqual(PrinterChoice.bambuRTSPS.kind(model: .p1s), .bambuRTSPS(nil), "a model of the other camera is not")
-        XCTAssertEqual(PrinterChoice.klipper.kind(model: .x1c), .klipper)
+        XCTAssertEqual(PrinterChoice.making(.creality(.k2)), .creality, "whatever the family")
+        XCTAssertEqual(PrinterChoice.bambuJPEG.kind(model: .p1s, family: .k2), .bambuJPEG(.p1s), "a discovered model is kept")
+        XCTAssertEqual(PrinterChoice.bambuRTSPS.kind(model: .p1s, family: .k1), .bambuRTSPS(nil), "a model of the other camera is not")
+        XCTAssertEqual(PrinterChoice.klipper.kind(model: .x1c, family: .k2), .klipper)
+        XCTAssertEqual(PrinterChoice.creality.kind(model: nil, family: .k2), .creality(.k2), "the Model row's family")
     }
 
     func testEachChoiceShowsItsOwnFields() {
         let fields = PrinterChoice.all.map { choice in PrinterChoice.Field.allCases.filter(choice.shows) }
         XCTAssertEqual(fields, [[.name, .host, .accessCode, .serial, .timelapse],
                                 [.name, .host, .accessCode, .serial, .timelapse],
+                                [.name, .host, .model, .url, .timelapse],
                                 [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
                                 [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
                                 [.name, .host, .apiPort, .apiUser, .accessCode, .cameras],
                                 [.name, .url]])
         XCTAssertEqual(PrinterChoice.all.map { $0.fields[.accessCode]?.title },
-                       ["Access code", "Access code", "API key", "API key", "API password", nil])
+                       ["Access code", "Access code", nil, "API key", "API key", "API password", nil])
     }
 
     func testTheX1AndP1FormsSayWhatTheirOwnPrinterHas() {
@@ -84,7 +87,8 @@ final class PrinterChoiceTests: XCTestCase {
                         XCTAssertEqual(formField.placeholderText, placeholder, "\(choice.title): \(field)")
                     }
                     let note = field == .accessCode && choice.kind.isBambu ? " Kept somewhere." : ""
-                    XCTAssertEqual(formField.hintText, text.hint.map { $0 + note }, "\(choice.title): \(field)")
+                    let camera = field == .model ? "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. " : ""  // the first family's
+                    XCTAssertEqual(formField.hintText, text.hint.map { camera + $0 + note }, "\(choice.title): \(field)")
                 }
             }
         }

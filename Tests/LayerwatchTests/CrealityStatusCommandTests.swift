@@ -3,7 +3,9 @@ import TestSupport
 import XCTest
 
 /// `layerwatch status creality://…` and the print controls as a user runs them, against the fake
-/// Creality status websocket (Tests/Servers/creality_ws_server.py).
+/// Creality status websocket (Tests/Servers/creality_ws_server.py); a saved Creality printer's
+/// status and camera (`--printer`), the fake K1C on a loopback address of its own with the
+/// printer's own ports (9999, and 8080 for its MJPEG camera).
 final class CrealityStatusCommandTests: XCTestCase {
     func testStatusAsJSONAndTextThenPauseAndStop() throws {
         let printer = try TestServer(script: "creality_ws_server.py")
@@ -50,5 +52,34 @@ final class CrealityStatusCommandTests: XCTestCase {
 
         let refused = try CommandRun.product("layerwatch", ["status", "creality://127.0.0.1:\(closedLoopbackPort())", "--timeout", "5"])
         XCTAssertEqual(refused.status, 4, refused.stdout + refused.stderr)
+    }
+
+    func testASavedCrealityPrintersStatusAndOwnCamera() throws {
+        let host = "127.\(Int.random(in: 1...254)).\(Int.random(in: 0...255)).\(Int.random(in: 1...254))"
+        let printer = try TestServer(script: "creality_ws_server.py", arguments: ["--bind", host, "--port", "9999"])
+        defer { printer.stop() }
+        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--bind", host, "--port", "8080"])
+        defer { camera.stop() }
+        printer.send(["cmd": "set", "fields": ["state": 5, "printFileName": "/usr/data/printer_data/gcodes/vase.gcode", "printProgress": 64]])
+        XCTAssertNotNil(printer.waitFor("done"))
+        let config = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+            {"formatVersion": 3, "printers": [
+             {"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "K1C", "kind": "creality", "family": "k1", "host": "\(host)"}]}
+            """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+
+        let status = try CommandRun.product("layerwatch", ["status", "--printer", "K1C"], environment: environment)
+        XCTAssertEqual(status.status, 0, status.stdout + status.stderr)
+        for expected in ["creality://\(host):9999", "state      Paused", "job        vase.gcode", "progress   64 %"] {
+            XCTAssertTrue(status.stdout.contains(expected), "\(expected) missing from\n\(status.stdout)")
+        }
+        let probe = try CommandRun.product("layerwatch", ["probe", "--printer", "K1C", "--json"], environment: environment)
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any], probe.stdout)
+        XCTAssertEqual(report["url"] as? String, "http://\(host):8080/?action=stream", "the K1 family's camera")
+        XCTAssertEqual(report["codec"] as? String, "mjpeg")
+        XCTAssertNotNil(camera.waitFor("request") { $0.string("path") == "/?action=stream" })
     }
 }

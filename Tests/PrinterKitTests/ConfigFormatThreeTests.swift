@@ -166,7 +166,7 @@ final class ConfigFormatThreeTests: XCTestCase {
         try Data(json.utf8).write(to: directory.appendingPathComponent("printers.json"))
         let loaded = ConfigStore(directory: directory, secrets: nil).load()
         XCTAssertEqual(loaded.config.printers.map(\.id), [bambu])
-        XCTAssertEqual(loaded.config.printers.first?.cameras, [.bambuOwn(id: bambu)])
+        XCTAssertEqual(loaded.config.printers.first?.cameras, [.own(id: bambu)])
         XCTAssertNotNil(loaded.problem)
     }
 }

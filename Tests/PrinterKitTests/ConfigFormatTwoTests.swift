@@ -29,7 +29,7 @@ final class ConfigFormatTwoTests: XCTestCase {
         XCTAssertNil(loaded.problem)
         XCTAssertEqual(loaded.config, AppConfig(
             printers: [Printer(id: x1c, name: "X1C workshop", kind: .bambuRTSPS(.x1c), host: "192.168.1.20",
-                               serial: "00M09A350100123", accessCode: "12345678", cameras: [.bambuOwn(id: x1c)]),
+                               serial: "00M09A350100123", accessCode: "12345678", cameras: [.own(id: x1c)]),
                        Printer(id: webcam, name: "Octo cam", kind: .generic,
                                cameras: [PrinterCamera(id: webcam, url: "http://192.168.1.40:8080/?action=stream")])],
             selectedPrinterID: webcam, window: .init(width: 1400, height: 900, maximized: true),

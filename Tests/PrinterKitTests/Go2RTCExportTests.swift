@@ -83,7 +83,7 @@ final class Go2RTCExportTests: XCTestCase {
     /// a relayed camera past the first is named by its number.
     func testEachCameraOfAPrinterIsAStream() throws {
         let p1 = Printer(name: "P1S", kind: .bambuJPEG(.p1s), host: "192.168.1.21",
-                         cameras: [.bambuOwn(), PrinterCamera(name: "Door", url: "rtsp://10.0.0.2/door"),
+                         cameras: [.own(), PrinterCamera(name: "Door", url: "rtsp://10.0.0.2/door"),
                                    PrinterCamera(url: "bambu-jpeg://192.168.1.22?code=12345678")])
         let voron = Printer(name: "Voron", kind: .klipper, host: "voron.local",
                             cameras: [PrinterCamera(name: "Nozzle", url: "http://voron.local/webcam/?action=stream"),

@@ -55,7 +55,7 @@ final class PrinterTests: XCTestCase {
         let id = UUID()
         let newer = #"{"id": "\#(id)", "name": "Next", "kind": "bambuRTSPS", "model": "Z9", "host": "10.0.0.2"}"#
         XCTAssertEqual(try JSONDecoder().decode(Printer.self, from: Data(newer.utf8)),
-                       Printer(id: id, name: "Next", kind: .bambuRTSPS(nil), host: "10.0.0.2", cameras: [.bambuOwn(id: id)]))
+                       Printer(id: id, name: "Next", kind: .bambuRTSPS(nil), host: "10.0.0.2", cameras: [.own(id: id)]))
         let laser = #"{"id": "\#(id)", "name": "Laser", "kind": "laser"}"#
         XCTAssertThrowsError(try JSONDecoder().decode(Printer.self, from: Data(laser.utf8)))
     }

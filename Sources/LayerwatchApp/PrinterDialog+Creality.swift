@@ -1,0 +1,55 @@
+import CGtk
+import GtkKit
+import PrinterKit
+import StatusKit
+import StreamKit
+
+/// The printer dialog's Creality printer: the Model row (the family, whose camera the printer's own
+/// camera is) with the camera in its hint, and Test Connection, which first asks the printer's
+/// status websocket what it is — setting the Model row from the answer, and saying so — then tries
+/// the selected camera.
+extension PrinterDialog {
+    /// The family the Model row shows.
+    var crealityFamily: CrealityFamily {
+        get { CrealityFamily.allCases[min(family.selected, CrealityFamily.allCases.count - 1)] }
+        set { family.selected = CrealityFamily.allCases.firstIndex(of: newValue) ?? 0 }
+    }
+
+    /// The Model row's hint: the chosen family's models and camera, then the choice's own hint.
+    func showFamilyHint() {
+        let camera = String(format: tr("%@: its camera is %@."), crealityFamily.models, crealityFamily.cameraDescription)
+        family.setHint([camera, choice.fields[.model]?.hint].compactMap { $0 }.joined(separator: " "))
+    }
+
+    /// Another family chosen: the hint and the own camera's row follow it.
+    func familyChanged() {
+        showFamilyHint()
+        showCamera(at: selectedCamera)
+    }
+
+    /// Test Connection of a Creality printer: its status websocket first, whose answer may set the
+    /// Model row, then the selected camera of the printer as the form now describes it.
+    func testCreality(_ printer: Printer) {
+        guard case .creality(let host, let port)? = printer.statusEndpoint else { return }
+        crealityCheck.start(host: host, port: port) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let failure):
+                gtk_widget_set_sensitive(testButton, true.gboolean)
+                showCheckProblem(CheckFailurePlacement(crealityStatus: failure, port: port))
+                showTestResult([tr("Not connected: the message under the marked field says why.")])
+            case .success(let identity):
+                let detected = CrealityModel.family(of: identity)
+                let chosen = crealityFamily, changed = detected.flatMap { $0 == chosen ? nil : $0 }
+                if let changed { crealityFamily = changed }
+                let status = CrealityTestText.status(model: CrealityModel(identity), webRTC: identity.webrtcSupport == true, chosen: changed)
+                guard case .success(let tested) = draft.validate() else {
+                    gtk_widget_set_sensitive(testButton, true.gboolean)
+                    return showTestResult([status])
+                }
+                showTestResult([status, tr("Connecting to the camera…")])
+                testCamera(of: tested, after: status)
+            }
+        }
+    }
+}

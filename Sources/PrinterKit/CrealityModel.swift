@@ -1,0 +1,71 @@
+import StatusKit
+
+/// The Creality models Layerwatch recognises in what a printer says of itself (`CrealityIdentity`),
+/// with the family whose camera each has: the printer dialog's Test Connection names the model it
+/// found and sets the Model row from it. Names and board codes as ha_creality_ws matches them
+/// (utils.py `ModelDetection`): a name in `model` ("K1C", "CR-K1 Max", "Ender-3 V3 KE"), or a
+/// board code in `model` or `modelVersion` (K2 firmware: F021 K2, F008 K2 Plus, F012 K2 Pro; F018
+/// Hi; F001, F002, F005 the Ender-3 V3, V3 Plus, V3 KE).
+public enum CrealityModel: Sendable {
+    case k1, k1Max, k1C, k1SE, ender3V3, ender3V3Plus, ender3V3KE, k2, k2Plus, k2Pro, hi
+
+    /// The model as printed on the printer.
+    public var displayName: String {
+        switch self {
+        case .k1: return "K1"
+        case .k1Max: return "K1 Max"
+        case .k1C: return "K1C"
+        case .k1SE: return "K1 SE"
+        case .ender3V3: return "Ender-3 V3"
+        case .ender3V3Plus: return "Ender-3 V3 Plus"
+        case .ender3V3KE: return "Ender-3 V3 KE"
+        case .k2: return "K2"
+        case .k2Plus: return "K2 Plus"
+        case .k2Pro: return "K2 Pro"
+        case .hi: return "Hi"
+        }
+    }
+
+    public var family: CrealityFamily {
+        switch self {
+        case .k2, .k2Plus, .k2Pro, .hi: return .k2
+        case .k1, .k1Max, .k1C, .k1SE, .ender3V3, .ender3V3Plus, .ender3V3KE: return .k1
+        }
+    }
+
+    /// The model `identity` names; nil when it names none Layerwatch knows.
+    public init?(_ identity: CrealityIdentity) {
+        let codes: [String: CrealityModel] = ["F021": .k2, "F008": .k2Plus, "F012": .k2Pro, "F018": .hi,
+                                              "F001": .ender3V3, "F002": .ender3V3Plus, "F005": .ender3V3KE]
+        let coded = Self.words(in: [identity.model, identity.modelVersion].compactMap { $0 }.joined(separator: " ").uppercased())
+        if let code = coded.first(where: { codes[$0] != nil }), let model = codes[code] {
+            self = model
+            return
+        }
+        let words = Set(Self.words(in: (identity.model ?? "").lowercased()))
+        if words.contains("k1c") {
+            self = .k1C
+        } else if words.contains("k1") {
+            self = words.contains("max") ? .k1Max : words.contains("se") ? .k1SE : words.contains("c") ? .k1C : .k1
+        } else if words.contains("k2") {
+            self = words.contains("plus") ? .k2Plus : words.contains("pro") ? .k2Pro : .k2
+        } else if words.contains("ender") && words.contains("v3") {
+            self = words.contains("ke") ? .ender3V3KE : words.contains("plus") ? .ender3V3Plus : .ender3V3
+        } else if words.contains("hi") {
+            self = .hi
+        } else {
+            return nil
+        }
+    }
+
+    /// The family whose camera a printer that says `identity` has: WebRTC when its firmware says it
+    /// streams so (a K1C's firmware may), else its model's; nil when it says neither.
+    public static func family(of identity: CrealityIdentity) -> CrealityFamily? {
+        identity.webrtcSupport == true ? .k2 : CrealityModel(identity)?.family
+    }
+
+    /// The letters-and-digits runs of `text` ("CR-K1 Max" → cr, k1, max).
+    private static func words(in text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber) }.map(String.init)
+    }
+}
