@@ -3,9 +3,10 @@
 /// on loopback and quiet, so it does nothing but play the camera.
 enum ChromiumFlags {
     /// `page`: the camera's page (`webrtc_camera.py --page bench/whep-player.html`); `profile`: a
-    /// throwaway user-data directory.
-    static func arguments(page: String, picture: ScreenRect, profile: String) -> [String] {
-        [
+    /// throwaway user-data directory; `gpu`: false adds `--disable-gpu` (Chromium's own software
+    /// compositor instead of GL, which without a GPU runs on Mesa's llvmpipe).
+    static func arguments(page: String, picture: ScreenRect, profile: String, gpu: Bool) -> [String] {
+        (gpu ? [] : ["--disable-gpu"]) + [
             // The bench runs as root, where Chromium's sandbox cannot start; `--test-type` keeps the
             // warning bar that flag brings off the page (it would push the picture down).
             "--no-sandbox", "--test-type",

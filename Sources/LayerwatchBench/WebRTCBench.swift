@@ -4,7 +4,7 @@ import Foundation
 /// server, one at a time in rounds: Layerwatch's window on its own RTSP path (`rtsp_server.py`),
 /// Layerwatch on a loopback WebRTC camera (`webrtc_camera.py`, aiortc, WHEP) sending the same
 /// picture, and Chromium playing that camera with a WHEP page into a `<video>` (what a Mainsail user
-/// watches), at the same picture size; each with the screen bench's readings (clock → screen, CPU,
+/// watches; as it chooses, GL on Mesa's llvmpipe here, and with `--disable-gpu`), at the same picture size; each with the screen bench's readings (clock → screen, CPU,
 /// first picture) and its camera's CPU beside. Prints a table and writes the results file; it
 /// asserts nothing.
 enum WebRTCBench {
@@ -32,15 +32,18 @@ enum WebRTCBench {
 
     /// The players, in the order each round runs them.
     enum Player: CaseIterable {
-        case layerwatchRTSP, layerwatchWebRTC, chromium
+        case layerwatchRTSP, layerwatchWebRTC, chromium, chromiumNoGPU
 
         var label: String {
             switch self {
             case .layerwatchRTSP: return "Layerwatch, RTSPS"
             case .layerwatchWebRTC: return "Layerwatch, WebRTC (WHEP)"
             case .chromium: return "Chromium, WebRTC (WHEP)"
+            case .chromiumNoGPU: return "Chromium --disable-gpu, WebRTC (WHEP)"
             }
         }
+
+        var isChromium: Bool { self == .chromium || self == .chromiumNoGPU }
     }
 
     /// What the ICE of each WebRTC player used: the candidate addresses Chromium gathered (from its
@@ -86,16 +89,17 @@ enum WebRTCBench {
                 let server = try BenchServer(script: "Tests/Servers/rtsp_server.py", profile: .ultrafast, extra: ["--screen-marks"])
                 defer { server.stop() }
                 return try measure(player, .layerwatch(.cairo), url: server.url, picture: picture, screen: screen, log: log, camera: server.pid)
-            case .layerwatchWebRTC, .chromium:
+            case .layerwatchWebRTC, .chromium, .chromiumNoGPU:
                 let camera = try WebRTCCamera(script: "Tests/Servers/webrtc_camera.py", page: "bench/whep-player.html")
                 defer { camera.stop() }
-                let shown: ScreenPlayer = player == .chromium
-                    ? .chromium(profile: directory.appendingPathComponent("chromium-\(round)").path) : .layerwatch(.cairo)
-                let url = player == .chromium ? camera.pageURL : camera.whepURL
+                let shown: ScreenPlayer = player.isChromium
+                    ? .chromium(profile: directory.appendingPathComponent("\(player)-\(round)").path, gpu: player == .chromium)
+                    : .layerwatch(.cairo)
+                let url = player.isChromium ? camera.pageURL : camera.whepURL
                 let run = try measure(player, shown, url: url, picture: picture, screen: screen, log: log, camera: camera.pid)
-                ice.offered[player, default: []].formUnion(camera.candidates("offer"))
+                ice.offered[player.isChromium ? .chromium : player, default: []].formUnion(camera.candidates("offer"))
                 ice.answered.formUnion(camera.candidates("answer"))
-                if player == .chromium { ice.chromiumGathered.formUnion(Self.gathered(in: log)) }
+                if player.isChromium { ice.chromiumGathered.formUnion(Self.gathered(in: log)) }
                 return run
             }
         }

@@ -14,7 +14,7 @@ struct WebRTCReport {
 
     private static let headers = ["player", "picture on screen", "first picture s (median, range)", "clock→screen p50 ms", "p95 ms",
                                   "frames shown/s", "CPU s/min (median, range)", "cores", "camera server CPU s/min", "Xvfb CPU s/min",
-                                  "rejected polls", "runs"]
+                                  "rest of the machine CPU s/min", "rejected polls", "runs"]
 
     func table() -> String {
         (["WebRTC on screen: Layerwatch (RTSPS and WebRTC) and Chromium (WebRTC), same picture, same run", ""]
@@ -36,12 +36,13 @@ struct WebRTCReport {
 
         ## Method
 
-        - Screen: the screen bench's private Xvfb \(XDisplaySession.width)×\(XDisplaySession.height)×24 with openbox and a session bus without services; no GPU (Layerwatch draws with `GSK_RENDERER=cairo`, what it picks without one; Chromium composites in software on its own).
+        - Screen: the screen bench's private Xvfb \(XDisplaySession.width)×\(XDisplaySession.height)×24 with openbox and a session bus without services; no GPU. Layerwatch draws with `GSK_RENDERER=cairo`, what it picks without one. Chromium, left to choose, composites with GL in its GPU process on Mesa's llvmpipe (GLX on Xvfb; its llvmpipe threads carry most of its CPU); with `--disable-gpu` it uses its own software compositor instead: both are measured, and the CPU target is judged against the cheaper.
         - The same picture on both transports, \(BenchServer.width)×\(BenchServer.height) at \(BenchServer.fps) fps, H.264 from x264 ultrafast with tune zerolatency and an IDR a second: SMPTE bars with the wall clock in 32 blocks along the bottom and the coloured corner marks (`Tests/Servers/clockblocks.py`, shared by both servers). RTSPS: `rtsp_server.py --tls --clock-blocks --screen-marks` (GStreamer's x264enc, RTP interleaved over TLS; an `ffmpeg -c copy` client keeps it running, so Layerwatch joins mid-GOP). WebRTC: `webrtc_camera.py --style whep --clock-blocks --screen-marks --preset ultrafast` (aiortc: libx264 through PyAV, constrained baseline, DTLS-SRTP over UDP, ICE on 127.0.0.1 only); each peer gets its own encoder, so a player's first picture is an IDR at once, and aiortc raises the bitrate (1 → at most 3 Mbit/s, restarting the encoder) when a receiver's estimate (Chromium's REMB) asks.
         - Each run has its own camera, started before the player and stopped after it, so no encoder of an earlier peer runs on; the camera server's CPU is read over the same window as the player's ("camera server CPU").
-        - Players, one at a time, \(plan.rounds) round(s) of: Layerwatch's real main window with the RTSPS URL on its command line (a tab; a throwaway HOME whose `printers.json` sets the window to \(LayerwatchHome.window.width)×\(LayerwatchHome.window.height)); the same with `webrtc:http://127.0.0.1:PORT/whep` (GStreamer's webrtcbin, jitter buffer 50 ms, H.264 access units into the one FFmpeg decoder); Debian's `chromium` as an app window on `bench/whep-player.html`, which the camera serves on its own origin: one receive-only video transceiver, the offer POSTed as `application/sdp` once ICE gathering is complete, the answer set, the track in a muted autoplaying `<video>` of exactly the picture size Layerwatch's window gave (measured on its first run) at the place it had. Chromium's flags: `--no-sandbox --test-type` (the bench runs as root), a throwaway `--user-data-dir`, no first run, sync, background networking, component updates, extensions, pings, translation or casting, a dead loopback proxy for any HTTP(S) request off the machine, plain (not mDNS) host candidates, `--force-device-scale-factor=1`.
-        - Each run, as `bench/screen.sh`: exec → first picture with a readable clock on screen (whole-screen grabs every 15–20 ms, the picture found by its corner marks), \(fmt(plan.timing.settle, 0)) s to settle, then \(fmt(plan.timing.seconds, 0)) s in which the bench reads the clock's row from the framebuffer about every millisecond: each new value is a frame shown and its age then its clock → screen latency (p50 and p95 pooled over the rounds; the other columns are medians of the rounds). CPU: user + system time of the player's whole process tree over the window (Chromium's browser, GPU, renderer and utility processes), as s/min and cores (÷ 60); Xvfb's beside it includes the bench's polling. The clock is painted when the camera takes the frame, so the latency includes encoding, sending, receiving, decoding and drawing.
-        - Targets (issue 27): Layerwatch's WebRTC p50 within 10 ms of its own RTSP path on the same picture; Layerwatch's WebRTC CPU ≤ 0.8× Chromium's.
+        - Players, one at a time, \(plan.rounds) round(s) of: Layerwatch's real main window with the RTSPS URL on its command line (a tab; a throwaway HOME whose `printers.json` sets the window to \(LayerwatchHome.window.width)×\(LayerwatchHome.window.height)); the same with `webrtc:http://127.0.0.1:PORT/whep` (GStreamer's webrtcbin, jitter buffer 50 ms, H.264 access units into the one FFmpeg decoder); Debian's `chromium` as an app window on `bench/whep-player.html`, which the camera serves on its own origin: one receive-only video transceiver, the offer POSTed as `application/sdp` once ICE gathering is complete, the answer set, the track in a muted autoplaying `<video>` of exactly the picture size Layerwatch's window gave (measured on its first run) at the place it had. Chromium's flags: `--no-sandbox --test-type` (the bench runs as root), a throwaway `--user-data-dir`, no first run, sync, background networking, component updates, extensions, pings, translation or casting, a dead loopback proxy for any HTTP(S) request off the machine, plain (not mDNS) host candidates, `--force-device-scale-factor=1`; then the same Chromium with `--disable-gpu`.
+        - Each run, as `bench/screen.sh`: exec → first picture with a readable clock on screen (whole-screen grabs every 15–20 ms, the picture found by its corner marks), \(fmt(plan.timing.settle, 0)) s to settle, then \(fmt(plan.timing.seconds, 0)) s in which the bench reads the clock's row from the framebuffer about every millisecond: each new value is a frame shown and its age then its clock → screen latency (p50 and p95 pooled over the rounds; the other columns are medians of the rounds). CPU: user + system time of the player's whole process tree over the window (Chromium's browser, GPU, renderer and utility processes), as s/min and cores (÷ 60); Xvfb's beside it includes serving the bench's polling. The clock is painted when the camera takes the frame, so the latency includes encoding, sending, receiving, decoding and drawing.
+        - Targets (issue 27): Layerwatch's WebRTC p50 within 10 ms of its own RTSP path on the same picture, read as at most 10 ms above it (lower is better, so a WebRTC p50 below the RTSP one meets it); Layerwatch's WebRTC CPU ≤ 0.8× Chromium's (the cheaper of the two Chromium rows).
+        - "rest of the machine": the machine's busy CPU (`/proc/stat`) over the window less the player's, the camera server's, Xvfb's and the bench's: the kernel, the RTSP keeper client, and whatever else ran (two shared cores: other engineers' builds and tests). Compare only figures of the same run.
 
         ## Figures
 
@@ -69,7 +70,8 @@ struct WebRTCReport {
             return [player.label, pictures.isEmpty ? "–" : pictures, ScreenReport.spread(figures.runs.compactMap(\.firstPictureSeconds), 2),
                     fmt(figures.p50, 0), fmt(figures.p95, 0), fmt(figures.framesPerSecond, 1), ScreenReport.spread(shown.compactMap(\.cpu), 1),
                     fmt(figures.cpu.map { $0 / 60 }, 2), fmt(Percentiles(shown.compactMap(\.cameraCPU)).median, 1),
-                    fmt(Percentiles(shown.compactMap(\.serverCPU)).median, 1), "\(shown.map(\.rejected).reduce(0, +))",
+                    fmt(Percentiles(shown.compactMap(\.serverCPU)).median, 1), fmt(Percentiles(shown.compactMap(\.restCPU)).median, 1),
+                    "\(shown.map(\.rejected).reduce(0, +))",
                     "\(shown.count) of \(figures.runs.count)" + (failures.isEmpty ? "" : " (\(failures))")]
         }
     }
@@ -80,12 +82,16 @@ struct WebRTCReport {
         var lines: [String] = []
         if let mine = webrtc.p50, let own = rtsp.p50 {
             let difference = mine - own
-            lines.append("\(abs(difference) <= 10 ? "MET" : "NOT MET"): clock → screen p50 on WebRTC \(fmt(mine, 0)) ms vs Layerwatch's own RTSPS \(fmt(own, 0)) ms: \(signed(difference)) ms (target within 10 ms)")
+            lines.append("\(difference <= 10 ? "MET" : "NOT MET"): clock → screen p50 on WebRTC \(fmt(mine, 0)) ms vs Layerwatch's own RTSPS \(fmt(own, 0)) ms: \(signed(difference)) ms (target: at most 10 ms above)")
         } else {
             lines.append("NOT MEASURED: clock → screen p50 on WebRTC against RTSPS (a player showed no picture: see runs)")
         }
-        if let mine = webrtc.cpu, let theirs = chromium.cpu, theirs > 0 {
-            lines.append("\(mine / theirs <= 0.8 ? "MET" : "NOT MET"): CPU on WebRTC \(fmt(mine, 1)) s/min vs Chromium \(fmt(theirs, 1)) s/min: \(fmt(mine / theirs, 2))× (target ≤ 0.8×)")
+        let chromiums = [(WebRTCBench.Player.chromium, chromium), (.chromiumNoGPU, figures(.chromiumNoGPU))]
+            .compactMap { player, figures in figures.cpu.map { (player.label, $0) } }
+        if let mine = webrtc.cpu, let (name, theirs) = chromiums.min(by: { $0.1 < $1.1 }), theirs > 0 {
+            let others = chromiums.filter { $0.0 != name }.map { "\($0.0) \(fmt($0.1, 1)) s/min: \(fmt(mine / $0.1, 2))×" }
+            lines.append("\(mine / theirs <= 0.8 ? "MET" : "NOT MET"): CPU on WebRTC \(fmt(mine, 1)) s/min vs the cheaper Chromium (\(name)) \(fmt(theirs, 1)) s/min: \(fmt(mine / theirs, 2))× (target ≤ 0.8×)"
+                + (others.isEmpty ? "" : "; against \(others.joined(separator: ", "))"))
         } else {
             lines.append("NOT MEASURED: CPU on WebRTC against Chromium (a player showed no picture: see runs)")
         }
@@ -108,7 +114,7 @@ struct WebRTCReport {
             "the camera's answers: \(described(ice.answered))",
             "Layerwatch's offers (webrtcbin gathering on the address its route to the camera leaves from): \(described(ice.offered[.layerwatchWebRTC] ?? []))",
             "Chromium gathered (the page's console line): \(described(ice.chromiumGathered))",
-            "Chromium's offers as the page sent them (its 127.0.0.1 candidates only): \(described(ice.offered[.chromium] ?? []))",
+            "Chromium's offers as the page sent them (its 127.0.0.1 candidates only), both Chromium rows: \(described(ice.offered[.chromium] ?? []))",
         ]
     }
 
