@@ -8,6 +8,7 @@
 #                                     for the Wayland ones)
 #   scripts/install-deps.sh screen  — also the peers bench/screen.sh runs (mpv, gst-launch-1.0 with its
 #                                     X sink and libav decoder) and Mesa's software GL
+#   scripts/install-deps.sh webrtc-bench — what `screen` installs and Chromium, the peer of bench/webrtc.sh
 #   scripts/install-deps.sh status-bench — also mosquitto_sub, a peer of bench/status.sh
 #   scripts/install-deps.sh desktop — what `make install` needs (meson, validators)
 set -eu
@@ -20,16 +21,18 @@ test="$build ffmpeg openssl mosquitto python3-paho-mqtt python3 python3-gi pytho
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
       xvfb xauth openbox x11-utils xdotool weston dbus-daemon gnome-keyring libglib2.0-bin
       meson ninja-build gettext desktop-file-utils appstream flatpak-builder"
+screen="$test libxext-dev mpv gstreamer1.0-tools gstreamer1.0-x gstreamer1.0-libav libgl1-mesa-dri"
 desktop="$build meson ninja-build gettext desktop-file-utils appstream gtk-update-icon-cache"
 
 case "${1:-build}" in
     build) wanted=$build ;;
     test) wanted=$test ;;
     screenshots) wanted="$test xdotool imagemagick" ;;
-    screen) wanted="$test libxext-dev mpv gstreamer1.0-tools gstreamer1.0-x gstreamer1.0-libav libgl1-mesa-dri" ;;
+    screen) wanted=$screen ;;
+    webrtc-bench) wanted="$screen chromium" ;;
     status-bench) wanted="$test mosquitto-clients" ;;
     desktop) wanted=$desktop ;;
-    *) echo "usage: $0 build|test|screenshots|screen|status-bench|desktop" >&2; exit 2 ;;
+    *) echo "usage: $0 build|test|screenshots|screen|webrtc-bench|status-bench|desktop" >&2; exit 2 ;;
 esac
 
 missing=""

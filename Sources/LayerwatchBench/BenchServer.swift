@@ -17,6 +17,9 @@ final class BenchServer: @unchecked Sendable {  // `connectedClients` is read an
     private let clientsLock = NSLock()
     private var connectedClients = 0
 
+    /// The server's process id (its encoder runs in it).
+    var pid: Int32 { process.processIdentifier }
+
     /// The clients connected now, as the server last told (the keeper is one of them).
     var clients: Int { clientsLock.withLock { connectedClients } }
 

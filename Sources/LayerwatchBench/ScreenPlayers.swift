@@ -22,11 +22,14 @@ enum Renderer: String, CaseIterable {
 
 /// One program that shows the stream on screen: Layerwatch's main window with a renderer, or a
 /// peer told to show the picture at Layerwatch's size, `gst-launch-1.0` (decode, scale, X image
-/// sink) and `mpv` (low-latency profile, X11 output).
+/// sink), `mpv` (low-latency profile, X11 output) and Chromium (a WHEP page into a `<video>`, the
+/// WebRTC bench's; `profile` is its throwaway user-data directory, `gpu` whether it may composite
+/// with GL, which without a GPU is Mesa's llvmpipe).
 enum ScreenPlayer: Hashable {
     case layerwatch(Renderer)
     case gstreamer
     case mpv
+    case chromium(profile: String, gpu: Bool)
 
     static let peers: [ScreenPlayer] = [.gstreamer, .mpv]
 
@@ -35,12 +38,13 @@ enum ScreenPlayer: Hashable {
         case .layerwatch: return "Layerwatch"
         case .gstreamer: return "GStreamer"
         case .mpv: return "mpv"
+        case .chromium: return "Chromium"
         }
     }
 
-    /// Its command line for `url`, showing the picture at `picture`'s size (and place, for mpv:
-    /// Layerwatch's and GStreamer's windows are placed by the window manager). Layerwatch reads its
-    /// window size from its config (`LayerwatchHome`).
+    /// Its command line for `url` (Chromium's: the camera's page), showing the picture at
+    /// `picture`'s size (and place, for mpv and Chromium: Layerwatch's and GStreamer's windows are
+    /// placed by the window manager). Layerwatch reads its window size from its config (`LayerwatchHome`).
     func command(url: String, app: String, picture: ScreenRect) -> (executable: String, arguments: [String], environment: [String: String]) {
         switch self {
         case .layerwatch(let renderer):
@@ -53,6 +57,8 @@ enum ScreenPlayer: Hashable {
             let geometry = "\(picture.width)x\(picture.height)+\(picture.x)+\(picture.y)"
             return ("/usr/bin/mpv", ["--no-config", "--profile=low-latency", "--untimed", "--vo=x11", "--no-border",
                                      "--geometry=\(geometry)", "--no-osc", "--no-input-default-bindings", url], [:])
+        case .chromium(let profile, let gpu):
+            return ("/usr/bin/chromium", ChromiumFlags.arguments(page: url, picture: picture, profile: profile, gpu: gpu), [:])
         }
     }
 }

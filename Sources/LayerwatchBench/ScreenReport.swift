@@ -113,8 +113,8 @@ struct ScreenReport {
     }
 
     /// A player's figures over its runs: latency pooled over the runs that showed a picture, the
-    /// rest their medians.
-    private struct Figures {
+    /// rest their medians (the WebRTC bench's too).
+    struct Figures {
         let runs: [ScreenRun]
         let shown: [ScreenRun]
         let p50: Double?
@@ -140,7 +140,7 @@ struct ScreenReport {
     }
 
     /// "1.2 (0.9–1.5)": the median and the range of several runs; one run alone.
-    private static func spread(_ values: [Double], _ digits: Int) -> String {
+    static func spread(_ values: [Double], _ digits: Int) -> String {
         let sorted = Percentiles(values)
         guard let median = sorted.median else { return "–" }
         guard values.count > 1, let low = sorted.value(0), let high = sorted.value(100) else { return fmt(median, digits) }

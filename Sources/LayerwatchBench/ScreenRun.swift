@@ -13,6 +13,12 @@ struct ScreenRun {
     /// CPU seconds a minute over the window: the player's process tree, and the X server.
     var cpu: Double?
     var serverCPU: Double?
+    /// CPU seconds a minute of the camera serving the stream over the same window, when the bench
+    /// names it (the WebRTC bench: each run has a camera of its own).
+    var cameraCPU: Double?
+    /// CPU seconds a minute the rest of the machine was busy over the window (`/proc/stat` less the
+    /// player, the camera, Xvfb and the bench): anything else that ran then, such as other builds.
+    var restCPU: Double?
     /// Polls whose row was unreadable (not black and white) or implausibly old.
     var rejected = 0
     /// CPU seconds a minute of the player's Mesa llvmpipe threads: GL rendering in software (GTK
@@ -28,9 +34,10 @@ struct ScreenRun {
     }
 
     /// Starts `command`, waits for its picture on `screen`, measures it, and ends it; `label` names
-    /// it in messages, `log` keeps its output, `whenShown` runs once its first picture is there.
+    /// it in messages, `log` keeps its output, `whenShown` runs once its first picture is there;
+    /// `camera` is the process serving the stream, whose CPU is read beside.
     static func measure(_ label: String, command: (executable: String, arguments: [String], environment: [String: String]),
-                        screen: XScreen, session: XDisplaySession, timing: Timing, log: URL,
+                        screen: XScreen, session: XDisplaySession, timing: Timing, log: URL, camera: Int32? = nil,
                         whenShown: () throws -> Void = {}) throws -> ScreenRun {
         var run = ScreenRun()
         guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw BenchError("cannot write \(log.path)") }
@@ -58,11 +65,20 @@ struct ScreenRun {
         let pid = process.processIdentifier
         let cpuBefore = ProcFS.treeCPUSeconds(root: pid), serverBefore = ProcFS.cpuSeconds(pid: session.server.processIdentifier)
         let llvmpipeBefore = ProcFS.threadsCPUSeconds(pid: pid, named: "llvmpipe")
+        let cameraBefore = camera.flatMap(ProcFS.cpuSeconds(pid:))
+        let machineBefore = FarmProcesses.machineBusySeconds(), benchBefore = ProcFS.selfCPUSeconds()
         let recorded = FramebufferClock(screen: screen, picture: picture).record(seconds: timing.seconds)
         let cpuAfter = ProcFS.treeCPUSeconds(root: pid), serverAfter = ProcFS.cpuSeconds(pid: session.server.processIdentifier)
         run.cpu = (cpuAfter - cpuBefore) / timing.seconds * 60
         run.llvmpipeCPU = (ProcFS.threadsCPUSeconds(pid: pid, named: "llvmpipe") - llvmpipeBefore) / timing.seconds * 60
         if let serverAfter, let serverBefore { run.serverCPU = (serverAfter - serverBefore) / timing.seconds * 60 }
+        if let cameraBefore, let cameraAfter = camera.flatMap(ProcFS.cpuSeconds(pid:)) {
+            run.cameraCPU = (cameraAfter - cameraBefore) / timing.seconds * 60
+        }
+        if let machineBefore, let machineAfter = FarmProcesses.machineBusySeconds(), let cpu = run.cpu, let server = run.serverCPU {
+            let bench = (ProcFS.selfCPUSeconds() - benchBefore) / timing.seconds * 60
+            run.restCPU = (machineAfter - machineBefore) / timing.seconds * 60 - cpu - server - (run.cameraCPU ?? 0) - bench
+        }
         run.ages = recorded.ages
         run.framesPerSecond = Double(recorded.ages.samples.count) / timing.seconds
         run.rejected = recorded.rejected

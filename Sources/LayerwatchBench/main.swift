@@ -7,7 +7,8 @@ import Foundation
 // `layerwatch-bench farm …` what the farm view costs with 1 to 16 printers (bench/farm.sh);
 // `layerwatch-bench zoom …` what a zoomed view costs against a fitted one (bench/zoom.sh);
 // `layerwatch-bench record …` what recording costs against decoding (bench/record.sh);
-// `layerwatch-bench background …` what the app costs with its window closed (bench/background.sh).
+// `layerwatch-bench background …` what the app costs with its window closed (bench/background.sh);
+// `layerwatch-bench webrtc …` a WebRTC camera on screen, against Chromium and RTSP (bench/webrtc.sh).
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 switch benchArguments.first {
 case "scenario": ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
@@ -16,5 +17,6 @@ case "farm": FarmBench.run(arguments: Array(benchArguments.dropFirst()))
 case "zoom": ZoomBench.run(arguments: Array(benchArguments.dropFirst()))
 case "record": RecordBench.run(arguments: Array(benchArguments.dropFirst()))
 case "background": BackgroundBench.run(arguments: Array(benchArguments.dropFirst()))
+case "webrtc": WebRTCBench.run(arguments: Array(benchArguments.dropFirst()))
 default: BenchRun.run(arguments: benchArguments)
 }

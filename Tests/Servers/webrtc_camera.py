@@ -11,20 +11,28 @@ Events: ready(port); offer(candidates) with the addresses of the candidates Laye
 answer carried; answer(candidates) with this peer's; ice(state); delete(path) for a WHEP DELETE.
 --hostile makes the answer not SDP, without video, with its only candidate at 10.0.0.1, over 64 kB,
 with 800 candidates at other hosts before its own, or with its candidates at a dead port.
+--clock-blocks sends rtsp_server.py's clock picture instead (clockblocks.py; --screen-marks,
+--width/--height/--fps, --preset), for bench/webrtc.sh; --page FILE serves FILE at GET / (a WHEP
+player page on the camera's own origin, as MediaMTX serves its reader page).
 """
 import argparse
 import asyncio
 import base64
+import fractions
 import json
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler
 
 import aioice.ice
+import aiortc.codecs.h264
+import av
 import numpy
 from aiortc import RTCConfiguration, RTCPeerConnection, RTCRtpSender, RTCSessionDescription, VideoStreamTrack
 from av import VideoFrame
 
+from clockblocks import ClockBlocks
 from servercommon import add_common_args, emit, listen, log, wait_for_stop
 
 aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
@@ -56,13 +64,52 @@ class Quadrants(VideoStreamTrack):
         return frame
 
 
+class ClockTrack(VideoStreamTrack):
+    """--clock-blocks: rtsp_server.py's clock picture at --fps, the clock painted as each frame is
+    taken (its capture time), paced against a fixed schedule."""
+
+    def __init__(self, blocks, fps):
+        super().__init__()
+        self.blocks, self.fps = blocks, fps
+        self.started, self.sent = None, 0
+
+    async def recv(self):
+        if self.started is None:
+            self.started = time.monotonic()
+        else:
+            await asyncio.sleep(max(0, self.started + self.sent / self.fps - time.monotonic()))
+        planes = numpy.frombuffer(self.blocks.frame(), numpy.uint8).reshape(self.blocks.h * 3 // 2, self.blocks.w)
+        frame = VideoFrame.from_ndarray(planes, format="yuv420p")
+        frame.pts, frame.time_base = self.sent * 90000 // self.fps, fractions.Fraction(1, 90000)
+        self.sent += 1
+        return frame
+
+
+def use_x264_preset(preset, fps):
+    """aiortc's H.264 encoder as rtsp_server.py's: x264 `preset`, zerolatency, an IDR a second at
+    `fps` (aiortc's own leaves x264 at its medium preset, 30 fps and 250 frames between IDRs).
+    aiortc still sets the bitrate, and restarts the encoder when the peer's estimate moves it."""
+
+    def create(_name, width, height, bitrate):
+        codec = av.CodecContext.create("libx264", "w")
+        codec.width, codec.height, codec.bit_rate, codec.pix_fmt = width, height, bitrate, "yuv420p"
+        codec.framerate, codec.time_base = fractions.Fraction(fps, 1), fractions.Fraction(1, fps)
+        codec.gop_size = fps
+        codec.options = {"preset": preset, "tune": "zerolatency", "profile": "baseline"}
+        codec.open()
+        return codec, False  # whole pictures come out: no waiting for the rest of one
+
+    aiortc.codecs.h264.create_encoder_context = create
+
+
 def candidates(sdp):
     return [line.split()[4] for line in sdp.splitlines() if line.startswith("a=candidate:")]
 
 
 class Camera:
-    def __init__(self, style, hostile, codec):
-        self.style, self.hostile, self.codec = style, hostile, codec
+    def __init__(self, style, hostile, codec, track):
+        """`track` makes each peer's video track."""
+        self.style, self.hostile, self.codec, self.track = style, hostile, codec, track
         self.codecs = [c for c in RTCRtpSender.getCapabilities("video").codecs if c.mimeType.lower() == f"video/{codec}"]
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
@@ -88,7 +135,7 @@ class Camera:
             if transceiver.kind == "video":
                 transceiver.direction = "sendonly"
                 transceiver.setCodecPreferences(self.codecs)
-                transceiver.sender.replaceTrack(Quadrants())
+                transceiver.sender.replaceTrack(self.track())
         await peer.setLocalDescription(await peer.createAnswer())
         sdp = peer.localDescription.sdp
         emit(event="answer", candidates=candidates(sdp))
@@ -100,7 +147,7 @@ class Camera:
 
     async def offer(self):
         peer = self.new_peer()
-        peer.addTransceiver(Quadrants(), direction="sendonly").setCodecPreferences(self.codecs)
+        peer.addTransceiver(self.track(), direction="sendonly").setCodecPreferences(self.codecs)
         await peer.setLocalDescription(await peer.createOffer())
         sdp = peer.localDescription.sdp
         emit(event="answer", candidates=candidates(sdp))
@@ -174,7 +221,7 @@ def creality_quirks(sdp):
     return "\r\n".join(out) + "\r\n"
 
 
-def handler_for(camera):
+def handler_for(camera, page):
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
@@ -189,6 +236,13 @@ def handler_for(camera):
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.write(body)
+
+        def do_GET(self):
+            if page is None or self.path.split("?")[0] != "/":
+                self.reply(404, kind="text/plain")
+            else:
+                with open(page, "rb") as file:
+                    self.reply(200, file.read(), kind="text/html; charset=utf-8")
 
         def do_DELETE(self):
             emit(event="delete", path=self.path)
@@ -233,8 +287,21 @@ def main():
     parser.add_argument("--style", choices=["whep", "go2rtc", "camera-streamer", "creality"], default="whep")
     parser.add_argument("--hostile", choices=["none", "not-sdp", "no-video", "foreign-candidate", "huge", "many-candidates", "dead-candidate"], default="none")
     parser.add_argument("--codec", choices=["h264", "vp8"], default="h264")
+    parser.add_argument("--clock-blocks", action="store_true", help="send rtsp_server.py's clock picture, not the quadrants")
+    parser.add_argument("--screen-marks", action="store_true", help="--clock-blocks: with the coloured corner marks")
+    parser.add_argument("--width", type=int, default=640, help="--clock-blocks: the picture's width")
+    parser.add_argument("--height", type=int, default=480, help="--clock-blocks: the picture's height")
+    parser.add_argument("--fps", type=int, default=30, help="--clock-blocks, --preset: frames a second")
+    parser.add_argument("--preset", help="x264 speed preset of the H.264 encoder (default: aiortc's)")
+    parser.add_argument("--page", help="serve this file at GET / (a player page)")
     args = parser.parse_args()
-    camera = Camera(args.style, args.hostile, args.codec)
+    if args.preset:
+        use_x264_preset(args.preset, args.fps)
+    if args.clock_blocks:
+        blocks = ClockBlocks(args.width, args.height, marks=args.screen_marks)
+        camera = Camera(args.style, args.hostile, args.codec, lambda: ClockTrack(blocks, args.fps))
+    else:
+        camera = Camera(args.style, args.hostile, args.codec, Quadrants)
     from http.server import ThreadingHTTPServer
 
     class Server(ThreadingHTTPServer):
@@ -242,7 +309,7 @@ def main():
         daemon_threads = True
 
     sock = listen(args.bind, args.port)
-    server = Server((args.bind, sock.getsockname()[1]), handler_for(camera), bind_and_activate=False)
+    server = Server((args.bind, sock.getsockname()[1]), handler_for(camera, args.page), bind_and_activate=False)
     server.socket = sock
     threading.Thread(target=server.serve_forever, daemon=True).start()
     emit(event="ready", port=sock.getsockname()[1])
