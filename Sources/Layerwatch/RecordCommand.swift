@@ -60,7 +60,7 @@ struct RecordCommand: ParsableCommand {
             switch state {
             case .failed(let failed): failure = failed
             case .reconnecting(_, let retryAt, let cause):
-                Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), cause.userMessage, retryAt.timeIntervalSinceNow))
+                Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), cause.userMessage(for: source), retryAt.timeIntervalSinceNow))
             default: break
             }
         }, onFrame: { _ in })
@@ -89,7 +89,7 @@ struct RecordCommand: ParsableCommand {
         }
         if final.files.isEmpty {
             if let failure = states.sync(execute: { failure }) {
-                Self.complain(failure.userMessage)
+                Self.complain(failure.userMessage(for: source))
                 throw ExitCode(ProbeReportFormatter.exitCode(forKind: failure.kind))
             }
             Self.complain(String(format: tr("No picture came from the camera within %.0f s."), Self.firstPictureLimit))

@@ -38,10 +38,10 @@ struct RelayCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         Self.whenReaderGoes { relay.stop() }
         let failure = relay.run(retrying: { failure, delay in
-            Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), failure.userMessage, delay))
+            Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), failure.userMessage(for: relay.source), delay))
         }, send: Self.writeToStandardOutput)
         if let failure {
-            Self.complain(failure.userMessage)
+            Self.complain(failure.userMessage(for: relay.source))
             throw ExitCode(ProbeReportFormatter.exitCode(forKind: failure.kind))
         }
     }

@@ -289,7 +289,7 @@ final class CameraSurface {
 
     private func apply(_ newState: SessionState) {
         state = newState
-        status.apply(newState, name: name)
+        status.apply(newState, name: name, source: session.source)
         gtk_widget_set_visible(liveBadge.pointer, (newState == .live).gboolean)
         cameraHost.update(cameraView())
         delegate?.cameraSurface(self, didChange: newState)
@@ -305,7 +305,7 @@ final class CameraSurface {
     private func startTicking() {
         ticker = RepeatingTimer(seconds: 1) { [weak self] in
             guard let self else { return }
-            if state != .live { status.apply(state, name: name) }
+            if state != .live { status.apply(state, name: name, source: session.source) }
             if stats.isShown { stats.show(session.stats) }
             showFrameAge()
             showRecording()

@@ -67,7 +67,7 @@ extension PrinterChoice {
                  .cameras: FieldText()])
 
     static let camera = PrinterChoice(
-        title: tr("Other camera (RTSP, MJPEG or snapshot URL)"), kind: .generic,
+        title: tr("Other camera (RTSP, MJPEG, WebRTC or snapshot URL)"), kind: .generic,
         fields: [.name: FieldText(placeholder: tr("Garage camera")), .url: cameraURL])
 
     // MARK: Texts more than one choice shows
@@ -85,6 +85,6 @@ extension PrinterChoice {
     private static var timelapse: FieldText { FieldText(hint: timelapseHint) }
     private static var cameraURL: FieldText {
         FieldText(placeholder: "http://192.168.1.30/webcam/?action=stream",
-                  hint: tr("An https:// camera must have a certificate this computer trusts."))
+                  hint: tr("A WebRTC camera is webrtc: and its signalling address (WHEP, go2rtc, camera-streamer). An https:// camera must have a certificate this computer trusts."))
     }
 }

@@ -146,7 +146,7 @@ final class PrinterTabs {
     /// for the one state worth a mark on every tab: the red dot while the printer's camera records.
     func describe(_ page: PrinterPage) {
         guard let tab = tab(for: page) else { return }
-        let camera = Self.cameraState(page.state)
+        let camera = Self.cameraState(page.state, source: page.session.source)
         adw_tab_page_set_loading(tab, camera.loading.gboolean)
         let icon = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
         adw_tab_page_set_icon(tab, icon.map { gcast($0.pointer) })
@@ -166,7 +166,7 @@ final class PrinterTabs {
     /// The recording dot: the record icon, red (`.printer-tabs .tab-indicator` in style.css).
     static let recordingIcon = "media-record-symbolic"
 
-    private static func cameraState(_ state: SessionState) -> (loading: Bool, icon: String?, tooltip: String) {
+    private static func cameraState(_ state: SessionState, source: StreamSource) -> (loading: Bool, icon: String?, tooltip: String) {
         let loading: Bool, icon: String?, tooltip: String
         switch state {
         case .idle, .connecting:
@@ -174,9 +174,9 @@ final class PrinterTabs {
         case .live:
             (loading, icon, tooltip) = (false, nil, tr("Live"))
         case .reconnecting(_, _, let cause):
-            (loading, icon, tooltip) = (true, nil, String(format: tr("Reconnecting — %@"), cause.userMessage))
+            (loading, icon, tooltip) = (true, nil, String(format: tr("Reconnecting — %@"), cause.userMessage(for: source)))
         case .failed(let failure):
-            (loading, icon, tooltip) = (false, "dialog-warning-symbolic", failure.userMessage)
+            (loading, icon, tooltip) = (false, "dialog-warning-symbolic", failure.userMessage(for: source))
         case .stopped:
             (loading, icon, tooltip) = (false, nil, tr("Stopped"))
         }

@@ -48,8 +48,9 @@ final class StatusOverlay {
         }
     }
 
-    /// Shows what `state` means for printer `name`; `now` drives the elapsed and countdown texts.
-    func apply(_ state: SessionState, name: String, now: Date = Date()) {
+    /// Shows what `state` means for printer `name`'s camera `source` (in its terms); `now` drives
+    /// the elapsed and countdown texts.
+    func apply(_ state: SessionState, name: String, source: StreamSource, now: Date = Date()) {
         switch state {
         case .idle, .connecting:
             if connectingSince == nil { connectingSince = now }
@@ -64,9 +65,9 @@ final class StatusOverlay {
             let seconds = max(0, Int(retryAt.timeIntervalSince(now).rounded(.up)))
             let countdown = seconds > 0 ? String(format: tr("Reconnecting in %d s"), seconds) : tr("Reconnecting…")
             show(spinner: false, icon: "network-offline-symbolic", title: countdown,
-                 detail: attempt > 1 ? String(format: tr("%@ (attempt %d)"), cause.userMessage, attempt) : cause.userMessage,
+                 detail: attempt > 1 ? String(format: tr("%@ (attempt %d)"), cause.userMessage(for: source), attempt) : cause.userMessage(for: source),
                  button: tr("Retry Now"))
-        case .failed(.authRejected):
+        case .failed(.authRejected) where source.isBambuCamera:
             connectingSince = nil
             show(spinner: false, icon: "dialog-password-symbolic", title: tr("Access code rejected"),
                  detail: tr("Check the LAN access code on the printer's screen, then try again."),
@@ -75,7 +76,7 @@ final class StatusOverlay {
         case .failed(let failure):
             connectingSince = nil
             show(spinner: false, icon: "dialog-error-symbolic", title: String(format: tr("Can't show %@"), name),
-                 detail: failure.userMessage, button: tr("Retry"))
+                 detail: failure.userMessage(for: source), button: tr("Retry"))
         case .stopped:
             connectingSince = nil
             show(spinner: false, icon: "media-playback-stop-symbolic", title: tr("Stopped"), detail: "", button: tr("Reconnect"))

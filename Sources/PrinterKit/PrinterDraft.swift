@@ -153,7 +153,7 @@ public struct PrinterDraft: Equatable, Sendable {
             do {
                 _ = try StreamSource.parse(url)
                 if kind.hasStatusAPI || kind.crealityFamily != nil, let refusal = NetworkCamera.refusal(url) {
-                    problem = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."), refusal)
+                    problem = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http://, https:// or webrtc: address."), refusal)
                 }
             } catch {
                 problem = error.description

@@ -7,7 +7,8 @@ import Foundation
 /// interrupt gate with the session's deadlines, and reconnects with the session's backoff after a
 /// failure that retrying can mend.
 public final class JPEGRelay: @unchecked Sendable {
-    private let source: StreamSource
+    /// The camera it relays.
+    public let source: StreamSource
     private let options: SessionOptions
     private let gate = InterruptGate()
     private let redactor: Redactor

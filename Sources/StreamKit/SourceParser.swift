@@ -19,7 +19,7 @@ public enum SourceError: Error, Equatable, Sendable, CustomStringConvertible {
         case .missingScheme(let text):
             return String(format: tr("\"%@\" is not a URL: start it with rtsps://, rtsp://, http://, https:// or bambu-jpeg://, or give a file path starting with /."), text)
         case .unsupportedScheme(let scheme):
-            return String(format: tr("Layerwatch cannot open %@:// addresses: use rtsps://, rtsp://, http://, https://, bambu-jpeg:// or a file."), scheme)
+            return String(format: tr("Layerwatch cannot open %@:// addresses: use rtsps://, rtsp://, http://, https://, webrtc:, bambu-jpeg:// or a file."), scheme)
         case .missingHost:
             return tr("The URL has no printer address: add the host name or IP after ://.")
         case .missingAccessCode:

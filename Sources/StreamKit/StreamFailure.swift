@@ -25,13 +25,27 @@ public enum StreamFailure: Error, Equatable, Sendable {
     /// or candidates that lead nowhere).
     case mediaUnreachable
 
-    /// A sentence for the user that says what went wrong and what to try.
+    /// A sentence for the user that says what went wrong and what to try, in the terms of camera
+    /// `source`: a Bambu printer's camera is reached with its LAN access code once LAN Only Liveview
+    /// is on; any other with its URL's address, user name and password.
+    public func userMessage(for source: StreamSource) -> String {
+        switch self {
+        case .authRejected where source.isBambuCamera:
+            return tr("Access code rejected — check it on the printer's screen.")
+        case .refused where source.isBambuCamera:
+            return tr("The printer refused the connection — check the address and port, and that LAN Only Liveview is on.")
+        default:
+            return userMessage
+        }
+    }
+
+    /// A sentence for the user that says what went wrong and what to try, for any camera.
     public var userMessage: String {
         switch self {
         case .authRejected:
-            return tr("Access code rejected — check it on the printer's screen.")
+            return tr("The camera refused the user name or password — check them in its URL.")
         case .refused:
-            return tr("The printer refused the connection — check the address and port, and that LAN Only Liveview is on.")
+            return tr("The camera refused the connection — check the address and port.")
         case .timeout:
             return tr("The printer did not answer in time — check that it is on and on the same network.")
         case .notFound:

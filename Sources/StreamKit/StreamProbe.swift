@@ -59,10 +59,10 @@ public enum StreamProbe {
         let consumer = session.attach(executor: queue, onState: { state in
             if state == .idle { return }
             report.transitions.append(.init(seconds: Date().timeIntervalSince(start), state: state.name,
-                                            detail: Self.detail(of: state)))
+                                            detail: Self.detail(of: state, source: source)))
             switch state {
             case .failed(let failure), .reconnecting(_, _, let failure):
-                report.error = .init(kind: failure.kind, message: failure.userMessage)
+                report.error = .init(kind: failure.kind, message: failure.userMessage(for: source))
                 finish()
             default: break
             }
@@ -105,11 +105,11 @@ public enum StreamProbe {
         }
     }
 
-    private static func detail(of state: SessionState) -> String? {
+    private static func detail(of state: SessionState, source: StreamSource) -> String? {
         switch state {
-        case .failed(let failure): return failure.userMessage
+        case .failed(let failure): return failure.userMessage(for: source)
         case .reconnecting(let attempt, _, let failure):
-            return String(format: tr("attempt %ld after: %@"), attempt, failure.userMessage)
+            return String(format: tr("attempt %ld after: %@"), attempt, failure.userMessage(for: source))
         default: return nil
         }
     }

@@ -217,9 +217,9 @@ public final class StreamSession: @unchecked Sendable {
             StreamLog.log(.debug, "\(source): live, first frame after \(first)\(open)")
         case .reconnecting(let attempt, let retryAt, let cause):
             let delay = String(format: "%.1f", retryAt.timeIntervalSinceNow)
-            StreamLog.log(.info, "\(source): \(cause.kind) — \(cause.userMessage) Reconnect \(attempt) in \(delay) s.")
+            StreamLog.log(.info, "\(source): \(cause.kind) — \(cause.userMessage(for: source)) Reconnect \(attempt) in \(delay) s.")
         case .failed(let failure):
-            StreamLog.log(.info, "\(source): \(failure.kind) — \(failure.userMessage)")
+            StreamLog.log(.info, "\(source): \(failure.kind) — \(failure.userMessage(for: source))")
         default:
             StreamLog.log(.debug, "\(source): \(state.name)")
         }

@@ -15,7 +15,7 @@ final class PrinterChoiceTests: XCTestCase {
     func testEveryChoiceHasATitleAndMakesItsKindInTheDropDownsOrder() {
         XCTAssertEqual(PrinterChoice.all.map(\.title), ["Bambu Lab with RTSPS (X1, P2S, H2, X2D)", "Bambu Lab P1 / A1 (port 6000)",
                                                         "Creality (K1, K2, Hi…)", "Klipper (Moonraker)", "OctoPrint", "go2rtc restreamer",
-                                                        "Other camera (RTSP, MJPEG or snapshot URL)"])
+                                                        "Other camera (RTSP, MJPEG, WebRTC or snapshot URL)"])
         XCTAssertEqual(PrinterChoice.all.map(\.kind), [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .klipper, .octoprint, .generic, .generic])
         XCTAssertEqual(PrinterChoice.all.map(\.isGo2RTC), [false, false, false, false, false, true, false])
         for kind: Printer.Kind in [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .klipper, .octoprint, .generic] {

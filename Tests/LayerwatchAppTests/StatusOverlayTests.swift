@@ -26,6 +26,19 @@ final class StatusOverlayTests: XCTestCase {
         }
     }
 
+    func testWrongPasswordOfAnotherCameraSpeaksOfItsURL() throws {
+        let server = try TestServer(script: "rtsp_server.py", arguments: ["--user", "admin", "--password", "s3cret"])
+        let session = try makeSession("rtsp://admin:wrong-one@127.0.0.1:\(server.port)/streaming/live/1")
+        MainActor.assumeIsolated {
+            let shown = PageWindow(name: "Garage", session: session)
+            defer { shown.close() }
+            let status = shown.page.surface.status
+            XCTAssertTrue(iterateMainContext(timeout: 10) { status.titleText == "Can't show Garage" }, status.titleText)
+            XCTAssertEqual(status.detailText, "The camera refused the user name or password — check them in its URL.")
+            XCTAssertFalse(status.detailText.contains("wrong-one"))
+        }
+    }
+
     func testRefusedHostShowsACountdownWithRetryNow() throws {
         var options = SessionOptions()
         options.backoff = Backoff(initial: 4, maximum: 4, jitter: 0)
@@ -38,7 +51,8 @@ final class StatusOverlayTests: XCTestCase {
             let first = status.titleText
             XCTAssertTrue(iterateMainContext(timeout: 3) { status.titleText != first }, "the countdown ticks")
             XCTAssertEqual(status.buttonText, "Retry Now")
-            XCTAssertTrue(status.detailText.contains("refused"), status.detailText)
+            XCTAssertTrue(status.detailText.contains("The camera refused the connection"), status.detailText)
+            XCTAssertFalse(status.detailText.contains("LAN Only Liveview"), "not a Bambu printer's camera: \(status.detailText)")
         }
     }
 

@@ -35,7 +35,7 @@ final class PrinterDraftImportTests: XCTestCase {
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5"),
              [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [nozzleCamera, PrinterCamera(name: "Old", url: "/home/me/cam.mp4")]),
-             [.cameras: "“Old”: This is not a network camera: a printer's camera is an rtsp://, rtsps://, http:// or https:// address."]),
+             [.cameras: "“Old”: This is not a network camera: a printer's camera is an rtsp://, rtsps://, http://, https:// or webrtc: address."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "ftp://10.0.0.5/cam")]),
              [.url: SourceError.unsupportedScheme("ftp").description]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "  ")]),

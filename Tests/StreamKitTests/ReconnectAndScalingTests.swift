@@ -27,7 +27,20 @@ final class ReconnectAndScalingTests: XCTestCase {
         XCTAssertTrue(StreamFailure.timeout.isRetryable)
         XCTAssertTrue(StreamFailure.endOfStream.isRetryable)
         XCTAssertTrue(StreamFailure.protocolError("x").isRetryable)
-        XCTAssertEqual(StreamFailure.authRejected.userMessage, "Access code rejected — check it on the printer's screen.")
+    }
+
+    func testMessagesSpeakOfTheCamerasOwnTerms() throws {
+        let bambu = try StreamSource.parse("rtsps://bblp:12345678@192.168.1.20:322/streaming/live/1")
+        let bambuJPEG = try StreamSource.parse("bambu-jpeg://192.168.1.21?code=12345678")
+        let camera = try StreamSource.parse("rtsps://admin:secret@192.168.1.30:322/streaming/live/1")
+        for source in [bambu, bambuJPEG] {
+            XCTAssertEqual(StreamFailure.authRejected.userMessage(for: source), "Access code rejected — check it on the printer's screen.")
+            XCTAssertTrue(StreamFailure.refused.userMessage(for: source).contains("LAN Only Liveview"))
+        }
+        XCTAssertEqual(StreamFailure.authRejected.userMessage(for: camera),
+                       "The camera refused the user name or password — check them in its URL.")
+        XCTAssertEqual(StreamFailure.refused.userMessage(for: camera), "The camera refused the connection — check the address and port.")
+        XCTAssertEqual(StreamFailure.timeout.userMessage(for: bambu), StreamFailure.timeout.userMessage(for: camera), "one text for any camera")
     }
 
     func testTargetSizeFitsTheLargestVisibleViewAndNeverUpscales() {
