@@ -114,6 +114,8 @@ enum BackgroundBench {
             let released = waitUntil { server.clients <= 1 }  // the keeper alone
             var background = BackgroundRun(phase: .closed)
             background.camerasGoneSeconds = released ? Date().timeIntervalSince(closed) : nil
+            let restarted = waitUntil { ProcFS.arguments(of: app.processIdentifier).dropFirst().contains("--background") }
+            background.restartedSeconds = restarted ? Date().timeIntervalSince(closed) : nil
             Thread.sleep(forTimeInterval: plan.settle)
             return [shown, measure(background, roots: [app.processIdentifier], app: app, log: log)]
         }

@@ -63,6 +63,9 @@ struct BackgroundRun {
     var pictures: Int?
     /// Alt+F4 → the RTSP server has seen every camera connection go.
     var camerasGoneSeconds: Double?
+    /// After Alt+F4: seconds until the process ran as `layerwatch --background` (the app's lean
+    /// restart, same process id); nil when it did not.
+    var restartedSeconds: Double?
     /// Frames decoded a second per session (the keyframes-only sessions' own count).
     var decodedPerSecond: Double?
     var failure: String?

@@ -38,4 +38,10 @@ enum ProcFS {
         }
         return nil
     }
+
+    /// What process `pid` runs now, program name first (`/proc/PID/cmdline`); empty once it is gone.
+    static func arguments(of pid: Int32) -> [String] {
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
 }
