@@ -33,6 +33,7 @@ final class BackgroundStay {
             // Freed memory stays in glibc's arenas (one per thread that decoded) unless handed back:
             // about 60 MiB of the window's 8 cameras (bench/BACKGROUND.md).
             lw_release_freed_memory()
+            lw_release_clean_file_pages()
             settled()
         }
     }
