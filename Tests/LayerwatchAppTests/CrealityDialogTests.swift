@@ -92,6 +92,50 @@ final class CrealityDialogTests: XCTestCase {
         }
     }
 
+    /// A K2 Plus — its board code and WebRTC firmware on the websocket, its WebRTC camera on port
+    /// 8000 of its own address (webrtc_camera.py in Creality's signalling) — is found to be of the
+    /// K2 family by Test Connection, and its tab plays the camera's picture.
+    func testAddingAK2PlaysItsWebRTCCamera() throws {
+        let host = randomLoopbackAddress()
+        let (printer, _) = try fakeK1C(on: host, camera: false)
+        printer.send(["cmd": "set", "fields": ["model": "F008", "modelVersion": "Printer HW Ver: F008; Printer SW Ver: 1.1.3.3",
+                                               "webrtcSupport": 1]])
+        XCTAssertNotNil(printer.waitFor("done"))
+        let camera = try TestServer(script: "webrtc_camera.py", arguments: ["--style", "creality", "--bind", host,
+                                                                            "--port", "\(CrealityFamily.k2.cameraPort)"])
+        addTeardownBlock { camera.stop() }
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
+            dialog.select(.creality)
+            dialog.name.text = "K2 Plus"
+            dialog.host.text = host
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.testResultText.contains("Camera connected") }, dialog.testResultText)
+            XCTAssertEqual(dialog.crealityFamily, .k2)
+            XCTAssertTrue(dialog.testResultText.components(separatedBy: "\n").last?.hasPrefix("Camera connected: H264 320×240.") ?? false,
+                          dialog.testResultText)
+
+            dialog.save()
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 30) { page.state == .live }, "camera \(page.state)")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { WebRTCWindowTests.quadrants(in: page.surface.picture) == WebRTCWindowTests.quadrants },
+                          "the tab: \(String(describing: WebRTCWindowTests.quadrants(in: page.surface.picture)))")
+            let offers = camera.events(named: "offer")
+            XCTAssertFalse(offers.isEmpty)
+            let addresses = offers.flatMap { ($0.fields["candidates"] as? [String]) ?? [] }
+            XCTAssertFalse(addresses.isEmpty)
+            XCTAssertEqual(addresses.filter { !$0.hasPrefix("127.") }, [], "the app's candidates only on loopback")
+            app.flushSaves()
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
+            XCTAssertEqual(saved.kind, .creality(.k2))
+            XCTAssertEqual(saved.cameras.map(\.url), [nil], "its own camera, which follows host and family")
+        }
+    }
+
     /// A status port nobody answers on marks the address; a printer that answers but names no
     /// model keeps the Model chosen, and its camera not answering there marks the Model row; a K2
     /// Plus's board code and WebRTC firmware set the Model row to the K2 family.

@@ -17,12 +17,12 @@ final class WebRTCWindowTests: XCTestCase {
 
     /// Red, green, blue and white (every channel lit: what `barName` calls grey), left to right and
     /// top to bottom.
-    private static let quadrants: [String?] = ["red", "green", "blue", "grey"]
+    static let quadrants: [String?] = ["red", "green", "blue", "grey"]
 
     /// The colours at the quadrants' centres of the camera's 320×240 picture as `picture` draws
     /// it; nil until GTK has drawn it.
     @MainActor
-    private static func quadrants(in picture: UnsafeMutablePointer<GtkWidget>?) -> [String?]? {
+    static func quadrants(in picture: UnsafeMutablePointer<GtkWidget>?) -> [String?]? {
         guard let picture, let image = RenderedImage(of: picture) else { return nil }
         return [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)].map {
             image.barName(atFraction: $0.0, $0.1, ofPictureWithAspect: 320.0 / 240.0)

@@ -3,8 +3,8 @@ sending H.264 (or VP8 with --codec vp8) of a known picture — four solid quadra
 signalling styles Layerwatch speaks: WHEP, go2rtc's /api/webrtc, camera-streamer, Creality.
 
 Why it exists: the source must be tested against a real ICE/DTLS/SRTP stack, on loopback only.
-aioice leaves 127.0.0.1 out of its host addresses, so they are patched to 127.0.0.1 alone, and no
-STUN server is set (aiortc would otherwise ask Google's): no candidate, STUN or media packet leaves
+aioice leaves 127.0.0.1 out of its host addresses, so they are patched to the loopback address it
+listens on alone (127.0.0.1 unless --bind says another), and no STUN server is set (aiortc would otherwise ask Google's): no candidate, STUN or media packet leaves
 the loopback interface.
 
 Events: ready(port); offer(candidates) with the addresses of the candidates Layerwatch's offer or
@@ -34,8 +34,6 @@ from av import VideoFrame
 
 from clockblocks import ClockBlocks
 from servercommon import add_common_args, emit, listen, log, wait_for_stop
-
-aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
 
 NAME = "webrtc_camera"
 WIDTH, HEIGHT = 320, 240
@@ -297,6 +295,9 @@ def main():
     args = parser.parse_args()
     if args.preset:
         use_x264_preset(args.preset, args.fps)
+    # Its only host candidate is the address it listens on (127.0.0.1 unless --bind says another
+    # loopback address, as a fake printer of its own has).
+    aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: [args.bind]
     if args.clock_blocks:
         blocks = ClockBlocks(args.width, args.height, marks=args.screen_marks)
         camera = Camera(args.style, args.hostile, args.codec, lambda: ClockTrack(blocks, args.fps))
