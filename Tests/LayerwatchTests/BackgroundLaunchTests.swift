@@ -51,6 +51,35 @@ final class BackgroundLaunchTests: XCTestCase {
         try Self.quitWithControlQ(first)
     }
 
+    func testAPrintThatEndsAfterTheRestartIsNotifiedAndTheClickShowsTheWindow() throws {
+        let watch = try Watch(notifies: true)
+        let notifications = try TestServer(script: "notification_server.py")
+        defer { notifications.stop() }
+        let manager = try WindowManager()
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
+        let polls = watch.moonraker.events(named: "request").count
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 }, "the print is seen")
+
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowactivate", "--sync", window, "key", "--clearmodifiers", "alt+F4"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 30) { Self.arguments(of: first.id) == ["--background"] }, first.output)
+        let restarted = watch.moonraker.events(named: "request").count
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= restarted + 3 }, "polled again")
+
+        // The print ends while only the restarted process watches: the ledger it read tells it the
+        // print was under way, so its end is told.
+        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "complete"]]])
+        let finished = notifications.waitFor("notification", timeout: 30) { $0.string("title") == "Voron: print finished" }
+        XCTAssertEqual(finished?.string("body"), "gear.gcode", "\(notifications.events(named: "notification").map(\.fields)) \(first.output)")
+        notifications.send(["cmd": "click"])
+        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the click shows the window of that process")
+        withExtendedLifetime(manager) {}
+        try Self.quitWithControlQ(first)
+    }
+
     func testBackgroundStartWithNothingToWatchEnds() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw XCTSkip("needs a session bus: run under dbus-run-session (make test)")
@@ -68,7 +97,8 @@ final class BackgroundLaunchTests: XCTestCase {
         let environment: [String: String]
         private let config: URL
 
-        init() throws {
+        /// `notifies`: whether the printer's prints are notified.
+        init(notifies: Bool = false) throws {
             let environment = ProcessInfo.processInfo.environment
             guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
                 throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
@@ -79,7 +109,7 @@ final class BackgroundLaunchTests: XCTestCase {
             try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
             try Data("""
             {"formatVersion": 3, "backgroundNoticeShown": true, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF",
-              "name": "Voron", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": false, "cameras": [
+              "name": "Voron", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": \(notifies), "cameras": [
                 {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
             """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
             self.environment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
