@@ -69,8 +69,7 @@ final class MJPEGFallbackTests: XCTestCase {
         let mjpeg = try TestServer(script: "mjpeg_server.py")
         let source = try StreamSource.parse("webrtc:http://127.0.0.1:\(camera.port)/cam/whep")
             .withMJPEGFallback("http://127.0.0.1:\(mjpeg.port)/stream")
-        let session = try assertPlaysBars(source, cause: .protocolError("WebRTC's ICE found no path to the camera's media "
-                                                                        + "(check that UDP between this computer and the camera is not blocked)"))
+        let session = try assertPlaysBars(source, cause: .mediaUnreachable)
         session.stop()
     }
 
