@@ -31,28 +31,17 @@ final class CameraSearch {
         }
     }
 
-    private var current: StopSignal?
+    private let question = StatusQuestion<[ImportedCamera]>()
 
-    var isRunning: Bool { current != nil }
+    var isRunning: Bool { question.isRunning }
 
     /// Asks `target` for its cameras; `answer` runs on the main loop unless the search is
     /// cancelled or replaced first.
     func start(_ target: Target, answer: @escaping @MainActor (Result<[ImportedCamera], StatusFailure>) -> Void) {
-        cancel()
-        let stop = StopSignal()
-        current = stop
-        DispatchQueue.global(qos: .userInitiated).async {
-            let result = Result { () throws(StatusFailure) in try target.cameras(stop: stop) }
-            MainLoopExecutor.main.runOnMainActor { [weak self] in
-                guard let self, current === stop, !stop.isStopped else { return }
-                current = nil
-                answer(result)
-            }
-        }
+        question.start({ stop throws(StatusFailure) in try target.cameras(stop: stop) }, answer: answer)
     }
 
     func cancel() {
-        current?.stop()
-        current = nil
+        question.cancel()
     }
 }

@@ -31,7 +31,7 @@ extension PrinterDialog {
     /// Model row, then the selected camera of the printer as the form now describes it.
     func testCreality(_ printer: Printer) {
         guard case .creality(let host, let port)? = printer.statusEndpoint else { return }
-        crealityCheck.start(host: host, port: port) { [weak self] result in
+        crealityCheck.start({ stop throws(StatusFailure) in try CrealityIdentity.read(host: host, port: port, stop: stop) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .failure(let failure):

@@ -50,7 +50,7 @@ final class PrinterDialog {
     /// The printers discovery hears ("On your network"); picking one prefills the form.
     let discovered = DiscoveredPrinterList()
     /// Test Connection's question to a Creality printer's status websocket, while it runs.
-    let crealityCheck = CrealityCheck()
+    let crealityCheck = StatusQuestion<CrealityIdentity>()
     private var model: BambuModel?
     private let id: UUID
     /// The printer being edited.

@@ -27,10 +27,9 @@ enum SoftwareGL {
     static func chooseRenderer() {
         let environment = ProcessInfo.processInfo.environment
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        if let renderer = preferredRenderer(userChoice: environment["GSK_RENDERER"], deviceNodes: nodes) {
-            setenv("GSK_RENDERER", renderer, 1)
-        }
-        if let flags = debugFlags(renderer: ProcessInfo.processInfo.environment["GSK_RENDERER"], userFlags: environment["GDK_DEBUG"]) {
+        let chosen = preferredRenderer(userChoice: environment["GSK_RENDERER"], deviceNodes: nodes)
+        if let chosen { setenv("GSK_RENDERER", chosen, 1) }
+        if let flags = debugFlags(renderer: chosen ?? environment["GSK_RENDERER"], userFlags: environment["GDK_DEBUG"]) {
             setenv("GDK_DEBUG", flags, 1)
         }
     }
