@@ -4,8 +4,9 @@ import Foundation
 /// (ESC, BEL, a C1 code) in an error's reason phrase could retitle the window, recolour or rewrite
 /// what the user reads, and a bidirectional override could reorder it.
 public enum TerminalText {
-    /// `text` with every control character and bidirectional override written out as `\xHH` or
-    /// `\u{HHHH}`, so the user sees that it was there and the terminal does not act on it.
+    /// `text` with every control character, separator, mark and bidirectional override (`isUnsafe`)
+    /// written out as `\xHH` or `\u{HHHH}`, so the user sees that it was there and the terminal does
+    /// not act on it.
     public static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var result = ""
@@ -22,8 +23,8 @@ public enum TerminalText {
     }
 
     /// JSON text with the characters `JSONEncoder` leaves raw but a terminal acts on (DEL, C1 codes,
-    /// bidirectional overrides) written as `\uHHHH` escapes; they can only occur inside strings, so
-    /// the JSON means the same.
+    /// separators, marks, bidirectional overrides) written as `\uHHHH` escapes; they can only occur
+    /// inside strings, so the JSON means the same.
     public static func safeJSON(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: isUnsafe) else { return json }
         var result = ""
@@ -37,11 +38,14 @@ public enum TerminalText {
         return result
     }
 
-    /// C0 controls, DEL, C1 controls, and the bidirectional embeddings, overrides and isolates.
+    /// C0 controls, DEL, C1 controls, the line and paragraph separators (U+2028, U+2029: a line
+    /// break where the terminal shows none), the left-to-right and right-to-left marks (U+200E,
+    /// U+200F: they reorder the neutral characters beside them) and the bidirectional embeddings,
+    /// overrides and isolates (`BidiControls`).
     private static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x2028, 0x2029: return true
+        default: return BidiControls.contains(scalar)
         }
     }
 }

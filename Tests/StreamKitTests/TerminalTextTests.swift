@@ -8,6 +8,18 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.safe("resolution   320×240 — ok"), "resolution   320×240 — ok")
     }
 
+    /// Separators a terminal shows as nothing (or breaks a line at) and marks that reorder their
+    /// neighbours are written out too.
+    func testSeparatorsAndMarksAreWrittenOut() throws {
+        XCTAssertEqual(TerminalText.safe("job\u{2028}state  idle\u{2029}x\u{200E}1\u{200F}2"),
+                       #"job\u{2028}state  idle\u{2029}x\u{200E}1\u{200F}2"#)
+        let json = "{\"job\":\"a\u{2028}b\u{2029}c\u{200E}d\u{200F}\"}"
+        let safe = TerminalText.safeJSON(json)
+        XCTAssertEqual(safe, #"{"job":"a\u2028b\u2029c\u200Ed\u200F"}"#)
+        let decoded = try JSONSerialization.jsonObject(with: Data(safe.utf8)) as? [String: String]
+        XCTAssertEqual(decoded?["job"], "a\u{2028}b\u{2029}c\u{200E}d\u{200F}")
+    }
+
     func testJSONKeepsItsMeaning() throws {
         let json = "{\n  \"message\" : \"a\\u001b\u{9B}b\u{202E}\"\n}"
         let safe = TerminalText.safeJSON(json)
