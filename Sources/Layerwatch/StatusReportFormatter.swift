@@ -80,7 +80,7 @@ enum StatusReportFormatter {
             var entry: [String: Any] = ["name": camera.name, "service": camera.service, "rotation": camera.rotation,
                                         "flipHorizontal": camera.flipHorizontal, "flipVertical": camera.flipVertical,
                                         "browserOnly": camera.isBrowserOnly]
-            entry["url"] = camera.url
+            entry["url"] = camera.url.map(Redactor(secrets: []).redact)  // a password the host lists: `rtsp://admin:***@…`
             entry["refusal"] = camera.refusal
             entry["otherHost"] = camera.otherHost
             return entry
@@ -96,7 +96,7 @@ enum StatusReportFormatter {
             if camera.flipHorizontal { details.append(tr("flipped horizontally")) }
             if camera.flipVertical { details.append(tr("flipped vertically")) }
             if let host = camera.otherHost { details.append(String(format: tr("on %@, not the printer's host"), host)) }
-            let url = [camera.url, camera.refusal.map { String(format: tr("cannot be added: %@"), $0) }].compactMap { $0 }.joined(separator: " — ")
+            let url = [camera.url.map(Redactor(secrets: []).redact), camera.refusal.map { String(format: tr("cannot be added: %@"), $0) }].compactMap { $0 }.joined(separator: " — ")
             lines.append("  \(camera.name): \(url) (\(details.joined(separator: ", ")))")
         }
         return lines.map(TerminalText.safe).joined(separator: "\n")

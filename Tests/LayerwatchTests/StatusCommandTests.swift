@@ -169,5 +169,31 @@ final class StatusCommandTests: XCTestCase {
             XCTAssertFalse(output.contains("Gr33nH0use") || output.contains("Wr0ngPass") || output.contains("Qz81Ww07"), output)
         }
     }
-}
 
+    /// A host's camera list may carry a camera's password (`rtsp://admin:PASSWORD@…`, `?password=`):
+    /// `cameras` masks it in its text and JSON, as every URL Layerwatch shows.
+    func testPasswordsInAHostsCameraListAreMasked() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        defer { moonraker.stop() }
+        let entry: [String: Any] = ["service": "mjpegstreamer", "enabled": true, "rotation": 0,
+                                    "flip_horizontal": false, "flip_vertical": false, "snapshot_url": ""]
+        moonraker.send(["cmd": "webcams", "list": [
+            entry.merging(["name": "Door", "stream_url": "rtsp://admin:Hunter2Pw@127.0.0.1:8554/door"]) { $1 },
+            entry.merging(["name": "Bed", "stream_url": "http://127.0.0.1:8080/stream.mjpg?user=cam&password=Tr0ub4dor"]) { $1 },
+        ]])
+        XCTAssertNotNil(moonraker.waitFor("done"))
+        let target = "moonraker://127.0.0.1:\(moonraker.port)"
+        let text = try CommandRun.product("layerwatch", ["cameras", target])
+        XCTAssertEqual(text.status, 0, text.stdout + text.stderr)
+        XCTAssertTrue(text.stdout.contains("Door: rtsp://admin:***@127.0.0.1:8554/door"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Bed: http://127.0.0.1:8080/stream.mjpg?user=cam&password=***"), text.stdout)
+        let json = try CommandRun.product("layerwatch", ["cameras", target, "--json"])
+        XCTAssertEqual(json.status, 0, json.stdout + json.stderr)
+        let cameras = try XCTUnwrap((JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["cameras"] as? [[String: Any]])
+        XCTAssertEqual(cameras.map { $0["url"] as? String },
+                       ["rtsp://admin:***@127.0.0.1:8554/door", "http://127.0.0.1:8080/stream.mjpg?user=cam&password=***"])
+        for output in [text, json].map({ $0.stdout + $0.stderr }) {
+            XCTAssertFalse(output.contains("Hunter2Pw") || output.contains("Tr0ub4dor"), output)
+        }
+    }
+}
