@@ -14,7 +14,7 @@ struct CheckFailurePlacement: Equatable {
     /// A failed "Find Cameras" (the printer's or go2rtc's API); `hasPort` when the form shows a port field.
     init(_ failure: StatusFailure, hasPort: Bool) {
         switch failure {
-        case .authRejected:
+        case .authRejected, .loginRequired:
             self.init(.accessCode, tr("Rejected — check it and try again."))
         case .refused:
             self.init(.host, tr("Nothing answers at this address and port — check both."))
@@ -55,6 +55,8 @@ struct CheckFailurePlacement: Equatable {
             self.init(.host, String(format: tr("Something answers here, but not as a Creality printer's status (%@) — check the address."), detail))
         case .notFound:
             self.init(.host, tr("Something answers here, but not as a Creality printer's status — check the address."))
+        case .loginRequired:
+            self.init(.host, tr("Something answers here and asks for a login, which a Creality printer's status connection does not have — check the address."))
         case .authRejected, .missingSerial:
             self.init(.host, failure.userMessage)
         }

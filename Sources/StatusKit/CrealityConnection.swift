@@ -9,10 +9,13 @@ import StreamKit
 /// plain `ok` from it is no status (ha_creality_ws ws_client.py). Commands are `set` requests the
 /// printer does not answer: `pause` 1 and 0 for pause and resume, `stop` 1, `lightSw` 1 or 0 for
 /// the light (CrealityK1C.md "Commands", API.md "Switch LED"); `StatusMonitor` counts the state
-/// they lead to in a later report as done, and says no answer after its timeout.
+/// they lead to in a later report as done, and says no answer after its timeout. A message that is
+/// not a JSON object in UTF-8 (or nests too deep) is skipped and logged, as a bad MQTT report is: the
+/// messages around it still count, and the connection stays.
 final class CrealityConnection: StatusConnection, @unchecked Sendable {
     private let host: String
     private let port: Int
+    private let log: StatusLog
     /// Seconds without a frame before a `get` of the printer's parameters and a ping ask whether it
     /// is still there (ha_creality_ws: a probe and a ping after 10 s).
     private let quietAfter: TimeInterval
@@ -24,9 +27,10 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
     private let lock = NSLock()
     private var client: WebSocketClient?
 
-    init(host: String, port: Int, quietAfter: TimeInterval = 10, silenceLimit: TimeInterval = 25) {
+    init(host: String, port: Int, log: StatusLog, quietAfter: TimeInterval = 10, silenceLimit: TimeInterval = 25) {
         self.host = host
         self.port = port
+        self.log = log
         self.quietAfter = quietAfter
         self.silenceLimit = silenceLimit
     }
@@ -56,7 +60,7 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
             }
             var changed = false
             for message in messages where message != Self.ok {
-                let object = try JSONValue.object(Data(message))
+                guard let object = object(message) else { continue }
                 if JSONValue.string(object["ModeCode"]) == "heart_beat" {
                     socket.send(text: "ok")
                     continue
@@ -86,6 +90,22 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
 
     func interrupt() {
         lock.withLock { client }?.wakeUp()
+    }
+
+    /// The JSON object in a message, or nil (logged) when it is none: RFC 6455 would fail the
+    /// connection on a text message that is not UTF-8, but one bad message from a printer should
+    /// cost only itself.
+    private func object(_ message: [UInt8]) -> [String: Any]? {
+        guard String(validating: message, as: UTF8.self) != nil else {
+            log.info("ignored a message that is not UTF-8")
+            return nil
+        }
+        do {
+            return try JSONValue.object(Data(message))
+        } catch {
+            log.info("ignored a message: \(error.userMessage)")
+            return nil
+        }
     }
 
     /// The printer's plain-text heartbeat answer, which carries no status.

@@ -34,7 +34,7 @@ extension StatusEndpoint {
         case .octoprint(_, _, let key):
             return OctoPrintConnection(baseURL: baseURL!, apiKey: key)
         case .creality(let host, let port):
-            return CrealityConnection(host: host, port: port)
+            return CrealityConnection(host: host, port: port, log: log)
         case .demo:
             return DemoConnection()
         }

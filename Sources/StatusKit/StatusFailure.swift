@@ -6,6 +6,9 @@ import StreamKit
 public enum StatusFailure: Error, Equatable, Sendable {
     /// The access code or API key was refused.
     case authRejected
+    /// A Creality printer's status websocket, which has no login, answered 401 or 403: whatever
+    /// answers wants something Layerwatch cannot give, and no access code would help.
+    case loginRequired
     /// Nothing listens on that port.
     case refused
     /// No answer in time, or the connection went silent.
@@ -23,6 +26,8 @@ public enum StatusFailure: Error, Equatable, Sendable {
         switch self {
         case .authRejected:
             return tr("Status: the access code or API key was rejected — check it in the printer's settings.")
+        case .loginRequired:
+            return tr("Status: the printer refused the connection and asks for a login, which a Creality printer's status connection does not have — check that the address is the printer's own.")
         case .refused:
             return tr("Status: the printer refused the connection — check the address and port.")
         case .timeout:
@@ -36,10 +41,11 @@ public enum StatusFailure: Error, Equatable, Sendable {
         }
     }
 
-    /// A short stable name, for JSON output, logs and exit codes (the same names `probe` uses).
+    /// A short stable name, for JSON output, logs and exit codes (the same names `probe` uses; a
+    /// login asked for is a refused login to them).
     public var kind: String {
         switch self {
-        case .authRejected: return "authRejected"
+        case .authRejected, .loginRequired: return "authRejected"
         case .refused: return "refused"
         case .timeout: return "timeout"
         case .notFound: return "notFound"
@@ -53,7 +59,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
     public var isRetryable: Bool {
         switch self {
         case .refused, .timeout, .protocolError: return true
-        case .authRejected, .notFound, .missingSerial: return false
+        case .authRejected, .loginRequired, .notFound, .missingSerial: return false
         }
     }
 

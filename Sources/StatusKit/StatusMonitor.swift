@@ -61,11 +61,13 @@ public final class StatusMonitor: @unchecked Sendable {
             guard thread == nil else { return }
             let stop = stopSignal
             let made = Thread {
+                // Named from inside, in Linux's 15 bytes: a name given before the start, or a longer
+                // one, never reaches the system (top -H, /proc).
+                Thread.current.name = Self.threadName
                 Self.yieldToTheWindow()
                 self.runLoop(stop: stop)
                 self.ended.stop()
             }
-            made.name = "Layerwatch status"
             thread = made
             made.start()
         }
@@ -81,6 +83,9 @@ public final class StatusMonitor: @unchecked Sendable {
         guard seconds > 0, lock.withLock({ thread != nil }) else { return }
         ended.wait(seconds: seconds)
     }
+
+    /// The status threads' name, as /proc shows it.
+    public static let threadName = "lw-status"
 
     /// How much lower than the window's thread the status threads run (a nice value; Linux keeps
     /// it per thread): a printer flooding reports competes for the processor with the main loop,

@@ -85,6 +85,14 @@ final class TCPStream: @unchecked Sendable {
         throw .protocolError(tr("the printer closed the connection"))
     }
 
+    /// Waits `seconds` without reading the socket, or less when `wakeUp` is called.
+    func pause(seconds: TimeInterval) {
+        var fds = [pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        guard poll(&fds, 1, Int32(max(0, seconds) * 1000)) > 0 else { return }
+        var drained = [UInt8](repeating: 0, count: 64)
+        _ = read(wake.read, &drained, drained.count)
+    }
+
     /// Sends all of `bytes`, waiting for room at most `timeout` in all.
     func send(_ bytes: [UInt8], timeout: TimeInterval) throws(StatusFailure) {
         let deadline = Date().addingTimeInterval(timeout)

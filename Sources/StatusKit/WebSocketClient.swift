@@ -4,7 +4,8 @@ import StreamKit
 /// A WebSocket client connection (RFC 6455) for a printer's status: the handshake
 /// (`WebSocketHandshake`), then messages in, text messages and pings out. One thread — the status
 /// monitor's — calls `receive`, which also writes what other threads queued (`send`, `ping`), so
-/// frames never interleave. Pings are answered with pongs, fragmented messages joined, a close
+/// frames never interleave. Pings are answered with pongs (paced and coalesced, and a flood of
+/// control frames read at a bounded pace: `ControlFrameBudget`), fragmented messages joined, a close
 /// answered and reported as the end; a message larger than `maximumMessage`, or any frame a server
 /// may not send, ends the connection with a protocol error before its payload is kept.
 final class WebSocketClient: @unchecked Sendable {
@@ -23,6 +24,9 @@ final class WebSocketClient: @unchecked Sendable {
     private var closed = false
     private let lock = NSLock()
     private var outgoing: [WebSocketFrame] = []
+    /// The newest ping's payload while its pong waits for `budget` (on the receiving thread only).
+    private var unansweredPing: [UInt8]?
+    private var budget = ControlFrameBudget()
     /// The most frames waiting to be sent: a few commands and pongs; more are dropped, so a
     /// connection that cannot send holds no growing queue.
     static let maximumQueued = 64
@@ -78,7 +82,8 @@ final class WebSocketClient: @unchecked Sendable {
         // Frames already here (the handshake's answer may carry the first) go without a wait.
         var messages = try buffered()
         if messages.isEmpty {
-            let bytes = try stream.receive(waiting: seconds)
+            if budget.isSpent() { stream.pause(seconds: ControlFrameBudget.pause) }
+            let bytes = try stream.receive(waiting: unansweredPing == nil ? seconds : min(seconds, budget.untilPong()))
             if !bytes.isEmpty {
                 lastHeard = Date()
                 reader.append(bytes)
@@ -102,9 +107,11 @@ final class WebSocketClient: @unchecked Sendable {
     private func take(_ frame: WebSocketFrame) throws(StatusFailure) -> [UInt8]? {
         switch frame.opcode {
         case .ping:
-            queue(WebSocketFrame(final: true, opcode: .pong, payload: frame.payload), wake: false)
+            budget.count()
+            unansweredPing = frame.payload
             return nil
         case .pong:
+            budget.count()
             return nil
         case .close:
             close()
@@ -125,17 +132,23 @@ final class WebSocketClient: @unchecked Sendable {
         }
     }
 
-    private func queue(_ frame: WebSocketFrame, wake: Bool = true) {
+    private func queue(_ frame: WebSocketFrame) {
         lock.withLock { if outgoing.count < Self.maximumQueued { outgoing.append(frame) } }
-        if wake { stream.wakeUp() }
+        stream.wakeUp()
     }
 
+    /// Writes the queued frames, and the pong of the newest ping once `budget` lets it go.
     private func flush() throws(StatusFailure) {
         let frames = lock.withLock {
             defer { outgoing.removeAll() }
             return outgoing
         }
         for frame in frames { try write(frame) }
+        if let payload = unansweredPing, budget.untilPong() == 0 {
+            unansweredPing = nil
+            budget.ponged()
+            try write(WebSocketFrame(final: true, opcode: .pong, payload: payload))
+        }
     }
 
     private func write(_ frame: WebSocketFrame) throws(StatusFailure) {

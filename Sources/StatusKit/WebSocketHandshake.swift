@@ -50,7 +50,8 @@ struct WebSocketHandshake {
     }
 
     /// Checks the answer's head (without its blank line): the switch to the WebSocket protocol with
-    /// this handshake's accept value. A 401 or 403 is a refused login, a 404 no API there.
+    /// this handshake's accept value. A 401 or 403 asks for a login a Creality printer does not have,
+    /// a 404 is no API there.
     func check(head: [UInt8]) throws(StatusFailure) {
         let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
         let status = lines.first?.split(separator: " ", maxSplits: 2)
@@ -59,7 +60,7 @@ struct WebSocketHandshake {
         }
         switch code {
         case 101: break
-        case 401, 403: throw .authRejected
+        case 401, 403: throw .loginRequired
         case 404: throw .notFound
         default:
             throw .protocolError(String(format: tr("the server answered %ld %@"), code, TerminalText.safe(String(status.count > 2 ? status[2].prefix(80) : ""))))

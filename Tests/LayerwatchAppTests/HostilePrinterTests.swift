@@ -238,16 +238,8 @@ final class HostilePrinterTests: XCTestCase {
 extension HostilePrinterTests {
     /// CPU seconds (user + system) of this process's main thread and of the whole process, from
     /// /proc (clock ticks of 1/100 s).
-    static func mainThreadCPU() -> Double { cpuSeconds("/proc/self/task/\(getpid())/stat") }
-    static func processCPU() -> Double { cpuSeconds("/proc/self/stat") }
-
-    private static func cpuSeconds(_ path: String) -> Double {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8), let end = text.lastIndex(of: ")") else { return 0 }
-        let fields = text[text.index(after: end)...].split(separator: " ")
-        // After the command: state is field 3, utime 14 and stime 15 (1-based, whole line).
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    static func mainThreadCPU() -> Double { ThreadCensus.cpuSeconds(statFile: "/proc/self/task/\(getpid())/stat") }
+    static func processCPU() -> Double { ThreadCensus.cpuSeconds(statFile: "/proc/self/stat") }
 }
 
 /// Numbers no printer sends, for the fuzz: huge, negative, non-finite (as JSON strings, which is

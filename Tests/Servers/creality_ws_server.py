@@ -24,19 +24,30 @@ stdin:  {"cmd":"set","fields":{…}}    merged into the state and pushed as one 
                                       connected: garbage (a text message that is not JSON) |
                                       badframe (a frame with reserved bits) | huge (a text frame
                                       of N bytes, default 8 MiB) | deep (JSON nested 100 000 deep)
+                                      | badutf8 (a text message that is not UTF-8)
                                       | fragmented (the whole state in three fragments, a ping
                                       between them) | close (a close frame, then the socket closed)
+        {"cmd":"interleave","deltas":[{…},…]}   the deltas merged and pushed in one write, each
+                                      followed by bad messages (not UTF-8, not JSON, nested 100 000
+                                      deep): garbage between good frames
+        {"cmd":"pingflood","seconds":S}   pings as fast as the client takes them for S seconds, a
+                                      state delta ({"printProgress":N}, N counting from 1) pushed
+                                      between them every 0.25 s; pongs are counted, not reported one by one
 stdout: {"event":"ready","port":N}
         {"event":"connected","key_ok":B}       a handshake answered (B: a 16-byte base64 key)
         {"event":"request","method":M,"params":{…}}   every JSON request, before acting on it
         {"event":"heartbeat_ack"}  {"event":"pong"}  {"event":"ping"}
         {"event":"unmasked"}  a client frame without a mask (the connection is then closed)
         {"event":"closed"}    a client's connection ended
+        {"event":"flooded","pings":N,"pongs":N,"progress":N}   a ping flood's end: pings sent, pongs
+                                      read during it, the last printProgress pushed
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
+--refuse CODE answers every handshake with that HTTP status (401: a login asked for).
 """
 import argparse
 import base64
 import hashlib
+from http import HTTPStatus
 import json
 import os
 import struct
@@ -52,7 +63,8 @@ NAME = "creality_ws_server"
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 HUGE_BYTES = 8 * 1024 * 1024
 PERSISTENT = ("normal", "silent", "deaf")
-ONCE = ("garbage", "badframe", "huge", "deep", "fragmented", "close")
+ONCE = ("garbage", "badframe", "huge", "deep", "badutf8", "fragmented", "close")
+BAD_MESSAGES = (b"{\"state\":3,\"printFileName\":\"\xc3(\xff.gcode\"}", b"\x00\x01 this is not JSON {{{", b"[" * 100000 + b"]" * 100000)
 
 DEFAULT_STATE = {
     "model": "K1C", "hostname": "K1C-TEST", "state": 0, "deviceState": 0, "withSelfTest": 0,
@@ -84,6 +96,8 @@ class Client:
         self.sock = sock
         self.lock = threading.Lock()
         self.alive = True
+        self.flooding = False
+        self.pongs = 0
 
     def send(self, data):
         with self.lock:
@@ -106,7 +120,8 @@ class Client:
 
 
 class Printer:
-    def __init__(self, heartbeat):
+    def __init__(self, heartbeat, refuse):
+        self.refuse = refuse
         self.lock = threading.Lock()
         self.state = json.loads(json.dumps(DEFAULT_STATE))
         self.clients = []
@@ -154,6 +169,10 @@ class Printer:
             key_ok = len(base64.b64decode(key, validate=True)) == 16
         except ValueError:
             key_ok = False
+        if self.refuse:
+            client.send(f"HTTP/1.1 {self.refuse} {HTTPStatus(self.refuse).phrase}\r\nContent-Length: 0\r\n\r\n".encode())
+            emit(event="refused", status=self.refuse)
+            return False
         if fields.get("upgrade", "").lower() != "websocket" or not key:
             client.send(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
             return False
@@ -189,7 +208,10 @@ class Printer:
                     client.send(frame(0xA, payload))
                 continue
             if opcode == 0xA:
-                emit(event="pong")
+                if client.flooding:
+                    client.pongs += 1
+                else:
+                    emit(event="pong")
                 continue
             message = payload if opcode in (0x1, 0x2) else (message or b"") + payload
             if final:
@@ -246,6 +268,41 @@ class Printer:
             for client in clients:
                 client.text(changes)
 
+    def interleave(self, deltas):
+        """Each delta merged and sent, bad messages after it, all in one write."""
+        data = b""
+        for delta in deltas:
+            with self.lock:
+                self.state.update(delta)
+            data += frame(0x1, json.dumps(delta, separators=(",", ":")).encode())
+            data += b"".join(frame(0x1, bad) for bad in BAD_MESSAGES)
+        with self.lock:
+            clients = list(self.clients)
+        for client in clients:
+            client.send(data)
+        return {"clients": len(clients)}
+
+    def ping_flood(self, seconds):
+        """Pings as fast as each client takes them, a progress delta every 0.25 s between them."""
+        with self.lock:
+            clients = list(self.clients)
+        batch = b"".join(frame(0x9, struct.pack("!I", n)) for n in range(1000))
+        for client in clients:
+            client.flooding, client.pongs = True, 0
+        pings, progress, start = 0, 0, time.monotonic()
+        next_delta = start
+        while time.monotonic() - start < seconds and all(c.alive for c in clients):
+            if time.monotonic() >= next_delta:
+                progress += 1
+                next_delta += 0.25
+                self.push({"printProgress": progress})
+            for client in clients:
+                client.send(batch)
+            pings += 1000
+        for client in clients:
+            client.flooding = False
+        emit(event="flooded", pings=pings, pongs=sum(c.pongs for c in clients), progress=progress)
+
     def heartbeats(self):
         while True:
             time.sleep(self.heartbeat)
@@ -272,7 +329,7 @@ class Printer:
 
     def fault(self, client, mode, size, snapshot):
         if mode == "garbage":
-            client.send(frame(0x1, b"\x00\x01 this is not JSON {{{"))
+            client.send(frame(0x1, BAD_MESSAGES[1]))
         elif mode == "badframe":
             client.send(frame(0x1, b"{}", rsv=0x40))
         elif mode == "huge":
@@ -283,7 +340,9 @@ class Printer:
                 client.send(block[:min(len(block), size - sent)])
                 sent += len(block)
         elif mode == "deep":
-            client.send(frame(0x1, b"[" * 100000 + b"]" * 100000))
+            client.send(frame(0x1, BAD_MESSAGES[2]))
+        elif mode == "badutf8":
+            client.send(frame(0x1, BAD_MESSAGES[0]))
         elif mode == "fragmented":
             data = json.dumps(snapshot, separators=(",", ":")).encode()
             third = len(data) // 3
@@ -303,8 +362,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_args(p)
     p.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heart_beat messages")
+    p.add_argument("--refuse", type=int, default=0, help="answer every handshake with this HTTP status")
     cfg = p.parse_args()
-    printer = Printer(cfg.heartbeat)
+    printer = Printer(cfg.heartbeat, cfg.refuse)
     server = listen(cfg.bind, cfg.port)
 
     def accept():
@@ -322,6 +382,12 @@ def main():
             emit(event="done", cmd=name)
         elif name == "mode":
             emit(event="done", cmd=name, **printer.set_mode(command))
+        elif name == "interleave":
+            emit(event="done", cmd=name, **printer.interleave(command.get("deltas") or []))
+        elif name == "pingflood":
+            seconds = float(command.get("seconds", 5))
+            threading.Thread(target=printer.ping_flood, args=(seconds,), daemon=True).start()
+            emit(event="done", cmd=name)
         else:
             raise ValueError(f"unknown command {name!r}")
 

@@ -162,15 +162,14 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertFalse(recorder.all.contains { $0.failure != nil }, "\(recorder.all)")
     }
 
-    func testHostileMessagesAreRefusedWithAClearFailure() throws {
+    /// What breaks the protocol ends the connection with a clear failure, and it reconnects.
+    func testHostileFramesAreRefusedWithAClearFailure() throws {
         let server = try printer()
         let recorder = recorder(server)
         recorder.awaitStatus(10, "idle") { $0.state == .idle }
         let cases: [(mode: String, detail: String)] = [
-            ("garbage", "an answer that is not JSON"),
             ("badframe", "a WebSocket frame with reserved bits set"),
             ("huge", "a message of 8388608 bytes, over the 1 MB limit"),
-            ("deep", "a JSON answer nested more than 64 levels deep"),
         ]
         for (mode, detail) in cases {
             let index = recorder.all.count
@@ -187,6 +186,72 @@ final class CrealityConnectionTests: XCTestCase {
         recorder.awaitStatus(10, "the status still follows", from: index) { $0.state == .printing }
     }
 
+    /// A message that is not UTF-8, not JSON or nested 100 000 deep is skipped, as a bad MQTT report
+    /// is: the good messages around it, in the same read, still count, and the connection stays.
+    func testBadMessagesBetweenGoodOnesAreSkipped() throws {
+        let server = try printer()
+        let recorder = recorder(server)
+        recorder.awaitStatus(10, "idle") { $0.state == .idle }
+        for mode in ["garbage", "badutf8", "deep"] { self.mode(server, mode) }
+        server.send(["cmd": "interleave", "deltas": [["state": 1, "printFileName": "/usr/data/e.gcode", "printProgress": 5],
+                                                     ["printProgress": 6, "layer": 3]]])
+        XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "interleave" })
+        let after = try XCTUnwrap(recorder.awaitStatus(10, "both good messages read") { $0.progress == 6 })
+        XCTAssertEqual(after.state, .printing)
+        XCTAssertEqual(after.job, "e.gcode")
+        XCTAssertEqual(after.layer, 3)
+        set(server, ["printProgress": 7])
+        recorder.awaitStatus(10, "the status still follows") { $0.progress == 7 }
+        XCTAssertFalse(recorder.all.contains { $0.failure != nil }, "\(recorder.all)")
+        XCTAssertFalse(recorder.all.contains { $0.status?.state == .failed }, "the message that is not UTF-8 is not read")
+        XCTAssertEqual(server.events(named: "connected").count, 1, "one connection throughout")
+    }
+
+    /// A websocket that asks for a login (Creality's has none) is told in Creality's terms: no
+    /// access code is asked for, and it is not retried.
+    func testALoginAskedForIsToldInCrealitysTerms() throws {
+        for status in ["401", "403"] {
+            let server = try printer(["--refuse", status])
+            let recorder = recorder(server)
+            let failed = recorder.expect(10, "\(status) refused") { $0.failure != nil }
+            XCTAssertEqual(failed?.connection, .failed(.loginRequired, retryIn: nil))
+            let message = try XCTUnwrap(failed?.failure?.userMessage)
+            XCTAssertTrue(message.contains("asks for a login, which a Creality printer's status connection does not have"), message)
+            XCTAssertFalse(message.localizedCaseInsensitiveContains("access code") || message.contains("API key"), message)
+            XCTAssertEqual(StatusFailure.loginRequired.kind, "authRejected", "exit code 3, as a refused login")
+        }
+    }
+
+    /// A server flooding pings as fast as the client takes them costs the status thread a bounded
+    /// share of a core: pongs are paced and answer the newest ping, and past a budget the flood is
+    /// read at a bounded pace; the status pushed between the pings still flows.
+    func testAPingFloodCostsABoundedShareOfACore() throws {
+        let server = try printer()
+        let recorder = recorder(server)
+        set(server, ["state": 1, "printFileName": "/usr/data/f.gcode", "printProgress": 0])
+        recorder.awaitStatus(10, "printing") { $0.state == .printing }
+        let seconds = 6.0
+        let cpuBefore = ThreadCensus.cpuSeconds(prefix: StatusMonitor.threadName)
+        let started = Date()
+        server.send(["cmd": "pingflood", "seconds": seconds])
+        let flooded = try XCTUnwrap(server.waitFor("flooded", timeout: seconds + 10))
+        let elapsed = Date().timeIntervalSince(started)
+        let cpu = ThreadCensus.cpuSeconds(prefix: StatusMonitor.threadName) - cpuBefore
+        let pings = flooded.fields["pings"] as? Int ?? 0, pongs = flooded.fields["pongs"] as? Int ?? 0
+        let progress = try XCTUnwrap(flooded.fields["progress"] as? Int)
+        print("ping flood: \(pings) pings, \(pongs) pongs, \(String(format: "%.2f", cpu)) s CPU in \(String(format: "%.1f", elapsed)) s")
+        XCTAssertGreaterThan(pings, 10_000, "a flood")
+        XCTAssertLessThan(cpu, 0.25 * elapsed, "the status thread's CPU during the flood")
+        XCTAssertGreaterThan(pongs, 0, "pings are still answered")
+        XCTAssertLessThanOrEqual(pongs, Int(elapsed / ControlFrameBudget.pongSpacing) + 2, "pongs are paced")
+        // The progress pushed between the pings arrives: during the flood, and its last soon after.
+        XCTAssertTrue(recorder.all.contains { ($0.status?.progress ?? 0) >= 2 && ($0.status?.progress ?? 0) < Double(progress) }, "\(recorder.all.suffix(3))")
+        recorder.awaitStatus(10, "the last progress pushed in the flood") { $0.progress == Double(progress) }
+        set(server, ["printProgress": 99])
+        recorder.awaitStatus(10, "the status follows after the flood") { $0.progress == 99 }
+        XCTAssertFalse(recorder.all.contains { $0.failure != nil }, "\(recorder.all.filter { $0.failure != nil })")
+    }
+
     func testAnHTTPServerThatIsNoWebSocketIsRefused() throws {
         let moonraker = try TestServer(script: "moonraker_server.py")
         addTeardownBlock { moonraker.stop() }
@@ -197,7 +262,8 @@ final class CrealityConnectionTests: XCTestCase {
     func testASilentPrinterTimesOut() throws {
         let server = try printer()
         mode(server, "silent")
-        let connection = CrealityConnection(host: "127.0.0.1", port: server.port, quietAfter: 0.5, silenceLimit: 2)
+        let endpoint = StatusEndpoint.creality(host: "127.0.0.1", port: server.port)
+        let connection = CrealityConnection(host: "127.0.0.1", port: server.port, log: StatusLog(endpoint: endpoint), quietAfter: 0.5, silenceLimit: 2)
         let started = Date()
         XCTAssertThrowsError(try connection.run(stop: StopSignal(), live: {}, report: { _ in })) { error in
             XCTAssertEqual(error as? StatusFailure, .timeout)
