@@ -5,10 +5,14 @@ import StreamKit
 
 /// The filament in detail, behind the swatches: each AMS unit with its humidity level, then a row
 /// per slot — its swatch, its name (`AMS A2`), the material, what is left and a mark on the one
-/// feeding now — in aligned columns. Rebuilt only when the filament changes.
+/// feeding now — in aligned columns. Rebuilt only when the filament changes. The rows scroll once
+/// they are taller than half the monitor the window is on (the side of the swatches with the more
+/// room has at least that): a printer with many units would otherwise run the popover off the
+/// screen.
 @MainActor
 final class FilamentPopover {
     let widget = gtk_popover_new()!
+    private let scroller = gtk_scrolled_window_new()!
     private let grid = gtk_grid_new()!
     private(set) var filament = Filament()
     /// The rows' swatches, kept while they are shown (each draws through its object).
@@ -21,7 +25,24 @@ final class FilamentPopover {
         gtk_grid_set_row_spacing(gcast(grid), 6)
         gtk_widget_add_css_class(grid, "filament-details")
         gtk_widget_add_css_class(widget, "filament-popover")
-        gtk_popover_set_child(gcast(widget), grid)
+        gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_width(gcast(scroller), true.gboolean)
+        gtk_scrolled_window_set_propagate_natural_height(gcast(scroller), true.gboolean)
+        gtk_scrolled_window_set_child(gcast(scroller), grid)
+        gtk_popover_set_child(gcast(widget), scroller)
+        connectSignal(widget, "show") { [weak self] in self?.fitMonitor() }
+    }
+
+    /// Room the popover's frame and arrow take beyond its rows, and a margin from the screen's edge.
+    private static let frameRoom: Int32 = 60
+
+    /// Caps the rows' height at half the height of the monitor the window is on, less `frameRoom`.
+    private func fitMonitor() {
+        guard let parent = gtk_widget_get_parent(widget), let native = gtk_widget_get_native(parent),
+              let surface = gtk_native_get_surface(native), let monitor = gdk_display_get_monitor_at_surface(gdk_surface_get_display(surface), surface) else { return }
+        var area = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &area)
+        gtk_scrolled_window_set_max_content_height(gcast(scroller), max(120, area.height / 2 - Self.frameRoom))
     }
 
     func show(_ filament: Filament) {

@@ -1,4 +1,5 @@
 import CGtk
+import CLayerwatch
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -68,6 +69,56 @@ final class StatusGlanceTests: XCTestCase {
         let contrast = seen.map { abs(($0.ring.r + $0.ring.g + $0.ring.b) - ($0.beside.r + $0.beside.g + $0.beside.b)) }
         XCTAssertEqual(contrast.map { $0 > 150 }, [false, true, false, false, false],
                        "\(place): ring \(seen.map(\.ring)) against the background \(seen.map(\.beside))")
+    }
+
+    /// Sixteen AMS units of four trays are some 80 rows: the popover scrolls them and stays on the
+    /// monitor (run under a 1000 px high screen, `xvfb-run -s "-screen 0 1280x1000x24"`, it was
+    /// 2 600 px tall and ran off it). LAYERWATCH_SHOT=FILE.png saves the screen with it open.
+    func testManyUnitsScrollInAPopoverThatFitsTheMonitor() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
+        addTeardownBlock { server.stop() }
+        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
+        let printer = Printer(name: "Farm of AMS", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
+                              serial: serial, accessCode: code)
+        try MainActor.assumeIsolated {
+            let directory = try makeTemporaryDirectory()
+            try ConfigStore(directory: directory, secrets: nil).save(
+                AppConfig(printers: [printer], window: .init(width: 1000, height: 700, maximized: false)))
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let glance = try XCTUnwrap(window.tabs.selected?.status.glance)
+            let units = (0..<16).map { unit in
+                ["id": "\(unit)", "humidity": "3", "tray": trays.enumerated().map { index, tray in
+                    ["id": "\(index)", "tray_type": tray.type, "tray_sub_brands": "\(tray.type) Basic", "tray_color": tray.color, "remain": 50]
+                }] as [String: Any]
+            }
+            server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy", "ams": ["ams": units, "tray_now": "61"]]])
+            let popover = glance.filament.popover
+            XCTAssertTrue(iterateMainContext(timeout: 15) { popover.rows.count == 64 }, "\(popover.rows.count) rows")
+            let button = glance.filament.button
+            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(button) != 0 })
+            _ = iterateMainContext(timeout: 1) { false }
+            XCTAssertEqual(Pointer(widget: button).at(Double(gtk_widget_get_width(button)) / 2, Double(gtk_widget_get_height(button)) / 2,
+                                                      then: ["click", "1"]), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(popover.widget) != 0 }, "the details open")
+            _ = iterateMainContext(timeout: 1) { false }
+            let surface = try XCTUnwrap(gtk_native_get_surface(gcast(popover.widget)))
+            let monitor = try XCTUnwrap(gdk_display_get_monitor_at_surface(gdk_surface_get_display(surface), surface))
+            var area = GdkRectangle()
+            gdk_monitor_get_geometry(monitor, &area)
+            var (x, y): (Int32, Int32) = (0, 0)
+            XCTAssertTrue(Bool(gboolean: lw_x11_get_position(surface, &x, &y)))
+            let height = gdk_surface_get_height(surface)
+            XCTAssertGreaterThanOrEqual(y, area.y, "the popover's top on the monitor")
+            XCTAssertLessThanOrEqual(y + height, area.y + area.height, "the popover (\(height) px at \(y)) ends on the \(area.height) px monitor")
+            if let shot = ProcessInfo.processInfo.environment["LAYERWATCH_SHOT"] {
+                let capture = try Process.run(URL(fileURLWithPath: "/usr/bin/import"), arguments: ["-window", "root", shot])
+                capture.waitUntilExit()
+            }
+            gtk_popover_popdown(gcast(popover.widget))
+        }
     }
 
     func testTheTabAndTileShowTemperaturesAndTheTraysColoursOnScreen() throws {
