@@ -1,5 +1,6 @@
 import Foundation
 import StatusKit
+import StreamKit
 
 /// Turns one datagram heard on the discovery ports into a printer, or nothing. Anything on those
 /// ports may be garbage, another vendor's SSDP or Bambu Studio's own M-SEARCH, so only a Bambu
@@ -43,7 +44,8 @@ public enum DiscoveryParser {
     }
 
     /// Header lines up to the first blank line, by lower-cased name; the first of a repeated name
-    /// wins. Empty values and values with control characters count as absent.
+    /// wins. Empty values and values with control characters count as absent; bidirectional
+    /// embeddings, overrides and isolates are taken out (`BidiControls`: a name is shown in sentences).
     private static func headerFields(_ lines: ArraySlice<String>) -> [String: String] {
         var fields: [String: String] = [:]
         for line in lines {
@@ -53,7 +55,7 @@ public enum DiscoveryParser {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             guard !value.isEmpty, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
                   fields[name] == nil else { continue }
-            fields[name] = value
+            fields[name] = BidiControls.removed(from: value)
         }
         return fields
     }

@@ -60,7 +60,7 @@ public struct Go2RTCImport: Hashable, Sendable {
             guard streams[name] is [String: Any],
                   let path = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
             else { return nil }
-            return ImportedCamera(name: name, service: "go2rtc", url: "rtsp://\(bracketed):\(Self.rtspPort)/\(path)")
+            return ImportedCamera(name: BidiControls.removed(from: name), service: "go2rtc", url: "rtsp://\(bracketed):\(Self.rtspPort)/\(path)")
         }
     }
 }

@@ -4,11 +4,14 @@ import StreamKit
 /// Reads strings and flags out of parsed JSON whatever form a printer sent them in, and parses a
 /// body only after its size was checked and its lists cut to their limits (`JSONPruner`): printers'
 /// firmware is not consistent and a hostile peer may send anything. Numbers are read through
-/// `PrinterNumber`, which knows each field's range.
+/// `PrinterNumber`, which knows each field's range. Every string read here — job names, tray names,
+/// reasons, camera names — loses its bidirectional embeddings, overrides and isolates
+/// (`BidiControls`): shown in our own sentences, labels and notifications, one would reorder the
+/// text around it.
 enum JSONValue {
     static func string(_ value: Any?) -> String? {
         switch value {
-        case let text as String: return text
+        case let text as String: return BidiControls.removed(from: text)
         case let number as NSNumber: return number.stringValue
         default: return nil
         }

@@ -233,6 +233,40 @@ final class HostilePrinterTests: XCTestCase {
             XCTAssertEqual(finished.string("title"), "<b>Bench</b> & co: print finished")
         }
     }
+
+    /// A right-to-left override (U+202E) or isolate in a job's or a tray's name would reverse the
+    /// text after it in our labels and sentences: it is taken out where the report is read, so the
+    /// strip, the filament popover and the notification show the name in its own order and nothing
+    /// after it moves. LAYERWATCH_SHOTS=DIR saves the window with the strip.
+    func testBidiOverridesInPrinterTextDoNotReorderOurs() throws {
+        let notifications = try notificationServer()
+        let (mqtt, printer) = try fakeP1S(code: code, on: randomLoopbackAddress(), name: "Bidi")
+        let (config, state) = try directories(with: [printer])
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.page(id: printer.id))
+            let strip = page.status.strip
+            let tray: [String: Any] = ["id": "0", "tray_type": "PLA", "tray_sub_brands": "\u{2067}Matte\u{202E} Basic", "tray_color": "FF0000FF", "remain": 80]
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "\u{202E}Gear v2\u{202A}", "mc_percent": 42,
+                                               "ams": ["ams": [["id": "0", "humidity": "3", "tray": [tray]]], "tray_now": "0"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 20) { strip.stateText == "Printing" && strip.jobText != nil })
+            XCTAssertEqual(strip.jobText, "Gear v2")
+            XCTAssertEqual(strip.percentText, "42 %")
+            let popover = try XCTUnwrap(page.status.glance?.filament.popover)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !popover.rows.isEmpty })
+            XCTAssertEqual(popover.rows.first?.material, "PLA · Matte Basic")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "bidi-job")
+            _ = iterateMainContext(timeout: UInt32(NotificationGate.settleTime) + 2) { false }
+            mqtt.send(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]])
+            let ours = { notifications.events(named: "notification").filter { $0.string("title")?.hasPrefix("Bidi") == true } }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { !ours().isEmpty })
+            let finished = try XCTUnwrap(ours().last)
+            XCTAssertEqual(finished.string("title"), "Bidi: print finished")
+            XCTAssertEqual(finished.string("body"), "Gear v2")
+        }
+    }
 }
 
 extension HostilePrinterTests {

@@ -73,7 +73,7 @@ final class StatusGlanceTests: XCTestCase {
 
     /// Sixteen AMS units of four trays are some 80 rows: the popover scrolls them and stays on the
     /// monitor (run under a 1000 px high screen, `xvfb-run -s "-screen 0 1280x1000x24"`, it was
-    /// 2 600 px tall and ran off it). LAYERWATCH_SHOT=FILE.png saves the screen with it open.
+    /// 2 600 px tall and ran off it). LAYERWATCH_SHOTS=DIR saves the screen with it open.
     func testManyUnitsScrollInAPopoverThatFitsTheMonitor() throws {
         let windowManager = try WindowManager()
         defer { withExtendedLifetime(windowManager) {} }
@@ -113,10 +113,7 @@ final class StatusGlanceTests: XCTestCase {
             let height = gdk_surface_get_height(surface)
             XCTAssertGreaterThanOrEqual(y, area.y, "the popover's top on the monitor")
             XCTAssertLessThanOrEqual(y + height, area.y + area.height, "the popover (\(height) px at \(y)) ends on the \(area.height) px monitor")
-            if let shot = ProcessInfo.processInfo.environment["LAYERWATCH_SHOT"] {
-                let capture = try Process.run(URL(fileURLWithPath: "/usr/bin/import"), arguments: ["-window", "root", shot])
-                capture.waitUntilExit()
-            }
+            ScreenCapture.saveIfAsked(as: "ams-popover")
             gtk_popover_popdown(gcast(popover.widget))
         }
     }

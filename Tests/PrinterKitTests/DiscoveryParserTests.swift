@@ -35,6 +35,13 @@ final class DiscoveryParserTests: XCTestCase {
         XCTAssertEqual(printer.displayName, "Workshop X1C")
     }
 
+    /// A name is shown in our sentences ("Add “…”"): a right-to-left override or an isolate in it
+    /// would reorder the words after it, so they are taken out.
+    func testBidiControlsAreTakenOutOfTheName() throws {
+        let printer = try XCTUnwrap(parse(announcement(name: "\u{202E}Workshop\u{2066} X1C\u{202C}")))
+        XCTAssertEqual(printer.name, "Workshop X1C")
+    }
+
     func testNamesTheModelsOfP1SA1MiniAndH2D() throws {
         let cases: [(serial: String, code: String, connect: String, model: BambuModel, name: String, connection: DiscoveredPrinter.Connection)] = [
             ("01P00A451601106", "C12", "cloud", .p1s, "P1S", .cloud),

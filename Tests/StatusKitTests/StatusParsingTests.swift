@@ -89,6 +89,11 @@ final class StatusParsingTests: XCTestCase {
         let failed = MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"error","message":"Move out of range"}}"#))
         XCTAssertEqual(failed.state, .failed)
         XCTAssertEqual(failed.errorText, "Move out of range")
+        // A reason or a job name with a right-to-left override or an isolate: taken out, so it cannot
+        // reorder the sentence it is shown in.
+        let bidi = MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"error","filename":"\u202Eedoc.gcode","message":"Heater \u2067extruder\u2069 not heating \u202Bat expected rate"}}"#))
+        XCTAssertEqual(bidi.job, "edoc.gcode")
+        XCTAssertEqual(bidi.errorText, "Heater extruder not heating at expected rate")
         XCTAssertEqual(MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"cancelled"}}"#)).state, .failed)
         XCTAssertEqual(MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"complete"}}"#)).state, .finished)
     }
