@@ -144,6 +144,9 @@ final class CrealityDialogTests: XCTestCase {
         let (printer, _) = try fakeK1C(on: host, camera: false)
         printer.send(["cmd": "set", "fields": ["model": NSNull(), "webrtcSupport": NSNull()]])
         XCTAssertNotNil(printer.waitFor("done"))
+        let locked = randomLoopbackAddress()
+        let refusing = try TestServer(script: "creality_ws_server.py", arguments: ["--bind", locked, "--port", "\(StatusEndpoint.crealityPort)", "--refuse", "401"])
+        addTeardownBlock { refusing.stop() }
         let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -158,6 +161,13 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.host.errorText != nil }, dialog.testResultText)
             XCTAssertEqual(dialog.host.errorText, "Nothing answers on port 9999, where a Creality printer reports its status — check the address and that the printer is on.")
             XCTAssertEqual(dialog.testResultText, "Not connected: the message under the marked field says why.")
+
+            // A websocket asking for a login (a Creality printer's has none): said in its terms, no
+            // access code asked for.
+            dialog.host.text = locked
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.host.errorText != nil }, dialog.testResultText)
+            XCTAssertEqual(dialog.host.errorText, "Something answers here and asks for a login, which a Creality printer's status connection does not have — check the address.")
 
             dialog.host.text = host
             XCTAssertNil(dialog.host.errorText, "an edit of the address clears it")
