@@ -77,15 +77,8 @@ final class StatusGlanceTests: XCTestCase {
     func testManyUnitsScrollInAPopoverThatFitsTheMonitor() throws {
         let windowManager = try WindowManager()
         defer { withExtendedLifetime(windowManager) {} }
-        let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
-        addTeardownBlock { server.stop() }
-        let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
-        let printer = Printer(name: "Farm of AMS", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
-                              serial: serial, accessCode: code)
+        let (server, directory) = try fakeX1C(named: "Farm of AMS", windowHeight: 700)
         try MainActor.assumeIsolated {
-            let directory = try makeTemporaryDirectory()
-            try ConfigStore(directory: directory, secrets: nil).save(
-                AppConfig(printers: [printer], window: .init(width: 1000, height: 700, maximized: false)))
             let (_, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             let glance = try XCTUnwrap(window.tabs.selected?.status.glance)
@@ -118,18 +111,25 @@ final class StatusGlanceTests: XCTestCase {
         }
     }
 
-    func testTheTabAndTileShowTemperaturesAndTheTraysColoursOnScreen() throws {
-        let windowManager = try WindowManager()
-        defer { withExtendedLifetime(windowManager) {} }
+    /// A fake X1C (mosquitto-backed) named `name`, and a config directory holding it alone with a
+    /// window 1000 px wide and `windowHeight` high.
+    private func fakeX1C(named name: String, windowHeight: Int) throws -> (server: TestServer, directory: URL) {
         let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
         addTeardownBlock { server.stop() }
         let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
-        let printer = Printer(name: "X1C AMS", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
+        let printer = Printer(name: name, kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: server.port,
                               serial: serial, accessCode: code)
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(
+            AppConfig(printers: [printer], window: .init(width: 1000, height: windowHeight, maximized: false)))
+        return (server, directory)
+    }
+
+    func testTheTabAndTileShowTemperaturesAndTheTraysColoursOnScreen() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        let (server, directory) = try fakeX1C(named: "X1C AMS", windowHeight: 800)
         try MainActor.assumeIsolated {
-            let directory = try makeTemporaryDirectory()
-            try ConfigStore(directory: directory, secrets: nil).save(
-                AppConfig(printers: [printer], window: .init(width: 1000, height: 800, maximized: false)))
             let (_, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.selected)
