@@ -39,7 +39,8 @@ final class FilamentPopover {
     /// Caps the rows' height at half the height of the monitor the window is on, less `frameRoom`.
     private func fitMonitor() {
         guard let parent = gtk_widget_get_parent(widget), let native = gtk_widget_get_native(parent),
-              let surface = gtk_native_get_surface(native), let monitor = gdk_display_get_monitor_at_surface(gdk_surface_get_display(surface), surface) else { return }
+              let surface = gtk_native_get_surface(native),
+              let monitor = gdk_display_get_monitor_at_surface(gdk_surface_get_display(surface), surface) else { return }
         var area = GdkRectangle()
         gdk_monitor_get_geometry(monitor, &area)
         gtk_scrolled_window_set_max_content_height(gcast(scroller), max(120, area.height / 2 - Self.frameRoom))
