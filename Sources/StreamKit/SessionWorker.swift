@@ -34,6 +34,8 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
     /// Starts the thread; it waits for `previous` to finish first (one client per printer).
     func start(after previous: SessionWorker?) {
         let thread = Thread { [self] in
+            // Named from inside, in Linux's 15 bytes: a name set before the start never reaches /proc.
+            Thread.current.name = StreamSession.workerThreadName
             FrameLimits.applyFFmpegAllocationLimit
             previous?.waitUntilFinished()
             FFmpegLog.begin(capture)
@@ -41,7 +43,6 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
             FFmpegLog.end()
             finished.signal()
         }
-        thread.name = "layerwatch.session.\(generation)"
         thread.start()
     }
 

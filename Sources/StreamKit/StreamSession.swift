@@ -23,6 +23,9 @@ public final class StreamSession: @unchecked Sendable {
     private var recorder: StreamRecording?
     private var connections = 0
 
+    /// The name of a session's worker thread, as /proc shows it (tests count them).
+    public static let workerThreadName = "lw-session"
+
     public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
         self.source = source
         self.options = options

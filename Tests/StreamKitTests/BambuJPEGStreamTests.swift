@@ -98,7 +98,7 @@ final class BambuJPEGStreamTests: XCTestCase {
         session.stop()
         XCTAssertLessThan(Date().timeIntervalSince(began), 0.25, "stop() while waiting for the next frame")
         XCTAssertEqual(session.state, .stopped)
-        XCTAssertEqual(ThreadCensus.count(prefix: "layerwatch.session"), 0, "no session thread left behind")
+        XCTAssertTrue(waitUntil(timeout: 2) { ThreadCensus.count(prefix: StreamSession.workerThreadName) == 0 }, "no session thread left behind")
         XCTAssertNotNil(server.waitFor("client-closed", timeout: 3), "the printer's connection is closed")
     }
 }

@@ -106,7 +106,7 @@ final class RTSPFailureTests: XCTestCase {
         began = Date()
         streaming.stop()
         XCTAssertLessThan(Date().timeIntervalSince(began), 0.25, "stop() while streaming")
-        XCTAssertEqual(ThreadCensus.count(prefix: "layerwatch.session"), 0, "no session thread left behind")
+        XCTAssertTrue(waitUntil(timeout: 2) { ThreadCensus.count(prefix: StreamSession.workerThreadName) == 0 }, "no session thread left behind")
         let framesAfterStop = watching.frameCount
         XCTAssertFalse(watching.wait(timeout: 0.5) { _, frames in frames > framesAfterStop + 1 })
     }

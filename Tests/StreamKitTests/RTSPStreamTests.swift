@@ -71,6 +71,7 @@ final class RTSPStreamTests: XCTestCase {
         let first = SessionRecorder(session: session)
         let second = SessionRecorder(session: session)
         XCTAssertNotNil(first.waitForFrames(2, timeout: 15))
+        XCTAssertGreaterThanOrEqual(ThreadCensus.count(prefix: StreamSession.workerThreadName), 1, "its worker thread, as /proc names it")
         first.detach()
         XCTAssertEqual(session.state, .live, "one view left: the stream goes on")
         let before = second.frameCount
@@ -78,6 +79,6 @@ final class RTSPStreamTests: XCTestCase {
         second.detach()
         XCTAssertEqual(session.state, .stopped)
         XCTAssertNotNil(server.waitFor("client-closed", timeout: 5), "the connection must be closed")
-        XCTAssertTrue(waitUntil(timeout: 2) { ThreadCensus.count(prefix: "layerwatch.session") == 0 })
+        XCTAssertTrue(waitUntil(timeout: 2) { ThreadCensus.count(prefix: StreamSession.workerThreadName) == 0 })
     }
 }
