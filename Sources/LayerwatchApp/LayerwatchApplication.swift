@@ -209,6 +209,7 @@ public final class LayerwatchApplication {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
         }
+        library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
     }
 
     /// Opens the main window, restoring saved tabs, selection, size and mini windows.
@@ -264,7 +265,7 @@ public final class LayerwatchApplication {
         earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
         earlyConsumers = []
         recordings.releaseSessions()
-        let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
+        let problems = [library.fileProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
         if requested.contains(.demo) { showDemo() }
