@@ -64,6 +64,8 @@ public final class LayerwatchApplication {
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
     /// it off.
     public var restartsLean = false
+    /// Set when the lean restart was put off by something holding the process (`holdEnded`).
+    var waitsForIdle = false
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
@@ -203,13 +205,16 @@ public final class LayerwatchApplication {
                                      freshPicture(of: id, completion)
                                  })
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
+        notifier?.onIdle = { [weak self] in self?.holdEnded() }
+        timelapses?.onIdle = { [weak self] in self?.holdEnded() }
+        recordings.onIdle = { [weak self] in self?.holdEnded() }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
+        library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
         }
-        library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
     }
 
     /// Opens the main window, restoring saved tabs, selection, size and mini windows.
@@ -221,6 +226,7 @@ public final class LayerwatchApplication {
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub)
         self.window = window
         background.release()  // the window holds the application now
+        waitsForIdle = false
         library.whenSecretsLoaded { [weak self] in
             guard let self else { return }
             statusHub.sync(library.config.printers)  // watching again if a window before this one ended it
