@@ -26,6 +26,29 @@ final class BackgroundLaunchTests: XCTestCase {
         try Self.quitWithControlQ(first)
     }
 
+    func testAnEditMadeInTheBackgroundIsFollowedAndShownWhenTheWindowComesBack() throws {
+        let watch = try Watch()
+        let bench = try TestServer(script: "moonraker_server.py")
+        defer { bench.stop() }
+        let first = try watch.launch(["--background"])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= 2 }, "the status is polled")
+
+        // Renamed, and a printer added, by hand with no window.
+        try watch.writeConfig([watch.printer(id: "6F9619FF", name: "Voron 2.4", port: watch.moonraker.port),
+                               watch.printer(id: "5A9619FF", name: "Bench", port: bench.port)])
+        XCTAssertNotNil(bench.waitFor("request", timeout: 20), "the added printer's status is polled: \(first.output)")
+        XCTAssertTrue(Self.windows(of: first.id).isEmpty, "no window")
+
+        try watch.launchAgain()
+        XCTAssertTrue(waitUntil(timeout: 15) { Self.windowNames(of: first.id) == ["Voron 2.4 — Layerwatch"] },
+                      "the window comes back with the edit: \(Self.windowNames(of: first.id))")
+        try Self.quitWithControlQ(first)
+        let saved = try String(contentsOf: URL(fileURLWithPath: watch.environment["XDG_CONFIG_HOME"]!).appendingPathComponent("layerwatch/printers.json"),
+                               encoding: .utf8)
+        XCTAssertTrue(saved.contains("Voron 2.4") && saved.contains("Bench"), "what Quit saved keeps the edit: \(saved)")
+    }
+
     func testClosingTheWindowRestartsTheSameProcessAsABackgroundStart() throws {
         let watch = try Watch()
         let manager = try WindowManager()  // closing is a request to it (WM_DELETE_WINDOW), as Alt+F4 is
@@ -138,19 +161,30 @@ final class BackgroundLaunchTests: XCTestCase {
             camera = try TestServer(script: "mjpeg_server.py")
             config = try TestPaths.temporaryDirectory()
             try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
-            try Data("""
-            {"formatVersion": 3, "backgroundNoticeShown": true, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF",
-              "name": "Voron", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": \(notifies),
-              \(timelapse ? #""timelapse": "layer","# : "") "cameras": [
-                {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
-            """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
             self.environment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
                                 "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
+            try writeConfig([printer(id: "6F9619FF", name: "Voron", port: moonraker.port, notifies: notifies, timelapse: timelapse)])
         }
 
         deinit {
             moonraker.stop()
             camera.stop()
+        }
+
+        /// A Klipper printer of printers.json (`id`: its id's first 8 hex digits) on the Moonraker at
+        /// `port`, with the camera.
+        func printer(id: String, name: String, port: Int, notifies: Bool = false, timelapse: Bool = false) -> String {
+            """
+            {"id": "\(id)-8B86-D011-B42D-00CF4FC964FF", "name": "\(name)", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(port),
+              "notifies": \(notifies), \(timelapse ? #""timelapse": "layer","# : "") "cameras": [
+                {"id": "7\(id.dropFirst())-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}
+            """
+        }
+
+        /// Writes printers.json with `printers` (`printer`'s), in place, as an editor does.
+        func writeConfig(_ printers: [String]) throws {
+            try Data(#"{"formatVersion": 3, "backgroundNoticeShown": true, "printers": [\#(printers.joined(separator: ", "))]}"#.utf8)
+                .write(to: config.appendingPathComponent("layerwatch/printers.json"))
         }
 
         /// Starts `layerwatch ARGUMENTS` and leaves it running, its output in a log file.
@@ -214,6 +248,11 @@ final class BackgroundLaunchTests: XCTestCase {
     private static func windows(of pid: Int32) -> [String] {
         xdotool(["search", "--onlyvisible", "--pid", "\(pid)", "--name", "Layerwatch"]).output
             .split(separator: "\n").map(String.init)
+    }
+
+    /// The names of the visible top-level windows of process `pid`.
+    private static func windowNames(of pid: Int32) -> [String] {
+        windows(of: pid).map { xdotool(["getwindowname", $0]).output.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
     private static func xdotool(_ arguments: [String]) -> (status: Int32, output: String) {
