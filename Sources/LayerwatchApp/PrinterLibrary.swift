@@ -290,7 +290,11 @@ final class PrinterLibrary {
         }
         switch edit {
         case nil:
-            return
+            // Put back as it was read or written (or removed): nothing is wrong with it any more.
+            if fileUnreadable {
+                fileUnreadable = false
+                fileProblem = nil
+            }
         case .unreadable(let problem)?:
             fileUnreadable = true
             if problem != fileProblem { tell(problem) }
