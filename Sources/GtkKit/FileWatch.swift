@@ -17,7 +17,7 @@ public final class FileWatch {
         defer { g_object_unref(file.rawGObject) }
         var error: UnsafeMutablePointer<GError>?
         guard let monitor = g_file_monitor_file(file, G_FILE_MONITOR_NONE, nil, &error) else {
-            defer { g_error_free(error) }
+            defer { if let error { g_error_free(error) } }
             throw Failure(description: error.map { String(cString: $0.pointee.message) } ?? path)
         }
         self.monitor = GObjectRef(adopting: monitor)
