@@ -179,6 +179,18 @@ public func connectIntSignal(_ instance: some GObjectPointer, _ signal: String,
     return connect(instance, signal, handler, through: unsafeBitCast(thunk, to: GCallback.self))
 }
 
+/// Connects `handler` to a GFileMonitor's `changed` (what happened; the file and the other file of
+/// a move are not passed on).
+@MainActor @discardableResult
+public func connectFileMonitorSignal(_ monitor: some GObjectPointer,
+                                     _ handler: @escaping @MainActor (GFileMonitorEvent) -> Void) -> gulong {
+    let thunk: @convention(c) (gpointer?, gpointer?, gpointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (GFileMonitorEvent) -> Void>.value(at: data)
+        MainActor.assumeIsolated { handler(event) }
+    }
+    return connect(monitor, "changed", handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}
+
 /// Disconnects a handler returned by `connectSignal`; GLib then releases its closure.
 @MainActor
 public func disconnectSignal(_ instance: some GObjectPointer, _ handlerID: gulong) {

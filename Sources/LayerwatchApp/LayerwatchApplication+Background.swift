@@ -39,15 +39,30 @@ extension LayerwatchApplication {
 
     /// Replaces the process with `layerwatch --background` (`LeanRestart`) when it may: asked for
     /// (`restartsLean`), still with no window, and nothing in memory to keep — no recording, no
-    /// timelapse holding its camera, no notification on its way. What is saved reaches the disk
-    /// first; the status connections end with the process and the new one opens them again.
+    /// timelapse holding its camera, no notification on its way; while one of these holds it, it
+    /// is tried again when that ends (`holdEnded`). What is saved reaches the disk first; the
+    /// status connections end with the process and the new one opens them again.
     private func restartLeanIfIdle() {
-        guard restartsLean, window == nil, background.isHeld, recordings.isEmpty,
-              timelapses?.holdsACamera != true, notifier?.isIdle ?? true else { return }
+        guard restartsLean, window == nil, background.isHeld else { return }
+        waitsForIdle = !recordings.isEmpty || timelapses?.holdsACamera == true || !(notifier?.isIdle ?? true)
+        guard !waitsForIdle else {
+            GLibLog.debug("a recording, timelapse or notification holds the process; restarting lean when it ends")
+            return
+        }
         GLibLog.debug("replacing the process with `layerwatch --background`, to let go of what the window used")
         timelapses?.flush()
         flushSaves()
         GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess())); going on as is")
+    }
+
+    /// A recording, a timelapse's camera or a notification stopped holding the process: the lean
+    /// restart the settle put off is tried again, once the main loop has finished with what ended.
+    func holdEnded() {
+        guard waitsForIdle else { return }
+        MainLoopExecutor.main.runOnMainActor { [weak self] in
+            guard let self, waitsForIdle else { return }
+            restartLeanIfIdle()
+        }
     }
 
     /// `--background` (at login): watches the saved printers with no window; with nothing to watch

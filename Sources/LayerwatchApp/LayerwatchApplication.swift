@@ -64,6 +64,8 @@ public final class LayerwatchApplication {
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
     /// it off.
     public var restartsLean = false
+    /// Set when the lean restart was put off by something holding the process (`holdEnded`).
+    var waitsForIdle = false
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
@@ -203,7 +205,11 @@ public final class LayerwatchApplication {
                                      freshPicture(of: id, completion)
                                  })
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
+        notifier?.onIdle = { [weak self] in self?.holdEnded() }
+        timelapses?.onIdle = { [weak self] in self?.holdEnded() }
+        recordings.onIdle = { [weak self] in self?.holdEnded() }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
+        library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
@@ -220,6 +226,7 @@ public final class LayerwatchApplication {
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub)
         self.window = window
         background.release()  // the window holds the application now
+        waitsForIdle = false
         library.whenSecretsLoaded { [weak self] in
             guard let self else { return }
             statusHub.sync(library.config.printers)  // watching again if a window before this one ended it
@@ -264,7 +271,7 @@ public final class LayerwatchApplication {
         earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
         earlyConsumers = []
         recordings.releaseSessions()
-        let problems = [library.loadProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
+        let problems = [library.fileProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
         problems.compactMap { $0 }.forEach(GLibLog.warning)
         if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
         if requested.contains(.demo) { showDemo() }

@@ -135,10 +135,7 @@ final class MainWindow {
 
     /// Tabs, farm and selection follow each other, and the library keeps what they show.
     private func wireParts() {
-        library.onSaveError = { [weak self] message in
-            GLibLog.warning(message)
-            self?.showBanner(message)
-        }
+        library.onProblem = { [weak self] message in self?.showBanner(message) }
         foldersObservation = library.observePreferences { [weak self] preferences in
             self?.snapshotFolder = SavedFiles.snapshotFolder(preferences)
             self?.recordingFolder = SavedFiles.recordingFolder(preferences)

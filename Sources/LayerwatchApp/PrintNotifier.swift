@@ -92,6 +92,8 @@ final class PrintNotifier {
     /// Whether nothing is under way: no notification waits for its picture and no event for its
     /// state to settle (what the ledger keeps survives a restart; these would not).
     var isIdle: Bool { outbox.isEmpty && ticker == nil }
+    /// Called when it became idle (`isIdle`) after something was under way.
+    var onIdle: @MainActor () -> Void = {}
 
     /// Waits until what the ledger learnt is on disk.
     func flush() {
@@ -125,8 +127,9 @@ final class PrintNotifier {
         let waiting = gates.values.contains { $0.nextDeadline != nil }
         if waiting && ticker == nil {
             ticker = RepeatingTimer(seconds: 1) { [weak self] in self?.tick() }
-        } else if !waiting {
+        } else if !waiting, ticker != nil {
             ticker = nil
+            if isIdle { onIdle() }
         }
     }
 
@@ -257,6 +260,7 @@ final class PrintNotifier {
                     outbox[printerID]?.removeFirst()
                     if outbox[printerID]?.isEmpty == true { outbox[printerID] = nil }
                     sendFirst(of: printerID)
+                    if isIdle { onIdle() }
                 }
             }
         }

@@ -78,6 +78,30 @@ final class PrinterEditor {
         library.reorder(window.tabs.all.map(\.printerID))
     }
 
+    /// The saved printers were replaced by those of a file edited outside Layerwatch (`before`:
+    /// those held until then): the tab of a printer no longer saved closes, with its mini window;
+    /// one whose name or cameras changed reopens where it was (its old session goes); a new one
+    /// opens; the saved printers' tabs take the file's order.
+    func followOutsideEdit(before: [Printer]) {
+        guard let window = mainWindow() else { return }
+        for page in window.tabs.all where before.contains(where: { $0.id == page.printerID }) && library.printer(id: page.printerID) == nil {
+            close(page)
+        }
+        var next = 0
+        for printer in library.config.printers {
+            guard let cameras = try? Camera.all(of: printer) else { continue }
+            if let page = window.tabs.page(id: printer.id), page.cameras == cameras {
+                if window.tabs.position(of: page) != next { window.tabs.move(page, to: next) }
+            } else {
+                let old = window.tabs.page(id: printer.id)
+                let selected = old != nil && window.tabs.selected === old
+                if let old { close(old) }
+                window.open(cameras, select: selected, at: next)
+            }
+            next += 1
+        }
+    }
+
     /// Asks before removing a saved printer's tab (and the printer); closes any other tab at once.
     func confirmClose(_ page: PrinterPage) {
         guard library.printer(id: page.printerID) != nil, let window = mainWindow() else { return close(page) }

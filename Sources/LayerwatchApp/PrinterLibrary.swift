@@ -7,8 +7,11 @@ import StreamKit
 /// one place that writes it: every change is saved at once, atomically, through the ConfigStore —
 /// off the main loop (the keyring and fsync can take a while), newest state first, one at a time.
 /// The file is read at once; codes kept in the keyring arrive later, off the main loop too
-/// (`whenSecretsLoaded`), so a keyring that stalls never freezes the window. Whoever follows the
-/// printers (status, notifications, timelapses) observes one stream (`observePrinters`).
+/// (`whenSecretsLoaded`), so a keyring that stalls never freezes the window. The file is watched:
+/// edited outside Layerwatch (by hand), it is read again, window or not, and its printers replace
+/// those held (`onOutsideEdit`); a save that finds it changed first keeps it aside (`ConfigStore`).
+/// Whoever follows the printers (status, notifications, timelapses) observes one stream
+/// (`observePrinters`).
 @MainActor
 final class PrinterLibrary {
     /// Keeps one `observePrinters` call's handler alive: the handler is dropped with its observation.
@@ -26,10 +29,23 @@ final class PrinterLibrary {
     private let saver = DispatchQueue(label: "layerwatch.config-save")
     /// The newest state waiting to be written; nil while nothing is waiting.
     private let pending = NewestPending<AppConfig>()
-    /// A problem found while loading, for the window's banner.
-    private(set) var loadProblem: String?
-    /// Called with a sentence when a save failed (the file on disk is unchanged).
-    var onSaveError: @MainActor (String) -> Void = { _ in }
+    /// The latest problem with the file (found reading it, or saving), for the window's banner.
+    private(set) var fileProblem: String?
+    /// Called with a sentence the user must read (logged already): a save failed (the file on disk
+    /// is unchanged) or kept a file changed outside Layerwatch aside, or such a file cannot be read.
+    var onProblem: @MainActor (String) -> Void = { _ in }
+    /// Called with the printers held before, once those of a file edited outside Layerwatch replace
+    /// them (the observers have been told).
+    var onOutsideEdit: @MainActor (_ before: [Printer]) -> Void = { _ in }
+    /// Watches the file for edits made outside Layerwatch.
+    private var watch: FileWatch?
+    /// Whether the file is being read again on the save queue, and whether it changed meanwhile.
+    private var checking = false, checkAgain = false
+    /// Counts the saves asked for: a file read again is followed only if none was asked meanwhile
+    /// (that save keeps it aside instead, and says so).
+    private var revision = 0
+    /// Set when the file changed on disk to something that cannot be read, until the next save.
+    private var fileUnreadable = false
     /// True once the keyring's codes are in `config` (at once for a store without a keyring).
     private(set) var secretsLoaded = false
     private var waitingForSecrets: [@MainActor () -> Void] = []
@@ -40,7 +56,12 @@ final class PrinterLibrary {
         self.store = store
         let file = store.loadFile()
         config = file.config
-        loadProblem = file.problem
+        fileProblem = file.problem
+        do {
+            watch = try FileWatch(path: store.fileURL.path) { [weak self] in self?.checkFile() }
+        } catch {
+            GLibLog.warning("edits of \(store.fileURL.path) made while Layerwatch runs are not followed: \(error)")
+        }
         guard store.hasKeyring, !file.config.printers.isEmpty else {
             secretsLoaded = true
             if file.needsSave { save() }  // an older format, written in this one
@@ -105,7 +126,7 @@ final class PrinterLibrary {
                   config.printers[index] == fromFile.printers.first(where: { $0.id == printer.id }) else { continue }
             config.printers[index] = printer
         }
-        loadProblem = filled.problem
+        fileProblem = filled.problem
         secretsLoaded = true
         printersChanged()
         let waiting = waitingForSecrets
@@ -176,8 +197,13 @@ final class PrinterLibrary {
         guard config.preferences != preferences else { return }
         config.preferences = preferences
         save()
+        preferencesChanged()
+    }
+
+    /// Tells the preferences' observers.
+    private func preferencesChanged() {
         preferencesObservers.removeAll { $0.observation == nil }
-        for observer in preferencesObservers { observer.handler(preferences) }
+        for observer in preferencesObservers { observer.handler(config.preferences) }
     }
 
     /// Remembers that the background notice was shown, so it is shown once.
@@ -196,8 +222,10 @@ final class PrinterLibrary {
 
     /// Waits until every change so far is on disk (before the app quits), at most `limit` seconds
     /// for the keyring: then its calls are cancelled and the codes go to the owner-only file, which
-    /// gets another `limit`.
+    /// gets another `limit`. A file that became unreadable meanwhile is written anew first (kept
+    /// aside): the next start would set it aside and start without the printers held now.
     func flush(within limit: TimeInterval = 2) {
+        if fileUnreadable { save() }
         let done = DispatchSemaphore(value: 0)
         saver.async { done.signal() }
         guard done.wait(timeout: .now() + limit) == .timedOut else { return }
@@ -209,16 +237,84 @@ final class PrinterLibrary {
 
     /// Queues a write of the current state; bursts of changes become one write of the newest.
     private func save() {
+        revision += 1
+        fileUnreadable = false
         guard pending.replace(with: config) else { return }
         let store = store
         saver.async { [pending] in
             guard let newest = pending.take() else { return }
+            let problem: String?
             do {
-                try store.save(newest)
+                problem = try store.save(newest).keptAside
             } catch {
-                let message = "\(error)"
-                MainLoopExecutor.main.runOnMainActor { [weak self] in self?.onSaveError(message) }
+                problem = "\(error)"
             }
+            guard let problem else { return }
+            MainLoopExecutor.main.runOnMainActor { [weak self] in self?.tell(problem) }
+        }
+    }
+
+    /// Logs `problem`, keeps it for the window's banner and has the window show it.
+    private func tell(_ problem: String) {
+        GLibLog.warning(problem)
+        fileProblem = problem
+        onProblem(problem)
+    }
+
+    /// Reads the file again on the save queue (after the saves asked before), when the watch saw
+    /// it change; one read at a time, another after it if it changed meanwhile.
+    private func checkFile() {
+        guard !checking else {
+            checkAgain = true
+            return
+        }
+        checking = true
+        let store = store, asked = revision
+        saver.async {
+            var edit = store.outsideEdit()
+            if case .edited(let loaded, let contents)? = edit { edit = .edited(store.fillSecrets(loaded), contents: contents) }
+            MainLoopExecutor.main.runOnMainActor { [weak self, edit] in self?.fileChecked(edit, asked: asked) }
+        }
+    }
+
+    /// Follows the file as `checkFile` found it: an edit replaces the config held, unless a save was
+    /// asked since the read (then it is read again); a file that cannot be read changes nothing but
+    /// is told once.
+    private func fileChecked(_ edit: ConfigStore.OutsideEdit?, asked: Int) {
+        checking = false
+        defer {
+            if checkAgain {
+                checkAgain = false
+                checkFile()
+            }
+        }
+        switch edit {
+        case nil:
+            // Put back as it was read or written (or removed): nothing is wrong with it any more.
+            if fileUnreadable {
+                fileUnreadable = false
+                fileProblem = nil
+            }
+        case .unreadable(let problem)?:
+            fileUnreadable = true
+            if problem != fileProblem { tell(problem) }
+        case .edited(let loaded, let contents)? where asked == revision:
+            GLibLog.debug("\(store.fileURL.path) was changed outside Layerwatch; following it")
+            let before = config
+            config = loaded.config
+            fileProblem = loaded.problem
+            fileUnreadable = false
+            let store = store, printers = config.printers
+            saver.async { store.adopt(contents, printers: printers) }  // before any later save
+            if let problem = loaded.problem { tell(problem) }
+            if config.printers != before.printers { printersChanged() }
+            if config.preferences != before.preferences { preferencesChanged() }
+            if secretsLoaded { onOutsideEdit(before.printers) }
+            if loaded.needsSave { save() }
+        case .edited?:
+            // A save asked since: if it ran after the read, it kept the edit aside and the file is
+            // its own now; if before, the edit is still to follow. Reading again tells which.
+            checkAgain = true
         }
     }
 }

@@ -13,6 +13,8 @@ final class Recordings {
 
     /// Whether any recording runs.
     var isEmpty: Bool { running.isEmpty }
+    /// Called when the last recording ended: nothing holds the process for one any more.
+    var onIdle: @MainActor () -> Void = {}
 
     func add(_ recording: StreamRecording, of session: StreamSession) {
         running.append((recording, session))
@@ -26,6 +28,7 @@ final class Recordings {
             keeper.detach()
             keepers.removeAll { $0 === keeper }
         }
+        if running.isEmpty { onIdle() }
     }
 
     /// Holds each recording's session connected while the views that showed it go (the window

@@ -56,6 +56,8 @@ final class TimelapseTaker {
     private var foldersObservation: PrinterLibrary.Observation?
     /// A video was made of the pictures of `job` on printer `id` (`failed`: the print failed).
     var onVideo: @MainActor (_ id: UUID, _ video: URL, _ job: String, _ failed: Bool) -> Void = { _, _, _, _ in }
+    /// Called when the last camera held for a print was let go (`holdsACamera` turned false).
+    var onIdle: @MainActor () -> Void = {}
     /// The video of printer `printer`'s timelapse could not be made, for `reason`; its pictures are kept.
     var onFailure: @MainActor (_ printer: String, _ reason: String) -> Void = { _, _ in }
 
@@ -89,7 +91,7 @@ final class TimelapseTaker {
     private func follow(_ printers: [Printer]) {
         let wanted = Dictionary(uniqueKeysWithValues: printers.compactMap { printer in printer.timelapse.map { (printer.id, $0) } })
         for id in followed.keys where wanted[id] == nil {
-            followed[id]?.keeper?.detach()
+            if let entry = followed[id] { holdCamera(nil, for: entry) }
             followed[id] = nil
         }
         for (id, timelapse) in wanted {
@@ -181,6 +183,7 @@ final class TimelapseTaker {
         guard entry.keeper?.session !== session else { return }
         entry.keeper?.detach()
         entry.keeper = session?.keepConnected()
+        if !holdsACamera { onIdle() }
     }
 
     /// Begins (or, after a restart, resumes) the timelapse of `job`.

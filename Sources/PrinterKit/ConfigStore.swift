@@ -4,7 +4,9 @@ import StreamKit
 /// Keeps `AppConfig` in `$XDG_CONFIG_HOME/layerwatch/printers.json` and access codes in the keyring
 /// when there is one. A file it cannot read is moved aside, never overwritten, and the app starts
 /// empty with a message for its banner; one with printers it cannot read is copied aside and the
-/// rest loaded. Every save replaces the file atomically with mode 0600.
+/// rest loaded. Every save replaces the file atomically with mode 0600; a file changed on disk
+/// since the store last read or wrote it (edited by hand) is renamed `printers.json.conflict-<time>`
+/// first, never written over, and `outsideEdit` tells such a change for the app to follow it.
 public final class ConfigStore: @unchecked Sendable {
     public static let fileName = "printers.json"
 
@@ -16,6 +18,22 @@ public final class ConfigStore: @unchecked Sendable {
         /// True when the file holds secrets the keyring should keep instead, or is an older format
         /// (see `FormatTwoMigration`): saving at once moves them and writes this format.
         public var needsSave = false
+    }
+
+    /// What `save` did: where the codes went, and a sentence for the user when the file on disk
+    /// had been changed since it was read and was kept aside.
+    public struct Saved: Sendable {
+        public let location: SecretsLocation
+        public let keptAside: String?
+    }
+
+    /// What `outsideEdit` found in a file changed on disk since this store last read or wrote it.
+    public enum OutsideEdit: Sendable {
+        /// The file reads: its config (codes kept in the keyring not yet filled in: `fillSecrets`)
+        /// and what it holds, for `adopt` once the app follows it.
+        case edited(Loaded, contents: Data)
+        /// The file cannot be read: a sentence saying so. It is left as it is, nothing adopted.
+        case unreadable(String)
     }
 
     /// Why a save did not happen; the file on disk is as it was.
@@ -43,6 +61,9 @@ public final class ConfigStore: @unchecked Sendable {
     private var joinedEntryIDs: Set<UUID> = []
     /// Set when an unreadable file could not be moved aside: saving would destroy it, so it refuses.
     private var keptUnreadableFile: String?
+    /// What the file held when this store last read, wrote or adopted it (empty: no file); nil
+    /// while it has done none of these (a store that only saves, as a test's, compares nothing).
+    private var seen: Data?
     /// - Parameters:
     ///   - directory: where `printers.json` lives (tests pass a temporary one).
     ///   - secrets: where access codes go; nil keeps them in the file.
@@ -113,24 +134,65 @@ public final class ConfigStore: @unchecked Sendable {
         knownPrinterIDs = []
         joinedEntryIDs = []
         keptUnreadableFile = nil
+        seen = Data()
         guard !SafeFile.isAbsent(fileURL) else {
             return Loaded(config: AppConfig(), problem: nil)
         }
-        let data: Data
+        var data = Data()
         let reading: AppConfig.Reading
         do {
             data = try SafeFile.read(fileURL)
-            guard !data.isEmpty else { throw SafeFile.Unreadable(description: tr("it is empty")) }
-            reading = try JSONDecoder().decode(AppConfig.Reading.self, from: data)
+            reading = try Self.decode(data)
         } catch {
+            seen = data
             let reason = Self.reason(for: error)
             return Loaded(config: AppConfig(), problem: settingAside ? setAside(reason: reason)
                           : String(format: tr("Layerwatch could not read its printer list %@ (%@)."), fileURL.path, reason))
         }
+        seen = data
         knownPrinterIDs = Set(reading.config.printers.map(\.id))
         joinedEntryIDs = reading.joinedIDs
         let problem = reading.droppedPrinters.isEmpty ? nil : leftOut(reading.droppedPrinters, of: data, keepingCopy: settingAside)
         return Loaded(config: reading.config, problem: problem, needsSave: reading.migrated && settingAside)
+    }
+
+    /// The file as it is now, when it differs from what this store last read, wrote or adopted:
+    /// changed outside Layerwatch (by hand, by another program). Nil when it is the same, when the
+    /// store has not read it yet, or when it is gone (the next save writes it again; the printers
+    /// are kept). Printers it cannot read are left out, a copy of the file kept as `load` keeps one.
+    public func outsideEdit() -> OutsideEdit? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let seen, !SafeFile.isAbsent(fileURL) else { return nil }
+        let data: Data
+        let reading: AppConfig.Reading
+        do {
+            data = try SafeFile.read(fileURL)
+            guard data != seen else { return nil }
+            reading = try Self.decode(data)
+        } catch {
+            return .unreadable(String(format: tr("Layerwatch could not read its printer list %@ after it was changed (%@), so it goes on with the printers it had. If a change is saved in Layerwatch before the file is fixed, the file is kept aside first."),
+                                      fileURL.path, Self.reason(for: error)))
+        }
+        joinedEntryIDs = reading.joinedIDs
+        let problem = reading.droppedPrinters.isEmpty ? nil : leftOut(reading.droppedPrinters, of: data, keepingCopy: true)
+        return .edited(Loaded(config: reading.config, problem: problem, needsSave: reading.migrated), contents: data)
+    }
+
+    /// Takes `contents` (an `outsideEdit`'s) as what the file holds now, the app following it: the
+    /// next save writes over it without keeping it aside, and removes the codes of the printers it
+    /// no longer has.
+    public func adopt(_ contents: Data, printers: [Printer]) {
+        lock.lock()
+        defer { lock.unlock() }
+        seen = contents
+        knownPrinterIDs.formUnion(printers.map(\.id))
+    }
+
+    /// The config in `data`, the whole file; throws why it is not one.
+    private static func decode(_ data: Data) throws -> AppConfig.Reading {
+        guard !data.isEmpty else { throw SafeFile.Unreadable(description: tr("it is empty")) }
+        return try JSONDecoder().decode(AppConfig.Reading.self, from: data)
     }
 
     /// `file` (from `loadFile`) with the codes and camera passwords the keyring keeps filled in, and
@@ -148,10 +210,13 @@ public final class ConfigStore: @unchecked Sendable {
     }
 
     /// Writes `config` atomically, its access codes to the keyring when there is one (to the file
-    /// for any the keyring refuses), and removes the codes of printers no longer in it.
-    /// - Returns: where the codes went this time: `.configFile` if the keyring refused any.
+    /// for any the keyring refuses), and removes the codes of printers no longer in it. A file
+    /// changed on disk since the store last read or wrote it is first renamed
+    /// `printers.json.conflict-<yyyyMMdd-HHmmss>`, and the result says so.
+    /// - Returns: where the codes went this time (`.configFile` if the keyring refused any), and
+    ///   the sentence on a file kept aside.
     @discardableResult
-    public func save(_ config: AppConfig) throws -> SecretsLocation {
+    public func save(_ config: AppConfig) throws -> Saved {
         lock.lock()
         defer { lock.unlock() }
         if let keptUnreadableFile { throw SaveError(description: keptUnreadableFile) }
@@ -187,10 +252,15 @@ public final class ConfigStore: @unchecked Sendable {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var keptAside: String?
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
-            try SafeFile.write(encoder.encode(written), to: fileURL.resolvingSymlinksInPath())
+            let target = fileURL.resolvingSymlinksInPath()
+            keptAside = try keepAsideIfChanged(target)
+            let data = try encoder.encode(written)
+            try SafeFile.write(data, to: target)
+            seen = data
         } catch {
             throw SaveError(description: String(format: tr("Layerwatch could not save its printer list: %@"), "\(error)"))
         }
@@ -200,7 +270,16 @@ public final class ConfigStore: @unchecked Sendable {
             codesInKeyring[removed] = nil
         }
         knownPrinterIDs = current
-        return location
+        return Saved(location: location, keptAside: keptAside)
+    }
+
+    /// Renames the file at `target` to `printers.json.conflict-<time>` when it is there and differs
+    /// from what the store last read or wrote (an edit the app has not followed), and says so.
+    private func keepAsideIfChanged(_ target: URL) throws -> String? {
+        guard let seen, !SafeFile.isAbsent(target), (try? SafeFile.read(target)) != seen else { return nil }
+        let kept = try SafeFile.moveAside(target, suffix: Self.suffix("conflict"))
+        return String(format: tr("The printer list %@ had been changed outside Layerwatch since it was read. That version was kept as %@ in %@, and Layerwatch saved its own."),
+                      fileURL.path, kept.lastPathComponent, directory.path)
     }
 
     /// Fills in codes and camera passwords kept in the keyring; a message naming the printers left
@@ -261,7 +340,7 @@ public final class ConfigStore: @unchecked Sendable {
     /// that fails, remembers to refuse saving over it.
     private func setAside(reason: String) -> String {
         do {
-            let kept = try SafeFile.moveAside(fileURL, suffix: Self.brokenSuffix())
+            let kept = try SafeFile.moveAside(fileURL, suffix: Self.suffix("broken"))
             return String(format: tr("Layerwatch could not read its printer list (%@) and started without printers. The file was kept as %@ in %@."),
                           reason, kept.lastPathComponent, directory.path)
         } catch {
@@ -280,7 +359,7 @@ public final class ConfigStore: @unchecked Sendable {
                              errors.count, errors.map { Self.reason(for: $0) }.joined(separator: "; "))
         guard keepingCopy else { return problem }
         do {
-            let kept = try SafeFile.copyAside(data, of: fileURL, suffix: Self.brokenSuffix())
+            let kept = try SafeFile.copyAside(data, of: fileURL, suffix: Self.suffix("broken"))
             return problem + " " + String(format: tr("The file as it was is kept as %@ in %@."), kept.lastPathComponent, directory.path)
         } catch {
             let refusal = problem + " " + String(format: tr("It could not keep a copy of the file (%@), so it will not save any change until that file is fixed or removed."),
@@ -290,12 +369,12 @@ public final class ConfigStore: @unchecked Sendable {
         }
     }
 
-    /// `.broken-<yyyyMMdd-HHmmss>`: the suffix of a file kept aside now.
-    private static func brokenSuffix() -> String {
+    /// `.<kind>-<yyyyMMdd-HHmmss>`: the suffix of a file kept aside now (`broken`, `conflict`).
+    private static func suffix(_ kind: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        return ".broken-\(formatter.string(from: Date()))"
+        return ".\(kind)-\(formatter.string(from: Date()))"
     }
 
     /// A short reason for the banner, naming where in the file the problem is but never a value.

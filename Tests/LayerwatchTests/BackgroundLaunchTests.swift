@@ -5,7 +5,8 @@ import XCTest
 /// `layerwatch --background`, as the login starts it, run as a process: no window, the printer's
 /// status polled; launching `layerwatch` again shows the window of that same process; Ctrl+Q ends
 /// it. With nothing to watch, `--background` ends at once. Closing the window of a `layerwatch`
-/// that watches a printer makes that process (the same process id) a `layerwatch --background`.
+/// that watches a printer makes that process (the same process id) a `layerwatch --background`, also
+/// once a timelapse that held it at first lets its camera go.
 final class BackgroundLaunchTests: XCTestCase {
     func testBackgroundStartWatchesWithNoWindowAndALaunchShowsItsWindow() throws {
         let watch = try Watch()
@@ -23,6 +24,29 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertNotNil(watch.camera.waitFor("request", timeout: 10), "its tab shows the camera")
         XCTAssertEqual(Self.openGLLibraries(of: first.id), [], "nor once its window is shown")
         try Self.quitWithControlQ(first)
+    }
+
+    func testAnEditMadeInTheBackgroundIsFollowedAndShownWhenTheWindowComesBack() throws {
+        let watch = try Watch()
+        let bench = try TestServer(script: "moonraker_server.py")
+        defer { bench.stop() }
+        let first = try watch.launch(["--background"])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= 2 }, "the status is polled")
+
+        // Renamed, and a printer added, by hand with no window.
+        try watch.writeConfig([watch.printer(id: "6F9619FF", name: "Voron 2.4", port: watch.moonraker.port),
+                               watch.printer(id: "5A9619FF", name: "Bench", port: bench.port)])
+        XCTAssertNotNil(bench.waitFor("request", timeout: 20), "the added printer's status is polled: \(first.output)")
+        XCTAssertTrue(Self.windows(of: first.id).isEmpty, "no window")
+
+        try watch.launchAgain()
+        XCTAssertTrue(waitUntil(timeout: 15) { Self.windowNames(of: first.id) == ["Voron 2.4 — Layerwatch"] },
+                      "the window comes back with the edit: \(Self.windowNames(of: first.id))")
+        try Self.quitWithControlQ(first)
+        let saved = try String(contentsOf: URL(fileURLWithPath: watch.environment["XDG_CONFIG_HOME"]!).appendingPathComponent("layerwatch/printers.json"),
+                               encoding: .utf8)
+        XCTAssertTrue(saved.contains("Voron 2.4") && saved.contains("Bench"), "what Quit saved keeps the edit: \(saved)")
     }
 
     func testClosingTheWindowRestartsTheSameProcessAsABackgroundStart() throws {
@@ -80,6 +104,35 @@ final class BackgroundLaunchTests: XCTestCase {
         try Self.quitWithControlQ(first)
     }
 
+    func testARestartPutOffByATimelapseHappensWhenItsPrintEnds() throws {
+        let watch = try Watch(timelapse: true)
+        let manager = try WindowManager()
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "its tab shows the camera")
+        // A print runs: its timelapse holds the camera, which would be lost with the process.
+        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
+        let polls = watch.moonraker.events(named: "request").count
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 }, "the print is seen")
+
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowactivate", "--sync", window, "key", "--clearmodifiers", "alt+F4"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 15) { first.output.contains("restarting lean when it ends") }, "the settle finds the hold: \(first.output)")
+        XCTAssertEqual(Self.arguments(of: first.id), [], "not restarted while the timelapse holds its camera")
+
+        // The print ends: the camera is let go, and the restart put off happens.
+        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "complete"]]])
+        XCTAssertTrue(waitUntil(timeout: 30) { Self.arguments(of: first.id) == ["--background"] },
+                      "the same process became `layerwatch --background`: \(Self.arguments(of: first.id)) \(first.output)")
+        let restarted = watch.moonraker.events(named: "request").count
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= restarted + 3 }, "polled again")
+        withExtendedLifetime(manager) {}
+        try watch.launchAgain()
+        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        try Self.quitWithControlQ(first)
+    }
+
     func testBackgroundStartWithNothingToWatchEnds() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw XCTSkip("needs a session bus: run under dbus-run-session (make test)")
@@ -97,8 +150,9 @@ final class BackgroundLaunchTests: XCTestCase {
         let environment: [String: String]
         private let config: URL
 
-        /// `notifies`: whether the printer's prints are notified.
-        init(notifies: Bool = false) throws {
+        /// `notifies`: whether the printer's prints are notified; `timelapse`: whether they are
+        /// filmed (a picture per layer).
+        init(notifies: Bool = false, timelapse: Bool = false) throws {
             let environment = ProcessInfo.processInfo.environment
             guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
                 throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
@@ -107,18 +161,30 @@ final class BackgroundLaunchTests: XCTestCase {
             camera = try TestServer(script: "mjpeg_server.py")
             config = try TestPaths.temporaryDirectory()
             try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
-            try Data("""
-            {"formatVersion": 3, "backgroundNoticeShown": true, "printers": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF",
-              "name": "Voron", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(moonraker.port), "notifies": \(notifies), "cameras": [
-                {"id": "7F9619FF-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
-            """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
             self.environment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
                                 "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
+            try writeConfig([printer(id: "6F9619FF", name: "Voron", port: moonraker.port, notifies: notifies, timelapse: timelapse)])
         }
 
         deinit {
             moonraker.stop()
             camera.stop()
+        }
+
+        /// A Klipper printer of printers.json (`id`: its id's first 8 hex digits) on the Moonraker at
+        /// `port`, with the camera.
+        func printer(id: String, name: String, port: Int, notifies: Bool = false, timelapse: Bool = false) -> String {
+            """
+            {"id": "\(id)-8B86-D011-B42D-00CF4FC964FF", "name": "\(name)", "kind": "klipper", "host": "127.0.0.1", "apiPort": \(port),
+              "notifies": \(notifies), \(timelapse ? #""timelapse": "layer","# : "") "cameras": [
+                {"id": "7\(id.dropFirst())-8B86-D011-B42D-00CF4FC964FF", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}
+            """
+        }
+
+        /// Writes printers.json with `printers` (`printer`'s), in place, as an editor does.
+        func writeConfig(_ printers: [String]) throws {
+            try Data(#"{"formatVersion": 3, "backgroundNoticeShown": true, "printers": [\#(printers.joined(separator: ", "))]}"#.utf8)
+                .write(to: config.appendingPathComponent("layerwatch/printers.json"))
         }
 
         /// Starts `layerwatch ARGUMENTS` and leaves it running, its output in a log file.
@@ -182,6 +248,11 @@ final class BackgroundLaunchTests: XCTestCase {
     private static func windows(of pid: Int32) -> [String] {
         xdotool(["search", "--onlyvisible", "--pid", "\(pid)", "--name", "Layerwatch"]).output
             .split(separator: "\n").map(String.init)
+    }
+
+    /// The names of the visible top-level windows of process `pid`.
+    private static func windowNames(of pid: Int32) -> [String] {
+        windows(of: pid).map { xdotool(["getwindowname", $0]).output.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
     private static func xdotool(_ arguments: [String]) -> (status: Int32, output: String) {

@@ -20,7 +20,7 @@ final class CameraPasswordKeyringTests: XCTestCase {
 
     func testTheCameraPasswordGoesToTheKeyringAndComesBack() throws {
         let keyring = MemorySecretStore()
-        XCTAssertEqual(try ConfigStore(directory: directory, secrets: keyring).save(config), .keyring)
+        XCTAssertEqual(try ConfigStore(directory: directory, secrets: keyring).save(config).location, .keyring)
         let text = try fileText
         XCTAssertFalse(text.contains("Pa55w0rd") || text.contains("T0k3n"), text)
         XCTAssertTrue(text.contains("rtsp://admin:***@192.168.1.50:554/live?token=***&channel=1"), text)

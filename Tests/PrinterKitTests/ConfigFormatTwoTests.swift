@@ -102,7 +102,7 @@ final class ConfigFormatTwoTests: XCTestCase {
         let keyring = MemorySecretStore()
         // A Klipper printer trusted without a key has nothing in the keyring, and must not be missed there.
         let config = AppConfig(printers: [voron, trusted, prusa])
-        XCTAssertEqual(try ConfigStore(directory: directory, secrets: keyring).save(config), .keyring)
+        XCTAssertEqual(try ConfigStore(directory: directory, secrets: keyring).save(config).location, .keyring)
         let text = String(decoding: try Data(contentsOf: directory.appendingPathComponent("printers.json")), as: UTF8.self)
         for secret in ["0123456789abcdef0123456789abcdef", "OCTOKEY123456", "Pa55w0rd"] {
             XCTAssertFalse(text.contains(secret), "\(secret) in \(text)")

@@ -20,7 +20,7 @@ final class ConfigSecretsTests: XCTestCase {
         let keyring = MemorySecretStore()
         let store = ConfigStore(directory: directory, secrets: keyring)
         XCTAssertEqual(store.secretsLocation, .keyring)
-        XCTAssertEqual(try store.save(Fixtures.config), .keyring)
+        XCTAssertEqual(try store.save(Fixtures.config).location, .keyring)
 
         XCTAssertFalse(try fileText.contains("12345678"))
         XCTAssertFalse(try fileText.contains("abcdEF12"))
@@ -36,7 +36,7 @@ final class ConfigSecretsTests: XCTestCase {
     func testWithoutKeyringCodesAreInTheOwnerOnlyFile() throws {
         let store = ConfigStore(directory: directory, secrets: nil)
         XCTAssertEqual(store.secretsLocation, .configFile)
-        XCTAssertEqual(try store.save(Fixtures.config), .configFile)
+        XCTAssertEqual(try store.save(Fixtures.config).location, .configFile)
 
         XCTAssertTrue(try fileText.contains(#""accessCode" : "12345678""#))
         XCTAssertTrue(try fileText.contains(#""accessCode" : "abcdEF12""#))
@@ -57,7 +57,7 @@ final class ConfigSecretsTests: XCTestCase {
         keyring.refuse()
         let store = ConfigStore(directory: directory, secrets: keyring)
         XCTAssertEqual(store.secretsNotice, "The access code is kept in your keyring (Secret Service), not in printers.json.")
-        XCTAssertEqual(try store.save(Fixtures.config), .configFile)
+        XCTAssertEqual(try store.save(Fixtures.config).location, .configFile)
         XCTAssertTrue(try fileText.contains(#""accessCode" : "12345678""#))
     }
 
@@ -67,7 +67,7 @@ final class ConfigSecretsTests: XCTestCase {
         let store = ConfigStore(directory: directory, secrets: keyring)
         let loaded = store.load()
         XCTAssertEqual(loaded.config, Fixtures.config)
-        XCTAssertEqual(try store.save(loaded.config), .keyring)
+        XCTAssertEqual(try store.save(loaded.config).location, .keyring)
         XCTAssertFalse(try fileText.contains("12345678"))
         XCTAssertEqual(keyring.code(Fixtures.x1c.id), "12345678")
     }

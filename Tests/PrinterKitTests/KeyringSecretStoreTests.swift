@@ -38,7 +38,7 @@ final class KeyringSecretStoreTests: XCTestCase {
         let store = ConfigStore.standard()
         XCTAssertEqual(store.secretsLocation, .keyring)
         XCTAssertEqual(store.fileURL.path, ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]! + "/layerwatch/printers.json")
-        XCTAssertEqual(try store.save(Fixtures.config), .keyring)
+        XCTAssertEqual(try store.save(Fixtures.config).location, .keyring)
         let text = String(decoding: try Data(contentsOf: store.fileURL), as: UTF8.self)
         XCTAssertFalse(text.contains("12345678") || text.contains("abcdEF12") || text.contains("accessCode"), text)
 
@@ -59,7 +59,7 @@ final class KeyringSecretStoreTests: XCTestCase {
         let store = ConfigStore.standard()
         XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
         XCTAssertEqual(store.secretsLocation, .configFile)
-        XCTAssertEqual(try store.save(Fixtures.config), .configFile)
+        XCTAssertEqual(try store.save(Fixtures.config).location, .configFile)
         XCTAssertTrue(String(decoding: try Data(contentsOf: store.fileURL), as: UTF8.self).contains("12345678"))
     }
 
