@@ -39,13 +39,15 @@ final class PrintCommands {
             body: PrintCommandText.confirmationBody(job: print?.job, printer: name, for: endpoint),
             action: PrintCommandText.confirmationAction(for: endpoint), onConfirm: go)
         // The question names this print: it goes when another is under way (or none), rather than
-        // stay up for a print it does not name.
+        // stay up for a print it does not name. Once answered, the monitor has the last word.
+        var answered = false
         let watch = hub.observe(printerID: printerID) { update in
-            guard let update, update.connection == .live, update.print != print else { return }
+            guard !answered, let update, update.connection == .live, update.print != print else { return }
             gtk_window_destroy(gcast(question))
             tell(.printChanged(asked: print, now: update.print))
         }
         keepAlive(watch, untilDestroyed: question)
+        connectSignal(question, "response") { (_: UnsafeMutableRawPointer?) in answered = true }
         connectSignal(question, "destroy") { [weak self] in self?.pendingStop = nil }
         pendingStop = question
     }
