@@ -94,7 +94,9 @@ struct PrintControl: ParsableArguments {
         let (status, underWay) = try firstStatus(updates, endpoint: endpoint)
         if status.needsDeveloperMode { throw refuse(command, .needsDeveloperMode, status: status, endpoint: endpoint) }
         guard command.applies(to: status.state) else {
-            throw refuse(command, .notApplicable(command, status.state), status: status, endpoint: endpoint)
+            print(report(command, kind: "notApplicable", message: PrintCommandText.notApplicable(command, state: status.state),
+                         status: status, endpoint: endpoint))
+            throw ExitCode(Self.refusedExitCode)
         }
         if !confirmed && !askToStop(status, endpoint: endpoint) {
             FileHandle.standardError.write(Data((tr("Nothing was sent.") + "\n").utf8))
@@ -151,7 +153,7 @@ struct PrintControl: ParsableArguments {
         switch outcome {
         case .failed(let failure): return ExitCode(StatusCommand.exitCode(failure))
         case .noAnswer, .notConnected: return ExitCode(StatusCommand.exitCode(.timeout))
-        case .done, .refused, .needsDeveloperMode, .printChanged, .notApplicable: return ExitCode(Self.refusedExitCode)
+        case .done, .refused, .needsDeveloperMode, .printChanged: return ExitCode(Self.refusedExitCode)
         }
     }
 

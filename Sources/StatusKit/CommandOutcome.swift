@@ -3,7 +3,7 @@ import StreamKit
 
 /// How a printer took a `PrintCommand`: done (it said so, or its report shows it), refused with its
 /// reason, refused because a Bambu printer wants signed commands, not sent because the print it was
-/// meant for is no longer the one under way or the state does not allow it, or no answer in time.
+/// meant for is no longer the one under way, or no answer in time.
 /// The view that sent it says so in a toast; what the print does shows in the next report either way.
 public enum CommandOutcome: Equatable, Sendable {
     case done
@@ -21,8 +21,6 @@ public enum CommandOutcome: Equatable, Sendable {
     /// The print the command was meant for (`asked`) ended, or another began, before it went:
     /// nothing was sent. `now` is the print under way, if any.
     case printChanged(asked: PrintUnderWay?, now: PrintUnderWay?)
-    /// The printer's state does not allow the command (it changed since the user acted): nothing was sent.
-    case notApplicable(PrintCommand, PrinterStatus.State)
 
     /// What the user is told; nil when it went through.
     public var message: String? {
@@ -35,7 +33,6 @@ public enum CommandOutcome: Equatable, Sendable {
         case .notConnected: return tr("The printer's status is not connected: nothing was sent.")
         case .failed(let failure): return failure.userMessage
         case .printChanged(let asked, let now): return Self.printChanged(asked: asked?.job, now: now)
-        case .notApplicable(let command, let state): return PrintCommandText.notApplicable(command, state: state)
         }
     }
 
@@ -64,7 +61,6 @@ public enum CommandOutcome: Equatable, Sendable {
         case .notConnected: return "notConnected"
         case .failed(let failure): return failure.kind
         case .printChanged: return "printChanged"
-        case .notApplicable: return "notApplicable"
         }
     }
 }

@@ -108,8 +108,8 @@ public final class StatusMonitor: @unchecked Sendable {
     /// `answer` (once, on the executor) how the printer took it: its own answer, `.done` as soon as
     /// a report shows the state the command leads to (from another state), or `.noAnswer` after
     /// `commandTimeout`. Nothing is sent while the status is not live, to a Bambu printer that
-    /// wants signed commands, when the printer's latest report shows another print than `print`
-    /// (or none), nor when its state does not allow the command.
+    /// wants signed commands, nor when the printer's latest report shows another print than
+    /// `print` (or none).
     public func send(_ command: PrintCommand, for print: PrintUnderWay?, answer: @escaping @Sendable (CommandOutcome) -> Void) {
         let once = OnceAnswer(executor: executor, answer: answer)
         let (current, status, underWay) = lock.withLock { (isLive ? connection : nil, lastStatus, lastPrint) }
@@ -119,7 +119,6 @@ public final class StatusMonitor: @unchecked Sendable {
             log.info("not sending \(command.name): the print changed")
             return once.give(.printChanged(asked: print, now: underWay))
         }
-        if let state = status?.state, !command.applies(to: state) { return once.give(.notApplicable(command, state)) }
         let watch = status.map { command.isDone(in: $0) } == true ? nil : CommandWatch(command: command, answer: once)
         if let watch { lock.withLock { watches.append(watch) } }
         log.info("sending \(command.name)")
