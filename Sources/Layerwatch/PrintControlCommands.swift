@@ -52,15 +52,7 @@ struct PrintControl: ParsableArguments {
     static let unconfirmedExitCode: Int32 = 13
 
     static func configuration(_ name: String, abstract: String) -> CommandConfiguration {
-        CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("""
-            Exit codes as for status, and: 11 when the printer refused the command, or its state does not allow it, \
-            or the print ended or another began before the command went (nothing is sent then); 12 when stop's question \
-            was answered no (nothing is sent); 13 when the printer accepted the command but did not report the state \
-            it leads to within 10 seconds.
-            --printer takes a saved printer's id, its name, or its number in the list of printers (1 is the first); \
-            a name several printers share is refused, listing them.
-            Codes and keys are replaced by *** in everything printed.
-            """))
+        CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("Exit codes as for status, and: 11 when the printer refused the command, or its state does not allow it, or the print ended or another began before the command went (nothing is sent then); 12 when stop's question was answered no (nothing is sent); 13 when the printer accepted the command but did not report the state it leads to within 10 seconds.\n--printer takes a saved printer's id, its name, or its number in the list of printers (1 is the first); a name several printers share is refused, listing them.\nCodes and keys are replaced by *** in everything printed."))
     }
 
     @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
