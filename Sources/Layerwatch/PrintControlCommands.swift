@@ -5,9 +5,9 @@ import StatusKit
 import StreamKit
 
 /// `layerwatch pause|resume|stop TARGET`: the print controls without a window. Each waits for the
-/// printer's status, sends the command once if the printer's state allows it, and prints what the
-/// printer then reports. `stop` asks first on a terminal and, without `--yes`, refuses to run
-/// when standard input is not one (nothing is sent).
+/// printer's status, sends the command once if the printer's state allows it and the print is still
+/// the one it saw, and prints what the printer then reports. `stop` asks first on a terminal and,
+/// without `--yes`, refuses to run when standard input is not one (nothing is sent).
 struct PauseCommand: ParsableCommand {
     static let configuration = PrintControl.configuration("pause", abstract: tr("Pause a printer's print."))
     @OptionGroup var target: PrintControl
@@ -43,17 +43,22 @@ struct StopCommand: ParsableCommand {
 
 /// What the three print commands share: the target (as `status` takes it), the output and the wait.
 struct PrintControl: ParsableArguments {
-    /// The exit code for a command the printer refused (or would refuse: wrong state, Developer Mode).
+    /// The exit code for a command the printer refused (or would refuse: wrong state, Developer
+    /// Mode), or that was not sent because the print it was meant for is no longer under way.
     static let refusedExitCode: Int32 = 11
+    /// The exit code for a stop the user declined at the question (nothing was sent).
+    static let declinedExitCode: Int32 = 12
+    /// The exit code for a command the printer accepted without then reporting the state it leads to.
+    static let unconfirmedExitCode: Int32 = 13
 
     static func configuration(_ name: String, abstract: String) -> CommandConfiguration {
-        CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("Exit codes as for status, and 11 when the printer refused the command (or its state does not allow it: nothing is sent then).\nCodes and keys are replaced by *** in everything printed."))
+        CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("Exit codes as for status, and: 11 when the printer refused the command, or its state does not allow it, or the print ended or another began before the command went (nothing is sent then); 12 when stop's question was answered no (nothing is sent); 13 when the printer accepted the command but did not report the state it leads to within 10 seconds.\n--printer takes a saved printer's id, its name, or its number in the list of printers (1 is the first); a name several printers share is refused, listing them.\nCodes and keys are replaced by *** in everything printed."))
     }
 
     @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
     var url: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Act on this saved printer (its name or id), its code or key taken from the keyring.")))
+    @Option(name: .long, help: ArgumentHelp(tr("Act on this saved printer (its name, number or id), its code or key taken from the keyring.")))
     var printer: String?
 
     @OptionGroup var code: CodeFromStdin
@@ -78,7 +83,7 @@ struct PrintControl: ParsableArguments {
         let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.command")) { updates.push($0) }
         monitor.start()
         defer { monitor.stop(waitingUpTo: 2) }
-        let status = try firstStatus(updates, endpoint: endpoint)
+        let (status, underWay) = try firstStatus(updates, endpoint: endpoint)
         if status.needsDeveloperMode { throw refuse(command, .needsDeveloperMode, status: status, endpoint: endpoint) }
         guard command.applies(to: status.state) else {
             print(report(command, kind: "notApplicable", message: PrintCommandText.notApplicable(command, state: status.state),
@@ -87,23 +92,30 @@ struct PrintControl: ParsableArguments {
         }
         if !confirmed && !askToStop(status, endpoint: endpoint) {
             FileHandle.standardError.write(Data((tr("Nothing was sent.") + "\n").utf8))
-            return
+            throw ExitCode(Self.declinedExitCode)
         }
+        // The monitor sends it only while the print asked about is still the one under way.
         let answer = OutcomeWait()
-        monitor.send(command) { answer.give($0) }
+        monitor.send(command, for: underWay) { answer.give($0) }
         let outcome = answer.wait()
-        guard outcome == .done else { throw refuse(command, outcome, status: status, endpoint: endpoint) }
         // What the printer then reports: its next status in the command's state, or the last one.
         var reported = status
-        let deadline = Date().addingTimeInterval(StatusMonitor.commandTimeout)
+        let deadline = Date().addingTimeInterval(outcome == .done ? StatusMonitor.commandTimeout : 0)
         while !command.isDone(in: reported), let update = updates.pop(timeout: deadline.timeIntervalSinceNow) {
             if let next = update.status, update.connection == .live { reported = next }
+        }
+        guard outcome == .done else { throw refuse(command, outcome, status: reported, endpoint: endpoint) }
+        guard command.isDone(in: reported) else {
+            let message = String(format: tr("%@: the printer accepted it but still reports: %@."), commandTitle(command, for: endpoint),
+                                 StatusText.state(reported.state).lowercased())
+            print(report(command, kind: "unconfirmed", message: message, status: reported, endpoint: endpoint))
+            throw ExitCode(Self.unconfirmedExitCode)
         }
         print(report(command, kind: outcome.kind, message: nil, status: reported, endpoint: endpoint))
     }
 
-    /// The first live status, or the failure's report and exit code.
-    private func firstStatus(_ updates: UpdateQueue, endpoint: StatusEndpoint) throws -> PrinterStatus {
+    /// The first live status and the print under way in it, or the failure's report and exit code.
+    private func firstStatus(_ updates: UpdateQueue, endpoint: StatusEndpoint) throws -> (PrinterStatus, PrintUnderWay?) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             guard let update = updates.pop(timeout: deadline.timeIntervalSinceNow) else {
@@ -114,7 +126,7 @@ struct PrintControl: ParsableArguments {
                 print(json ? StatusReportFormatter.json(failure, endpoint: endpoint) : StatusReportFormatter.text(failure, endpoint: endpoint))
                 throw ExitCode(StatusCommand.exitCode(failure))
             }
-            if update.connection == .live, let status = update.status { return status }
+            if update.connection == .live, let status = update.status { return (status, update.print) }
         }
     }
 
@@ -133,7 +145,7 @@ struct PrintControl: ParsableArguments {
         switch outcome {
         case .failed(let failure): return ExitCode(StatusCommand.exitCode(failure))
         case .noAnswer, .notConnected: return ExitCode(StatusCommand.exitCode(.timeout))
-        case .done, .refused, .needsDeveloperMode: return ExitCode(Self.refusedExitCode)
+        case .done, .refused, .needsDeveloperMode, .printChanged: return ExitCode(Self.refusedExitCode)
         }
     }
 
@@ -147,10 +159,14 @@ struct PrintControl: ParsableArguments {
             object["job"] = status.job
             return StatusReportFormatter.encode(object)
         }
-        let line = message ?? String(format: tr("%@: sent. The printer reports: %@."),
-                                             PrintCommandText.title(command, for: endpoint).trimmingCharacters(in: CharacterSet(charactersIn: "…")),
+        let line = message ?? String(format: tr("%@: sent. The printer reports: %@."), commandTitle(command, for: endpoint),
                                              StatusText.state(status.state).lowercased())
         return TerminalText.safe(String(format: tr("%@ — %@"), endpoint.description, line))
+    }
+
+    /// The control's label without its "…": "Pause Print", "Cancel Print".
+    private func commandTitle(_ command: PrintCommand, for endpoint: StatusEndpoint) -> String {
+        PrintCommandText.title(command, for: endpoint).trimmingCharacters(in: CharacterSet(charactersIn: "…"))
     }
 }
 

@@ -14,7 +14,7 @@ struct ProbeCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), webrtc:http(s)://…[#format=camera-streamer|creality] (WHEP, go2rtc, camera-streamer, Creality), or a file path.")))
     var url: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name or id), its access code taken from the keyring.")))
+    @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name, number or id), its access code taken from the keyring.")))
     var printer: String?
 
     @OptionGroup var camera: CameraChoice

@@ -41,19 +41,40 @@ enum ProbeTarget {
         return try Self.url(url ?? "", withCode: secret)
     }
 
-    /// The saved printer with the id `name`, else the first one named `name`; its secrets from the
+    /// The saved printer `name` names: the one with that id, else the one so named, else (no printer
+    /// being so named) the one at that number in the list, 1 the first; its secrets from the
     /// keyring, and what loading the config had to say. The id comes first so that an id always
-    /// means its printer, whatever the others are called (go2rtc exports rely on it).
+    /// means its printer, whatever the others are called (go2rtc exports rely on it). A name
+    /// several printers share is refused, listing them with what tells them apart: a command
+    /// never acts on the first of two "Twin"s by chance.
     static func saved(_ name: String, store: ConfigStore = .standard()) throws -> (Printer, problem: String?) {
         let loaded = store.load(settingAside: false)
         let printers = loaded.config.printers
         if printers.isEmpty, let problem = loaded.problem { throw Failure(description: problem) }
-        guard let printer = printers.first(where: { $0.id.uuidString == name.uppercased() }) ?? printers.first(where: { $0.name == name }) else {
+        if let printer = printers.first(where: { $0.id.uuidString == name.uppercased() }) { return (printer, loaded.problem) }
+        let named = printers.filter { $0.name == name }
+        if named.count > 1 { throw Failure(description: ambiguity(name, named, in: printers)) }
+        let numbered = Int(name).flatMap { printers.indices.contains($0 - 1) ? printers[$0 - 1] : nil }
+        guard let printer = named.first ?? numbered else {
             let names = printers.map { String(format: tr("“%@”"), $0.name) }.joined(separator: ", ")
             throw Failure(description: names.isEmpty ? String(format: tr("no saved printer is called “%@”; there are none"), name)
                                                      : String(format: tr("no saved printer is called “%@”; there are %@"), name, names))
         }
         return (printer, loaded.problem)
+    }
+
+    /// Why `name` picks none of `named` (the printers of `printers` so called): each one's
+    /// `--printer` choice, its number (or its id, where another printer is named after the number),
+    /// with its address and id.
+    private static func ambiguity(_ name: String, _ named: [Printer], in printers: [Printer]) -> String {
+        let choices = named.map { printer in
+            let number = String((printers.firstIndex { $0.id == printer.id } ?? 0) + 1)
+            let choice = printers.contains { $0.name == number } ? printer.id.uuidString : number
+            return printer.host.isEmpty ? String(format: tr("--printer %@ (id %@)"), choice, printer.id.uuidString)
+                                        : String(format: tr("--printer %@ (at %@, id %@)"), choice, printer.host, printer.id.uuidString)
+        }
+        return String(format: tr("%ld saved printers are called “%@”: say which with %@"), named.count, name,
+                      choices.joined(separator: tr(" or ")))
     }
 
     /// `url` with `code` put in as its password (user `bblp` when it names none, as Bambu printers

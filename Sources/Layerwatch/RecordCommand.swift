@@ -19,7 +19,7 @@ struct RecordCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(tr("The camera: rtsps://…, rtsp://…, bambu-jpeg://IP?code=CODE, http(s)://…, webrtc:http(s)://… or a file.")))
     var url: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name or id), its access code taken from the keyring.")))
+    @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name, number or id), its access code taken from the keyring.")))
     var printer: String?
 
     @OptionGroup var camera: CameraChoice

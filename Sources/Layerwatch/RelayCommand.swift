@@ -15,7 +15,7 @@ struct RelayCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(tr("bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000) or http(s)://… (MJPEG or JPEG snapshot).")))
     var url: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("Relay this saved printer's camera (its name or id), its access code taken from the keyring.")))
+    @Option(name: .long, help: ArgumentHelp(tr("Relay this saved printer's camera (its name, number or id), its access code taken from the keyring.")))
     var printer: String?
 
     @OptionGroup var camera: CameraChoice

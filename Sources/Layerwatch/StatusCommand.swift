@@ -17,7 +17,7 @@ struct StatusCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
     var url: String?
 
-    @Option(name: .long, help: ArgumentHelp(tr("The status of this saved printer (its name or id), its code or key taken from the keyring.")))
+    @Option(name: .long, help: ArgumentHelp(tr("The status of this saved printer (its name, number or id), its code or key taken from the keyring.")))
     var printer: String?
 
     @OptionGroup var code: CodeFromStdin

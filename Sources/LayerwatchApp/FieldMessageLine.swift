@@ -2,8 +2,10 @@ import CGtk
 import GtkKit
 
 /// The line under a form field: its hint, or while the field is wrong the error in the hint's
-/// place. Both sit in one homogeneous stack with a blank line, so the line is never shorter than
-/// one line nor than its hint, and showing or clearing an error does not move the rows below.
+/// place (or, while nothing is wrong but something is worth knowing, a warning there, in the
+/// warning colour). Both sit in one homogeneous stack with a blank line, so the line is never
+/// shorter than one line nor than its hint, and showing or clearing an error does not move the
+/// rows below.
 @MainActor
 final class FieldMessageLine {
     let widget = gtk_stack_new()!
@@ -34,12 +36,26 @@ final class FieldMessageLine {
         set { gtk_label_set_text(gcast(hintLabel), newValue) }
     }
 
-    /// The error shown in the hint's place; nil shows the hint again.
+    /// The error shown in the hint's place; nil shows the warning or the hint again.
     var error: String? {
-        get { gtk_stack_get_visible_child(gcast(widget)) == errorLabel ? String(cString: gtk_label_get_text(gcast(errorLabel))) : nil }
-        set {
-            gtk_label_set_text(gcast(errorLabel), newValue ?? "")
-            gtk_stack_set_visible_child(gcast(widget), newValue == nil ? hintLabel : errorLabel)
+        didSet { showLine() }
+    }
+
+    /// The warning shown in the hint's place while there is no error; nil shows the hint again.
+    var warning: String? {
+        didSet { showLine() }
+    }
+
+    /// The error, else the warning (in the same label, coloured as a warning), else the hint.
+    private func showLine() {
+        gtk_label_set_text(gcast(errorLabel), error ?? warning ?? "")
+        if error == nil {
+            gtk_widget_remove_css_class(errorLabel, "error")
+            gtk_widget_add_css_class(errorLabel, "warning")
+        } else {
+            gtk_widget_remove_css_class(errorLabel, "warning")
+            gtk_widget_add_css_class(errorLabel, "error")
         }
+        gtk_stack_set_visible_child(gcast(widget), error == nil && warning == nil ? hintLabel : errorLabel)
     }
 }

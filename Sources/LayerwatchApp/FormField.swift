@@ -110,6 +110,15 @@ final class FormField {
         if error == nil { gtk_widget_remove_css_class(entry, "error") } else { gtk_widget_add_css_class(entry, "error") }
     }
 
+    /// The warning the field shows (when it shows no error), if any.
+    var warningText: String? { message.error == nil ? message.warning : nil }
+
+    /// Shows `warning` in place of the hint while the field shows no error (nil clears it): something
+    /// to know that does not keep the form from being saved.
+    func showWarning(_ warning: String?) {
+        message.warning = warning
+    }
+
     func setShown(_ shown: Bool) {
         gtk_widget_set_visible(widget, shown.gboolean)
     }

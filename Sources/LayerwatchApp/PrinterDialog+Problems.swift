@@ -7,7 +7,9 @@ import StreamKit
 /// What the printer dialog says is wrong, each under its own field: what validation finds (for a
 /// field once the user edited and left it, for every field after a Save or test of an invalid
 /// form), and what "Find Cameras" and "Test Connection" found (`CheckFailurePlacement`), until that
-/// field changes or a check passes. Add/Save is sensitive only while the form is valid.
+/// field changes or a check passes. Add/Save is sensitive only while the form is valid. A name
+/// another saved printer has is warned about as it is typed, without keeping the form from saving:
+/// two printers of one name cannot be told apart by name on the command line.
 extension PrinterDialog {
     /// The form's fields by the draft's field they edit.
     var fieldsByProblem: [(PrinterDraft.Field, FormField)] {
@@ -57,6 +59,8 @@ extension PrinterDialog {
             let shows = attemptedSave || leftEdited.contains(field)
             formField.showError(checkProblems[field] ?? (shows ? problems?[field] : nil))
         }
+        let taken = !choice.isGo2RTC && otherNames.contains(name.text.trimmingCharacters(in: .whitespacesAndNewlines))
+        name.showWarning(taken ? tr("Another printer already has this name.") : nil)
     }
 
     /// Asks the Klipper, OctoPrint or go2rtc host for its cameras off the main loop and lists them:

@@ -16,7 +16,8 @@ import StreamKit
 /// selected has its URL and mounting in the rows below, an imported camera's filled in); the
 /// print's timelapse; "Test Connection" probes the selected camera (a Creality printer's status
 /// first, `PrinterDialog+Creality`). Each field says what is wrong under itself
-/// (`PrinterDialog+Problems`); Escape and Ctrl+W close it; it opens on the first empty field.
+/// (`PrinterDialog+Problems`), and the name warns when another printer has it; Escape and Ctrl+W
+/// close it; it opens on the first empty field.
 @MainActor
 final class PrinterDialog {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -55,6 +56,8 @@ final class PrinterDialog {
     private let id: UUID
     /// The printer being edited.
     let editing: Printer?
+    /// The other saved printers' names: the name field warns when its name is one of them.
+    let otherNames: Set<String>
     /// The printer's cameras as listed, the selected one as it was when selected (see `editedCameras`).
     var printerCameras: [PrinterCamera] = []
     var selectedCamera: Int?
@@ -81,9 +84,10 @@ final class PrinterDialog {
     /// The user saved valid printers (several when several go2rtc streams were chosen); the dialog closes itself.
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String) {
+    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String, otherNames: Set<String> = []) {
         id = printer?.id ?? UUID()
         editing = printer
+        self.otherNames = otherNames
         self.secretsNote = secretsNote
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
         window = adw_window_new()

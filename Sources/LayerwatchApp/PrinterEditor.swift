@@ -42,7 +42,9 @@ final class PrinterEditor {
 
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?, focusing field: PrinterChoice.Field? = nil) {
-        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsNote: library.store.secretsNotice)
+        let others = Set(library.config.printers.filter { $0.id != printer?.id }.map(\.name))
+        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsNote: library.store.secretsNotice,
+                                   otherNames: others)
         library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }

@@ -115,11 +115,13 @@ final class PrinterStatusHub {
         entries[printerID]?.monitor.setChamberLight(on)
     }
 
-    /// Sends a print command to the printer; `answer` gets how it took it, on the main loop. What
-    /// the print does shows in the printer's next report, as for the light.
-    func send(_ command: PrintCommand, to printerID: UUID, answer: @escaping @MainActor (CommandOutcome) -> Void) {
+    /// Sends a print command to the printer for `print` (the print under way in the update the user
+    /// acted on; nothing goes when another is under way now); `answer` gets how it took it, on the
+    /// main loop. What the print does shows in the printer's next report, as for the light.
+    func send(_ command: PrintCommand, to printerID: UUID, for print: PrintUnderWay?,
+              answer: @escaping @MainActor (CommandOutcome) -> Void) {
         guard let monitor = entries[printerID]?.monitor else { return answer(.notConnected) }
-        monitor.send(command) { outcome in MainActor.assumeIsolated { answer(outcome) } }
+        monitor.send(command, for: print) { outcome in MainActor.assumeIsolated { answer(outcome) } }
     }
 
     private func received(_ update: StatusMonitor.Update, for id: UUID) {

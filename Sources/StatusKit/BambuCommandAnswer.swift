@@ -10,6 +10,8 @@ struct BambuCommandAnswer: Equatable {
     static let signatureRefusal = 84_033_543
 
     let sequenceID: String
+    /// The command echoed (`print.command`): an answer is the sent command's only when both match.
+    let command: String
     let outcome: CommandOutcome
 
     /// The answer in `payload`; nil for a status report or anything else.
@@ -18,6 +20,7 @@ struct BambuCommandAnswer: Equatable {
               let command = JSONValue.string(print["command"]), Self.commands.contains(command),
               let sequence = Self.sequenceID(print["sequence_id"]) else { return nil }
         sequenceID = sequence
+        self.command = command
         let code = PrinterNumber.int(print["err_code"], in: PrinterNumber.code) ?? 0
         let result = JSONValue.string(print["result"])?.lowercased()
         if code == Self.signatureRefusal {

@@ -27,13 +27,14 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
 
     /// The live client and the lights it switches, for `setChamberLight` and `send` on other
     /// threads (nil while not connected), the client from its creation on, for `interrupt`, and the
-    /// commands waiting for their echo by sequence id.
+    /// commands waiting for their echo by sequence id, each with the `print.command` its echo must carry.
     private let lightLock = NSLock()
     private var client: (mosq: OpaquePointer, serial: String, nodes: [String])?
     private var created: OpaquePointer?
-    private var answers: [String: @Sendable (CommandOutcome) -> Void] = [:]
-    /// The next command's sequence id (ids under 1000 are left to the printer's own apps' habits).
-    private var nextSequence = 1000
+    private var answers: [String: (command: String, answer: @Sendable (CommandOutcome) -> Void)] = [:]
+    /// The last command's sequence id: it starts anywhere (ids under 1000 are left to the printer's
+    /// own apps' habits), so another client on the broker cannot tell the next one in advance.
+    private var lastSequence = Int.random(in: 1_000..<1_000_000_000)
 
     init(host: String, port: Int, accessCode: String, serial: String?, log: StatusLog) {
         self.host = host
@@ -55,11 +56,11 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
         let sent: Bool = lightLock.withLock {
             guard let client else { return false }
-            nextSequence += 1
-            let sequence = String(nextSequence)
+            lastSequence += 1
+            let sequence = String(lastSequence)
             // At most a handful wait at once (one per click); an unanswered one is dropped when the
             // connection ends.
-            answers[sequence] = answer
+            answers[sequence] = (BambuRequests.name(of: command), answer)
             publish(client.mosq, serial: client.serial, BambuRequests.print(command, sequenceID: sequence))
             return true
         }
@@ -176,8 +177,13 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
             return false
         }
         if let echo = BambuCommandAnswer(payload: object) {
-            let answer = lightLock.withLock { answers.removeValue(forKey: echo.sequenceID) }
-            answer?(echo.outcome)
+            // An echo counts only with our id and our command: another command's echo carrying
+            // the same id (another client's, or a hostile one) leaves ours waiting.
+            let waiting: (@Sendable (CommandOutcome) -> Void)? = lightLock.withLock {
+                guard answers[echo.sequenceID]?.command == echo.command else { return nil }
+                return answers.removeValue(forKey: echo.sequenceID)?.answer
+            }
+            waiting?(echo.outcome)
             return false
         }
         return merged.merge(payload: object)

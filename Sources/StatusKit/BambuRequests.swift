@@ -9,16 +9,19 @@ enum BambuRequests {
     /// `{"print":{"command":"pause"|"resume"|"stop","sequence_id":"N"}}`, or `print_speed` with the
     /// profile's number as `param` (../shared/PROTOCOLS.md §9).
     static func print(_ command: PrintCommand, sequenceID: String) -> String {
-        var object: [String: Any] = ["sequence_id": sequenceID]
-        switch command {
-        case .pause: object["command"] = "pause"
-        case .resume: object["command"] = "resume"
-        case .stop: object["command"] = "stop"
-        case .speed(let speed):
-            object["command"] = "print_speed"
-            object["param"] = String(speed.rawValue)
-        }
+        var object: [String: Any] = ["sequence_id": sequenceID, "command": name(of: command)]
+        if case .speed(let speed) = command { object["param"] = String(speed.rawValue) }
         return json(["print": object])
+    }
+
+    /// The command's `print.command`, which the printer's answer echoes.
+    static func name(of command: PrintCommand) -> String {
+        switch command {
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .stop: return "stop"
+        case .speed: return "print_speed"
+        }
     }
 
     private static func json(_ object: [String: Any]) -> String {

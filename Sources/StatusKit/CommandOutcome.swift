@@ -2,8 +2,9 @@ import Foundation
 import StreamKit
 
 /// How a printer took a `PrintCommand`: done (it said so, or its report shows it), refused with its
-/// reason, refused because a Bambu printer wants signed commands, or no answer in time. The view
-/// that sent it says so in a toast; what the print does shows in the next report either way.
+/// reason, refused because a Bambu printer wants signed commands, not sent because the print it was
+/// meant for is no longer the one under way, or no answer in time.
+/// The view that sent it says so in a toast; what the print does shows in the next report either way.
 public enum CommandOutcome: Equatable, Sendable {
     case done
     /// The printer said no; its reason when it gave one (already safe to show: no secret).
@@ -17,6 +18,9 @@ public enum CommandOutcome: Equatable, Sendable {
     case notConnected
     /// The request itself failed (the printer's API was unreachable or answered garbage).
     case failed(StatusFailure)
+    /// The print the command was meant for (`asked`) ended, or another began, before it went:
+    /// nothing was sent. `now` is the print under way, if any.
+    case printChanged(asked: PrintUnderWay?, now: PrintUnderWay?)
 
     /// What the user is told; nil when it went through.
     public var message: String? {
@@ -28,6 +32,19 @@ public enum CommandOutcome: Equatable, Sendable {
         case .noAnswer: return String(format: tr("The printer did not answer within %ld seconds."), Int(StatusMonitor.commandTimeout))
         case .notConnected: return tr("The printer's status is not connected: nothing was sent.")
         case .failed(let failure): return failure.userMessage
+        case .printChanged(let asked, let now): return Self.printChanged(asked: asked?.job, now: now)
+        }
+    }
+
+    /// Why a command was not sent for the print it was meant for, naming both prints where known.
+    private static func printChanged(asked: String?, now: PrintUnderWay?) -> String {
+        guard let now else {
+            return asked.map { String(format: tr("“%@” has ended: nothing was sent."), $0) } ?? tr("The print has ended: nothing was sent.")
+        }
+        switch (asked, now.job) {
+        case (let asked?, let job?): return String(format: tr("“%@” has ended and “%@” has begun: nothing was sent."), asked, job)
+        case (nil, let job?): return String(format: tr("Another print, “%@”, has begun: nothing was sent."), job)
+        case (_, nil): return tr("Another print has begun: nothing was sent.")
         }
     }
 
@@ -43,6 +60,7 @@ public enum CommandOutcome: Equatable, Sendable {
         case .noAnswer: return "noAnswer"
         case .notConnected: return "notConnected"
         case .failed(let failure): return failure.kind
+        case .printChanged: return "printChanged"
         }
     }
 }

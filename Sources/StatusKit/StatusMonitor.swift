@@ -14,11 +14,13 @@ public final class StatusMonitor: @unchecked Sendable {
         case failed(StatusFailure, retryIn: TimeInterval?)
     }
 
-    /// What the caller is told: the connection, and the printer's status as last reported (its
-    /// state `.offline` while the connection is down).
+    /// What the caller is told: the connection, the printer's status as last reported (its
+    /// state `.offline` while the connection is down), and the print under way in it (what a
+    /// command sent on the strength of this update is meant for).
     public struct Update: Equatable, Sendable {
         public let connection: Connection
         public let status: PrinterStatus?
+        public let print: PrintUnderWay?
     }
 
     public let endpoint: StatusEndpoint
@@ -31,9 +33,10 @@ public final class StatusMonitor: @unchecked Sendable {
     /// Given when the thread has finished (for `stop(waitingUpTo:)`).
     private let ended = StopSignal()
     private var connection: StatusConnection?
-    /// Whether `connection` is live, and the status it last reported (for `send`).
+    /// Whether `connection` is live, the status it last reported and the print under way in it (for `send`).
     private var isLive = false
     private var lastStatus: PrinterStatus?
+    private var lastPrint: PrintUnderWay?
     /// Sent commands waiting for a report to show them done.
     private var watches: [CommandWatch] = []
     private var thread: Thread?
@@ -106,15 +109,21 @@ public final class StatusMonitor: @unchecked Sendable {
     /// How long a command may go without an answer before the user is told.
     public static let commandTimeout: TimeInterval = 10
 
-    /// Sends `command` and hands `answer` (once, on the executor) how the printer took it: its own
-    /// answer, `.done` as soon as a report shows the state the command leads to (from another state),
-    /// or `.noAnswer` after `commandTimeout`. Nothing is sent while the status is not live, nor to
-    /// a Bambu printer that wants signed commands.
-    public func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
+    /// Sends `command` for `print` (the print under way in the update the user acted on) and hands
+    /// `answer` (once, on the executor) how the printer took it: its own answer, `.done` as soon as
+    /// a report shows the state the command leads to (from another state), or `.noAnswer` after
+    /// `commandTimeout`. Nothing is sent while the status is not live, to a Bambu printer that
+    /// wants signed commands, nor when the printer's latest report shows another print than
+    /// `print` (or none).
+    public func send(_ command: PrintCommand, for print: PrintUnderWay?, answer: @escaping @Sendable (CommandOutcome) -> Void) {
         let once = OnceAnswer(executor: executor, answer: answer)
-        let (current, status) = lock.withLock { (isLive ? connection : nil, lastStatus) }
+        let (current, status, underWay) = lock.withLock { (isLive ? connection : nil, lastStatus, lastPrint) }
         guard let current else { return once.give(.notConnected) }
         if status?.needsDeveloperMode == true { return once.give(.needsDeveloperMode) }
+        guard underWay == print else {
+            log.info("not sending \(command.name): the print changed")
+            return once.give(.printChanged(asked: print, now: underWay))
+        }
         let watch = status.map { command.isDone(in: $0) } == true ? nil : CommandWatch(command: command, answer: once)
         if let watch { lock.withLock { watches.append(watch) } }
         log.info("sending \(command.name)")
@@ -141,8 +150,9 @@ public final class StatusMonitor: @unchecked Sendable {
     private func runLoop(stop: StopSignal) {
         var attempt = 0
         var last: PrinterStatus?
+        var underWay: PrintUnderWay?
         while !stop.isStopped {
-            deliver(.connecting, last, stop: stop)
+            deliver(.connecting, last, underWay, stop: stop)
             let current = endpoint.makeConnection(log: log)
             lock.withLock { connection = current }
             var wentLive: Date?
@@ -150,13 +160,14 @@ public final class StatusMonitor: @unchecked Sendable {
                 try current.run(stop: stop, live: {
                     wentLive = Date()
                     lock.withLock { isLive = true }
-                    deliver(.live, last, stop: stop)
+                    deliver(.live, last, underWay, stop: stop)
                 }, report: { status in
                     guard status != last else { return }
                     last = status
-                    lock.withLock { lastStatus = status }
+                    underWay = PrintUnderWay.following(underWay, in: status)
+                    lock.withLock { (lastStatus, lastPrint) = (status, underWay) }
                     resolveWatches(status)
-                    deliver(.live, status, stop: stop)
+                    deliver(.live, status, underWay, stop: stop)
                 })
                 lock.withLock { (connection, isLive) = (nil, false) }
                 return
@@ -168,7 +179,7 @@ public final class StatusMonitor: @unchecked Sendable {
                 last?.state = .offline
                 let delay = error.isRetryable ? backoff.delay(attempt: attempt) : nil
                 log.info("\(error.kind): \(error.userMessage)" + (delay.map { String(format: "; retrying in %.1f s", $0) } ?? "; not retrying"))
-                deliver(.failed(error, retryIn: delay), last, stop: stop)
+                deliver(.failed(error, retryIn: delay), last, underWay, stop: stop)
                 guard let delay else {
                     // No retry: the thread only waits for its stop (in finite steps: NSCondition
                     // traps on a date too far ahead).
@@ -182,8 +193,8 @@ public final class StatusMonitor: @unchecked Sendable {
 
     /// Hands `status` to the caller: the newest update replaces one still waiting, and the
     /// executor is asked only when none was, at most once every `deliverySpacing`.
-    private func deliver(_ connection: Connection, _ status: PrinterStatus?, stop: StopSignal) {
-        guard pending.replace(with: Update(connection: connection, status: status)) else { return }
+    private func deliver(_ connection: Connection, _ status: PrinterStatus?, _ print: PrintUnderWay?, stop: StopSignal) {
+        guard pending.replace(with: Update(connection: connection, status: status, print: print)) else { return }
         let (handler, pending, executor) = (handler, pending, executor)
         let handOver: @Sendable () -> Void = {
             executor.execute {

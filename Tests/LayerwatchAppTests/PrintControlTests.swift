@@ -10,7 +10,9 @@ import XCTest
 /// Pause, resume, stop and the print speed in the app against the real test printers (a Bambu
 /// printer behind Debian's mosquitto, Moonraker): clicked and typed through XTEST (xdotool), each
 /// reaches the printer once; the controls show and change only as the printer reports; stop asks
-/// with Cancel as the default; a refusal, the Developer Mode lock and silence are told.
+/// with Cancel as the default; a refusal, the Developer Mode lock and silence are told; a command
+/// is meant for the print shown: the stop question closes when another begins, and a stop or pause
+/// given after the printer reported another print (before the window heard of it) is not sent.
 final class PrintControlTests: XCTestCase {
     private let code = "16180339"
 
@@ -192,6 +194,51 @@ final class PrintControlTests: XCTestCase {
             XCTAssertEqual(String(cString: adw_message_dialog_get_body(question)), "“gear.gcode” on “Voron” is cancelled for good: it cannot be resumed.")
             XCTAssertEqual(gtk_window_get_transient_for(gcast(question)), gcast(mini.window), "asked over the mini window")
             adw_message_dialog_response(gcast(question), "cancel")
+        }
+    }
+
+    func testAStopOrPauseIsNotSentToAPrintThatBeganAfterTheQuestion() throws {
+        try MainActor.assumeIsolated {
+            let (server, app, window) = try bambuApp("X1C Workshop")
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let controls = try XCTUnwrap(window.tabs.selected).controls
+            let pause = try XCTUnwrap(controls.button("pause-print"))
+            // Toasts queue: each shows once the one before has gone.
+            let toasted = { (text: String) in iterateMainContext(timeout: 20) { toastTitles(in: window.window).contains(text) } }
+            let printerID = try XCTUnwrap(window.tabs.selected).printerID
+            let job = { app.statusHub.latest(printerID)?.status?.job }
+
+            // Another job begins while the question is up: it closes and says why.
+            server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Job_A"]])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { shown(pause) && job() == "Job_A" })
+            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.printCommands.pendingStop))
+            XCTAssertEqual(String(cString: adw_message_dialog_get_body(question)),
+                           "“Job_A” on “X1C Workshop” is stopped for good: it cannot be resumed.")
+            server.send(["cmd": "set", "print": ["subtask_name": "Job_B", "mc_percent": 1]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.printCommands.pendingStop == nil }, "the question went with Job_A")
+            XCTAssertTrue(toasted("X1C Workshop: “Job_A” has ended and “Job_B” has begun: nothing was sent."),
+                          "\(toastTitles(in: window.window))")
+
+            // Confirmed after the printer reported the end, before the window heard of it: the
+            // monitor's newer report keeps the stop from going out.
+            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            let second = try XCTUnwrap(app.printCommands.pendingStop)
+            XCTAssertNotNil(server.perform(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]]))
+            Thread.sleep(forTimeInterval: 1)  // the report reaches the monitor; the main loop has not run
+            adw_message_dialog_response(gcast(second), "confirm")
+            XCTAssertTrue(toasted("X1C Workshop: “Job_B” has ended: nothing was sent."), "\(toastTitles(in: window.window))")
+
+            // The same for a pause clicked while the window still showed the print that had ended.
+            server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Job_C", "mc_percent": 0]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { shown(pause) && job() == "Job_C" })
+            XCTAssertNotNil(server.perform(["cmd": "set", "print": ["subtask_name": "Job_D"]]))
+            Thread.sleep(forTimeInterval: 1)
+            gtk_widget_activate_action_variant(window.window, "win.pause-print", nil)
+            XCTAssertTrue(toasted("X1C Workshop: “Job_C” has ended and “Job_D” has begun: nothing was sent."),
+                          "\(toastTitles(in: window.window))")
+            XCTAssertEqual(printCommands(server), [], "neither the stop nor the pause reached the printer")
+            XCTAssertTrue(shown(pause), "Job_D prints on")
         }
     }
 }

@@ -96,6 +96,47 @@ final class PrinterDialogFormTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    func testANameAnotherPrinterHasIsWarnedAboutWithoutKeepingItFromBeingAdded() throws {
+        let windowManager = try WindowManager()
+        let directory = try makeTemporaryDirectory()
+        let twin = Printer(name: "Twin", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(closedLoopbackPort())/a")])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [twin]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            // A printer's own name is no clash.
+            app.showDialog(editing: twin)
+            let own = try XCTUnwrap(app.editor.openDialog)
+            XCTAssertNil(own.name.warningText)
+            gtk_window_destroy(gcast(own.window))
+
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
+            dialog.selectKind(.generic)
+            let closed = Self.destroyed(dialog.window)
+            _ = try Self.shown(dialog)
+            dialog.url.text = "rtsp://127.0.0.1:\(closedLoopbackPort())/b"
+            dialog.name.text = "Twin "
+            XCTAssertEqual(dialog.name.warningText, "Another printer already has this name.", "said as it is typed")
+            XCTAssertNil(dialog.name.errorText)
+            XCTAssertFalse(Bool(gboolean: gtk_widget_has_css_class(dialog.name.entry, "error")), "not marked as wrong")
+            XCTAssertNotEqual(gtk_widget_get_sensitive(dialog.saveButton), 0, "a warning does not keep it from being added")
+            dialog.name.text = "Twin 2"
+            XCTAssertNil(dialog.name.warningText)
+            dialog.name.text = "Twin"
+            dialog.save()
+            XCTAssertTrue(closed(), "added all the same")
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Twin", "Twin"])
+
+            // Now each one's name is the other's too.
+            app.showDialog(editing: twin)
+            let editing = try XCTUnwrap(app.editor.openDialog)
+            XCTAssertEqual(editing.name.warningText, "Another printer already has this name.")
+            gtk_window_destroy(gcast(editing.window))
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
     func testEachCheckSaysWhatIsWrongOnItsOwnFieldUntilThatFieldChanges() throws {
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "G00dK3y"])
         let directory = try makeTemporaryDirectory()

@@ -22,9 +22,13 @@ stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publis
         {"cmd":"disconnect_printer"} / {"cmd":"connect_printer"}   the printer leaves / rejoins
         {"cmd":"kick_clients"}              restart the broker on the same port (all dropped)
         {"cmd":"freeze_broker"} / {"cmd":"thaw_broker"}   SIGSTOP / SIGCONT the broker
-        {"cmd":"answers","mode":"normal"|"silent"|"unsigned"}   silent: print commands get no echo and
-                                            change nothing; unsigned: every one is refused for want
-                                            of a signature though `fun` does not say so
+        {"cmd":"answers","mode":"normal"|"silent"|"unsigned"|"other_command"|"hollow"}
+                                            silent: print commands get no echo and change nothing;
+                                            unsigned: every one is refused for want of a signature
+                                            though `fun` does not say so; other_command (hostile):
+                                            each is answered by a success echo of another command
+                                            carrying its sequence_id, and changes nothing; hollow:
+                                            each is echoed as a success but changes nothing
 Print commands (pause / resume / stop / print_speed on the request topic) are obeyed as firmware
 does: the state changes (RUNNING→PAUSE, PAUSE→RUNNING, either→FAILED, spd_lvl) in a report, then
 the command is echoed with its sequence_id and "result":"success"; one that does not apply is
@@ -379,7 +383,7 @@ class Printer:
         self.request_topic = f"device/{cfg.serial}/request"
         self.client = None
         self.subscribed = threading.Event()
-        self.silent = False  # {"cmd":"answers","mode":"silent"}: print commands go unanswered
+        self.answers = "normal"  # {"cmd":"answers","mode":…}: how print commands are answered
 
     @property
     def connected(self):
@@ -431,12 +435,18 @@ class Printer:
             system = payload["system"]
             if self.state.set_light(system.get("led_node"), system.get("led_mode")):
                 self.publish(self.state.report(changed=["lights_report"]))
-        elif kind == "print" and not self.silent:
+        elif kind == "print" and self.answers != "silent":
             request = payload["print"]
-            changed, echo = self.state.obey(request)
-            if changed:
-                self.publish(self.state.report(changed=changed))
-            self.publish(json.dumps({"print": {"command": request.get("command"), "param": request.get("param", ""),
+            command = request.get("command")
+            if self.answers in ("other_command", "hollow"):
+                if self.answers == "other_command":
+                    command = next(other for other in PRINT_COMMANDS if other != command)
+                echo = {"result": "success", "reason": ""}
+            else:
+                changed, echo = self.state.obey(request)
+                if changed:
+                    self.publish(self.state.report(changed=changed))
+            self.publish(json.dumps({"print": {"command": command, "param": request.get("param", ""),
                                                "sequence_id": request.get("sequence_id"), **echo}}))
         emit(event="request", kind=kind, payload=payload)
 
@@ -529,9 +539,9 @@ class Commands:
 
     def cmd_answers(self, command):
         mode = command.get("mode")
-        if mode not in ("normal", "silent", "unsigned"):
+        if mode not in ("normal", "silent", "unsigned", "other_command", "hollow"):
             raise ValueError(f"unknown answers mode {mode!r}")
-        self.printer.silent = mode == "silent"
+        self.printer.answers = mode
         self.state.refuse_unsigned = mode == "unsigned"
 
     def cmd_freeze_broker(self, _command):

@@ -44,11 +44,12 @@ final class StatusRecorder: @unchecked Sendable {
         expect(timeout, what, from: from, file: file, line: line) { $0.connection == .live && $0.status.map(match) == true }?.status
     }
 
-    /// Sends `command` through the monitor and waits up to `timeout` for its outcome (nil when none came).
+    /// Sends `command` through the monitor for the print the last update showed and waits up to
+    /// `timeout` for its outcome (nil when none came).
     func send(_ command: PrintCommand, timeout: TimeInterval = 15) -> CommandOutcome? {
         let answered = DispatchSemaphore(value: 0)
         let box = OutcomeBox()
-        monitor.send(command) { outcome in
+        monitor.send(command, for: all.last?.print) { outcome in
             box.set(outcome)
             answered.signal()
         }

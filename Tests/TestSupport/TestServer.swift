@@ -71,6 +71,23 @@ public final class TestServer: @unchecked Sendable {
         try? stdin.fileHandleForWriting.write(contentsOf: data + Data([0x0A]))
     }
 
+    /// Sends `command` and waits for the `done` or `error` it ends with (commands run one at a time,
+    /// in order: it is the first after those seen before); nil when none came within `timeout`.
+    @discardableResult
+    public func perform(_ command: [String: Any], timeout: TimeInterval = 10) -> Event? {
+        let finished = { (events: [Event]) in events.filter { $0.name == "done" || $0.name == "error" } }
+        let seen = condition.withLock { finished(events).count }
+        send(command)
+        let deadline = Date().addingTimeInterval(timeout)
+        return condition.withLock {
+            while true {
+                let ended = finished(events)
+                if ended.count > seen { return ended[seen] }
+                guard condition.wait(until: deadline) else { return nil }
+            }
+        }
+    }
+
     /// Ends the server (SIGTERM, then SIGKILL) and waits for it to exit.
     public func stop() {
         guard process.isRunning else { return }
