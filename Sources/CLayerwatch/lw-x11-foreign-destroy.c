@@ -81,7 +81,9 @@ static gboolean lw_on_xevent(GdkDisplay *display, const XEvent *xevent, gpointer
 }
 
 void lw_x11_survive_foreign_destroy(GdkDisplay *display) {
-    if (!GDK_IS_X11_DISPLAY(display)) return;
+    /* Once per display (an application started again in the same process, as tests do, asks again). */
+    if (!GDK_IS_X11_DISPLAY(display) || g_object_get_data(G_OBJECT(display), "lw-survives-foreign-destroy")) return;
+    g_object_set_data(G_OBJECT(display), "lw-survives-foreign-destroy", GINT_TO_POINTER(1));
     Display *xdisplay = gdk_x11_display_get_xdisplay(display);
     lw_previous_converter[BadWindow] = XESetWireToError(xdisplay, BadWindow, lw_convert_error);
     lw_previous_converter[BadDrawable] = XESetWireToError(xdisplay, BadDrawable, lw_convert_error);
