@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import TestSupport
 import XCTest
@@ -152,6 +153,38 @@ final class BackgroundLaunchTests: XCTestCase {
         let run = try CommandRun.product("layerwatch", ["--background"], timeout: 20,
                                          environment: ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.path, "GSK_RENDERER": "cairo"])
         XCTAssertEqual(run.status, 0, run.stderr)
+    }
+
+    /// Start at login on: the entry the real binary writes names that binary by its path (no
+    /// `layerwatch` on PATH), read back as the Desktop Entry Specification says (GLib's key file and
+    /// shell parsing).
+    func testStartAtLoginNamesTheBinaryThatRuns() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("needs a session bus: run under dbus-run-session (make test)")
+        }
+        let config = try TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data(#"{"formatVersion": 3, "preferences": {"startAtLogin": true}, "printers": []}"#.utf8)
+            .write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let run = try CommandRun.product("layerwatch", ["--background"], timeout: 20,
+                                         environment: ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.path,
+                                                       "GSK_RENDERER": "cairo", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+
+        let entry = config.appendingPathComponent("autostart/io.github.layerwatch.Layerwatch.desktop").path
+        let keys = g_key_file_new()!
+        defer { g_key_file_free(keys) }
+        XCTAssertTrue(Bool(gboolean: g_key_file_load_from_file(keys, entry, G_KEY_FILE_NONE, nil)), "the entry is written")
+        let exec = try XCTUnwrap(g_key_file_get_string(keys, "Desktop Entry", "Exec", nil))
+        defer { g_free(exec) }
+        var count: Int32 = 0
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        XCTAssertTrue(Bool(gboolean: g_shell_parse_argv(exec, &count, &argv, nil)), String(cString: exec))
+        defer { g_strfreev(argv) }
+        let arguments = (0..<Int(count)).map { String(cString: argv![$0]!) }
+        let product = CommandRun.productsDirectory.appendingPathComponent("layerwatch").resolvingSymlinksInPath().path
+        XCTAssertEqual(arguments, [product, "--background"])
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: arguments[0]))
     }
 
     /// A Klipper printer to watch, its Moonraker and MJPEG camera on loopback, in a config of its own.
