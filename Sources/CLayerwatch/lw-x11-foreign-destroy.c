@@ -47,7 +47,7 @@ static Bool (*lw_previous_converter[BadDrawable + 1])(Display *, XErrorEvent *, 
  * request may be made here. */
 static Bool lw_convert_error(Display *xdisplay, XErrorEvent *host, xError *wire) {
     GdkDisplay *display = gdk_x11_lookup_xdisplay(xdisplay);
-    GdkSurface *surface = display ? gdk_x11_surface_lookup_for_display(GDK_X11_DISPLAY(display), host->resourceid) : NULL;
+    GdkSurface *surface = display ? gdk_x11_surface_lookup_for_display(display, host->resourceid) : NULL;
     if (lw_is_gone(host->resourceid) || (surface != NULL && !gdk_surface_is_destroyed(surface))) return False;
     return lw_previous_converter[wire->errorCode](xdisplay, host, wire);
 }
@@ -57,7 +57,7 @@ static gboolean lw_on_xevent(GdkDisplay *display, const XEvent *xevent, gpointer
     /* The window's own notification, not its parent's (SubstructureNotify) of a child. */
     if (xevent->type != DestroyNotify || xevent->xdestroywindow.window != xevent->xdestroywindow.event) return FALSE;
     Window window = xevent->xdestroywindow.window;
-    GdkSurface *surface = gdk_x11_surface_lookup_for_display(GDK_X11_DISPLAY(display), window);
+    GdkSurface *surface = gdk_x11_surface_lookup_for_display(display, window);
     if (surface == NULL || gdk_surface_is_destroyed(surface)) return FALSE;  /* GDK's own, or none of its */
     lw_gone[lw_gone_count++ % LW_GONE_MAX] = window;
     GtkNative *native = gtk_native_get_for_surface(surface);

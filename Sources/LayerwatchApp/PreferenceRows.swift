@@ -94,6 +94,7 @@ final class PreferenceRows {
     func warningRow(_ text: String, shownWhen shown: @escaping (Preferences) -> Bool) -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(gcast(row), text)
+        adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
         adw_action_row_set_title_lines(gcast(row), 0)
         gtk_list_box_row_set_activatable(gcast(row), false.gboolean)
         let icon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
