@@ -47,7 +47,7 @@ final class AppPreferences {
     /// Presents the Preferences window, making it if none is open.
     func show(over parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions) {
         if let window { return window.present() }
-        let window = PreferencesWindow(parent: parent, library: library, actions: actions)
+        let window = PreferencesWindow(parent: parent, library: library, actions: actions, autostart: autostart)
         openWindow = window
         self.window = window
         connectSignal(window.window, "destroy") { [weak self] in self?.openWindow = nil }

@@ -85,7 +85,7 @@ extension LayerwatchApplication {
         let autostart = preferences.autostart
         guard autostart.usesPortal else { return }
         BackgroundPortal.request(reason: tr("Layerwatch keeps watching your printers with its window closed, to tell you when a print ends."),
-                                 autostart: library.config.preferences.startAtLogin, commandLine: Autostart.commandLine,
+                                 autostart: library.config.preferences.startAtLogin, commandLine: Autostart.portalCommandLine,
                                  destination: autostart.portalName) { answer in
             if let failure = answer.failure {
                 GLibLog.warning("the Background portal did not answer: \(failure)")

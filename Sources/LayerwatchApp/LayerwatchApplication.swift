@@ -1,4 +1,5 @@
 import CGtk
+import CLayerwatch
 import Foundation
 import GtkKit
 import PrinterKit
@@ -199,6 +200,8 @@ public final class LayerwatchApplication {
     private func startup() {
         GLibLog.install()
         AppStyle.install()
+        // Another program destroying a window (`xdotool windowclose`) closes it instead of aborting in GDK.
+        if let display = gdk_display_get_default() { lw_x11_survive_foreign_destroy(display) }
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
                                  library: library, picture: { [weak self] id, completion in
                                      guard let self else { return completion(nil) }

@@ -90,6 +90,21 @@ final class PreferenceRows {
         return row
     }
 
+    /// A row telling `text` beside a warning sign, shown while `shown` says, under the row it is about.
+    func warningRow(_ text: String, shownWhen shown: @escaping (Preferences) -> Bool) -> UnsafeMutablePointer<GtkWidget> {
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(gcast(row), text)
+        adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
+        adw_action_row_set_title_lines(gcast(row), 0)
+        gtk_list_box_row_set_activatable(gcast(row), false.gboolean)
+        let icon = gtk_image_new_from_icon_name("dialog-warning-symbolic")!
+        gtk_widget_add_css_class(icon, "warning")
+        adw_action_row_add_prefix(gcast(row), icon)
+        gtk_widget_add_css_class(row, "warning")
+        refreshers.append { gtk_widget_set_visible(row, shown($0).gboolean) }
+        return row
+    }
+
     /// An AdwActionRow with `suffix` at its end.
     static func row(_ title: String, subtitle: String? = nil, suffix: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!

@@ -23,8 +23,12 @@ final class PreferencesWindow {
     /// The folder chooser while it is open.
     private var chooser: GObjectRef<OpaquePointer>?
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions) {
+    /// Start at login as it is obeyed, for the warning when it cannot be.
+    private let autostart: Autostart
+
+    init(parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions, autostart: Autostart) {
         self.library = library
+        self.autostart = autostart
         rows = PreferenceRows(library: library)
         window = adw_preferences_window_new()
         gtk_window_set_title(gcast(window), tr("Preferences"))
@@ -59,6 +63,8 @@ final class PreferencesWindow {
                            subtitle: tr("Closing the window keeps watching your printers. Quit with Ctrl+Q."), \.runInBackground),
             rows.switchRow(tr("Start at Login"), subtitle: tr("Watch your printers from the moment you log in, without a window."),
                            \.startAtLogin),
+            rows.warningRow(tr("Layerwatch cannot start when you log in: its program was moved or removed, and no other Layerwatch is installed. Install Layerwatch again, then open it once."),
+                            shownWhen: { [autostart] in $0.startAtLogin && autostart.cannotStart }),
         ])
         let appearance = PreferenceRows.group(tr("Appearance"), [
             rows.choiceRow(tr("Style"), choices: [(Preferences.Appearance.system, tr("Follow System")), (.light, tr("Light")), (.dark, tr("Dark"))],

@@ -71,9 +71,10 @@ final class PreferencesTests: XCTestCase {
         let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1")])
         let (app, window, directory) = try startApp(with: [printer])
         let autostartFolder = try makeTemporaryDirectory().appendingPathComponent("autostart")
+        let program = try LaunchRecorder(in: try makeTemporaryDirectory())
         try MainActor.assumeIsolated {
             addTeardownBlock { MainActor.assumeIsolated { AppPreferences.apply(.system) } }
-            app.preferences.autostart = Autostart(usesPortal: false, folder: autostartFolder)
+            app.preferences.autostart = Autostart(usesPortal: false, folder: autostartFolder, executable: program.path, searchPath: "")
             app.showPreferences()
             let preferences = try XCTUnwrap(app.preferences.window).window
             @MainActor func saved() -> Preferences {
@@ -94,13 +95,18 @@ final class PreferencesTests: XCTestCase {
             XCTAssertEqual(saved().appearance, .system)
             XCTAssertTrue(iterateMainContext(timeout: 2) { !Bool(gboolean: adw_style_manager_get_dark(adw_style_manager_get_default())) })
 
-            // Start at login: the XDG autostart entry, written and removed.
+            // Start at login: the XDG autostart entry, written and removed. It names this program by
+            // its path (spaces, quotes, `%`, `$` and a backslash in it), which GLib's launcher reads
+            // back and starts.
             let entry = autostartFolder.appendingPathComponent("io.github.layerwatch.Layerwatch.desktop")
             XCTAssertEqual(PreferencesWidgets.flip("Start at Login", in: preferences), true)
             XCTAssertTrue(saved().startAtLogin)
             let text = try String(contentsOf: entry, encoding: .utf8)
-            XCTAssertTrue(text.contains("\nExec=layerwatch --background\n"), text)
             XCTAssertTrue(text.contains("\nX-GNOME-Autostart-enabled=true\n"), text)
+            XCTAssertTrue(text.contains("100%% done"), "a % is doubled: \(text)")
+            XCTAssertEqual(try program.launch(entry), [program.path, "--background"], text)
+            let warning = try XCTUnwrap(PreferencesWidgets.row(titled: Self.cannotStartWarning, in: preferences))
+            XCTAssertFalse(Bool(gboolean: gtk_widget_get_visible(warning)), "a program to start: no warning")
             XCTAssertEqual(PreferencesWidgets.flip("Start at Login", in: preferences), false)
             XCTAssertFalse(FileManager.default.fileExists(atPath: entry.path), "switched off: the entry is gone")
 
@@ -136,6 +142,33 @@ final class PreferencesTests: XCTestCase {
             app.library.setPreferences(chosen)
             let background = try XCTUnwrap(PreferencesWidgets.row(titled: "Run in Background", in: preferences))
             XCTAssertTrue(Bool(gboolean: gtk_switch_get_active(gcast(try XCTUnwrap(PreferencesWidgets.toggle(in: background))))))
+            window.close()
+        }
+    }
+
+    private static let cannotStartWarning = "Layerwatch cannot start when you log in: its program was moved or removed, "
+        + "and no other Layerwatch is installed. Install Layerwatch again, then open it once."
+
+    /// The running binary gone (deleted since it started) and no `layerwatch` on PATH: no entry,
+    /// and the Preferences say so under the row while the switch is on.
+    func testStartAtLoginWithNoProgramToStartWarnsUnderTheRow() throws {
+        let (app, window, _) = try startApp(with: [])
+        let autostartFolder = try makeTemporaryDirectory().appendingPathComponent("autostart")
+        let gone = try makeTemporaryDirectory().appendingPathComponent("layerwatch").path
+        let emptyFolder = try makeTemporaryDirectory().path
+        try MainActor.assumeIsolated {
+            app.preferences.autostart = Autostart(usesPortal: false, folder: autostartFolder, executable: gone + " (deleted)",
+                                                  searchPath: "relative/bin:" + emptyFolder)
+            app.showPreferences()
+            let preferences = try XCTUnwrap(app.preferences.window).window
+            let warning = try XCTUnwrap(PreferencesWidgets.row(titled: Self.cannotStartWarning, in: preferences))
+            XCTAssertFalse(Bool(gboolean: gtk_widget_get_visible(warning)), "off: nothing to warn of")
+
+            XCTAssertEqual(PreferencesWidgets.flip("Start at Login", in: preferences), true)
+            XCTAssertTrue(Bool(gboolean: gtk_widget_get_visible(warning)), "on, with no program to start: the warning shows")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: autostartFolder.path), "no entry naming nothing")
+            XCTAssertEqual(PreferencesWidgets.flip("Start at Login", in: preferences), false)
+            XCTAssertFalse(Bool(gboolean: gtk_widget_get_visible(warning)))
             window.close()
         }
     }

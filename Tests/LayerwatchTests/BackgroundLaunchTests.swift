@@ -1,3 +1,4 @@
+import CGtk
 import Foundation
 import TestSupport
 import XCTest
@@ -133,6 +134,70 @@ final class BackgroundLaunchTests: XCTestCase {
         try Self.quitWithControlQ(first)
     }
 
+    /// Another program destroying the main window (XDestroyWindow, as `xdotool windowclose` does)
+    /// closes it as its close button would: watching a printer, the process goes on in the
+    /// background (and becomes `layerwatch --background`); GDK does not abort.
+    func testAWindowDestroyedFromOutsideClosesToTheBackground() throws {
+        let watch = try Watch()
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "its tab shows the camera")
+
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 30) { Self.arguments(of: first.id) == ["--background"] || !first.process.isRunning },
+                      "the same process became `layerwatch --background`: \(Self.arguments(of: first.id)) \(first.output)")
+        XCTAssertTrue(first.process.isRunning, "not ended (\(Self.ending(of: first))): \(first.output)")
+        Self.assertNoGDKFailure(in: first.output)
+        XCTAssertTrue(first.output.contains("another program destroyed a window of Layerwatch"), first.output)
+        let polls = watch.moonraker.events(named: "request").count
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 },
+                      "the restarted process polls the status")
+
+        try watch.launchAgain()
+        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        try Self.quitWithControlQ(first)
+        Self.assertNoGDKFailure(in: first.output)
+    }
+
+    /// With nothing watched, the destroyed window ends the process as closing it does: status 0.
+    func testAWindowDestroyedFromOutsideWithNothingWatchedEndsTheProcess() throws {
+        let watch = try Watch(printers: false)
+        let first = try watch.launch(["--demo"])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 15) { !first.process.isRunning }, "the process ends with its window: \(first.output)")
+        XCTAssertEqual(Self.ending(of: first), "exit 0", first.output)
+        Self.assertNoGDKFailure(in: first.output)
+    }
+
+    /// GDK's hidden leader window (1×1, unmapped, named after the program: what
+    /// `xdotool search --name Layerwatch` finds first) destroyed from outside: the process goes on
+    /// with its window, and a launch — which sets the startup id on that window — still shows it.
+    func testTheHiddenLeaderWindowDestroyedFromOutsideIsSurvived() throws {
+        let watch = try Watch()
+        let manager = try WindowManager()
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        let shown = Self.windows(of: first.id)
+        let hidden = Self.xdotool(["search", "--pid", "\(first.id)", "--name", "Layerwatch"]).output
+            .split(separator: "\n").map(String.init).filter { !shown.contains($0) }
+        XCTAssertFalse(hidden.isEmpty, "GDK's leader window is found")
+        for window in hidden { XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0) }
+
+        XCTAssertFalse(waitUntil(timeout: 3) { !first.process.isRunning }, "still running: \(Self.ending(of: first)) \(first.output)")
+        XCTAssertEqual(Self.windows(of: first.id), shown, "its window stays")
+        try watch.launchAgain(environment: ["DESKTOP_STARTUP_ID": "layerwatch-test_TIME0"])
+        XCTAssertTrue(first.process.isRunning, "a launch after it: \(Self.ending(of: first)) \(first.output)")
+        withExtendedLifetime(manager) {}
+        try Self.quitWithControlQ(first)
+        Self.assertNoGDKFailure(in: first.output)
+    }
+
     func testBackgroundStartWithNothingToWatchEnds() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw XCTSkip("needs a session bus: run under dbus-run-session (make test)")
@@ -143,6 +208,39 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
     }
 
+    /// Start at login on: the entry the real binary writes names that binary by its path (no
+    /// `layerwatch` on PATH), read back as the Desktop Entry Specification says (GLib's key file and
+    /// shell parsing).
+    func testStartAtLoginNamesTheBinaryThatRuns() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("needs a session bus: run under dbus-run-session (make test)")
+        }
+        let config = try TestPaths.temporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data(#"{"formatVersion": 3, "preferences": {"startAtLogin": true}, "printers": []}"#.utf8)
+            .write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let run = try CommandRun.product("layerwatch", ["--background"], timeout: 20,
+                                         environment: ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.path,
+                                                       "GSK_RENDERER": "cairo", "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+
+        let entry = config.appendingPathComponent("autostart/io.github.layerwatch.Layerwatch.desktop").path
+        let keys = g_key_file_new()!
+        defer { g_key_file_free(keys) }
+        XCTAssertTrue(Bool(gboolean: g_key_file_load_from_file(keys, entry, G_KEY_FILE_NONE, nil)), "the entry is written")
+        let exec = try XCTUnwrap(g_key_file_get_string(keys, "Desktop Entry", "Exec", nil))
+        defer { g_free(exec) }
+        var count: Int32 = 0
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        XCTAssertTrue(Bool(gboolean: g_shell_parse_argv(exec, &count, &argv, nil)), String(cString: exec))
+        defer { g_strfreev(argv) }
+        let arguments = (0..<Int(count)).map { String(cString: argv![$0]!) }
+        let product = CommandRun.productsDirectory.appendingPathComponent("layerwatch").resolvingSymlinksInPath().path
+        XCTAssertEqual(arguments, [product, "--background"])
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: arguments[0]))
+    }
+
+
     /// A Klipper printer to watch, its Moonraker and MJPEG camera on loopback, in a config of its own.
     private final class Watch {
         let moonraker: TestServer
@@ -151,8 +249,8 @@ final class BackgroundLaunchTests: XCTestCase {
         private let config: URL
 
         /// `notifies`: whether the printer's prints are notified; `timelapse`: whether they are
-        /// filmed (a picture per layer).
-        init(notifies: Bool = false, timelapse: Bool = false) throws {
+        /// filmed (a picture per layer); `printers`: whether there is one.
+        init(notifies: Bool = false, timelapse: Bool = false, printers: Bool = true) throws {
             let environment = ProcessInfo.processInfo.environment
             guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
                 throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
@@ -163,7 +261,7 @@ final class BackgroundLaunchTests: XCTestCase {
             try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
             self.environment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
                                 "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
-            try writeConfig([printer(id: "6F9619FF", name: "Voron", port: moonraker.port, notifies: notifies, timelapse: timelapse)])
+            try writeConfig(printers ? [printer(id: "6F9619FF", name: "Voron", port: moonraker.port, notifies: notifies, timelapse: timelapse)] : [])
         }
 
         deinit {
@@ -202,9 +300,10 @@ final class BackgroundLaunchTests: XCTestCase {
             return Launched(process: process, log: log)
         }
 
-        /// Launches `layerwatch` again, as the desktop menu does, and waits for it to hand over.
-        func launchAgain() throws {
-            let second = try CommandRun.product("layerwatch", [], timeout: 20, environment: environment)
+        /// Launches `layerwatch` again, as the desktop menu does (with `extra` in its environment),
+        /// and waits for it to hand over.
+        func launchAgain(environment extra: [String: String] = [:]) throws {
+            let second = try CommandRun.product("layerwatch", [], timeout: 20, environment: environment.merging(extra) { $1 })
             XCTAssertEqual(second.status, 0, second.stderr)
         }
     }
@@ -229,6 +328,20 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 15) { !launched.process.isRunning }, "Ctrl+Q quits: \(launched.output)")
         XCTAssertEqual(launched.process.terminationStatus, 0)
     }
+
+    /// How a launched process ended: "exit N", "signal N", or "running".
+    private static func ending(of launched: Launched) -> String {
+        guard !launched.process.isRunning else { return "running" }
+        let status = launched.process.terminationStatus
+        return launched.process.terminationReason == .uncaughtSignal ? "signal \(status)" : "exit \(status)"
+    }
+
+    /// No GDK assertion (the abort a destroyed window caused) and no X error (which ends a GTK program).
+    private static func assertNoGDKFailure(in output: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(output.contains("Gdk:ERROR"), output, file: file, line: line)
+        XCTAssertFalse(output.contains("X Window System error"), output, file: file, line: line)
+    }
+
 
     /// The arguments process `pid` runs with now, after its program's name (`/proc/PID/cmdline`).
     private static func arguments(of pid: Int32) -> [String] {

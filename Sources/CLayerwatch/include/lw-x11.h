@@ -29,6 +29,12 @@ gboolean lw_x11_get_position(GdkSurface *surface, int *x, int *y);
  * GTK 4 has no API for it: on X11 the app may ask, on Wayland positions are the compositor's. */
 void lw_x11_move(GdkSurface *surface, int x, int y);
 
+/* Keeps GDK 4.8 from aborting when another client destroys one of the app's X windows
+ * (XDestroyWindow, `xdotool windowclose`): a window is closed as the user closing it would, GDK's
+ * hidden leader window is left to GDK, and requests on a window gone this way no longer end the
+ * program (lw-x11-foreign-destroy.c says why and how). Call once, with the display open. */
+void lw_x11_survive_foreign_destroy(GdkDisplay *display);
+
 G_END_DECLS
 
 #endif
