@@ -144,6 +144,23 @@ final class WebRTCStreamTests: XCTestCase {
         XCTAssertEqual(Set(server.events(named: "offer").flatMap { ($0.fields["candidates"] as? [String]) ?? [] }), ["127.0.0.1"])
     }
 
+    /// A camera that lists 20 candidates on its own host (ports this test listens on, before its own
+    /// and of the same priority) draws connectivity checks at two of them, not at every one. It
+    /// still plays: its own checks reach Layerwatch from its real port, a peer-reflexive candidate.
+    func testManyCandidatesOnTheCamerasOwnHostDrawChecksAtTwoPorts() throws {
+        let decoys = try STUNListeners(count: 20)
+        let server = try TestServer(script: "webrtc_camera.py",
+                                    arguments: ["--hostile", "own-candidates", "--decoy-ports", decoys.ports.map(String.init).joined(separator: ",")])
+        let session = StreamSession(source: try StreamSource.parse("webrtc:http://127.0.0.1:\(server.port)/cam/whep"))
+        let recorder = SessionRecorder(session: session)
+        defer { session.stop() }
+        assertQuadrants(try XCTUnwrap(recorder.waitForFrames(3, timeout: 20), "states: \(recorder.states)"))
+        Thread.sleep(forTimeInterval: 2)  // checks go on for a while after the first pair works
+        let checked = decoys.portsThatReceivedSTUN()
+        XCTAssertFalse(checked.isEmpty, "no check reached the camera's listed ports")
+        XCTAssertLessThanOrEqual(checked.count, 2, "ports checked: \(checked.sorted())")
+    }
+
     func testICEThatCannotConnectSaysSo() throws {
         XCTAssertEqual(try failure(hostile: "dead-candidate"), .mediaUnreachable)
     }
