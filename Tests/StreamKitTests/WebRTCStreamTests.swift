@@ -161,6 +161,23 @@ final class WebRTCStreamTests: XCTestCase {
         XCTAssertLessThanOrEqual(checked.count, 2, "ports checked: \(checked.sorted())")
     }
 
+    /// A WebRTC camera that never answers its signalling times out in a camera's terms, also as the
+    /// cause of its MJPEG fallback.
+    func testASilentCameraTimesOutInTheCamerasTerms() throws {
+        let silent = try TestServer(script: "silent_server.py")
+        let expected = "The camera did not answer in time — check that it is on and on the same network."
+        let source = try StreamSource.parse("webrtc:http://127.0.0.1:\(silent.port)/webcam/webrtc#format=camera-streamer")
+        let report = StreamProbe.run(source: source, frames: 3, timeout: 15)
+        XCTAssertEqual(report.error?.kind, "timeout", "\(report)")
+        XCTAssertEqual(report.error?.message, expected)
+
+        let mjpeg = try TestServer(script: "mjpeg_server.py")
+        let withFallback = StreamProbe.run(source: source.withMJPEGFallback("http://127.0.0.1:\(mjpeg.port)/stream"), frames: 3, timeout: 20)
+        XCTAssertTrue(withFallback.ok, "\(withFallback)")
+        XCTAssertEqual(withFallback.fallbackCause?.kind, "timeout", "\(withFallback)")
+        XCTAssertEqual(withFallback.fallbackCause?.message, expected)
+    }
+
     func testICEThatCannotConnectSaysSo() throws {
         XCTAssertEqual(try failure(hostile: "dead-candidate"), .mediaUnreachable)
     }
