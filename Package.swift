@@ -37,8 +37,8 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev", "libgstreamer-plugins-bad1.0-dev"])]
         ),
         // webrtcbin's signals, promises and variadic calls, which Swift cannot call, behind a small
-        // C API for StreamKit's WebRTC source.
-        .target(name: "CWebRTC", dependencies: ["CGStreamer"]),
+        // C API for StreamKit's WebRTC source; its DTLS certificate made with OpenSSL's libcrypto.
+        .target(name: "CWebRTC", dependencies: ["CGStreamer"], linkerSettings: [.linkedLibrary("crypto")]),
         // Layerwatch's C over GTK: GObject subclasses (a paintable, a layout host), X11 requests GTK 4
         // has no API for, and wrappers for the variadic calls and macros Swift cannot import.
         .target(name: "CLayerwatch", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),

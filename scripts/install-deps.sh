@@ -3,7 +3,8 @@
 #   scripts/install-deps.sh build   — to build and run the app (GStreamer's webrtcbin, libnice and
 #                                     the H.264/VP8 RTP depayloaders included, for WebRTC cameras)
 #   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb,
-#                                     weston, aiortc's WebRTC camera)
+#                                     weston, aiortc's WebRTC camera; python3-venv for the venv with
+#                                     PyPI's aiortc the WebRTC tests make: Tests/Servers/pypi-aiortc.sh)
 #   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick; weston
 #                                     for the Wayland ones)
 #   scripts/install-deps.sh screen  — also the peers bench/screen.sh runs (mpv, gst-launch-1.0 with its
@@ -17,7 +18,7 @@ build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libmosquitto-dev
        libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
        gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-nice"
 test="$build ffmpeg openssl mosquitto python3-paho-mqtt python3 python3-gi python3-yaml gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0
-      python3-aiortc
+      python3-aiortc python3-venv
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
       xvfb xauth openbox x11-utils xdotool weston dbus-daemon gnome-keyring libglib2.0-bin
       meson ninja-build gettext desktop-file-utils appstream flatpak-builder"

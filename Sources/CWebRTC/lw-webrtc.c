@@ -1,5 +1,6 @@
 #define GST_USE_UNSTABLE_API 1
 #include "CWebRTC.h"
+#include "lw-dtls-certificate.h"
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -16,6 +17,10 @@ struct LwWebRTC {
     GstElement *pipeline;
     GstElement *webrtc;
     GstElement *sink;
+    /* This connection's DTLS certificate and key (PEM), given to each DTLS transport webrtcbin makes,
+     * and the certificate's fingerprint as the SDP says it. */
+    char *certificate;
+    char *fingerprint;
     GMutex lock;
     int codec;
     gboolean linked;
@@ -112,6 +117,23 @@ static void on_pad_added(GstElement *webrtc, GstPad *pad, gpointer data) {
     gst_object_unref(sinkpad);
 }
 
+/* A transport's bins as webrtcbin adds them: their DTLS decoder (which owns the transport's DTLS
+ * connection and whose certificate the SDP fingerprint is made from) takes our certificate while it
+ * is still unstarted, before the fingerprint is read and before the encoder takes the connection. */
+static void on_element_added(GstBin *webrtc, GstElement *element, gpointer data) {
+    (void)webrtc;
+    LwWebRTC *peer = data;
+    if (!peer->certificate || !GST_IS_BIN(element)) return;
+    GstIterator *decoders = gst_bin_iterate_all_by_element_factory_name(GST_BIN(element), "dtlssrtpdec");
+    GValue item = G_VALUE_INIT;
+    while (gst_iterator_next(decoders, &item) == GST_ITERATOR_OK) {
+        g_object_set(g_value_get_object(&item), "pem", peer->certificate, NULL);
+        g_value_reset(&item);
+    }
+    g_value_unset(&item);
+    gst_iterator_free(decoders);
+}
+
 LwWebRTC *lw_webrtc_new(const char *local_address, unsigned latency_ms, char **error) {
     if (!lw_gst_ready(error)) return NULL;
     GstElement *webrtc = gst_element_factory_make("webrtcbin", NULL);
@@ -123,6 +145,9 @@ LwWebRTC *lw_webrtc_new(const char *local_address, unsigned latency_ms, char **e
         return NULL;
     }
     LwWebRTC *peer = g_new0(LwWebRTC, 1);
+    /* Without one (OpenSSL out of memory), GStreamer's own RSA certificate still serves older peers. */
+    peer->certificate = lw_dtls_certificate_new(&peer->fingerprint);
+    if (!peer->certificate) g_warning("WebRTC: no ECDSA certificate could be made; GStreamer's RSA one is used");
     g_mutex_init(&peer->lock);
     peer->pipeline = gst_pipeline_new(NULL);
     peer->webrtc = webrtc;
@@ -142,6 +167,7 @@ LwWebRTC *lw_webrtc_new(const char *local_address, unsigned latency_ms, char **e
     /* Live: no clock sync, and a short queue the session thread empties. */
     g_object_set(sink, "sync", FALSE, "max-buffers", 64, "drop", TRUE, "emit-signals", FALSE, NULL);
     gst_bin_add_many(GST_BIN(peer->pipeline), webrtc, sink, NULL);
+    g_signal_connect(webrtc, "element-added", G_CALLBACK(on_element_added), peer);
     g_signal_connect(webrtc, "pad-added", G_CALLBACK(on_pad_added), peer);
     g_signal_connect(webrtc, "notify::ice-connection-state", G_CALLBACK(on_ice_state), peer);
     if (gst_element_set_state(peer->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
@@ -156,6 +182,8 @@ void lw_webrtc_free(LwWebRTC *peer) {
     if (!peer) return;
     gst_element_set_state(peer->pipeline, GST_STATE_NULL);
     gst_object_unref(peer->pipeline);
+    g_free(peer->certificate);
+    g_free(peer->fingerprint);
     g_mutex_clear(&peer->lock);
     g_free(peer);
 }
@@ -234,6 +262,21 @@ static int lw_set_local(LwWebRTC *peer, GstPromise *promise, const char *field, 
     return result;
 }
 
+/* Our certificate's fingerprint in every media section of `sdp`. webrtcbin (1.22) makes the one it
+ * writes from every base64 line of the transport's PEM, which holds our private key too. */
+static void lw_put_fingerprint(LwWebRTC *peer, GstSDPMessage *sdp) {
+    if (!peer->fingerprint) return;
+    for (guint m = 0; m < gst_sdp_message_medias_len(sdp); m++) {
+        GstSDPMedia *media = (GstSDPMedia *)gst_sdp_message_get_media(sdp, m);
+        for (guint a = 0; a < gst_sdp_media_attributes_len(media); a++) {
+            if (g_strcmp0(gst_sdp_media_get_attribute(media, a)->key, "fingerprint") != 0) continue;
+            GstSDPAttribute ours;
+            gst_sdp_attribute_set(&ours, "fingerprint", peer->fingerprint);
+            gst_sdp_media_replace_attribute(media, a, &ours);
+        }
+    }
+}
+
 /* The local description once ICE gathering is complete, so it lists every candidate. */
 static int lw_gathered_local(LwWebRTC *peer, lw_webrtc_should_stop should_stop, void *opaque, char **sdp, char **error) {
     for (int waited = 0;; waited += 20) {
@@ -251,6 +294,7 @@ static int lw_gathered_local(LwWebRTC *peer, lw_webrtc_should_stop should_stop, 
         *error = g_strdup("WebRTC has no local description");
         return LW_WEBRTC_ERROR;
     }
+    lw_put_fingerprint(peer, local->sdp);
     *sdp = gst_sdp_message_as_text(local->sdp);
     gst_webrtc_session_description_free(local);
     return LW_WEBRTC_OK;

@@ -34,6 +34,8 @@ public enum StreamFailure: Error, Equatable, Sendable {
             return tr("Access code rejected — check it on the printer's screen.")
         case .refused where source.isBambuCamera:
             return tr("The printer refused the connection — check the address and port, and that LAN Only Liveview is on.")
+        case .timeout where source.isBambuCamera:
+            return tr("The printer did not answer in time — check that it is on and on the same network.")
         default:
             return userMessage
         }
@@ -47,7 +49,7 @@ public enum StreamFailure: Error, Equatable, Sendable {
         case .refused:
             return tr("The camera refused the connection — check the address and port.")
         case .timeout:
-            return tr("The printer did not answer in time — check that it is on and on the same network.")
+            return tr("The camera did not answer in time — check that it is on and on the same network.")
         case .notFound:
             return tr("The camera stream was not found — check the path in the URL.")
         case .unsupportedCodec(let codec):

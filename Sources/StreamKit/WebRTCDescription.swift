@@ -3,13 +3,16 @@ import Foundation
 
 /// A camera's session description (its answer, or its offer), checked and trimmed before webrtcbin
 /// sees it: it must be SDP with a video section in a codec FFmpeg decodes here (H.264, VP8), and only
-/// ICE candidates at the camera's own address, over UDP, are kept — so a hostile or confused camera
-/// cannot make Layerwatch send a packet to any other host. Creality's answers are repaired the same
-/// way for everyone: payload formats that were not offered, and a second (x-google) fmtp line for a
-/// payload type, are dropped.
+/// a few ICE candidates at the camera's own address, over UDP, are kept — so a hostile or confused
+/// camera cannot make Layerwatch send a packet to any other host, nor to many ports of its own.
+/// Creality's answers are repaired the same way for everyone: payload formats that were not
+/// offered, and a second (x-google) fmtp line for a payload type, are dropped.
 struct WebRTCDescription {
-    /// The most candidates kept; a camera has one per interface at most.
-    static let maximumCandidates = 16
+    /// The most candidates kept for each component, the camera's highest-priority ones: at its one
+    /// address a camera needs one, and a second is a spare (a fixed ICE port beside an ephemeral
+    /// one, say). Every candidate kept draws connectivity checks (STUN) at each attempt, so a camera
+    /// that lists dozens of ports on its own host gets checks at two of them, not at all.
+    static let candidatesPerComponent = 2
 
     /// The description as webrtcbin gets it.
     let text: String
@@ -31,9 +34,10 @@ struct WebRTCDescription {
         var fmtpSeen = Set<Int>()
         var rtpmaps: [Int: String] = [:]
         var sawVideo = false
+        let keptCandidates = Self.keptCandidates(lines, cameraAddress: cameraAddress)
         // Keeps a payload's fmtp lines after its first unless they are the x-google duplicate.
         let fmtpLines = lines.filter { $0.hasPrefix("a=fmtp:") }
-        for line in lines {
+        for (index, line) in lines.enumerated() {
             if line.hasPrefix("m=") {
                 inVideo = line.hasPrefix("m=video ")
                 if inVideo {
@@ -49,9 +53,8 @@ struct WebRTCDescription {
                 }
             }
             if line.hasPrefix("a=candidate:") {
-                guard let address = Self.candidateAddress(line, cameraAddress: cameraAddress),
-                      candidates.count < Self.maximumCandidates else { continue }
-                candidates.append(address)
+                guard keptCandidates.contains(index) else { continue }
+                candidates.append(cameraAddress)
                 kept.append(line)
                 continue
             }
@@ -109,11 +112,23 @@ struct WebRTCDescription {
         }
     }
 
-    /// The address of a UDP candidate at the camera's own address; nil for any other.
-    private static func candidateAddress(_ line: String, cameraAddress: String) -> String? {
-        let fields = line.split(separator: " ")
-        guard fields.count >= 8, fields[2].lowercased() == "udp", fields[4] == cameraAddress else { return nil }
-        return String(fields[4])
+    /// The indices in `lines` of the candidates kept: UDP ones at the camera's own address, the
+    /// `candidatesPerComponent` of highest priority for each component of each media section (the
+    /// first listed when priorities tie).
+    private static func keptCandidates(_ lines: [String], cameraAddress: String) -> Set<Int> {
+        var section = 0
+        var own: [(index: Int, sectionAndComponent: String, priority: UInt32)] = []
+        for (index, line) in lines.enumerated() {
+            if line.hasPrefix("m=") { section += 1 }
+            guard line.hasPrefix("a=candidate:") else { continue }
+            let fields = line.split(separator: " ")
+            guard fields.count >= 8, fields[2].lowercased() == "udp", fields[4] == cameraAddress else { continue }
+            own.append((index, "\(section) \(fields[1])", UInt32(fields[3]) ?? 0))
+        }
+        return Set(Dictionary(grouping: own, by: \.sectionAndComponent).values.flatMap { candidates in
+            candidates.sorted { $0.priority != $1.priority ? $0.priority > $1.priority : $0.index < $1.index }
+                .prefix(candidatesPerComponent).map(\.index)
+        })
     }
 
     /// The payload type an `a=rtpmap:`, `a=fmtp:` or `a=rtcp-fb:` line is about.

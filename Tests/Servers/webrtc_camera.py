@@ -10,7 +10,9 @@ the loopback interface.
 Events: ready(port); offer(candidates) with the addresses of the candidates Layerwatch's offer or
 answer carried; answer(candidates) with this peer's; ice(state); delete(path) for a WHEP DELETE.
 --hostile makes the answer not SDP, without video, with its only candidate at 10.0.0.1, over 64 kB,
-with 800 candidates at other hosts before its own, or with its candidates at a dead port.
+with 800 candidates at other hosts before its own, with its candidates at a dead port, or
+(own-candidates) with a candidate at its own address for each of --decoy-ports before its own, of
+the same priority (ports the test listens on, to count those that draw STUN).
 --clock-blocks sends rtsp_server.py's clock picture instead (clockblocks.py; --screen-marks,
 --width/--height/--fps, --preset), for bench/webrtc.sh; --page FILE serves FILE at GET / (a WHEP
 player page on the camera's own origin, as MediaMTX serves its reader page).
@@ -105,9 +107,10 @@ def candidates(sdp):
 
 
 class Camera:
-    def __init__(self, style, hostile, codec, track):
+    def __init__(self, style, hostile, codec, track, decoy_ports=()):
         """`track` makes each peer's video track."""
         self.style, self.hostile, self.codec, self.track = style, hostile, codec, track
+        self.decoy_ports = decoy_ports
         self.codecs = [c for c in RTCRtpSender.getCapabilities("video").codecs if c.mimeType.lower() == f"video/{codec}"]
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
@@ -175,6 +178,12 @@ class Camera:
             # lets through): only the camera's may be used.
             at = sdp.index("a=candidate:")
             extra = "".join(f"a=candidate:9{i} 1 udp 2130706431 10.0.{i // 250}.{i % 250 + 1} 40000 typ host\r\n" for i in range(800))
+            return sdp[:at] + extra + sdp[at:]
+        if self.hostile == "own-candidates":
+            at = sdp.index("a=candidate:")
+            own = sdp[at:].split("\r\n", 1)[0].split(" ")
+            extra = "".join(" ".join([f"a=candidate:8{i}"] + own[1:5] + [str(port)] + own[6:]) + "\r\n"
+                            for i, port in enumerate(self.decoy_ports))
             return sdp[:at] + extra + sdp[at:]
         if self.hostile == "dead-candidate":
             # The camera's candidates point at a port nobody listens on: ICE cannot connect.
@@ -283,7 +292,9 @@ def main():
     parser = argparse.ArgumentParser()
     add_common_args(parser)
     parser.add_argument("--style", choices=["whep", "go2rtc", "camera-streamer", "creality"], default="whep")
-    parser.add_argument("--hostile", choices=["none", "not-sdp", "no-video", "foreign-candidate", "huge", "many-candidates", "dead-candidate"], default="none")
+    parser.add_argument("--hostile", choices=["none", "not-sdp", "no-video", "foreign-candidate", "huge", "many-candidates", "dead-candidate",
+                                              "own-candidates"], default="none")
+    parser.add_argument("--decoy-ports", default="", help="--hostile own-candidates: comma-separated ports")
     parser.add_argument("--codec", choices=["h264", "vp8"], default="h264")
     parser.add_argument("--clock-blocks", action="store_true", help="send rtsp_server.py's clock picture, not the quadrants")
     parser.add_argument("--screen-marks", action="store_true", help="--clock-blocks: with the coloured corner marks")
@@ -302,7 +313,8 @@ def main():
         blocks = ClockBlocks(args.width, args.height, marks=args.screen_marks)
         camera = Camera(args.style, args.hostile, args.codec, lambda: ClockTrack(blocks, args.fps))
     else:
-        camera = Camera(args.style, args.hostile, args.codec, Quadrants)
+        decoys = [int(port) for port in args.decoy_ports.split(",") if port]
+        camera = Camera(args.style, args.hostile, args.codec, Quadrants, decoys)
     from http.server import ThreadingHTTPServer
 
     class Server(ThreadingHTTPServer):

@@ -36,11 +36,13 @@ final class ReconnectAndScalingTests: XCTestCase {
         for source in [bambu, bambuJPEG] {
             XCTAssertEqual(StreamFailure.authRejected.userMessage(for: source), "Access code rejected — check it on the printer's screen.")
             XCTAssertTrue(StreamFailure.refused.userMessage(for: source).contains("LAN Only Liveview"))
+            XCTAssertTrue(StreamFailure.timeout.userMessage(for: source).hasPrefix("The printer did not answer in time"))
         }
         XCTAssertEqual(StreamFailure.authRejected.userMessage(for: camera),
                        "The camera refused the user name or password — check them in its URL.")
         XCTAssertEqual(StreamFailure.refused.userMessage(for: camera), "The camera refused the connection — check the address and port.")
-        XCTAssertEqual(StreamFailure.timeout.userMessage(for: bambu), StreamFailure.timeout.userMessage(for: camera), "one text for any camera")
+        XCTAssertEqual(StreamFailure.timeout.userMessage(for: camera),
+                       "The camera did not answer in time — check that it is on and on the same network.")
     }
 
     func testTargetSizeFitsTheLargestVisibleViewAndNeverUpscales() {

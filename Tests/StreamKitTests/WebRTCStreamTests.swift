@@ -3,9 +3,10 @@ import TestSupport
 import XCTest
 
 /// The WebRTC source against a real peer (aiortc, `webrtc_camera.py`) on loopback in each signalling
-/// style: pictures decode at the camera's size and colours, every ICE candidate on either side is
-/// 127.0.0.1, a WHEP session is DELETEd on stop, the session reconnects when the camera dies and
-/// comes back, and hostile answers are refused with their own words.
+/// style, on Debian's aiortc and on PyPI's current one: pictures decode at the camera's size and
+/// colours, every ICE candidate on either side is 127.0.0.1, a WHEP session is DELETEd on stop, the
+/// session reconnects when the camera dies and comes back, and hostile answers are refused with
+/// their own words.
 final class WebRTCStreamTests: XCTestCase {
     /// The camera's four quadrants (red, green, blue, white), sampled at their centres.
     private func assertQuadrants(_ frame: VideoFrame, file: StaticString = #filePath, line: UInt = #line) {
@@ -30,12 +31,14 @@ final class WebRTCStreamTests: XCTestCase {
         }
     }
 
-    private func playAndCheck(style: String, path: String, codec: String = "h264",
+    private func playAndCheck(style: String, path: String, codec: String = "h264", aiortc: Aiortc = .chosen,
                               file: StaticString = #filePath, line: UInt = #line) throws -> TestServer {
-        let server = try TestServer(script: "webrtc_camera.py", arguments: ["--style", style, "--codec", codec])
+        let server = try TestServer(script: "webrtc_camera.py", arguments: ["--style", style, "--codec", codec],
+                                    interpreter: try aiortc.python())
         let session = StreamSession(source: try StreamSource.parse("webrtc:http://127.0.0.1:\(server.port)\(path)"))
         let recorder = SessionRecorder(session: session)
-        let frame = try XCTUnwrap(recorder.waitForFrames(5, timeout: 20), "states: \(recorder.states)", file: file, line: line)
+        let frame = try XCTUnwrap(recorder.waitForFrames(5, timeout: 20), "\(aiortc) aiortc, states: \(recorder.states)",
+                                  file: file, line: line)
         assertQuadrants(frame, file: file, line: line)
         XCTAssertEqual(session.stats.codec, codec, file: file, line: line)
         assertLoopbackCandidates(server, file: file, line: line)
@@ -43,21 +46,31 @@ final class WebRTCStreamTests: XCTestCase {
         return server
     }
 
+    /// Each style plays from both aiortc releases: PyPI's offers only ECDHE-ECDSA cipher suites, so
+    /// Layerwatch's DTLS certificate must be ECDSA (GStreamer's own is RSA: "no shared cipher").
     func testWHEPPlaysOnLoopbackAndDeletesTheSessionOnStop() throws {
-        let server = try playAndCheck(style: "whep", path: "/cam/whep")
-        XCTAssertEqual(server.waitFor("delete", timeout: 5)?.string("path"), "/whep/session/1")
+        for aiortc in Aiortc.allCases {
+            let server = try playAndCheck(style: "whep", path: "/cam/whep", aiortc: aiortc)
+            XCTAssertEqual(server.waitFor("delete", timeout: 5)?.string("path"), "/whep/session/1", "\(aiortc) aiortc")
+        }
     }
 
     func testGo2RTCAPIPlays() throws {
-        _ = try playAndCheck(style: "go2rtc", path: "/api/webrtc?src=printer")
+        for aiortc in Aiortc.allCases {
+            _ = try playAndCheck(style: "go2rtc", path: "/api/webrtc?src=printer", aiortc: aiortc)
+        }
     }
 
     func testCameraStreamerPlaysTheCamerasOffer() throws {
-        _ = try playAndCheck(style: "camera-streamer", path: "/webcam/webrtc#format=camera-streamer")
+        for aiortc in Aiortc.allCases {
+            _ = try playAndCheck(style: "camera-streamer", path: "/webcam/webrtc#format=camera-streamer", aiortc: aiortc)
+        }
     }
 
     func testCrealityPlaysDespiteTheAnswersQuirks() throws {
-        _ = try playAndCheck(style: "creality", path: "/call/webrtc_local#format=creality")
+        for aiortc in Aiortc.allCases {
+            _ = try playAndCheck(style: "creality", path: "/call/webrtc_local#format=creality", aiortc: aiortc)
+        }
     }
 
     func testVP8CameraPlays() throws {
@@ -129,6 +142,40 @@ final class WebRTCStreamTests: XCTestCase {
         let frame = try XCTUnwrap(recorder.waitForFrames(3, timeout: 20), "states: \(recorder.states)")
         assertQuadrants(frame)
         XCTAssertEqual(Set(server.events(named: "offer").flatMap { ($0.fields["candidates"] as? [String]) ?? [] }), ["127.0.0.1"])
+    }
+
+    /// A camera that lists 20 candidates on its own host (ports this test listens on, before its own
+    /// and of the same priority) draws connectivity checks at two of them, not at every one. It
+    /// still plays: its own checks reach Layerwatch from its real port, a peer-reflexive candidate.
+    func testManyCandidatesOnTheCamerasOwnHostDrawChecksAtTwoPorts() throws {
+        let decoys = try STUNListeners(count: 20)
+        let server = try TestServer(script: "webrtc_camera.py",
+                                    arguments: ["--hostile", "own-candidates", "--decoy-ports", decoys.ports.map(String.init).joined(separator: ",")])
+        let session = StreamSession(source: try StreamSource.parse("webrtc:http://127.0.0.1:\(server.port)/cam/whep"))
+        let recorder = SessionRecorder(session: session)
+        defer { session.stop() }
+        assertQuadrants(try XCTUnwrap(recorder.waitForFrames(3, timeout: 20), "states: \(recorder.states)"))
+        Thread.sleep(forTimeInterval: 2)  // checks go on for a while after the first pair works
+        let checked = decoys.portsThatReceivedSTUN()
+        XCTAssertFalse(checked.isEmpty, "no check reached the camera's listed ports")
+        XCTAssertLessThanOrEqual(checked.count, 2, "ports checked: \(checked.sorted())")
+    }
+
+    /// A WebRTC camera that never answers its signalling times out in a camera's terms, also as the
+    /// cause of its MJPEG fallback.
+    func testASilentCameraTimesOutInTheCamerasTerms() throws {
+        let silent = try TestServer(script: "silent_server.py")
+        let expected = "The camera did not answer in time — check that it is on and on the same network."
+        let source = try StreamSource.parse("webrtc:http://127.0.0.1:\(silent.port)/webcam/webrtc#format=camera-streamer")
+        let report = StreamProbe.run(source: source, frames: 3, timeout: 15)
+        XCTAssertEqual(report.error?.kind, "timeout", "\(report)")
+        XCTAssertEqual(report.error?.message, expected)
+
+        let mjpeg = try TestServer(script: "mjpeg_server.py")
+        let withFallback = StreamProbe.run(source: source.withMJPEGFallback("http://127.0.0.1:\(mjpeg.port)/stream"), frames: 3, timeout: 20)
+        XCTAssertTrue(withFallback.ok, "\(withFallback)")
+        XCTAssertEqual(withFallback.fallbackCause?.kind, "timeout", "\(withFallback)")
+        XCTAssertEqual(withFallback.fallbackCause?.message, expected)
     }
 
     func testICEThatCannotConnectSaysSo() throws {

@@ -21,6 +21,12 @@ public struct CommandRun {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw CommandRunError.notBuilt(executable.path)
         }
+        return try run(executable, arguments, timeout: timeout, environment: environment, launcher: launcher, input: input)
+    }
+
+    /// Runs the program at `executable` as `product` runs a product (a test's helper script, say).
+    public static func run(_ executable: URL, _ arguments: [String], timeout: TimeInterval = 60,
+                           environment: [String: String] = [:], launcher: [String] = [], input: String? = nil) throws -> CommandRun {
         let process = Process()
         process.executableURL = launcher.first.map { URL(fileURLWithPath: $0) } ?? executable
         process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [executable.path] + arguments
@@ -38,7 +44,7 @@ public struct CommandRun {
         let outData = PipeDrain(out), errData = PipeDrain(err)
         guard outData.wait(timeout: timeout), errData.wait(timeout: 1) else {
             process.terminate()
-            throw CommandRunError.timedOut(product)
+            throw CommandRunError.timedOut(executable.lastPathComponent)
         }
         process.waitUntilExit()
         return CommandRun(status: process.terminationStatus, stdout: outData.text, stderr: errData.text)

@@ -21,12 +21,13 @@ public final class TestServer: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [Event] = []
 
-    /// Starts `script` (a file in Tests/Servers) with `arguments` and waits for its `ready` event.
+    /// Starts `script` (a file in Tests/Servers) with `arguments` and waits for its `ready` event;
+    /// on `interpreter` when given, else on `TestPaths.interpreter(for:)`.
     public init(script: String, arguments: [String] = [], interpreter: String? = nil,
                 file: StaticString = #filePath, line: UInt = #line) throws {
         let path = TestPaths.servers.appendingPathComponent(script).path
         process = Process()
-        process.executableURL = URL(fileURLWithPath: interpreter ?? TestPaths.systemPython)
+        process.executableURL = URL(fileURLWithPath: try interpreter ?? TestPaths.interpreter(for: script))
         process.arguments = [path] + arguments
         stdin = Pipe()
         let stdout = Pipe()
@@ -160,6 +161,12 @@ public enum TestPaths {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     public static let servers = repository.appendingPathComponent("Tests/Servers")
+
+    /// The Python a server script runs on when its test names none: Debian's, except that the
+    /// WebRTC camera runs on the aiortc `Aiortc.chosen` names.
+    public static func interpreter(for script: String) throws -> String {
+        script == "webrtc_camera.py" ? try Aiortc.chosen.python() : systemPython
+    }
 
     /// A fresh temporary directory (tests use `makeTemporaryDirectory()`, which also removes it).
     public static func temporaryDirectory() throws -> URL {

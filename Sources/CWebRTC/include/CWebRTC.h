@@ -20,7 +20,8 @@ enum { LW_WEBRTC_OK = 0, LW_WEBRTC_STOPPED = 1, LW_WEBRTC_NOTHING = 2, LW_WEBRTC
 
 /* A peer whose ICE gathers host candidates on `local_address` only (no STUN, TURN or TCP; every
  * interface when it is NULL, which StreamKit never asks for), with
- * `latency_ms` of jitter buffer. NULL and *error when GStreamer or a plugin is missing. */
+ * `latency_ms` of jitter buffer, and a DTLS certificate of its own: a new ECDSA P-256 one, as
+ * browsers have. NULL and *error when GStreamer or a plugin is missing. */
 LwWebRTC *lw_webrtc_new(const char *local_address, unsigned latency_ms, char **error);
 void lw_webrtc_free(LwWebRTC *peer);
 void lw_webrtc_free_text(char *text);
