@@ -23,13 +23,20 @@
  * turn, and sets the leader's startup id at every launch. So BadWindow and BadDrawable errors about
  * a window GDK still has a live surface for, or one gone this way, are dropped before GDK's error
  * handler sees them (Xlib's per-display conversion of an error code, which GDK's error traps leave
- * alone). */
+ * alone). A frame being drawn as the window goes makes more: cairo's back buffer, a pixmap made on
+ * the dead window, fails (BadDrawable), and freeing it, its GC and its RENDER picture fails again
+ * (BadPixmap, BadGC, BadPicture). Those three kinds are dropped for LW_GONE_AFTERMATH after a window
+ * went this way: freeing what does not exist changes nothing. */
 
 #define LW_GONE_MAX 64
+/* How long after a window went the errors of freeing what was made on it are dropped (µs). */
+#define LW_GONE_AFTERMATH (5 * G_USEC_PER_SEC)
 
 /* The X windows destroyed from outside so far (the newest LW_GONE_MAX). */
 static XID lw_gone[LW_GONE_MAX];
 static guint lw_gone_count;
+/* When the last of them went (g_get_monotonic_time), 0 before any. */
+static gint64 lw_gone_at;
 
 static gboolean lw_is_gone(XID window) {
     for (guint i = 0; i < MIN(lw_gone_count, LW_GONE_MAX); i++)
@@ -38,7 +45,7 @@ static gboolean lw_is_gone(XID window) {
 }
 
 /* The error converters (Xlib's wire-to-error procedures) in place before ours, by error code. */
-static Bool (*lw_previous_converter[BadDrawable + 1])(Display *, XErrorEvent *, xError *);
+static Bool (*lw_previous_converter[256])(Display *, XErrorEvent *, xError *);
 
 /* Xlib's wire-to-error procedure for BadWindow and BadDrawable, which every error of those codes
  * passes, whether a reply was awaited or not: FALSE drops the error. Dropped: a window gone this
@@ -46,10 +53,39 @@ static Bool (*lw_previous_converter[BadDrawable + 1])(Display *, XErrorEvent *, 
  * way (GDK asks a window's geometry as it lays it out). Called with Xlib's display lock held: no
  * request may be made here. */
 static Bool lw_convert_error(Display *xdisplay, XErrorEvent *host, xError *wire) {
-    GdkDisplay *display = gdk_x11_lookup_xdisplay(xdisplay);
-    GdkSurface *surface = display ? gdk_x11_surface_lookup_for_display(display, host->resourceid) : NULL;
-    if (lw_is_gone(host->resourceid) || (surface != NULL && !gdk_surface_is_destroyed(surface))) return False;
+    if (wire->errorCode == BadWindow || wire->errorCode == BadDrawable) {
+        GdkDisplay *display = gdk_x11_lookup_xdisplay(xdisplay);
+        GdkSurface *surface = display ? gdk_x11_surface_lookup_for_display(display, host->resourceid) : NULL;
+        if (lw_is_gone(host->resourceid) || (surface != NULL && !gdk_surface_is_destroyed(surface))) return False;
+    } else if (lw_gone_at != 0 && g_get_monotonic_time() - lw_gone_at < LW_GONE_AFTERMATH) {
+        return False;  /* BadPixmap, BadGC or BadPicture: what was made on a window that went */
+    }
     return lw_previous_converter[wire->errorCode](xdisplay, host, wire);
+}
+
+/* Xlib's wire-to-event procedure in place before ours for DestroyNotify. */
+static Bool (*lw_previous_event_converter)(Display *, XEvent *, xEvent *);
+
+/* Xlib's wire-to-event procedure for DestroyNotify: a window of GDK's not destroyed by GDK is noted
+ * as gone here, as the event is read, not when GDK's queue gets to it: the errors of what was drawn
+ * on it, which the server sends after the event, may be read (and converted) first. Called with
+ * Xlib's display lock held: no request may be made here. */
+static Bool lw_convert_event(Display *xdisplay, XEvent *host, xEvent *wire) {
+    Bool kept = lw_previous_event_converter(xdisplay, host, wire);
+    if (!kept || host->xdestroywindow.window != host->xdestroywindow.event) return kept;
+    Window window = host->xdestroywindow.window;
+    GdkDisplay *display = gdk_x11_lookup_xdisplay(xdisplay);
+    GdkSurface *surface = display ? gdk_x11_surface_lookup_for_display(display, window) : NULL;
+    if (surface != NULL && !gdk_surface_is_destroyed(surface) && !lw_is_gone(window)) {
+        lw_gone[lw_gone_count++ % LW_GONE_MAX] = window;
+        lw_gone_at = g_get_monotonic_time();
+    }
+    return kept;
+}
+
+/* Puts `lw_convert_error` before Xlib's converter for `code`. */
+static void lw_convert(Display *xdisplay, int code) {
+    lw_previous_converter[code] = XESetWireToError(xdisplay, code, lw_convert_error);
 }
 
 static gboolean lw_on_xevent(GdkDisplay *display, const XEvent *xevent, gpointer data) {
@@ -59,7 +95,6 @@ static gboolean lw_on_xevent(GdkDisplay *display, const XEvent *xevent, gpointer
     Window window = xevent->xdestroywindow.window;
     GdkSurface *surface = gdk_x11_surface_lookup_for_display(display, window);
     if (surface == NULL || gdk_surface_is_destroyed(surface)) return FALSE;  /* GDK's own, or none of its */
-    lw_gone[lw_gone_count++ % LW_GONE_MAX] = window;
     GtkNative *native = gtk_native_get_for_surface(surface);
     if (native == NULL) {
         lw_log(G_LOG_LEVEL_DEBUG, "GDK's hidden leader window was destroyed by another program; left as it was");
@@ -85,8 +120,15 @@ void lw_x11_survive_foreign_destroy(GdkDisplay *display) {
     if (!GDK_IS_X11_DISPLAY(display) || g_object_get_data(G_OBJECT(display), "lw-survives-foreign-destroy")) return;
     g_object_set_data(G_OBJECT(display), "lw-survives-foreign-destroy", GINT_TO_POINTER(1));
     Display *xdisplay = gdk_x11_display_get_xdisplay(display);
-    lw_previous_converter[BadWindow] = XESetWireToError(xdisplay, BadWindow, lw_convert_error);
-    lw_previous_converter[BadDrawable] = XESetWireToError(xdisplay, BadDrawable, lw_convert_error);
+    lw_previous_event_converter = XESetWireToEvent(xdisplay, DestroyNotify, lw_convert_event);
+    lw_convert(xdisplay, BadWindow);
+    lw_convert(xdisplay, BadDrawable);
+    lw_convert(xdisplay, BadPixmap);
+    lw_convert(xdisplay, BadGC);
+    int opcode, event, error;
+    if (XQueryExtension(xdisplay, "RENDER", &opcode, &event, &error)) {
+        lw_convert(xdisplay, error + 1);  /* BadPicture: RENDER's second error */
+    }
     g_signal_connect(display, "xevent", G_CALLBACK(lw_on_xevent), NULL);
 }
 
