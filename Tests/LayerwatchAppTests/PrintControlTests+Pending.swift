@@ -1,0 +1,65 @@
+import CGtk
+import GtkKit
+@testable import LayerwatchApp
+import StatusKit
+import TestSupport
+import XCTest
+
+/// A command waiting for the printer looks pending: from the click, the tab's strip, the farm tile
+/// and the mini window say "Pausing…" and the control is greyed with that reason, until the printer
+/// reports the new state or the timeout passes; a printer that does it after the timeout is told.
+extension PrintControlTests {
+    func testAPendingCommandShowsEverywhereUntilThePrinterReportsAndALateAnswerIsTold() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        try MainActor.assumeIsolated {
+            let (server, app, window) = try bambuApp("X1C Workshop")
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            let pause = try XCTUnwrap(page.controls.button("pause-print"))
+            let resume = try XCTUnwrap(page.controls.button("resume-print"))
+            app.togglePopOut(page.camera)
+            let mini = try XCTUnwrap(app.miniWindows[page.printerID])
+            defer { mini.close() }
+            let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
+            let strips = [page.status.strip, tile.status.strip, mini.status.strip]
+            let everywhere = { (text: String) in strips.allSatisfy { $0.stateText == text } }
+            let toasted = { (text: String) in iterateMainContext(timeout: 20) { toastTitles(in: window.window).contains(text) } }
+
+            server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy", "mc_percent": 50]])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { shown(pause) && sensitive(pause) })
+            XCTAssertEqual(page.status.strip.stateText, "Printing")
+            server.send(["cmd": "answers", "mode": "silent"])
+            XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
+            _ = iterateMainContext(timeout: 1) { false }  // the window manager has placed the window
+
+            // The click: pending at once, on the strip, the tile and the mini window; the control greyed, saying why.
+            XCTAssertEqual(click(pause), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 2) { everywhere("Pausing…") }, "\(strips.map(\.stateText))")
+            XCTAssertTrue(shown(pause) && !sensitive(pause), "the control stays, greyed")
+            XCTAssertEqual(String(cString: gtk_widget_get_tooltip_text(pause)), "Pausing…")
+            XCTAssertFalse(window.isEnabled("pause-print"))
+            XCTAssertEqual(page.status.strip.percentText, "50 %", "the rest of the status stays")
+
+            // The printer reports the pause (before the timeout): Paused everywhere, Resume offered, nothing to tell.
+            XCTAssertTrue(iterateMainContext(timeout: 3) { printCommands(server) == ["pause"] })
+            server.send(["cmd": "set", "print": ["gcode_state": "PAUSE"]])
+            XCTAssertTrue(iterateMainContext(timeout: 5) { everywhere("Paused") }, "\(strips.map(\.stateText))")
+            XCTAssertTrue(iterateMainContext(timeout: 2) { shown(resume) && sensitive(resume) })
+
+            // No answer: "Resuming…" until the timeout, which the toast tells; then the control is back.
+            XCTAssertEqual(click(resume), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 2) { everywhere("Resuming…") }, "\(strips.map(\.stateText))")
+            XCTAssertFalse(sensitive(resume))
+            XCTAssertFalse(iterateMainContext(timeout: 7) { !everywhere("Resuming…") }, "pending until the timeout")
+            XCTAssertTrue(toasted("X1C Workshop: The printer did not answer within 10 seconds."), "\(toastTitles(in: window.window))")
+            XCTAssertTrue(iterateMainContext(timeout: 2) { everywhere("Paused") && sensitive(resume) }, "\(strips.map(\.stateText))")
+            XCTAssertFalse(toastTitles(in: window.window).contains { $0.contains("after all") }, "nothing was done before")
+
+            // The printer resumes after all: that is told, and the strip follows.
+            server.send(["cmd": "set", "print": ["gcode_state": "RUNNING"]])
+            XCTAssertTrue(toasted("X1C Workshop resumed after all."), "\(toastTitles(in: window.window))")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { page.status.strip.stateText == "Printing" && shown(pause) && sensitive(pause) })
+        }
+    }
+}
