@@ -1,5 +1,4 @@
 import StatusKit
-import StreamKit
 
 /// Whether a print control (pause, resume, stop, speed) shows for a printer now, from its latest
 /// status: only while the status is live (or its last live status is kept while it reconnects:
@@ -22,7 +21,7 @@ enum PrintControlAvailability: Equatable {
         if case .speed = command, !(endpoint?.hasSpeedProfiles ?? false) {
             self = .hidden
         } else if !isLive {
-            self = .locked(Self.reconnectingReason)
+            self = .locked(PrintCommandText.reconnectingHint)
         } else if let pending, Self.waits(command, on: pending) {
             self = .locked(PrintCommandText.pending(pending, for: endpoint))
         } else if status.needsDeveloperMode {
@@ -31,9 +30,6 @@ enum PrintControlAvailability: Equatable {
             self = .available
         }
     }
-
-    /// Why the controls are greyed while a printer that answered reconnects (`stale`: its last live status).
-    static let reconnectingReason = tr("Reconnecting to the printer: the controls come back when it answers")
 
     /// Whether `command`'s control waits while `pending` does: the same command, or any after a stop.
     private static func waits(_ command: PrintCommand, on pending: PrintCommand) -> Bool {

@@ -133,7 +133,7 @@ final class PrinterStatusHub {
     /// then, or until `StatusMonitor.commandTimeout`, the command is `pendingCommand`. A report
     /// showing it done after that calls `lateDone`.
     func send(_ command: PrintCommand, to printerID: UUID, for print: PrintUnderWay?,
-              answer: @escaping @MainActor (CommandOutcome) -> Void, lateDone: @escaping @MainActor () -> Void = {}) {
+              answer: @escaping @MainActor (CommandOutcome) -> Void, lateDone: @escaping @MainActor () -> Void) {
         guard let monitor = entries[printerID]?.monitor else { return answer(.notConnected) }
         let wait = CommandWait(command, for: print, lateDone: lateDone) { [weak self] in self?.notify(printerID) }
         entries[printerID]?.wait = wait

@@ -4,9 +4,10 @@ import GtkKit
 /// The print's status over the bottom of the video: a state chip, the job, a progress bar, the
 /// layer and the time left with the clock time it ends — or the state when not printing (paused,
 /// failed with the printer's error, finished, idle), or "Offline" with why the status is not
-/// coming; while a printer that answered reconnects, its last status dimmed with its age. In a mini window it is one line: the bar, the percentage and the time left; under a
-/// farm tile's picture, the full strip without the layer and with the message on one line. Hidden
-/// for cameras without status. Separate from the camera's status card: one can fail, the other not.
+/// coming; while a printer that answered reconnects, its last status dimmed with its age. In a mini
+/// window it is one line: the bar, the percentage and the time left; under a farm tile's picture,
+/// the full strip without the layer and with the message on one line. Hidden for cameras without
+/// status. Separate from the camera's status card: one can fail, the other not.
 @MainActor
 final class StatusStrip {
     /// What the owner embeds: a clamp that keeps the full strip readable in a wide window, or the

@@ -35,6 +35,9 @@ public enum PrintCommandText {
         }
     }
 
+    /// Why the print controls are greyed while a printer that answered reconnects.
+    public static let reconnectingHint = tr("Reconnecting to the printer: the controls come back when it answers")
+
     /// The toast when printer `printer` reports a command done only after it went unanswered.
     public static func lateDone(_ command: PrintCommand, printer: String, for endpoint: StatusEndpoint?) -> String {
         switch command {

@@ -18,11 +18,8 @@ extension PrintControlTests {
             let page = try XCTUnwrap(window.tabs.selected)
             let pause = try XCTUnwrap(page.controls.button("pause-print"))
             let resume = try XCTUnwrap(page.controls.button("resume-print"))
-            app.togglePopOut(page.camera)
-            let mini = try XCTUnwrap(app.miniWindows[page.printerID])
+            let (strips, mini) = try statusStripsEverywhere(of: page, in: app, window: window)
             defer { mini.close() }
-            let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
-            let strips = [page.status.strip, tile.status.strip, mini.status.strip]
             let everywhere = { (text: String) in strips.allSatisfy { $0.stateText == text } }
             let toasted = { (text: String) in iterateMainContext(timeout: 20) { toastTitles(in: window.window).contains(text) } }
 

@@ -37,11 +37,9 @@ final class StaleStatusTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.page(id: voron.id))
             let pause = try XCTUnwrap(page.controls.button("pause-print"))
-            app.togglePopOut(page.camera)
-            let mini = try XCTUnwrap(app.miniWindows[voron.id])
+            let (strips, mini) = try statusStripsEverywhere(of: page, in: app, window: window)
             defer { mini.close() }
-            let tile = try XCTUnwrap(window.farm.tile(id: voron.id))
-            let strips = [page.status.strip, tile.status.strip, mini.status.strip]
+            let tileStrip = strips[1]
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.status.strip.stateText == "Printing" && sensitive(pause) })
             XCTAssertFalse(strips.contains { $0.isDimmed })
 
@@ -57,7 +55,7 @@ final class StaleStatusTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { reconnecting() }, "\(strips.map(\.messageText))")
             XCTAssertEqual(strips.map(\.stateText), ["Printing", "Printing", "Printing"])
             XCTAssertEqual(page.status.strip.percentText, "50 %")
-            XCTAssertEqual(tile.status.strip.percentText, "50 %")
+            XCTAssertEqual(tileStrip.percentText, "50 %")
             XCTAssertFalse(strips.contains { $0.messageText?.contains("refused") == true }, "not the address's fault")
             XCTAssertTrue(shown(pause) && !sensitive(pause), "greyed, never gone")
             XCTAssertEqual(String(cString: gtk_widget_get_tooltip_text(pause)),
