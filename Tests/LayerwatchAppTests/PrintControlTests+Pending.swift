@@ -1,6 +1,7 @@
 import CGtk
 import GtkKit
 @testable import LayerwatchApp
+import PrinterKit
 import StatusKit
 import TestSupport
 import XCTest
@@ -57,6 +58,33 @@ extension PrintControlTests {
             server.send(["cmd": "set", "print": ["gcode_state": "RUNNING"]])
             XCTAssertTrue(toasted("X1C Workshop resumed after all."), "\(toastTitles(in: window.window))")
             XCTAssertTrue(iterateMainContext(timeout: 5) { page.status.strip.stateText == "Printing" && shown(pause) && sensitive(pause) })
+        }
+    }
+
+    func testAKlipperStopWaitingForItsAnswerIsCancellingEverywhereAndGreysEveryControl() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py", arguments: [])
+        defer { moonraker.stop() }
+        moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
+        moonraker.send(["cmd": "mode", "mode": "stall", "path": "/printer/print/cancel"])
+        let voron = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
+                            cameras: [PrinterCamera(url: "http://127.0.0.1:\(closedLoopbackPort())/?action=stream")])
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [voron]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            let (strips, mini) = try statusStripsEverywhere(of: page, in: app, window: window)
+            defer { mini.close() }
+            let pause = try XCTUnwrap(page.controls.button("pause-print"))
+            XCTAssertTrue(iterateMainContext(timeout: 15) { shown(pause) && sensitive(pause) })
+            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.printCommands.pendingStop != nil })
+            adw_message_dialog_response(gcast(try XCTUnwrap(app.printCommands.pendingStop)), "confirm")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { strips.allSatisfy { $0.stateText == "Cancelling…" } }, "\(strips.map(\.stateText))")
+            XCTAssertTrue(shown(pause) && !sensitive(pause), "after a stop, every control waits")
+            XCTAssertEqual(String(cString: gtk_widget_get_tooltip_text(pause)), "Cancelling…")
+            XCTAssertFalse(window.isEnabled("stop-print"))
         }
     }
 }
