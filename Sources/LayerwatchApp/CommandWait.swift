@@ -5,8 +5,8 @@ import StatusKit
 /// A print command this Layerwatch sent that the printer has not yet shown done: the hub keeps one
 /// per printer, so the strip, the farm tile and the mini window all say "Pausing…" and grey the
 /// control from the click until the printer reports the new state or `StatusMonitor.commandTimeout`
-/// passes. A wait that ran out stays `overdue` for `lateWindow`: a report showing the command done
-/// after all is then told (`lateDone`).
+/// passes. A wait that ran out is kept for `lateWindow`: a report showing the command done after
+/// all is then told (`lateDone`).
 @MainActor
 final class CommandWait {
     let command: PrintCommand
