@@ -428,7 +428,8 @@ extension LayerwatchApplication: FeatureContext {
 
     func printControl(_ command: PrintCommand) -> PrintControlAvailability {
         guard let id = printTarget?.id else { return .hidden }
-        return PrintControlAvailability(command, update: statusHub.latest(id), endpoint: statusHub.endpoint(of: id))
+        return PrintControlAvailability(command, update: statusHub.latest(id), endpoint: statusHub.endpoint(of: id),
+                                        pending: statusHub.pendingCommand(of: id), stale: statusHub.staleStatus(of: id)?.status)
     }
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) {
         let outer = evaluatedWindow

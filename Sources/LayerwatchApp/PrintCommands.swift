@@ -11,7 +11,8 @@ import StatusKit
 /// print the view showed: if that print ends or another begins while the question is up, the
 /// question closes and a toast says why; a command that reaches the monitor after such a change
 /// is not sent (the monitor checks its newest report) and the toast says so too. What the print
-/// does is never shown from here: the controls follow the printer's next report.
+/// does is never shown from here: the controls follow the printer's next report, and until it comes
+/// the hub's pending command ("Pausing…"); a printer that does it only after the timeout is told.
 @MainActor
 final class PrintCommands {
     private let hub: PrinterStatusHub
@@ -31,9 +32,12 @@ final class PrintCommands {
             guard let message = outcome.message else { return }
             toast(String(format: tr("%@: %@"), name, message))
         }
-        let go = { [hub] in hub.send(command, to: printerID, for: print, answer: tell) }
-        guard command == .stop else { return go() }
         let endpoint = hub.endpoint(of: printerID)
+        let go = { [hub] in
+            hub.send(command, to: printerID, for: print, answer: tell,
+                     lateDone: { toast(PrintCommandText.lateDone(command, printer: name, for: endpoint)) })
+        }
+        guard command == .stop else { return go() }
         let question = DestructiveQuestion.present(
             over: window, heading: PrintCommandText.confirmationHeading(for: endpoint),
             body: PrintCommandText.confirmationBody(job: print?.job, printer: name, for: endpoint),

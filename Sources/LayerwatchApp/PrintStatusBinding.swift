@@ -1,4 +1,5 @@
 import Foundation
+import GtkKit
 import StatusKit
 
 /// A printer's print status beside one of its camera views: the status strip (in the view's
@@ -15,6 +16,8 @@ final class PrintStatusBinding {
     private var observation: PrinterStatusHub.Observation?
     /// The desktop's clock format, which the strip's end time follows.
     private var clockObservation: DesktopClock.Observation?
+    /// Ticks the age of a last status shown while the printer reconnects.
+    private var ageTicker: RepeatingTimer?
 
     init(style: CameraSurface.Style) {
         strip = StatusStrip(style: style)
@@ -35,11 +38,22 @@ final class PrintStatusBinding {
             guard let self, let hub else { return }
             glance?.show(update?.connection == .live ? update?.status : nil)
             strip.show(PrintSummary(of: printerID, in: hub))
+            tickAge(of: printerID, in: hub)
             temperatures?.printerStatus = update?.connection == .live ? update?.status : nil
             light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)
             onChange()
         }
         clockObservation = DesktopClock.shared.observe { [weak self, weak hub] in
+            guard let self, let hub else { return }
+            strip.show(PrintSummary(of: printerID, in: hub))
+        }
+    }
+
+    /// Counts the shown last status's age each second while it is shown, and stops after.
+    private func tickAge(of printerID: UUID, in hub: PrinterStatusHub) {
+        guard strip.summary?.isStale == true else { ageTicker = nil; return }
+        guard ageTicker == nil else { return }
+        ageTicker = RepeatingTimer(seconds: 1) { [weak self, weak hub] in
             guard let self, let hub else { return }
             strip.show(PrintSummary(of: printerID, in: hub))
         }

@@ -4,7 +4,8 @@ import StreamKit
 
 /// What a printer's status says at a glance, in the words the status strip, the mini window's line
 /// and the tab share: the state, the job, how far it is, the time left and when it ends, or why
-/// there is no status. Worded by `StatusText`; nil where there is nothing to show.
+/// there is no status — or, while a printer that answered reconnects, its last status with its age.
+/// Worded by `StatusText`; nil where there is nothing to show.
 struct PrintSummary: Equatable {
     /// How the state is coloured: the strip's style class `tone-NAME` colours its chip and bar.
     enum Tone: String {
@@ -13,7 +14,10 @@ struct PrintSummary: Equatable {
 
     /// The printer's state; nil when the status connection failed (then `message` says why).
     let state: PrinterStatus.State?
-    let stateText: String
+    /// The state's name, or the wait of a command sent from here ("Pausing…").
+    private(set) var stateText: String
+    /// Whether `stateText` names a command's wait rather than a reported state.
+    private(set) var isPending = false
     let tone: Tone
     let job: String?
     /// 0...1 when a progress bar belongs (a job under way, finished or failed).
@@ -26,8 +30,10 @@ struct PrintSummary: Equatable {
     let timeLeft: String?
     /// "ends 15:42", while printing.
     let finish: String?
-    /// The printer's error text, or why its status is not coming.
-    let message: String?
+    /// The printer's error text, or why its status is not coming, or that it reconnects.
+    private(set) var message: String?
+    /// Whether this is the last live status, kept while the printer's connection is re-made.
+    private(set) var isStale = false
     /// Bambu's print error (while paused or failed) and HMS alerts, in words with their pages.
     let alerts: [BambuAlert]
 
@@ -36,12 +42,22 @@ struct PrintSummary: Equatable {
     @MainActor
     init?(of printerID: UUID, in hub: PrinterStatusHub, now: Date = Date()) {
         guard let update = hub.latest(printerID) else { return nil }
+        if update.connection != .live, let stale = hub.staleStatus(of: printerID) {
+            self.init(stale.status, end: nil, now: now)
+            message = String(format: tr("Reconnecting — last report %@"), StatusText.ago(now.timeIntervalSince(stale.since)))
+            isStale = true
+            return
+        }
         if let failure = hub.failure(of: printerID), update.connection != .live {
             self.init(offline: failure.userMessage)
             return
         }
         guard update.connection == .live, let status = update.status else { return nil }
         self.init(status, end: hub.estimatedEnd(of: printerID), now: now, clock: DesktopClock.shared.format)
+        if let pending = hub.pendingCommand(of: printerID) {
+            stateText = PrintCommandText.pending(pending, for: hub.endpoint(of: printerID))
+            isPending = true
+        }
     }
 
     private init(offline message: String) {

@@ -29,6 +29,12 @@ final class PrinterStatusHub {
         /// Why the last connection attempt failed, kept until the status is live again, so the
         /// message stays up while the monitor waits and reconnects.
         var failure: StatusFailure?
+        /// The print command sent from here that the printer has not shown done yet, or whose
+        /// late success would still be told.
+        var wait: CommandWait?
+        /// The last live status and when the connection to it dropped, while the monitor
+        /// reconnects: the views show it dimmed, with its age, rather than a failure.
+        var stale: (status: PrinterStatus, since: Date)?
     }
 
     private var entries: [UUID: Entry] = [:]
@@ -105,6 +111,12 @@ final class PrinterStatusHub {
         entries[printerID]?.finish.map { $0.since.addingTimeInterval($0.timeLeft) }
     }
 
+    /// The printer's last live status and since when its connection is down, while it reconnects
+    /// after having answered.
+    func staleStatus(of printerID: UUID) -> (status: PrinterStatus, since: Date)? {
+        entries[printerID]?.stale
+    }
+
     /// Why the printer's status is not coming, from the failed attempt until it is live again.
     func failure(of printerID: UUID) -> StatusFailure? {
         entries[printerID]?.failure
@@ -117,19 +129,48 @@ final class PrinterStatusHub {
 
     /// Sends a print command to the printer for `print` (the print under way in the update the user
     /// acted on; nothing goes when another is under way now); `answer` gets how it took it, on the
-    /// main loop. What the print does shows in the printer's next report, as for the light.
+    /// main loop. What the print does shows in the printer's next report, as for the light; until
+    /// then, or until `StatusMonitor.commandTimeout`, the command is `pendingCommand`. A report
+    /// showing it done after that calls `lateDone`.
     func send(_ command: PrintCommand, to printerID: UUID, for print: PrintUnderWay?,
-              answer: @escaping @MainActor (CommandOutcome) -> Void) {
+              answer: @escaping @MainActor (CommandOutcome) -> Void, lateDone: @escaping @MainActor () -> Void) {
         guard let monitor = entries[printerID]?.monitor else { return answer(.notConnected) }
-        monitor.send(command, for: print) { outcome in MainActor.assumeIsolated { answer(outcome) } }
+        let wait = CommandWait(command, for: print, lateDone: lateDone) { [weak self] in self?.notify(printerID) }
+        entries[printerID]?.wait = wait
+        notify(printerID)
+        monitor.send(command, for: print) { [weak self, weak wait] outcome in
+            MainActor.assumeIsolated {
+                // A refusal, or nothing sent, ends the wait; silence leaves a late report to be told.
+                if outcome != .done, let self, let wait, wait.isWaiting {
+                    wait.runOut()
+                    if outcome != .noAnswer, self.entries[printerID]?.wait === wait { self.entries[printerID]?.wait = nil }
+                    self.notify(printerID)
+                }
+                answer(outcome)
+            }
+        }
+    }
+
+    /// The print command the printer was sent from here and has not shown done, while the wait for
+    /// it lasts ("Pausing…").
+    func pendingCommand(of printerID: UUID) -> PrintCommand? {
+        entries[printerID]?.wait.flatMap { $0.isWaiting ? $0.command : nil }
     }
 
     private func received(_ update: StatusMonitor.Update, for id: UUID) {
         guard var entry = entries[id] else { return }
+        if update.connection != .live, entry.stale == nil, entry.latest?.connection == .live, let status = entry.latest?.status {
+            entry.stale = (status, Date())
+        }
         entry.latest = update
         switch update.connection {
-        case .live: entry.failure = nil
-        case .failed(let failure, _): entry.failure = failure
+        case .live:
+            entry.failure = nil
+            entry.stale = nil
+        case .failed(let failure, let retryIn):
+            entry.failure = failure
+            // No retry coming (a refused code): the failure is the news, not a reconnection.
+            if retryIn == nil { entry.stale = nil }
         case .connecting: break
         }
         if let status = update.status, status.state == .printing, let left = status.timeLeft {
@@ -137,8 +178,17 @@ final class PrinterStatusHub {
         } else {
             entry.finish = nil
         }
+        // The report that shows a command done ends its wait; one that shows it done after the
+        // wait ran out is told as its late answer.
+        var late: CommandWait?
+        if let wait = entry.wait, case let outcome = wait.outcome(of: update), outcome != .waiting {
+            if outcome == .done, !wait.isWaiting { late = wait }
+            wait.runOut()
+            entry.wait = nil
+        }
         entries[id] = entry
         notify(id)
+        late?.lateDone()
     }
 
     private func notify(_ id: UUID) {

@@ -4,9 +4,10 @@ import GtkKit
 /// The print's status over the bottom of the video: a state chip, the job, a progress bar, the
 /// layer and the time left with the clock time it ends — or the state when not printing (paused,
 /// failed with the printer's error, finished, idle), or "Offline" with why the status is not
-/// coming. In a mini window it is one line: the bar, the percentage and the time left; under a
-/// farm tile's picture, the full strip without the layer and with the message on one line. Hidden
-/// for cameras without status. Separate from the camera's status card: one can fail, the other not.
+/// coming; while a printer that answered reconnects, its last status dimmed with its age. In a mini
+/// window it is one line: the bar, the percentage and the time left; under a farm tile's picture,
+/// the full strip without the layer and with the message on one line. Hidden for cameras without
+/// status. Separate from the camera's status card: one can fail, the other not.
 @MainActor
 final class StatusStrip {
     /// What the owner embeds: a clamp that keeps the full strip readable in a wide window, or the
@@ -89,6 +90,8 @@ final class StatusStrip {
         tone = summary.tone
         gtk_widget_add_css_class(card, "tone-\(tone.rawValue)")
         gtk_label_set_text(gcast(chip), summary.stateText)
+        if summary.isPending { gtk_widget_add_css_class(chip, "pending") } else { gtk_widget_remove_css_class(chip, "pending") }
+        if summary.isStale { gtk_widget_add_css_class(card, "stale") } else { gtk_widget_remove_css_class(card, "stale") }
         set(job, isCompact ? nil : summary.job)
         set(percent, summary.percent)
         gtk_widget_set_visible(bar, (summary.fraction != nil).gboolean)
@@ -106,8 +109,8 @@ final class StatusStrip {
         gtk_widget_set_halign(widget, alone ? GTK_ALIGN_START : GTK_ALIGN_FILL)
         if alone { gtk_widget_add_css_class(card, "alone") } else { gtk_widget_remove_css_class(card, "alone") }
         if isCompact {
-            // A print under way needs no word: its bar says it.
-            gtk_widget_set_visible(chip, (summary.tone != .active || summary.fraction == nil).gboolean)
+            // A print under way needs no word: its bar says it (but not a command waiting for the printer).
+            gtk_widget_set_visible(chip, (summary.tone != .active || summary.fraction == nil || summary.isPending || summary.isStale).gboolean)
         }
         if let details {
             gtk_widget_set_visible(details, (summary.layers != nil || summary.timeText != nil).gboolean)
@@ -122,6 +125,8 @@ final class StatusStrip {
     var layersText: String? { text(of: layers) }
     var timeText: String? { text(of: time) }
     var messageText: String? { text(of: message) }
+    /// Whether it shows a last status, dimmed, while the printer reconnects.
+    var isDimmed: Bool { Bool(gboolean: gtk_widget_has_css_class(card, "stale")) }
     /// The progress bar's fraction, nil while it is hidden.
     var fraction: Double? {
         isShown && Bool(gboolean: gtk_widget_get_visible(bar)) ? gtk_progress_bar_get_fraction(gcast(bar)) : nil

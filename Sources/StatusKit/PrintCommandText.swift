@@ -25,6 +25,30 @@ public enum PrintCommandText {
         }
     }
 
+    /// What the views show from the click until the printer reports the command done: "Pausing…".
+    public static func pending(_ command: PrintCommand, for endpoint: StatusEndpoint?) -> String {
+        switch command {
+        case .pause: return tr("Pausing…")
+        case .resume: return tr("Resuming…")
+        case .stop: return cancels(endpoint) ? tr("Cancelling…") : tr("Stopping…")
+        case .speed: return tr("Setting speed…")
+        }
+    }
+
+    /// Why the print controls are greyed while a printer that answered reconnects.
+    public static let reconnectingHint = tr("Reconnecting to the printer: the controls come back when it answers")
+
+    /// The toast when printer `printer` reports a command done only after it went unanswered.
+    public static func lateDone(_ command: PrintCommand, printer: String, for endpoint: StatusEndpoint?) -> String {
+        switch command {
+        case .pause: return String(format: tr("%@ paused after all."), printer)
+        case .resume: return String(format: tr("%@ resumed after all."), printer)
+        case .stop: return String(format: cancels(endpoint) ? tr("%@ cancelled the print after all.")
+                                                            : tr("%@ stopped the print after all."), printer)
+        case .speed: return String(format: tr("%@ changed its speed after all."), printer)
+        }
+    }
+
     /// The confirmation's heading.
     public static func confirmationHeading(for endpoint: StatusEndpoint?) -> String {
         cancels(endpoint) ? tr("Cancel the Print?") : tr("Stop the Print?")

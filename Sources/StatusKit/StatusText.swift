@@ -16,6 +16,11 @@ public enum StatusText {
         }
     }
 
+    /// How long ago something was: `40 s ago`, then `12 min ago`, `2 h 05 min ago`.
+    public static func ago(_ seconds: TimeInterval) -> String {
+        seconds < 60 ? String(format: tr("%d s ago"), Int(max(0, seconds))) : String(format: tr("%@ ago"), duration(seconds))
+    }
+
     /// `2 h 05 min`, `12 min`, `< 1 min`.
     public static func duration(_ seconds: TimeInterval) -> String {
         let minutes = PrinterNumber.rounded(max(0, seconds) / 60)

@@ -156,3 +156,14 @@ func toastTitles(in window: UnsafeMutablePointer<GtkWidget>) -> [String] {
             .map { String(cString: gtk_label_get_text(gcast($0))) }
     }
 }
+
+/// The status strips of `page`'s printer in its three views — the tab, its farm tile and its mini
+/// window, popped out here (the caller closes it) — for tests that check all three agree.
+@MainActor
+func statusStripsEverywhere(of page: PrinterPage, in app: LayerwatchApplication,
+                            window: MainWindow) throws -> (strips: [StatusStrip], mini: MiniWindow) {
+    app.togglePopOut(page.camera)
+    let mini = try XCTUnwrap(app.miniWindows[page.printerID])
+    let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
+    return ([page.status.strip, tile.status.strip, mini.status.strip], mini)
+}

@@ -14,7 +14,7 @@ import XCTest
 /// is meant for the print shown: the stop question closes when another begins, and a stop or pause
 /// given after the printer reported another print (before the window heard of it) is not sent.
 final class PrintControlTests: XCTestCase {
-    private let code = "16180339"
+    let code = "16180339"
 
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -22,7 +22,7 @@ final class PrintControlTests: XCTestCase {
 
     /// A fake Bambu printer and the app started with the saved printer `name` pointing at it.
     @MainActor
-    private func bambuApp(_ name: String) throws -> (TestServer, LayerwatchApplication, MainWindow) {
+    func bambuApp(_ name: String) throws -> (TestServer, LayerwatchApplication, MainWindow) {
         let server = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
         addTeardownBlock { server.stop() }
         let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
@@ -34,19 +34,19 @@ final class PrintControlTests: XCTestCase {
         return (server, app, window)
     }
 
-    private func printCommands(_ server: TestServer) -> [String] {
+    func printCommands(_ server: TestServer) -> [String] {
         server.events(named: "request").filter { $0.string("kind") == "print" }
             .compactMap { (($0.fields["payload"] as? [String: Any])?["print"] as? [String: Any])?["command"] as? String }
     }
 
     @MainActor
-    private func shown(_ button: UnsafeMutablePointer<GtkWidget>) -> Bool { Bool(gboolean: gtk_widget_get_visible(button)) }
+    func shown(_ button: UnsafeMutablePointer<GtkWidget>) -> Bool { Bool(gboolean: gtk_widget_get_visible(button)) }
 
     @MainActor
-    private func sensitive(_ button: UnsafeMutablePointer<GtkWidget>) -> Bool { Bool(gboolean: gtk_widget_is_sensitive(button)) }
+    func sensitive(_ button: UnsafeMutablePointer<GtkWidget>) -> Bool { Bool(gboolean: gtk_widget_is_sensitive(button)) }
 
     @MainActor
-    private func click(_ button: UnsafeMutablePointer<GtkWidget>) -> Int32 {
+    func click(_ button: UnsafeMutablePointer<GtkWidget>) -> Int32 {
         Pointer(widget: button).at(Double(gtk_widget_get_width(button)) / 2, Double(gtk_widget_get_height(button)) / 2,
                                    then: ["click", "1"])
     }
