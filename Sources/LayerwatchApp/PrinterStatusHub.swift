@@ -32,6 +32,8 @@ final class PrinterStatusHub {
     }
 
     private var entries: [UUID: Entry] = [:]
+    /// The commands `send` sent: what they lead to is not notified back (`PrintNotifier`).
+    let sentCommands = SentCommands()
     private var observers: [UUID: [Observer]] = [:]
     /// The printers `sync` was last given.
     private var printers: [Printer] = []
@@ -121,7 +123,13 @@ final class PrinterStatusHub {
     func send(_ command: PrintCommand, to printerID: UUID, for print: PrintUnderWay?,
               answer: @escaping @MainActor (CommandOutcome) -> Void) {
         guard let monitor = entries[printerID]?.monitor else { return answer(.notConnected) }
-        monitor.send(command, for: print) { outcome in MainActor.assumeIsolated { answer(outcome) } }
+        sentCommands.record(command, to: printerID)
+        monitor.send(command, for: print) { [sentCommands] outcome in
+            MainActor.assumeIsolated {
+                if ![.done, .noAnswer].contains(outcome) { sentCommands.forget(command, to: printerID) }
+                answer(outcome)
+            }
+        }
     }
 
     private func received(_ update: StatusMonitor.Update, for id: UUID) {
