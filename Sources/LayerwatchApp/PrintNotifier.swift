@@ -225,10 +225,11 @@ final class PrintNotifier {
     /// The print's notification again, now offering its timelapse (`video`): it replaces the one
     /// its end raised (the printer's one notification id), so the finish notification offers to
     /// open it. Only for a printer whose notifications are on, and while its event's are; a print
-    /// the ledger saw cancelled is offered as cancelled.
+    /// the printer reports cancelled (or the ledger settled as cancelled) is offered as cancelled.
     func offerTimelapse(_ video: URL, job: String, failed: Bool, of printerID: UUID) {
         timelapses[printerID] = (video, job)
-        let cancelled = ledger[printerID].map { $0.state == .cancelled && $0.job == job } ?? false
+        let ends = [ledger[printerID].map { ($0.state, $0.job) }, hub.latest(printerID)?.status.map { ($0.state, $0.job) }]
+        let cancelled = ends.contains { $0?.0 == .cancelled && $0?.1 == job }
         let event: Preferences.Event = cancelled ? .cancelled : failed ? .failed : .finished
         guard let printer = printer(printerID), printer.notifies, library.config.preferences.notifiedEvents.contains(event) else { return }
         let format = switch event {
