@@ -53,7 +53,7 @@ enum FarmOrder {
         switch entry.state {
         case .failed?, .paused?: return (0, 0)
         case .printing?, .preparing?: return (2, entry.timeLeft ?? .infinity)
-        case .finished?: return (3, 0)
+        case .finished?, .cancelled?: return (3, 0)
         case .idle?: return (4, 0)
         case .offline?, nil: return (5, 0)
         }

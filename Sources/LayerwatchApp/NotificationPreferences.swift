@@ -24,6 +24,7 @@ final class NotificationPreferences {
         let events = PreferenceRows.group(tr("Print Events"), [
             rows.eventRow(tr("Print Finished"), .finished),
             rows.eventRow(tr("Print Failed"), .failed),
+            rows.eventRow(tr("Print Cancelled"), subtitle: tr("Not when you stopped it from this Layerwatch"), .cancelled),
             rows.eventRow(tr("Print Paused"), .paused),
             rows.eventRow(tr("Printer Alerts"), subtitle: tr("Faults a Bambu Lab printer reports (HMS)"), .alert),
             rows.eventRow(tr("Camera Lost"), subtitle: tr("A camera that stays unreachable while it is shown or recorded"), .cameraLost),

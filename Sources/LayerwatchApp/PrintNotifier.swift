@@ -6,7 +6,8 @@ import StreamKit
 
 /// Desktop notifications of prints. It follows every saved printer (the library's printers stream)
 /// and its status in the hub and, for a printer whose switch is on (`Printer.notifies`), notifies
-/// when a print finishes, fails or pauses and when a Bambu printer raises an HMS alert it did not
+/// when a print finishes, fails, is cancelled or pauses (unless this Layerwatch sent the pause or
+/// stop: `SentCommands`) and when a Bambu printer raises an HMS alert it did not
 /// show before, each while its event is on in Preferences (and a lost camera, `CameraLossWatch`):
 /// the printer's name in the title, the job (and the printer's error and the HMS alerts in words,
 /// with a "Learn More" button opening Bambu's page) in the body, a fresh picture of the camera
@@ -155,6 +156,12 @@ final class PrintNotifier {
     /// the print error and the new HMS alerts in words, and a "Learn More" button opening the
     /// page of the first of them.
     private func notify(_ tell: NotificationGate.Tell, printer: Printer) {
+        var tell = tell
+        if let event = tell.event, hub.sentCommands.accountFor(event, of: printer.id) {
+            GLibLog.debug("not notified (sent from here): \(printer.name) \(event)")
+            guard !tell.alerts.isEmpty else { return }
+            tell.event = nil
+        }
         let preferences = library.config.preferences
         guard Self.isNotified(tell, by: preferences) else {
             GLibLog.debug("not notified (switched off in Preferences): \(printer.name) \(String(describing: tell.event))")
@@ -173,6 +180,9 @@ final class PrintNotifier {
             title = String(format: tr("%@: print failed"), printer.name)
             (error, printError) = (status.errorText, status.printError)
             if preferences.soundOnFailure { priority = .urgent }
+        case .cancelled?:
+            title = String(format: tr("%@: print cancelled"), printer.name)
+            priority = .normal
         case .paused?:
             title = String(format: tr("%@: print paused"), printer.name)
             (error, printError) = (status.errorText, status.printError)
@@ -183,7 +193,7 @@ final class PrintNotifier {
         let more = tell.alertCount - alerts.count
         let hms = alerts.map(\.summary) + (more > 0 ? [String(format: trPlural("and %ld more alert", "and %ld more alerts", more), more)] : [])
         let link = (printError ?? alerts.first)?.url
-        let timelapse = (tell.event == .finished || tell.event == .failed) ? timelapses[printer.id].flatMap { $0.job == status.job ? $0.video : nil } : nil
+        let timelapse = [.finished, .failed, .cancelled].contains(tell.event) ? timelapses[printer.id].flatMap { $0.job == status.job ? $0.video : nil } : nil
         send(notification(title: title, body: [status.job, error] + hms, priority: priority, timelapse: timelapse, link: link, of: printer),
              for: printer)
     }
@@ -194,6 +204,7 @@ final class PrintNotifier {
         let event: Preferences.Event? = switch tell.event {
         case .finished?: .finished
         case .failed?: .failed
+        case .cancelled?: .cancelled
         case .paused?: .paused
         case .alerts?, nil: nil
         }
@@ -213,12 +224,20 @@ final class PrintNotifier {
 
     /// The print's notification again, now offering its timelapse (`video`): it replaces the one
     /// its end raised (the printer's one notification id), so the finish notification offers to
-    /// open it. Only for a printer whose notifications are on, and while its event's are.
+    /// open it. Only for a printer whose notifications are on, and while its event's are; a print
+    /// the printer reports cancelled (or the ledger settled as cancelled) is offered as cancelled.
     func offerTimelapse(_ video: URL, job: String, failed: Bool, of printerID: UUID) {
         timelapses[printerID] = (video, job)
-        guard let printer = printer(printerID), printer.notifies,
-              library.config.preferences.notifiedEvents.contains(failed ? .failed : .finished) else { return }
-        let title = String(format: failed ? tr("%@: print failed") : tr("%@: print finished"), printer.name)
+        let ends = [ledger[printerID].map { ($0.state, $0.job) }, hub.latest(printerID)?.status.map { ($0.state, $0.job) }]
+        let cancelled = ends.contains { $0?.0 == .cancelled && $0?.1 == job }
+        let event: Preferences.Event = cancelled ? .cancelled : failed ? .failed : .finished
+        guard let printer = printer(printerID), printer.notifies, library.config.preferences.notifiedEvents.contains(event) else { return }
+        let format = switch event {
+        case .cancelled: tr("%@: print cancelled")
+        case .failed: tr("%@: print failed")
+        default: tr("%@: print finished")
+        }
+        let title = String(format: format, printer.name)
         send(notification(title: title, body: [job], priority: .normal, timelapse: video, link: nil, of: printer), for: printer)
     }
 

@@ -74,7 +74,7 @@ struct PrintSummary: Equatable {
         state = status.state
         stateText = StatusText.state(status.state)
         tone = Self.tone(of: status.state)
-        let showsProgress = [.printing, .paused, .finished, .failed].contains(status.state)
+        let showsProgress = [.printing, .paused, .finished, .failed, .cancelled].contains(status.state)
         job = [.idle, .offline].contains(status.state) ? nil : status.job
         let progress = status.state == .finished ? 100 : status.progress
         fraction = showsProgress ? progress.map { min(1, max(0, $0 / 100)) } : nil
@@ -97,7 +97,7 @@ struct PrintSummary: Equatable {
         case .paused: return .warning
         case .failed: return .error
         case .finished: return .success
-        case .idle, .offline: return .neutral
+        case .idle, .cancelled, .offline: return .neutral
         }
     }
 

@@ -38,6 +38,8 @@ final class PrinterStatusHub {
     }
 
     private var entries: [UUID: Entry] = [:]
+    /// The commands `send` sent: what they lead to is not notified back (`PrintNotifier`).
+    let sentCommands = SentCommands()
     private var observers: [UUID: [Observer]] = [:]
     /// The printers `sync` was last given.
     private var printers: [Printer] = []
@@ -138,8 +140,10 @@ final class PrinterStatusHub {
         let wait = CommandWait(command, for: print, lateDone: lateDone) { [weak self] in self?.notify(printerID) }
         entries[printerID]?.wait = wait
         notify(printerID)
-        monitor.send(command, for: print) { [weak self, weak wait] outcome in
+        sentCommands.record(command, to: printerID)
+        monitor.send(command, for: print) { [weak self, weak wait, sentCommands] outcome in
             MainActor.assumeIsolated {
+                if ![.done, .noAnswer].contains(outcome) { sentCommands.forget(command, to: printerID) }
                 // A refusal, or nothing sent, ends the wait; silence leaves a late report to be told.
                 if outcome != .done, let self, let wait, wait.isWaiting {
                     wait.runOut()

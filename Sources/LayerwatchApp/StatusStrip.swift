@@ -28,7 +28,7 @@ final class StatusStrip {
     private let isCompact: Bool
     /// A row the owner added below the strip's own (the heaters and filament); nil without one.
     private var extra: UnsafeMutablePointer<GtkWidget>?
-    private var tone = PrintSummary.Tone.neutral
+    private(set) var tone = PrintSummary.Tone.neutral
     private(set) var summary: PrintSummary?
 
     init(style: CameraSurface.Style) {

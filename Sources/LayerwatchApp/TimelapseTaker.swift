@@ -163,7 +163,7 @@ final class TimelapseTaker {
                     }
                 }
             }
-        case .finished, .failed, .idle:
+        case .finished, .failed, .cancelled, .idle:
             entry.timer = nil
             holdCamera(nil, for: entry)
             let job = status.job ?? entry.job

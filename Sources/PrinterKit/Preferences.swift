@@ -8,7 +8,7 @@ import Foundation
 public struct Preferences: Codable, Hashable, Sendable {
     /// The print events a notification can tell.
     public enum Event: String, Codable, CaseIterable, Sendable {
-        case finished, failed, paused
+        case finished, failed, cancelled, paused
         /// A Bambu HMS alert (a fault the printer reports while it may go on printing).
         case alert
         /// The camera has been lost for more than `cameraLostMinutes`.
@@ -43,8 +43,12 @@ public struct Preferences: Codable, Hashable, Sendable {
 
     public static let standard = Preferences()
 
+    /// The events added after `printers.json` began to list the notified ones (without
+    /// `quietEvents`): such a file chose only among the others.
+    private static let laterEvents: Set<Event> = [.cancelled]
+
     public init(runInBackground: Bool = true, startAtLogin: Bool = false,
-                notifiedEvents: Set<Event> = [.finished, .failed, .paused, .alert, .cameraLost], cameraLostMinutes: Int = 5,
+                notifiedEvents: Set<Event> = [.finished, .failed, .cancelled, .paused, .alert, .cameraLost], cameraLostMinutes: Int = 5,
                 soundOnFailure: Bool = true, snapshotFolder: String? = nil, recordingFolder: String? = nil,
                 appearance: Appearance = .system) {
         self.runInBackground = runInBackground
@@ -61,7 +65,12 @@ public struct Preferences: Codable, Hashable, Sendable {
     public init(from decoder: Decoder) throws {
         let fields = try LenientFields(decoder, keyedBy: CodingKeys.self)
         let standard = Self.standard
-        let events = fields.value(.notifiedEvents, as: [String].self) { names in Set(names.compactMap(Event.init(rawValue:))) }
+        let listed = fields.value(.notifiedEvents, as: [String].self) { names in Set(names.compactMap(Event.init(rawValue:))) }
+        // An event the file names in neither list takes its default: a file with `quietEvents`
+        // names the ones switched off; one from before it knew no event added since.
+        let quiet = fields.value(.quietEvents, as: [String].self) { names in Set(names.compactMap(Event.init(rawValue:))) }
+        let unnamed = quiet.map { Set(Event.allCases).subtracting($0) } ?? Self.laterEvents
+        let events = listed.map { $0.union(unnamed.intersection(standard.notifiedEvents)) }
         self.init(runInBackground: fields.value(.runInBackground) ?? standard.runInBackground,
                   startAtLogin: fields.value(.startAtLogin) ?? standard.startAtLogin,
                   notifiedEvents: events ?? standard.notifiedEvents,
@@ -77,6 +86,7 @@ public struct Preferences: Codable, Hashable, Sendable {
         try container.encode(runInBackground, forKey: .runInBackground)
         try container.encode(startAtLogin, forKey: .startAtLogin)
         try container.encode(Event.allCases.filter(notifiedEvents.contains).map(\.rawValue), forKey: .notifiedEvents)
+        try container.encode(Event.allCases.filter { !notifiedEvents.contains($0) }.map(\.rawValue), forKey: .quietEvents)
         try container.encode(cameraLostMinutes, forKey: .cameraLostMinutes)
         try container.encode(soundOnFailure, forKey: .soundOnFailure)
         try container.encodeIfPresent(snapshotFolder, forKey: .snapshotFolder)
@@ -85,6 +95,6 @@ public struct Preferences: Codable, Hashable, Sendable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case runInBackground, startAtLogin, notifiedEvents, cameraLostMinutes, soundOnFailure, snapshotFolder, recordingFolder, appearance
+        case runInBackground, startAtLogin, notifiedEvents, quietEvents, cameraLostMinutes, soundOnFailure, snapshotFolder, recordingFolder, appearance
     }
 }

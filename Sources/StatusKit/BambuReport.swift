@@ -42,12 +42,21 @@ struct BambuReport {
         status.speed = PrinterNumber.int(fields["spd_lvl"], in: PrinterNumber.code).flatMap(PrintSpeed.init(rawValue:))
         status.filament = BambuFilament.filament(in: fields)
         if let error = PrinterNumber.int(fields["print_error"], in: PrinterNumber.code), error != 0 {
+            if status.state == .failed && Self.cancelCodes.contains(UInt32(error)) {
+                status.state = .cancelled  // a stop, not a fault: no error to show
+                return status
+            }
             let printError = BambuAlert(printError: UInt32(error))
             status.printError = printError
             status.errorText = printError.summary
         }
         return status
     }
+
+    /// The `print_error` values of a stopped print that FAILED names: 0300_400C "The task was
+    /// canceled." (a stop from a client or the screen; 50348044, what X1 firmware reports) and
+    /// 0500_400E "Printing was cancelled." (`BambuAlertTexts`).
+    static let cancelCodes: Set<UInt32> = [0x0300_400C, 0x0500_400E]
 
     private var state: PrinterStatus.State {
         switch JSONValue.string(fields["gcode_state"])?.uppercased() {

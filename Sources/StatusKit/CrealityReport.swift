@@ -49,10 +49,9 @@ struct CrealityReport {
         status.bed = .init(reported: values["bedTemp0"], target: values["targetBedTemp0"])
         status.chamber = .init(reported: values["boxTemp"], target: values["targetBoxTemp"])
         status.chamberLight = JSONValue.bool(values["lightSw"])
-        if let code = PrinterNumber.int((values["err"] as? [String: Any])?["errcode"], in: PrinterNumber.code), code != 0 {
+        if let code = PrinterNumber.int((values["err"] as? [String: Any])?["errcode"], in: PrinterNumber.code), code != 0,
+           status.state != .cancelled {
             status.errorText = String(format: tr("Creality error code %ld"), code)
-        } else if number == 4 {
-            status.errorText = tr("Stopped")
         }
         return status
     }
@@ -60,7 +59,7 @@ struct CrealityReport {
     /// The `state` number as the public integrations read it: 0 idle, 1 printing, 2 complete,
     /// 3 failed, 4 stopped (aborted), 5 paused, 6 pausing, 7 stopping, 8 restoring (a Home Assistant
     /// integration's STATE_MAP, "creality_lan" const.py; ha_creality_ws sensor.py agrees on 1, 4 and
-    /// 5). A stopped print counts as failed, as Klipper's cancelled one does; pausing as paused and
+    /// 5). A stopped print is cancelled, as Klipper's is; pausing as paused and
     /// stopping as still printing, as OctoPrint's "Pausing" and "Cancelling"; restoring (resuming)
     /// as paused until it prints. A self-test (`withSelfTest` 1–99) is preparing, and an idle
     /// printer still naming a job at 100 % has finished it (ha_creality_ws: "completed").
@@ -71,7 +70,8 @@ struct CrealityReport {
         switch number {
         case 1?, 7?: return .printing
         case 2?: return .finished
-        case 3?, 4?: return .failed
+        case 3?: return .failed
+        case 4?: return .cancelled
         case 5?, 6?, 8?: return .paused
         default: return hasJob && (progress ?? 0) >= 100 ? .finished : .idle
         }

@@ -45,7 +45,7 @@ final class DemoConnection: StatusConnection, @unchecked Sendable {
             case .stop:
                 done = progress(at: now)
                 runningSince = nil
-                ended = (.failed, now)
+                ended = (.cancelled, now)
             case .speed:
                 return .refused(tr("The demo printer has no speed profiles."))
             }
@@ -87,7 +87,6 @@ final class DemoConnection: StatusConnection, @unchecked Sendable {
             let wobble = sin(now.timeIntervalSinceReferenceDate / 7) * 0.6
             status.nozzles = [.init(current: heating ? 220 + wobble : 32, target: heating ? 220 : 0)].compactMap { $0 }
             status.bed = .init(current: heating ? 60 : 28, target: heating ? 60 : 0)
-            if state == .failed { status.errorText = tr("Stopped") }
             return status
         }
     }

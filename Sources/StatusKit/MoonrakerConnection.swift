@@ -80,19 +80,18 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
         if let message = JSONValue.string(stats["message"]), !message.isEmpty,
            [.failed, .paused].contains(status.state) {
             status.errorText = message
-        } else if JSONValue.string(stats["state"]) == "cancelled" {
-            status.errorText = tr("Cancelled")
         }
         return status
     }
 
-    /// Klipper's `print_stats.state`. A cancelled print counts as failed, as Bambu printers report it.
+    /// Klipper's `print_stats.state`.
     private static func state(_ text: String?) -> PrinterStatus.State {
         switch text {
         case "printing": return .printing
         case "paused": return .paused
         case "complete": return .finished
-        case "error", "cancelled": return .failed
+        case "error": return .failed
+        case "cancelled": return .cancelled
         default: return .idle
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Decides, for one printer, which print events reach the desktop and when, so that no printer can
 /// flood it whatever it reports. Three rules:
-/// - a state (finished, failed, paused; or back to printing) is told only once it has held for
+/// - a state (finished, failed, cancelled, paused; or back to printing) is told only once it has held for
 ///   `settleTime`: a printer flapping between PAUSE and RUNNING many times a second tells nothing
 ///   until one state holds, and a real pause is told `settleTime` after it began;
 /// - new HMS alerts are gathered into one burst: its notification counts them and is sent again

@@ -3,7 +3,8 @@ import StreamKit
 
 /// OctoPrint's status through its REST API: `/api/job` and `/api/printer` every
 /// `HTTPStatusAPI.pollInterval`, with the API key. `/api/printer` answers 409 while no printer is
-/// connected: the job's state still stands, without temperatures.
+/// connected: the job's state still stands, without temperatures. A cancel reads as cancelled
+/// (`OctoPrintCancelWatch`), though OctoPrint then says only "Operational".
 final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     private let api: HTTPStatusAPI
 
@@ -13,6 +14,7 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
         var isLive = false
+        var cancels = OctoPrintCancelWatch()
         while !stop.isStopped {
             let job: [String: Any]
             var printer: [String: Any]?
@@ -31,7 +33,7 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
                 isLive = true
                 live()
             }
-            report(Self.status(job: job, printer: printer))
+            report(cancels.resolve(Self.status(job: job, printer: printer)))
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }
     }

@@ -28,7 +28,7 @@ public enum PrintCommand: Equatable, Sendable {
         switch self {
         case .pause: return status.state == .paused
         case .resume: return status.state == .printing
-        case .stop: return [.idle, .finished, .failed].contains(status.state)
+        case .stop: return [.idle, .finished, .failed, .cancelled].contains(status.state)
         case .speed(let speed): return status.speed == speed
         }
     }

@@ -1,12 +1,13 @@
 import Foundation
 
-/// Something about a print worth a desktop notification: it finished, failed or paused, or the
+/// Something about a print worth a desktop notification: it finished, failed, was cancelled or paused, or the
 /// printer raised Bambu HMS alerts it did not show before. Found by comparing a report with the
 /// `PrintMark` the previous one left (`changes(from:to:)`), so a state reported again — after a
 /// reconnect, or after a restart when the mark was saved — is never an event twice.
 public enum PrintEvent: Equatable, Sendable {
     case finished
     case failed
+    case cancelled
     case paused
     /// The HMS codes (`0300_0100_0001_0007`) that were not there at the previous report.
     case alerts([String])
@@ -34,6 +35,7 @@ public enum PrintEvent: Equatable, Sendable {
         switch state {
         case .finished: self = .finished
         case .failed: self = .failed
+        case .cancelled: self = .cancelled
         case .paused: self = .paused
         case .idle, .preparing, .printing, .offline: return nil
         }

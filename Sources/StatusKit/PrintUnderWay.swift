@@ -21,7 +21,7 @@ public struct PrintUnderWay: Equatable, Sendable {
         switch status.state {
         case .offline:
             return previous
-        case .idle, .finished, .failed:
+        case .idle, .finished, .failed, .cancelled:
             return nil
         case .preparing, .printing, .paused:
             if let previous, previous.job == status.job { return previous }

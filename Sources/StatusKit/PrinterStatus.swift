@@ -3,9 +3,10 @@ import Foundation
 /// What a printer is doing, in the same words whatever it is (Bambu, Klipper, OctoPrint): what the
 /// status strip, the tab, notifications and `layerwatch status` show. Nil fields were not reported.
 public struct PrinterStatus: Equatable, Sendable {
-    /// The few states a user tells apart at a glance.
+    /// The few states a user tells apart at a glance. `cancelled` is a print someone stopped (from
+    /// Layerwatch, another client or the printer's screen): no fault, so never `failed`.
     public enum State: String, Equatable, Sendable, CaseIterable {
-        case idle, preparing, printing, paused, finished, failed, offline
+        case idle, preparing, printing, paused, finished, failed, cancelled, offline
     }
 
     /// A heater's reading: where it is and, when heating, where it is going. Both in

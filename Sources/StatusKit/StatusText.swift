@@ -12,6 +12,7 @@ public enum StatusText {
         case .paused: return tr("Paused")
         case .finished: return tr("Finished")
         case .failed: return tr("Failed")
+        case .cancelled: return tr("Cancelled")
         case .offline: return tr("Offline")
         }
     }

@@ -31,6 +31,14 @@ final class FarmOrderTests: XCTestCase {
         XCTAssertFalse(FarmOrder.isInTrouble(entry(7, .idle)))
     }
 
+    /// A cancelled print is no fault: with the finished prints (a plate to clear), never framed.
+    func testACancelledPrintGoesWithTheFinishedOnesAndNeedsNoAttention() {
+        let entries = [entry(1, .idle), entry(2, .cancelled), entry(3, .failed), entry(4, .finished), entry(5, .printing)]
+        XCTAssertEqual(FarmOrder.attentionFirst(entries).map { Int($0.uuidString.suffix(12))! }, [3, 5, 2, 4, 1])
+        XCTAssertFalse(FarmOrder.needsAttention(.cancelled))
+        XCTAssertFalse(FarmOrder.isInTrouble(entry(2, .cancelled)))
+    }
+
     func testTheUsersOrderStandsWithinAGroup() {
         let entries = (1...5).map { entry($0, .idle) }
         XCTAssertEqual(FarmOrder.attentionFirst(entries), entries.map(\.id))

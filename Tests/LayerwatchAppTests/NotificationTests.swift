@@ -173,10 +173,10 @@ final class NotificationTests: XCTestCase {
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 3 },
                            "an alert still shown is not new")
 
-            report(["gcode_state": "FAILED", "print_error": 0x0300_400C, "hms": []], shows: "Failed")
+            report(["gcode_state": "FAILED", "print_error": 0x0300_4006, "hms": []], shows: "Failed")
             let failed = try awaitNotification(4)
             XCTAssertEqual(failed.string("title"), "Bench P1S: print failed")
-            XCTAssertEqual(failed.string("body"), "Gearbox\nThe task was canceled. (0300_400C)")
+            XCTAssertEqual(failed.string("body"), "Gearbox\nThe nozzle is clogged. (0300_4006)")
 
             // The switch: in Preferences' Notifications page for a printer with status, off for this one only.
             app.showPreferences()

@@ -37,16 +37,22 @@ final class PreferencesNotificationTests: XCTestCase {
             XCTAssertFalse(iterateMainContext(timeout: 8) { !sent().isEmpty }, "Print Finished is off: \(sent().map(\.fields))")
 
             report(["gcode_state": "RUNNING", "subtask_name": "Lid", "mc_percent": 5], shows: "Printing")
-            report(["gcode_state": "FAILED", "print_error": 0x0300_400C], shows: "Failed")
+            report(["gcode_state": "FAILED", "print_error": 0x0300_4006], shows: "Failed")
             XCTAssertTrue(iterateMainContext(timeout: 10) { sent().count == 1 }, "Print Failed is on")
             XCTAssertEqual(sent().last?.string("title"), "Bench P1S: print failed")
             XCTAssertEqual(sent().last?.string("priority"), "urgent", "Sound on Failure is on by default")
 
             XCTAssertEqual(PreferencesWidgets.flip("Sound on Failure", in: preferences), false)
             report(["gcode_state": "RUNNING", "subtask_name": "Hinge", "mc_percent": 5, "print_error": 0], shows: "Printing")
-            report(["gcode_state": "FAILED", "print_error": 0x0300_400C], shows: "Failed")
+            report(["gcode_state": "FAILED", "print_error": 0x0300_4006], shows: "Failed")
             XCTAssertTrue(iterateMainContext(timeout: 10) { sent().count == 2 })
             XCTAssertEqual(sent().last?.string("priority"), "high", "without the sound: important, not urgent")
+
+            // A cancelled print: its own switch.
+            XCTAssertEqual(PreferencesWidgets.flip("Print Cancelled", in: preferences), false)
+            report(["gcode_state": "RUNNING", "subtask_name": "Knob", "mc_percent": 5, "print_error": 0], shows: "Printing")
+            report(["gcode_state": "FAILED", "print_error": 0x0300_400C], shows: "Cancelled")
+            XCTAssertFalse(iterateMainContext(timeout: 8) { sent().count > 2 }, "Print Cancelled is off: \(sent().map(\.fields))")
             window.close()
         }
     }

@@ -112,7 +112,7 @@ final class PreferencesTests: XCTestCase {
 
             // Events and minutes.
             XCTAssertEqual(PreferencesWidgets.flip("Print Paused", in: preferences), false)
-            XCTAssertEqual(saved().notifiedEvents, [.finished, .failed, .alert, .cameraLost])
+            XCTAssertEqual(saved().notifiedEvents, [.finished, .failed, .cancelled, .alert, .cameraLost])
             XCTAssertEqual(PreferencesWidgets.flip("Sound on Failure", in: preferences), false)
             XCTAssertFalse(saved().soundOnFailure)
 

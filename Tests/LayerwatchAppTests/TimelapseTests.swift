@@ -100,6 +100,17 @@ final class TimelapseTests: XCTestCase {
                 XCTAssertEqual(buttons.first?["action"] as? String, "app.open-file")
                 XCTAssertEqual(buttons.first?["target"] as? String, videos.appendingPathComponent(name).path)
             }
+
+            // A print cancelled in Mainsail: its timelapse is offered as cancelled, never as failed.
+            set(["state": "printing", "filename": "gear.gcode", "info": ["current_layer": 1, "total_layer": 9]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { again.timelapses!.pictureCount(of: printer.id) == 1 })
+            let before = sent().count
+            set(["state": "cancelled"])
+            XCTAssertTrue(iterateMainContext(timeout: 30) { sent().dropFirst(before).contains { ($0.fields["buttons"] as? [Any])?.isEmpty == false } },
+                          "\(sent().map(\.fields))")
+            let cancelled = sent().dropFirst(before)
+            XCTAssertEqual(Set(cancelled.compactMap { $0.string("title") }), ["Voron: print cancelled"], "\(cancelled.map(\.fields))")
+            XCTAssertTrue(cancelled.allSatisfy { $0.string("priority") == "normal" })
         }
     }
 

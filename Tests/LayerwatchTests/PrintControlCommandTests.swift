@@ -105,7 +105,7 @@ final class PrintControlCommandTests: XCTestCase {
 
         let accepted = try CommandRun.product("layerwatch", ["stop", url], launcher: onATerminal, input: "y\n")
         XCTAssertEqual(accepted.status, 0, accepted.stdout)
-        XCTAssertTrue(accepted.stdout.contains("Cancel Print: sent. The printer reports: failed."), accepted.stdout)
+        XCTAssertTrue(accepted.stdout.contains("Cancel Print: sent. The printer reports: cancelled."), accepted.stdout)
         let yes = try CommandRun.product("layerwatch", ["stop", url, "--yes"])
         XCTAssertEqual(yes.status, 11, "already cancelled\n" + yes.stdout)
         XCTAssertEqual(posts(), ["/printer/print/cancel"])

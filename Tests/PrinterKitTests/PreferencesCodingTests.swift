@@ -50,10 +50,21 @@ final class PreferencesCodingTests: XCTestCase {
         }
     }
 
+    /// Cancelled came after files listed the notified events: a file from before (no `quietEvents`)
+    /// gets it on, as a new one; once switched off it stays off.
+    func testAnEventAddedLaterTakesItsDefaultUntilSwitchedOff() throws {
+        let old = try JSONDecoder().decode(Preferences.self, from: Data(#"{"notifiedEvents": ["finished", "paused"]}"#.utf8))
+        XCTAssertEqual(old.notifiedEvents, [.finished, .cancelled, .paused], "what the old file switched off stays off")
+        var chosen = old
+        chosen.notifiedEvents.remove(.cancelled)
+        let again = try JSONDecoder().decode(Preferences.self, from: JSONEncoder().encode(chosen))
+        XCTAssertEqual(again.notifiedEvents, [.finished, .paused])
+    }
+
     func testUnknownEventsAreDroppedAndMinutesComeToTheNearestEnd() throws {
         let json = #"{"notifiedEvents": ["finished", "exploded"], "cameraLostMinutes": 5000}"#
         let read = try JSONDecoder().decode(Preferences.self, from: Data(json.utf8))
-        XCTAssertEqual(read.notifiedEvents, [.finished])
+        XCTAssertEqual(read.notifiedEvents, [.finished, .cancelled], "and Cancelled, which a file without quietEvents did not know")
         XCTAssertEqual(read.cameraLostMinutes, Preferences.cameraLostRange.upperBound)
         XCTAssertEqual(try JSONDecoder().decode(Preferences.self, from: Data(#"{"cameraLostMinutes": -3}"#.utf8)).cameraLostMinutes, 1)
     }

@@ -30,7 +30,8 @@ stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publis
                                             carrying its sequence_id, and changes nothing; hollow:
                                             each is echoed as a success but changes nothing
 Print commands (pause / resume / stop / print_speed on the request topic) are obeyed as firmware
-does: the state changes (RUNNING→PAUSE, PAUSE→RUNNING, either→FAILED, spd_lvl) in a report, then
+does: the state changes (RUNNING→PAUSE, PAUSE→RUNNING, either→FAILED with print_error 0x0300400C
+"task cancelled", spd_lvl) in a report, then
 the command is echoed with its sequence_id and "result":"success"; one that does not apply is
 echoed with "result":"fail" and a reason.  While the `fun` field (hex) has bit 0x20000000
 (signatures required: Developer Mode off) every print command is refused as 2025 firmware does:
@@ -341,6 +342,8 @@ class PrinterState:
                 self.state["gcode_state"] = "RUNNING"
             elif command == "stop" and state in ("RUNNING", "PAUSE"):
                 self.state["gcode_state"] = "FAILED"
+                self.state["print_error"] = TASK_CANCELLED
+                return ["gcode_state", "print_error"], {"result": "success", "reason": ""}
             elif command == "print_speed" and state in ("RUNNING", "PAUSE") and param in ("1", "2", "3", "4"):
                 self.state["spd_lvl"] = int(param)
                 return ["spd_lvl"], {"result": "success", "reason": ""}
@@ -369,6 +372,7 @@ def classify(payload):
 
 PRINT_COMMANDS = ("pause", "resume", "stop", "print_speed")
 SIGNATURE_REQUIRED = 0x20000000
+TASK_CANCELLED = 0x0300400C  # print_error of a stopped print (50348044, "The task was canceled.")
 SIGNATURE_REFUSAL = 84033543  # err_code of an unsigned command (0x05024007, "mqtt message verify failed")
 VERIFY_FAILED_HMS = {"attr": 0x05000500, "code": 0x00010007}  # HMS 0500_0500_0001_0007
 

@@ -12,7 +12,8 @@ only; any python3 works.
 Endpoints: GET /api/version, /api/server, /api/job, /api/settings
            GET /api/printer    409 {"error":"Printer is not operational"} while Offline / closedOrError
            POST /api/job       {"command":"pause","action":…} / {"command":"cancel"}: 204, or 409
-                               while neither printing nor paused (the state follows)
+                               while neither printing nor paused (the state follows; a cancel
+                               is Cancelling for a second, then Operational, as OctoPrint does)
            anything else       404 {"error":…}
 stdin:  {"cmd":"set","job":{…},"progress":{…},"state":TEXT,"temperature":{…},"flags":{…}}
              deep-merged; a new `state` without `flags` sets the flags OctoPrint shows for it
@@ -45,6 +46,7 @@ ERRORS = {
          "server is overloaded or there is an error in the application.",
 }
 
+CANCELLING_SECONDS = 1.0
 OPERATIONAL_STATES = {"Operational", "Printing", "Printing from SD", "Sending file to SD", "Starting",
                       "Paused", "Pausing", "Resuming", "Cancelling", "Finishing"}
 PRINTING_STATES = {"Printing", "Printing from SD", "Sending file to SD", "Starting", "Resuming", "Finishing"}
@@ -174,7 +176,9 @@ class Printer:
             elif command == "cancel":
                 if state not in ("Printing", "Paused"):
                     return 409, {"error": "Printer is neither printing nor paused, 'cancel' command cannot be performed"}
-                new = "Operational"
+                new = "Cancelling"
+                # As OctoPrint: Cancelling while the printer finishes the lines it has, then Operational.
+                threading.Timer(CANCELLING_SECONDS, self.set, args=({"state": "Operational"},)).start()
             else:
                 return 400, {"error": "Unknown command"}
             self.printer["state"] = new

@@ -110,8 +110,8 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertEqual(recorder.send(.resume), .done)
         recorder.awaitStatus(10, "printing again", from: beforeResume) { $0.state == .printing }
         XCTAssertEqual(recorder.send(.stop), .done)
-        let stopped = recorder.awaitStatus(10, "stopped") { $0.state == .failed }
-        XCTAssertEqual(stopped?.errorText, "Stopped")
+        let stopped = recorder.awaitStatus(10, "stopped") { $0.state == .cancelled }
+        XCTAssertNil(stopped?.errorText, "a stop is no error")
         guard case .refused? = recorder.send(.speed(.sport)) else { return XCTFail("a speed profile is refused") }
 
         XCTAssertTrue(StatusEndpoint.creality(host: "k1", port: 9999).hasSwitchableLight)
@@ -288,7 +288,7 @@ final class CrealityConnectionTests: XCTestCase {
             report.merge(fields)
             return report.status.state
         }
-        let expected: [Int: PrinterStatus.State] = [0: .idle, 1: .printing, 2: .finished, 3: .failed, 4: .failed, 5: .paused,
+        let expected: [Int: PrinterStatus.State] = [0: .idle, 1: .printing, 2: .finished, 3: .failed, 4: .cancelled, 5: .paused,
                                                     6: .paused, 7: .printing, 8: .paused, 42: .idle]
         for (number, want) in expected { XCTAssertEqual(state(["state": number]), want, "state \(number)") }
         XCTAssertEqual(state(["state": "5"]), .paused, "a number sent as a string")

@@ -42,7 +42,7 @@ final class PrintCommandTests: XCTestCase {
         XCTAssertEqual(recorder.send(.resume), .done)
         recorder.awaitStatus(10, "printing again") { $0.state == .printing }
         XCTAssertEqual(recorder.send(.stop), .done)
-        recorder.awaitStatus(10, "stopped: Bambu reports a stopped print as failed") { $0.state == .failed }
+        recorder.awaitStatus(10, "stopped: FAILED with 0300_400C, a cancelled print") { $0.state == .cancelled }
 
         let requests = printRequests(server)
         XCTAssertEqual(requests.compactMap { $0["command"] as? String }, ["pause", "print_speed", "resume", "stop"],
@@ -108,7 +108,7 @@ final class PrintCommandTests: XCTestCase {
         XCTAssertEqual(recorder.send(.pause), .done)
         recorder.awaitStatus(10, "paused") { $0.state == .paused }
         XCTAssertEqual(recorder.send(.stop), .done)
-        recorder.awaitStatus(10, "cancelled") { $0.state == .failed }
+        recorder.awaitStatus(10, "cancelled") { $0.state == .cancelled }
 
         // The server's lines may reach the test just after the state they led to.
         XCTAssertTrue(waitUntil(timeout: 5) { moonraker.events(named: "request").filter { $0.string("method") == "POST" }.count >= 3 })

@@ -94,7 +94,9 @@ final class StatusParsingTests: XCTestCase {
         let bidi = MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"error","filename":"\u202Eedoc.gcode","message":"Heater \u2067extruder\u2069 not heating \u202Bat expected rate"}}"#))
         XCTAssertEqual(bidi.job, "edoc.gcode")
         XCTAssertEqual(bidi.errorText, "Heater extruder not heating at expected rate")
-        XCTAssertEqual(MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"cancelled"}}"#)).state, .failed)
+        let cancelled = MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"cancelled","message":"Cancelled"}}"#))
+        XCTAssertEqual(cancelled.state, .cancelled)
+        XCTAssertNil(cancelled.errorText, "a stop is no error")
         XCTAssertEqual(MoonrakerConnection.status(from: try json(#"{"print_stats":{"state":"complete"}}"#)).state, .finished)
     }
 
