@@ -62,6 +62,9 @@ final class FormField {
         message.describe(entry)
     }
 
+    /// Whether the row is an entry row the user types in.
+    var isTextEntry: Bool { titledRow && !isChoice }
+
     /// The text of an entry field.
     var text: String {
         get { String(cString: gtk_editable_get_text(gcast(entry))) }

@@ -70,6 +70,7 @@ extension PrinterDialog {
         }
         if case .add = request { focus(url) }
         checkProblems[.url] = nil
+        rejections[.url] = nil
         revalidate()
     }
 

@@ -66,17 +66,23 @@ final class PrinterDialog {
     var attemptedSave = false
     /// The fields the user edited.
     var edited: Set<PrinterDraft.Field> = []
-    /// The fields the user edited and then left: their messages show from then on.
+    /// The fields the user edited and then left, or that Enter showed to keep the form from being
+    /// saved: their messages show from then on.
     var leftEdited: Set<PrinterDraft.Field> = []
     /// What the last "Find Cameras" or "Test Connection" found wrong, by field, until the field
     /// changes or a check passes.
     var checkProblems: [PrinterDraft.Field: String] = [:]
+    /// The code, key or camera login a check saw rejected, by field: the form is not saved until
+    /// that field changes (another check does not clear it).
+    var rejections: [PrinterDraft.Field: String] = [:]
     /// Where saved access codes are kept, said under a Bambu printer's access code.
     private var secretsNote: String
     /// The access code field's title now, and what was typed under each other title: a Bambu access
     /// code never becomes the API key sent to a Klipper host.
     private var secretTitle: String?
     private var typedSecrets: [String: String] = [:]
+    /// The usual port the port field was given for the choice shown (`showUsualPort`).
+    private var usualPort: String?
 
     /// Probes a source and answers on the main loop with what the probe found (nil: the camera is
     /// streaming in its tab, whose session answered).
@@ -147,6 +153,7 @@ final class PrinterDialog {
         family.onChange { [weak self] in self?.familyChanged() }
         connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
         watchEdits()
+        answerEnter()
         closeOnEscape()
         keepAlive(self, untilDestroyed: window)
     }
@@ -197,11 +204,12 @@ final class PrinterDialog {
     /// Validates; saves and closes when every field is right, else shows each field's message.
     func save() {
         attemptedSave = true
+        splitAddress()
         switch draft.printers() {
-        case .success(let printers):
+        case .success(let printers) where rejections.isEmpty:
             onSave(printers)
             gtk_window_destroy(gcast(window))
-        case .failure:
+        default:
             showProblems()
         }
     }
@@ -287,6 +295,7 @@ final class PrinterDialog {
     private func choiceChanged() {
         let choice = choice
         keepSecret(under: choice.fields[.accessCode]?.title)
+        usualPort = showUsualPort(replacing: usualPort)
         for field in PrinterChoice.Field.allCases {
             let formField = formField(field), text = choice.fields[field]
             formField.setShown(text != nil)
@@ -299,6 +308,7 @@ final class PrinterDialog {
         fitCamerasToChoice()
         if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isBambu.gboolean) }
         checkProblems = [:]
+        rejections = [:]
         revalidate()
     }
 
