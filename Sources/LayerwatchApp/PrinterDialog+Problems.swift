@@ -30,6 +30,7 @@ extension PrinterDialog {
                 checkProblems[field] = nil
                 rejections[field] = nil
                 edited.insert(field)
+                if field == .url { listTypedURL() }
                 revalidate()
             }
             let focus = gtk_event_controller_focus_new()!
@@ -64,6 +65,7 @@ extension PrinterDialog {
             let shows = attemptedSave || leftEdited.contains(field) || rejections[field] != nil
             formField.showError(checkProblems[field] ?? (shows ? problems[field] : nil))
         }
+        offerWebRTCAddress()
         let taken = !choice.isGo2RTC && otherNames.contains(name.text.trimmingCharacters(in: .whitespacesAndNewlines))
         name.showWarning(taken ? tr("Another printer already has this name.") : nil)
     }

@@ -31,6 +31,8 @@ final class PrinterDialog {
     let apiUser = FormField(title: tr("API username"))
     let serial = FormField(title: tr("Serial number (optional)"), hint: "")
     let url = FormField(title: tr("Camera URL"), hint: "")
+    /// Under the URL while it looks like a WebRTC (WHEP) address without `webrtc:`: puts it there.
+    let useWebRTC: UnsafeMutablePointer<GtkWidget>
     /// "Find Cameras" and the cameras it found on a Klipper, OctoPrint or go2rtc host.
     let cameraList = ImportedCameraList()
     let cameras: FormField
@@ -96,6 +98,7 @@ final class PrinterDialog {
         self.otherNames = otherNames
         self.secretsNote = secretsNote
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
+        useWebRTC = url.addFixButton(tr("Use WebRTC Address"))
         window = adw_window_new()
         gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
         gtk_window_set_modal(gcast(window), true.gboolean)
@@ -146,6 +149,7 @@ final class PrinterDialog {
         connectSignal(cancel, "clicked") { [window] in gtk_window_close(gcast(window)) }
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
         connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
+        connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }

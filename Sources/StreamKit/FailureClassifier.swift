@@ -22,6 +22,15 @@ struct FailureClassifier {
         if code == lw_averror_decoder_not_found() {
             return .unsupportedCodec(error.detail ?? tr("an unknown codec"))
         }
+        if error.detail == nil,
+           code == lw_averror_http_other_4xx() || code == lw_averror_http_bad_request() || code == lw_averror_http_server_error() {
+            // FFmpeg's text for these ("Server returned 4XX Client Error, but not one of 40{0,1,3,4}")
+            // is its own; the status the camera answered is what the user can act on.
+            let status = Self.httpStatus(in: log)
+            if status?.hasPrefix("405") == true { return .webRTCAddress }  // a WHEP endpoint takes POST only
+            return .protocolError(status.map { String(format: tr("it answered with HTTP error %@"), redactor.redact($0)) }
+                                  ?? tr("it answered with an HTTP error"))
+        }
         switch -code {
         case ECONNREFUSED: return .refused
         case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, EAGAIN: return .timeout
@@ -45,6 +54,16 @@ struct FailureClassifier {
         let said = FFmpegHints.lastDiagnosis(log.lines)
         let detail = error.detail ?? said.map { "\(error.text): \($0)" } ?? error.text
         return .protocolError(redactor.redact(detail))
+    }
+
+    /// The status line FFmpeg's HTTP client logged, the newest ("405 Method Not Allowed" from
+    /// "HTTP error 405 Method Not Allowed").
+    private static func httpStatus(in log: FFmpegLog.Capture) -> String? {
+        for line in log.lines.reversed() {
+            guard let range = line.range(of: #"HTTP error [1-5][0-9][0-9]\b"#, options: .regularExpression) else { continue }
+            return line[line.index(range.lowerBound, offsetBy: "HTTP error ".count)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return nil
     }
 
     /// What FFmpeg's TLS layer (GnuTLS) logs when it rejects a certificate; only https:// sources
