@@ -16,11 +16,7 @@ final class PrinterDialogAddressTests: XCTestCase {
     }
 
     func testAPastedURLOrHostAndPortIsSplitWhenLeftAndOctoPrintAnswersThere() throws {
-        let camera = try TestServer(script: "mjpeg_server.py")
-        let stream = "http://127.0.0.1:\(camera.port)/?action=stream"
-        let octoprint = try TestServer(script: "octoprint_server.py", arguments: ["--api-key", "OCTOKEY123456"])
-        octoprint.send(["cmd": "settings", "webcam": ["webcamEnabled": true, "streamUrl": stream]])
-        XCTAssertNotNil(octoprint.waitFor("done"))
+        let servers = try octoPrintWithACamera(), octoprint = servers.octoprint
         let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -50,7 +46,7 @@ final class PrinterDialogAddressTests: XCTestCase {
             ScreenCapture.saveIfAsked(as: "dialog-address-split")
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
-            XCTAssertEqual(dialog.cameraList.cameras.map(\.url), [stream], "OctoPrint answered at the address and port split off")
+            XCTAssertEqual(dialog.cameraList.cameras.map(\.url), [servers.stream], "OctoPrint answered at the address and port split off")
 
             dialog.selectKind(.klipper)
             XCTAssertEqual(dialog.apiPort.text, "\(octoprint.port)", "a port typed stays")
@@ -77,11 +73,7 @@ final class PrinterDialogAddressTests: XCTestCase {
 
     func testEnterSplitsThePastedAddressAndAdds() throws {
         let windowManager = try WindowManager()
-        let camera = try TestServer(script: "mjpeg_server.py")
-        let stream = "http://127.0.0.1:\(camera.port)/?action=stream"
-        let octoprint = try TestServer(script: "octoprint_server.py", arguments: ["--api-key", "OCTOKEY123456"])
-        octoprint.send(["cmd": "settings", "webcam": ["webcamEnabled": true, "streamUrl": stream]])
-        XCTAssertNotNil(octoprint.waitFor("done"))
+        let servers = try octoPrintWithACamera(), octoprint = servers.octoprint
         let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -108,6 +100,16 @@ final class PrinterDialogAddressTests: XCTestCase {
             XCTAssertEqual(saved.host, "127.0.0.1")
             XCTAssertEqual(saved.apiPort, octoprint.port)
         }
-        withExtendedLifetime(windowManager) {}
+        withExtendedLifetime((windowManager, servers)) {}
+    }
+
+    /// A real OctoPrint (API key OCTOKEY123456) listing one real MJPEG camera, at `stream`.
+    private func octoPrintWithACamera() throws -> (octoprint: TestServer, camera: TestServer, stream: String) {
+        let camera = try TestServer(script: "mjpeg_server.py")
+        let stream = "http://127.0.0.1:\(camera.port)/?action=stream"
+        let octoprint = try TestServer(script: "octoprint_server.py", arguments: ["--api-key", "OCTOKEY123456"])
+        octoprint.send(["cmd": "settings", "webcam": ["webcamEnabled": true, "streamUrl": stream]])
+        XCTAssertNotNil(octoprint.waitFor("done"))
+        return (octoprint, camera, stream)
     }
 }
