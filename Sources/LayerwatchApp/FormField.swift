@@ -71,7 +71,7 @@ final class FormField {
         return button
     }
 
-        /// Whether the row is an entry row the user types in.
+    /// Whether the row is an entry row the user types in.
     var isTextEntry: Bool { titledRow && !isChoice }
 
     /// The text of an entry field.

@@ -66,7 +66,7 @@ extension PrinterDialog {
         focus(url)
     }
 
-        /// Does what the camera list asked.
+    /// Does what the camera list asked.
     func camerasEdited(_ request: PrinterCameraList.Request) {
         printerCameras = editedCameras
         switch request {

@@ -2,9 +2,10 @@ import CGtk
 import GtkKit
 import PrinterKit
 
-/// The printer dialog's keyboard: Escape and Ctrl+W close it; Enter is Add/Save (its default
-/// widget), and while Add/Save is grey Enter says why under the first field that keeps it so and
-/// puts the keyboard there; it opens with the keyboard on the first field to fill in.
+/// The printer dialog's keyboard: Escape and Ctrl+W close it; Enter in a text row saves (Add/Save
+/// is the default widget for the rest), or while the form cannot be saved says why under the first
+/// field that keeps it so and puts the keyboard there; it opens with the keyboard on the first
+/// field to fill in.
 extension PrinterDialog {
     /// Closes the dialog on Escape or Ctrl+W, as GNOME dialogs do.
     func closeOnEscape() {

@@ -76,7 +76,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
         case .untrustedCertificate(let detail):
             self = .protocolError(String(format: tr("its certificate is not trusted: %@"), detail))
         case .webRTCAddress:
-            self = .protocolError(tr("it answered with HTTP error 405"))
+            self = .protocolError(String(format: tr("it answered with error %@"), "405"))
         }
     }
 }
