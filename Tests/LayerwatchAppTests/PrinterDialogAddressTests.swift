@@ -29,6 +29,8 @@ final class PrinterDialogAddressTests: XCTestCase {
             // The usual port is the port field's value, following the choice while not typed over.
             dialog.selectKind(.klipper)
             XCTAssertEqual(dialog.apiPort.text, "7125")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "dialog-usual-port")
             dialog.select(.go2rtc)
             XCTAssertEqual(dialog.apiPort.text, "1984")
             dialog.selectKind(.octoprint)
