@@ -6,16 +6,18 @@ import StreamKit
 /// access code, API key or password on the key's field, an address nothing answers at on the host
 /// field, a wrong port on the port field, a camera's failure on its URL (a Creality printer's own
 /// camera's on its Model row). The sentence stands under that field, so it names neither "Status"
-/// nor the field.
+/// nor the field. A rejected code, key or login keeps the form from being saved until it changes.
 struct CheckFailurePlacement: Equatable {
     let field: PrinterDraft.Field
     let message: String
+    /// The printer or camera said no to the code, key or login: saving it would only fail again.
+    var isRejection = false
 
     /// A failed "Find Cameras" (the printer's or go2rtc's API); `hasPort` when the form shows a port field.
     init(_ failure: StatusFailure, hasPort: Bool) {
         switch failure {
         case .authRejected, .loginRequired:
-            self.init(.accessCode, tr("Rejected — check it and try again."))
+            self.init(.accessCode, tr("Rejected — check it and try again."), isRejection: true)
         case .refused:
             self.init(.host, tr("Nothing answers at this address and port — check both."))
         case .timeout:
@@ -33,10 +35,10 @@ struct CheckFailurePlacement: Equatable {
     /// access code or the address; a camera by URL on its URL.
     init?(_ failure: StreamProbe.Report.Failure, byURL: Bool) {
         switch (failure.kind, byURL) {
-        case ("authRejected", false): self.init(.accessCode, failure.message)
+        case ("authRejected", false): self.init(.accessCode, failure.message, isRejection: true)
         case ("refused", false), ("timeout", false): self.init(.host, failure.message)
         case (_, false): return nil
-        case ("authRejected", true): self.init(.url, tr("The camera rejected the username or password in this URL."))
+        case ("authRejected", true): self.init(.url, tr("The camera rejected the username or password in this URL."), isRejection: true)
         case ("refused", true): self.init(.url, tr("Nothing answers at this URL's address and port — check them."))
         case ("timeout", true): self.init(.url, tr("The camera did not answer in time — check that it is on and on the same network."))
         case (_, true): self.init(.url, failure.message)
@@ -77,8 +79,9 @@ struct CheckFailurePlacement: Equatable {
         }
     }
 
-    private init(_ field: PrinterDraft.Field, _ message: String) {
+    private init(_ field: PrinterDraft.Field, _ message: String, isRejection: Bool = false) {
         self.field = field
         self.message = message
+        self.isRejection = isRejection
     }
 }

@@ -62,6 +62,18 @@ final class FormField {
         message.describe(entry)
     }
 
+    /// Adds a button under the field's message line, hidden until shown: the fix a message offers.
+    func addFixButton(_ label: String) -> UnsafeMutablePointer<GtkWidget> {
+        let button = gtk_button_new_with_label(label)!
+        gtk_widget_set_halign(button, GTK_ALIGN_START)
+        gtk_widget_set_visible(button, false.gboolean)
+        adw_preferences_group_add(gcast(widget), button)
+        return button
+    }
+
+    /// Whether the row is an entry row the user types in.
+    var isTextEntry: Bool { titledRow && !isChoice }
+
     /// The text of an entry field.
     var text: String {
         get { String(cString: gtk_editable_get_text(gcast(entry))) }

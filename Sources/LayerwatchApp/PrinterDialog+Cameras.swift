@@ -46,6 +46,26 @@ extension PrinterDialog {
         mounting.field.setShown(!choice.isGo2RTC && selectedCamera != nil)
     }
 
+    /// Lists the cameras with the selected one's URL as typed so far.
+    func listTypedURL() {
+        cameraRows.show(editedCameras, kind: draft.kind, selected: selectedCamera)
+    }
+
+    /// Shows "Use WebRTC Address" while the URL looks like a WebRTC (WHEP) address or a test found
+    /// it answering as one (HTTP 405).
+    func offerWebRTCAddress() {
+        let fixed = showsURL ? WHEPAddress.fixed(url.text) : nil
+        let suspected = WHEPAddress.looksLikeWHEP(url.text) || checkProblems[.url] == StreamFailure.webRTCAddress.userMessage
+        gtk_widget_set_visible(useWebRTC, (fixed != nil && suspected).gboolean)
+    }
+
+    /// Puts `webrtc:` before the URL.
+    func useWebRTCAddress() {
+        guard let fixed = WHEPAddress.fixed(url.text) else { return }
+        url.text = fixed
+        focus(url)
+    }
+
     /// Does what the camera list asked.
     func camerasEdited(_ request: PrinterCameraList.Request) {
         printerCameras = editedCameras
@@ -70,6 +90,7 @@ extension PrinterDialog {
         }
         if case .add = request { focus(url) }
         checkProblems[.url] = nil
+        rejections[.url] = nil
         revalidate()
     }
 

@@ -2,8 +2,10 @@ import CGtk
 import GtkKit
 import PrinterKit
 
-/// The printer dialog's keyboard: Escape and Ctrl+W close it (Enter is Add/Save, its default
-/// widget), and it opens with the keyboard on the first field to fill in.
+/// The printer dialog's keyboard: Escape and Ctrl+W close it; Enter in a text row saves (Add/Save
+/// is the default widget for the rest), or while the form cannot be saved says why under the first
+/// field that keeps it so and puts the keyboard there; it opens with the keyboard on the first
+/// field to fill in.
 extension PrinterDialog {
     /// Closes the dialog on Escape or Ctrl+W, as GNOME dialogs do.
     func closeOnEscape() {
@@ -11,6 +13,25 @@ extension PrinterDialog {
         let shortcut = gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape|<Control>w"), gtk_named_action_new("window.close"))
         gtk_shortcut_controller_add_shortcut(gcast(controller), shortcut)
         gtk_widget_add_controller(window, controller)
+    }
+
+    /// Enter in a text field: a pasted address is split first (which may make the form valid), then
+    /// the form is saved, or the first field that keeps it from being saved shows why. The fields
+    /// answer Enter themselves: the default widget, grey until the address is split, would not.
+    func answerEnter() {
+        for (_, formField) in fieldsByProblem where formField.isTextEntry {
+            adw_entry_row_set_activates_default(gcast(formField.entry), false.gboolean)
+            connectSignal(formField.entry, "entry-activated") { [weak self] in
+                guard let self else { return }
+                splitAddress()
+                revalidate()
+                let problems = blockingProblems
+                guard let blocking = fieldsByProblem.first(where: { $1.isShown && problems[$0] != nil }) else { return save() }
+                leftEdited.insert(blocking.0)
+                showProblems()
+                focus(blocking.1)
+            }
+        }
     }
 
     /// The first field shown that still needs filling in (an empty name, address, access code,

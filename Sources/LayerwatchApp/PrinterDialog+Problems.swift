@@ -7,7 +7,8 @@ import StreamKit
 /// What the printer dialog says is wrong, each under its own field: what validation finds (for a
 /// field once the user edited and left it, for every field after a Save or test of an invalid
 /// form), and what "Find Cameras" and "Test Connection" found (`CheckFailurePlacement`), until that
-/// field changes or a check passes. Add/Save is sensitive only while the form is valid. A name
+/// field changes or a check passes. Add/Save is sensitive only while the form is valid and holds no
+/// code or key a check saw rejected; Enter while it is grey says why (`PrinterDialog+Keyboard`). A name
 /// another saved printer has is warned about as it is typed, without keeping the form from saving:
 /// two printers of one name cannot be told apart by name on the command line.
 extension PrinterDialog {
@@ -27,12 +28,15 @@ extension PrinterDialog {
                 guard let self else { return }
                 if apiFields.contains(field) { cameraList.cancel() }
                 checkProblems[field] = nil
+                rejections[field] = nil
                 edited.insert(field)
+                if field == .url { listTypedURL() }
                 revalidate()
             }
             let focus = gtk_event_controller_focus_new()!
             connectSignal(focus, "leave") { [weak self] in
                 guard let self, edited.contains(field) else { return }
+                if field == .host { splitAddress() }
                 leftEdited.insert(field)
                 showProblems()
             }
@@ -46,19 +50,22 @@ extension PrinterDialog {
         showProblems()
     }
 
-    var isValid: Bool {
-        if case .success = draft.printers() { return true }
-        return false
+    var isValid: Bool { blockingProblems.isEmpty }
+
+    /// What keeps the form from being saved, by field: a rejected code or key, and what validation finds.
+    var blockingProblems: [PrinterDraft.Field: String] {
+        guard case .failure(let found) = draft.printers() else { return rejections }
+        return rejections.merging(found.messages) { rejected, _ in rejected }
     }
 
     /// Shows under each field what a check found wrong with it, else what validation finds once it may.
     func showProblems() {
-        let problems: PrinterDraft.Problems?
-        if case .failure(let found) = draft.printers() { problems = found } else { problems = nil }
+        let problems = blockingProblems
         for (field, formField) in fieldsByProblem {
-            let shows = attemptedSave || leftEdited.contains(field)
-            formField.showError(checkProblems[field] ?? (shows ? problems?[field] : nil))
+            let shows = attemptedSave || leftEdited.contains(field) || rejections[field] != nil
+            formField.showError(checkProblems[field] ?? (shows ? problems[field] : nil))
         }
+        offerWebRTCAddress()
         let taken = !choice.isGo2RTC && otherNames.contains(name.text.trimmingCharacters(in: .whitespacesAndNewlines))
         name.showWarning(taken ? tr("Another printer already has this name.") : nil)
     }
@@ -66,6 +73,7 @@ extension PrinterDialog {
     /// Asks the Klipper, OctoPrint or go2rtc host for its cameras off the main loop and lists them:
     /// every playable one checked for a new printer, the one the printer shows when editing.
     func findCameras() {
+        splitAddress()
         let target: CameraSearch.Target
         let asked: Result<CameraSearch.Target, PrinterDraft.Problems> = choice.isGo2RTC ? draft.go2rtcImport().map { .go2rtc($0) }
                                                                                         : draft.statusEndpoint().map { .statusAPI($0) }
@@ -89,6 +97,7 @@ extension PrinterDialog {
     /// Probes the selected camera (a Creality printer's status first); what went wrong stands
     /// under the field to fix, the rest under the button.
     func testConnection() {
+        splitAddress()
         guard case .success(let printer) = draft.validate() else {
             attemptedSave = true
             showProblems()
@@ -138,6 +147,7 @@ extension PrinterDialog {
 
     func showCheckProblem(_ placed: CheckFailurePlacement) {
         checkProblems[placed.field] = placed.message
-        showProblems()
+        if placed.isRejection { rejections[placed.field] = placed.message }
+        revalidate()
     }
 }

@@ -31,6 +31,8 @@ final class PrinterDialog {
     let apiUser = FormField(title: tr("API username"))
     let serial = FormField(title: tr("Serial number (optional)"), hint: "")
     let url = FormField(title: tr("Camera URL"), hint: "")
+    /// Under the URL while it looks like a WebRTC (WHEP) address without `webrtc:`: puts it there.
+    let useWebRTC: UnsafeMutablePointer<GtkWidget>
     /// "Find Cameras" and the cameras it found on a Klipper, OctoPrint or go2rtc host.
     let cameraList = ImportedCameraList()
     let cameras: FormField
@@ -66,17 +68,23 @@ final class PrinterDialog {
     var attemptedSave = false
     /// The fields the user edited.
     var edited: Set<PrinterDraft.Field> = []
-    /// The fields the user edited and then left: their messages show from then on.
+    /// The fields the user edited and then left, or that Enter showed to keep the form from being
+    /// saved: their messages show from then on.
     var leftEdited: Set<PrinterDraft.Field> = []
     /// What the last "Find Cameras" or "Test Connection" found wrong, by field, until the field
     /// changes or a check passes.
     var checkProblems: [PrinterDraft.Field: String] = [:]
+    /// The code, key or camera login a check saw rejected, by field: the form is not saved until
+    /// that field changes (another check does not clear it).
+    var rejections: [PrinterDraft.Field: String] = [:]
     /// Where saved access codes are kept, said under a Bambu printer's access code.
     private var secretsNote: String
     /// The access code field's title now, and what was typed under each other title: a Bambu access
     /// code never becomes the API key sent to a Klipper host.
     private var secretTitle: String?
     private var typedSecrets: [String: String] = [:]
+    /// The usual port the port field was given for the choice shown (`showUsualPort`).
+    private var usualPort: String?
 
     /// Probes a source and answers on the main loop with what the probe found (nil: the camera is
     /// streaming in its tab, whose session answered).
@@ -90,6 +98,7 @@ final class PrinterDialog {
         self.otherNames = otherNames
         self.secretsNote = secretsNote
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
+        useWebRTC = url.addFixButton(tr("Use WebRTC Address"))
         window = adw_window_new()
         gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
         gtk_window_set_modal(gcast(window), true.gboolean)
@@ -140,6 +149,7 @@ final class PrinterDialog {
         connectSignal(cancel, "clicked") { [window] in gtk_window_close(gcast(window)) }
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
         connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
+        connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
@@ -147,6 +157,7 @@ final class PrinterDialog {
         family.onChange { [weak self] in self?.familyChanged() }
         connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
         watchEdits()
+        answerEnter()
         closeOnEscape()
         keepAlive(self, untilDestroyed: window)
     }
@@ -197,11 +208,12 @@ final class PrinterDialog {
     /// Validates; saves and closes when every field is right, else shows each field's message.
     func save() {
         attemptedSave = true
+        splitAddress()
         switch draft.printers() {
-        case .success(let printers):
+        case .success(let printers) where rejections.isEmpty:
             onSave(printers)
             gtk_window_destroy(gcast(window))
-        case .failure:
+        default:
             showProblems()
         }
     }
@@ -287,6 +299,7 @@ final class PrinterDialog {
     private func choiceChanged() {
         let choice = choice
         keepSecret(under: choice.fields[.accessCode]?.title)
+        usualPort = showUsualPort(replacing: usualPort)
         for field in PrinterChoice.Field.allCases {
             let formField = formField(field), text = choice.fields[field]
             formField.setShown(text != nil)
@@ -299,6 +312,7 @@ final class PrinterDialog {
         fitCamerasToChoice()
         if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isBambu.gboolean) }
         checkProblems = [:]
+        rejections = [:]
         revalidate()
     }
 

@@ -52,7 +52,8 @@ public enum BambuCamera {
         let host = text.trimmingCharacters(in: .whitespaces)
         guard !host.isEmpty else { throw InputError.emptyHost }
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: ".-:"))
-        guard host.unicodeScalars.allSatisfy(allowed.contains), !host.hasPrefix("-") else {
+        // One colon is a port left in the address (an IPv6 address has several).
+        guard host.unicodeScalars.allSatisfy(allowed.contains), !host.hasPrefix("-"), host.filter({ $0 == ":" }).count != 1 else {
             throw InputError.invalidHost(host)
         }
         return host

@@ -125,7 +125,8 @@ public struct PrinterDraft: Equatable, Sendable {
     /// The cameras with their URLs trimmed, those without one left out (a Bambu or Creality
     /// printer's own camera kept, first); a message for each URL that cannot be played — under the
     /// URL field for a printer's only camera, else in the camera list, naming the camera. A
-    /// printer's camera (Klipper, OctoPrint, Creality) must be on the network.
+    /// printer's camera (Klipper, OctoPrint, Creality) must be on the network; a WebRTC (WHEP)
+    /// address without `webrtc:` would only fail with HTTP 405.
     private func checkedCameras(messages: inout [Field: String]) -> [PrinterCamera] {
         var cameras = self.cameras.compactMap { camera -> PrinterCamera? in
             guard let url = camera.url?.trimmingCharacters(in: .whitespacesAndNewlines) else { return kind.hasOwnCamera ? camera : nil }
@@ -152,7 +153,9 @@ public struct PrinterDraft: Equatable, Sendable {
             var problem: String?
             do {
                 _ = try StreamSource.parse(url)
-                if kind.hasStatusAPI || kind.crealityFamily != nil, let refusal = NetworkCamera.refusal(url) {
+                if WHEPAddress.looksLikeWHEP(url) {
+                    problem = StreamFailure.webRTCAddress.userMessage
+                } else if kind.hasStatusAPI || kind.crealityFamily != nil, let refusal = NetworkCamera.refusal(url) {
                     problem = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http://, https:// or webrtc: address."), refusal)
                 }
             } catch {

@@ -75,6 +75,8 @@ public enum StatusFailure: Error, Equatable, Sendable {
             self = .protocolError(detail)
         case .untrustedCertificate(let detail):
             self = .protocolError(String(format: tr("its certificate is not trusted: %@"), detail))
+        case .webRTCAddress:
+            self = .protocolError(String(format: tr("it answered with error %@"), "405"))
         }
     }
 }

@@ -2,7 +2,8 @@ import CFFmpeg
 import Foundation
 
 /// Turns what FFmpeg reported (a return code, the stage, its log lines, whether our deadline fired)
-/// into the `StreamFailure` a user can act on. Kept apart from the session so the rules read as a table.
+/// into the `StreamFailure` a user can act on, in Layerwatch's words (FFmpeg's own text goes to the
+/// debug log only). Kept apart from the session so the rules read as a table.
 struct FailureClassifier {
     let source: StreamSource
     let redactor: Redactor
@@ -21,6 +22,17 @@ struct FailureClassifier {
         }
         if code == lw_averror_decoder_not_found() {
             return .unsupportedCodec(error.detail ?? tr("an unknown codec"))
+        }
+        if error.detail == nil,
+           code == lw_averror_http_other_4xx() || code == lw_averror_http_bad_request() || code == lw_averror_http_server_error() {
+            // FFmpeg's text for these ("Server returned 4XX Client Error, but not one of 40{0,1,3,4}")
+            // is its own; the status the camera answered is what the user can act on.
+            // (FFmpeg's RTSP client gives an RTSP status the same codes.)
+            let status = Self.httpStatus(in: log) ?? Self.rtspStatus(in: log)
+            if case .http = source, status?.hasPrefix("405") == true { return .webRTCAddress }  // a WHEP endpoint takes POST only
+            return .protocolError(status.map { String(format: tr("it answered with error %@"), redactor.redact($0)) }
+                                  ?? (code == lw_averror_http_server_error() ? tr("it answered with a server error (5xx)")
+                                                                             : tr("it refused the request (4xx)")))
         }
         switch -code {
         case ECONNREFUSED: return .refused
@@ -42,9 +54,47 @@ struct FailureClassifier {
         }
         if code == lw_averror_eof() && sawPacket { return .endOfStream }
         if code == lw_averror_stream_not_found() { return .protocolError(tr("the source has no video stream")) }
+        if let detail = error.detail { return .protocolError(redactor.redact(detail)) }
+        // FFmpeg's own words (its text for the code, its log's diagnosis) are for the debug log only.
         let said = FFmpegHints.lastDiagnosis(log.lines)
-        let detail = error.detail ?? said.map { "\(error.text): \($0)" } ?? error.text
-        return .protocolError(redactor.redact(detail))
+        StreamLog.log(.debug, redactor.redact("FFmpeg: " + error.text + (said.map { ": " + $0 } ?? "")))
+        if let status = Self.rtspStatus(in: log) {
+            return .protocolError(String(format: tr("it answered with error %@"), redactor.redact(status)))
+        }
+        return .protocolError(Self.ownWords(for: code))
+    }
+
+    /// What an FFmpeg code means to a user, in Layerwatch's words.
+    private static func ownWords(for code: Int32) -> String {
+        switch code {
+        case lw_averror_invaliddata(): return tr("what it sent is not video Layerwatch can read")
+        case lw_averror_eof(): return tr("it closed the connection before sending any video")
+        case lw_averror(EIO), lw_averror(ECONNRESET), lw_averror(EPIPE): return tr("the connection broke off")
+        case lw_averror_protocol_not_found(): return tr("Layerwatch cannot open this kind of address")
+        default: return String(format: tr("an unexpected error, number %ld"), Int(code))
+        }
+    }
+
+    /// The status an RTSP camera refused a request with, as FFmpeg logged it ("454 Session Not
+    /// Found" from "method SETUP failed: 454 Session Not Found").
+    private static func rtspStatus(in log: FFmpegLog.Capture) -> String? {
+        status(in: log, after: "failed: ")
+    }
+
+    /// The status line FFmpeg's HTTP client logged, the newest ("405 Method Not Allowed" from
+    /// "HTTP error 405 Method Not Allowed").
+    private static func httpStatus(in log: FFmpegLog.Capture) -> String? {
+        status(in: log, after: "HTTP error ")
+    }
+
+    /// What follows `prefix` and a status code (100–599) in the newest log line that has them.
+    private static func status(in log: FFmpegLog.Capture, after prefix: String) -> String? {
+        for line in log.lines.reversed() {
+            guard let range = line.range(of: NSRegularExpression.escapedPattern(for: prefix) + #"[1-5][0-9][0-9]\b"#,
+                                         options: .regularExpression) else { continue }
+            return line[line.index(range.lowerBound, offsetBy: prefix.count)...].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return nil
     }
 
     /// What FFmpeg's TLS layer (GnuTLS) logs when it rejects a certificate; only https:// sources

@@ -11,7 +11,7 @@ struct PictureRejections {
 
     private var failedKeyframes = 0
     private var keyframePending = false
-    /// What FFmpeg said about the newest rejected packet, for the user.
+    /// Why the newest packet was rejected, in the user's words (FFmpeg's lines are in the debug log).
     private var reason: String?
 
     /// A picture came out: whatever failed before was a glitch.
@@ -41,11 +41,8 @@ struct PictureRejections {
                 : String(format: tr("its picture size, %ld×%ld, is invalid"), size.width, size.height)
             throw undecodable
         }
-        let meaningful = FFmpegHints.lastDiagnosis(log)
-        if result < 0 {
-            reason = meaningful ?? FFmpegError(code: result, stage: .decode).text
-        } else if let meaningful {
-            reason = meaningful
+        if result < 0 || FFmpegHints.lastDiagnosis(log) != nil {
+            reason = tr("the picture data is damaged")
         }
     }
 

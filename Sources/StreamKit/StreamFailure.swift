@@ -24,6 +24,9 @@ public enum StreamFailure: Error, Equatable, Sendable {
     /// A WebRTC camera answered, but ICE found no path for its media (UDP blocked between the two,
     /// or candidates that lead nowhere).
     case mediaUnreachable
+    /// An http(s) camera answered HTTP 405 to a GET, as a WebRTC (WHEP) endpoint does: the URL
+    /// wants `webrtc:` before it (`WHEPAddress`).
+    case webRTCAddress
 
     /// A sentence for the user that says what went wrong and what to try, in the terms of camera
     /// `source`: a Bambu printer's camera is reached with its LAN access code once LAN Only Liveview
@@ -64,6 +67,8 @@ public enum StreamFailure: Error, Equatable, Sendable {
             return String(format: tr("The camera's certificate is not trusted: %@. Layerwatch did not send it your password."), detail)
         case .mediaUnreachable:
             return tr("The camera answered, but its video cannot reach this computer — check that UDP between the two is not blocked.")
+        case .webRTCAddress:
+            return tr("This looks like a WebRTC (WHEP) address — use webrtc:http://…")
         }
     }
 
@@ -80,6 +85,7 @@ public enum StreamFailure: Error, Equatable, Sendable {
         case .undecodablePicture: return "undecodable"
         case .untrustedCertificate: return "untrustedCertificate"
         case .mediaUnreachable: return "mediaUnreachable"
+        case .webRTCAddress: return "webRTCAddress"
         }
     }
 
@@ -90,7 +96,7 @@ public enum StreamFailure: Error, Equatable, Sendable {
     public var isRetryable: Bool {
         switch self {
         case .refused, .timeout, .endOfStream, .protocolError, .undecodablePicture, .mediaUnreachable: return true
-        case .authRejected, .notFound, .unsupportedCodec, .untrustedCertificate: return false
+        case .authRejected, .notFound, .unsupportedCodec, .untrustedCertificate, .webRTCAddress: return false
         }
     }
 }

@@ -257,7 +257,7 @@ final class ImportDialogTests: XCTestCase {
                 let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
                 XCTAssertEqual(try dialog.draft.printers().get(), [printer])
                 dialog.selectKind(.klipper)
-                XCTAssertEqual(dialog.apiPort.text, "", "a Bambu printer's MQTT port is no Moonraker port")
+                XCTAssertEqual(dialog.apiPort.text, "7125", "a Bambu printer's MQTT port is no Moonraker port: Moonraker's usual one")
                 gtk_window_destroy(gcast(dialog.window))
             }
         }

@@ -235,14 +235,14 @@ final class PrinterDialogFormTests: XCTestCase {
 
     /// Whether the keyboard is on `field`'s row (or the text inside it).
     @MainActor
-    private static func holdsFocus(_ field: FormField, in dialog: PrinterDialog) -> Bool {
+    static func holdsFocus(_ field: FormField, in dialog: PrinterDialog) -> Bool {
         guard let focus = gtk_window_get_focus(gcast(dialog.window)) else { return false }
         return focus == field.entry || gtk_widget_is_ancestor(focus, field.entry) != 0
     }
 
     /// Waits until the dialog is mapped and has had a moment on the main loop; its X window.
     @MainActor
-    private static func shown(_ dialog: PrinterDialog) throws -> UInt {
+    static func shown(_ dialog: PrinterDialog) throws -> UInt {
         XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(dialog.window) != 0 })
         _ = iterateMainContext(timeout: 1) { false }
         return UInt(gdk_x11_surface_get_xid(try XCTUnwrap(gtk_native_get_surface(gcast(dialog.window)))))
@@ -250,7 +250,7 @@ final class PrinterDialogFormTests: XCTestCase {
 
     /// Whether `window` has been destroyed (closed) since this was called.
     @MainActor
-    private static func destroyed(_ window: UnsafeMutablePointer<GtkWidget>) -> () -> Bool {
+    static func destroyed(_ window: UnsafeMutablePointer<GtkWidget>) -> () -> Bool {
         let flag = DestroyFlag()
         connectSignal(window, "destroy") { flag.isSet = true }
         return { flag.isSet }

@@ -25,7 +25,7 @@ final class ProbeHostileServerTests: XCTestCase {
         XCTAssertNotEqual(text.status, 0)
         XCTAssertNotNil(server.waitFor("request"))
         assertTerminalSafe(text)
-        XCTAssertTrue(text.stdout.contains(#"HTTP error 500 \x1B]0;pwned\x07\x1B[31mBroken\x9B2J\u{202E}\x1B[0m"#),
+        XCTAssertTrue(text.stdout.contains(#"answered with error 500 \x1B]0;pwned\x07\x1B[31mBroken\x9B2J\u{202E}\x1B[0m"#),
                       "the reason is shown, its controls written out: \(text.stdout)")
         XCTAssertTrue(text.stdout.contains("pwd=***&api_key=***"), text.stdout)
 

@@ -21,6 +21,9 @@ Paths (one server serves every case; HTTP/1.0, the connection closes after each 
   /empty-parts         MJPEG stream at --fps whose good parts (with and without Content-Length) have
                        empty ones between them: Content-Length: 0, no Content-Length and only the
                        line break before the boundary, and the boundary right after the headers
+  /post-only           405 Method Not Allowed (Allow: OPTIONS, POST): what a WebRTC (WHEP) endpoint
+                       answers a GET with
+  /gone                410 Gone: an HTTP error FFmpeg has no name of its own for
   anything else        404
 --tls self-signed|ca-signed|wrong-name serves HTTPS: a self-signed certificate for 127.0.0.1, one
 signed by a test CA for 127.0.0.1, or one signed by that CA for camera.invalid; --ca-out PATH
@@ -88,6 +91,8 @@ class Handler(BaseHTTPRequestHandler):
             "/giant-stream": lambda: self.stream(lambda n: giant(self.server.jpeg)),
             "/bad-jpeg-stream": lambda: self.stream(lambda n: b"\xff\xd8" + os.urandom(6000) + b"\xff\xd9"),
             "/empty-parts": self.empty_parts,
+            "/post-only": self.post_only,
+            "/gone": lambda: self.send_error(410, "Gone"),
         }
         try:
             if self.path in routes:
@@ -97,6 +102,12 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError, TimeoutError, ssl.SSLError, OSError):
             pass  # the client went away
         emit(event="sent", path=self.path, bytes=self.sent)
+
+    def post_only(self):
+        self.send_response(405, "Method Not Allowed")
+        self.send_header("Allow", "OPTIONS, POST")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
 
     def write(self, data):
         self.wfile.write(data)

@@ -47,3 +47,21 @@ final class RefusedPictureSizeTests: XCTestCase {
                        .undecodablePicture("it is 8192×8192 pixels, more than the 7680×4320 Layerwatch decodes"))
     }
 }
+
+/// A failure no rule names is told in Layerwatch's words, never FFmpeg's text for its code.
+final class UnnamedFailureWordsTests: XCTestCase {
+    func testFFmpegsTextForACodeNeverBecomesTheDetail() throws {
+        let classifier = FailureClassifier(source: try StreamSource.parse("rtsp://127.0.0.1/live"), redactor: Redactor(secrets: []))
+        let words = { (code: Int32) in
+            classifier.classify(FFmpegError(code: code, stage: .read), log: FFmpegLog.Capture(redactor: Redactor(secrets: [])),
+                                deadlineExpired: false, sawPacket: false)
+        }
+        XCTAssertEqual(words(lw_averror_invaliddata()), .protocolError("what it sent is not video Layerwatch can read"))
+        XCTAssertEqual(words(lw_averror(EIO)), .protocolError("the connection broke off"))
+        XCTAssertEqual(words(lw_averror(ENOSPC)), .protocolError("an unexpected error, number \(lw_averror(ENOSPC))"))
+        for code in [lw_averror_invaliddata(), lw_averror(EIO), lw_averror(ENOSPC)] {
+            let text = FFmpegError(code: code, stage: .read).text
+            XCTAssertFalse(words(code).userMessage.contains(text), text)
+        }
+    }
+}

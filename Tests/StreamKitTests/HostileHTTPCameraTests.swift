@@ -30,6 +30,22 @@ final class HostileHTTPCameraTests: XCTestCase {
         XCTAssertEqual(result.failure?.isRetryable, true, file: file, line: line)
     }
 
+    func testAWebRTCAddressFetchedAsAnHTTPCameraIsNamedNotFFmpegsWords() throws {
+        let server = try TestServer(script: "hostile_http_server.py")
+        let result = firstFailure("/post-only", server: server)
+        XCTAssertEqual(result.failure, .webRTCAddress, "HTTP 405 to a GET, as a WHEP endpoint answers")
+        let message = try XCTUnwrap(result.failure?.userMessage)
+        XCTAssertEqual(message, "This looks like a WebRTC (WHEP) address — use webrtc:http://…")
+        for words in ["Server returned", "4XX", "40{0,1,3,4}"] { XCTAssertFalse(message.contains(words), words) }
+        XCTAssertEqual(result.failure?.isRetryable, false, "asking again gets the same 405")
+    }
+
+    func testAnotherHTTPErrorIsToldByItsStatusNotFFmpegsWords() throws {
+        let server = try TestServer(script: "hostile_http_server.py")
+        let result = firstFailure("/gone", server: server)
+        XCTAssertEqual(result.failure, .protocolError("it answered with error 410 Gone"))
+    }
+
     func testPartAnnouncingTwoGigabytesIsRefusedAtOnce() throws {
         try assertFrameTooLarge("/huge-part")
     }

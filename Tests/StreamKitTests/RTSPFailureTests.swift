@@ -27,6 +27,14 @@ final class RTSPFailureTests: XCTestCase {
         XCTAssertFalse(recorder.states.map { "\($0)" }.joined().contains("WRONG999"))
     }
 
+    func testAnRTSPErrorStatusIsToldInLayerwatchsWordsNotFFmpegs() throws {
+        let server = try TestServer(script: "hostile_reason_server.py", arguments: ["--protocol", "rtsp"])
+        let result = try FirstFailure { StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(server.port)/live"), options: fastRetry()) }
+        XCTAssertEqual(result.failure, .protocolError("it refused the request (4xx)"), "DESCRIBE answered 400")
+        let message = try XCTUnwrap(result.failure?.userMessage)
+        XCTAssertFalse(message.contains("Server returned"), message)
+    }
+
     func testRefusedPort() throws {
         let port = closedLoopbackPort()
         let session = StreamSession(source: try StreamSource.parse("rtsp://127.0.0.1:\(port)/live"), options: fastRetry())
