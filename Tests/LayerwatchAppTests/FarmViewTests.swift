@@ -263,6 +263,48 @@ final class FarmViewTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    func testAReorderKeepsTheFocusedTileInSightAndFocused() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
+        var moonrakers: [TestServer] = []
+        for _ in 0..<3 {
+            let server = try TestServer(script: "moonraker_server.py")
+            addTeardownBlock { server.stop() }
+            moonrakers.append(server)
+        }
+        moonrakers[0].send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "a.gcode", "print_duration": 2700],
+                                                     "display_status": ["progress": 0.9]]])
+        let printers = zip(["Anvil", "Bolt", "Cog"], moonrakers).map { name, moonraker in
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: clip.path)], notifies: false)
+        }
+        try MainActor.assumeIsolated {
+            // One column, 500 px high: one tile in sight at a time.
+            let (_, window) = try startApp(with: printers, width: 450, height: 500)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Anvil", "Bolt", "Cog"] }, "printing first: \(order())")
+            /// Whether all of the tile is inside the farm's view.
+            @MainActor func inSight(_ tile: FarmTile) -> Bool {
+                var bounds = graphene_rect_t()
+                guard let view = gtk_widget_get_ancestor(tile.widget, gtk_scrolled_window_get_type()),
+                      gtk_widget_compute_bounds(tile.widget, view, &bounds) != 0 else { return false }
+                return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= Float(gtk_widget_get_height(view))
+            }
+            let anvil = try XCTUnwrap(farm.tile(id: printers[0].id))
+            farm.focus(printers[0].id)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { inSight(anvil) && farm.focusedTile === anvil })
+
+            // Bolt and Cog start printing with less time left: they go first, the focused Anvil far below the view.
+            for moonraker in moonrakers[1...] {
+                moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "b.gcode", "print_duration": 2900],
+                                                         "display_status": ["progress": 0.95]]])
+            }
+            XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 10) { order() == ["Bolt", "Cog", "Anvil"] }, "\(order())")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { inSight(anvil) }, "the focused tile scrolled into sight")
+            XCTAssertTrue(farm.focusedTile === anvil, "and still focused")
+        }
+    }
+
     func testArrowKeysMoveBetweenTilesAndEnterOpensTheTab() throws {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 1)
