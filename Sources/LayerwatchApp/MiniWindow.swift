@@ -52,6 +52,7 @@ final class MiniWindow {
         gtk_widget_set_halign(controls, GTK_ALIGN_END)
         gtk_widget_set_valign(controls, GTK_ALIGN_START)
         gtk_widget_set_opacity(controls, 0)
+        status.strip.printerName = camera.name
         surface.addBottomOverlay(status.strip.widget)
         surface.addOverlay(controls)
         gtk_box_append(gcast(controls), light.button)
