@@ -55,6 +55,21 @@ final class FarmViewTests: XCTestCase {
         return try LayerwatchAppTests.startApp(in: directory)
     }
 
+    /// Three fake Moonraker printers, idle until told otherwise.
+    private func threeMoonrakers() throws -> [TestServer] {
+        try (0..<3).map { _ in
+            let server = try TestServer(script: "moonraker_server.py")
+            addTeardownBlock { server.stop() }
+            return server
+        }
+    }
+
+    /// What a Moonraker fake reports for a print of `job` under way.
+    private func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
+        ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
+                                  "display_status": ["progress": progress]]]
+    }
+
     /// SMPTE bars put green at the middle of the picture's upper part, whatever the size.
     @MainActor
     private func showsBars(_ tile: FarmTile) -> Bool {
@@ -112,16 +127,7 @@ final class FarmViewTests: XCTestCase {
     func testAPrintThatPausesMovesToTheFrontAndIsFramed() throws {
         let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "3"])
         addTeardownBlock { camera.stop() }
-        var moonrakers: [TestServer] = []
-        for _ in 0..<3 {
-            let server = try TestServer(script: "moonraker_server.py")
-            addTeardownBlock { server.stop() }
-            moonrakers.append(server)
-        }
-        func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
-            ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
-                                      "display_status": ["progress": progress]]]
-        }
+        let moonrakers = try threeMoonrakers()
         // Idle; printing with an hour left; printing with five minutes left.
         moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
         moonrakers[2].send(printing("clip.gcode", progress: 0.9, printed: 2700))
@@ -175,16 +181,7 @@ final class FarmViewTests: XCTestCase {
     func testTheTilesHoldStillWhileATilesMenuIsOpenAndThePointerIsAtWork() throws {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
-        var moonrakers: [TestServer] = []
-        for _ in 0..<3 {
-            let server = try TestServer(script: "moonraker_server.py")
-            addTeardownBlock { server.stop() }
-            moonrakers.append(server)
-        }
-        func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
-            ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
-                                      "display_status": ["progress": progress]]]
-        }
+        let moonrakers = try threeMoonrakers()
         let paused: [String: Any] = ["cmd": "set", "status": ["print_stats": ["state": "paused"]]]
         // Idle; printing with an hour left; printing with five minutes left.
         moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
@@ -265,14 +262,8 @@ final class FarmViewTests: XCTestCase {
 
     func testAReorderKeepsTheFocusedTileInSightAndFocused() throws {
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
-        var moonrakers: [TestServer] = []
-        for _ in 0..<3 {
-            let server = try TestServer(script: "moonraker_server.py")
-            addTeardownBlock { server.stop() }
-            moonrakers.append(server)
-        }
-        moonrakers[0].send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "a.gcode", "print_duration": 2700],
-                                                     "display_status": ["progress": 0.9]]])
+        let moonrakers = try threeMoonrakers()
+        moonrakers[0].send(printing("a.gcode", progress: 0.9, printed: 2700))
         let printers = zip(["Anvil", "Bolt", "Cog"], moonrakers).map { name, moonraker in
             Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: clip.path)], notifies: false)
         }
@@ -296,8 +287,7 @@ final class FarmViewTests: XCTestCase {
 
             // Bolt and Cog start printing with less time left: they go first, the focused Anvil far below the view.
             for moonraker in moonrakers[1...] {
-                moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "b.gcode", "print_duration": 2900],
-                                                         "display_status": ["progress": 0.95]]])
+                moonraker.send(printing("b.gcode", progress: 0.95, printed: 2900))
             }
             XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 10) { order() == ["Bolt", "Cog", "Anvil"] }, "\(order())")
             XCTAssertTrue(iterateMainContext(timeout: 3) { inSight(anvil) }, "the focused tile scrolled into sight")
