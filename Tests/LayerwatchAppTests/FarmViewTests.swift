@@ -64,6 +64,13 @@ final class FarmViewTests: XCTestCase {
         }
     }
 
+    /// Klipper printers Anvil, Bolt and Cog on `moonrakers`, each showing `camera` (a file).
+    private func anvilBoltAndCog(on moonrakers: [TestServer], camera: URL) -> [Printer] {
+        zip(["Anvil", "Bolt", "Cog"], moonrakers).map { name, moonraker in
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: camera.path)], notifies: false)
+        }
+    }
+
     /// What a Moonraker fake reports for a print of `job` under way.
     private func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
         ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
@@ -186,9 +193,7 @@ final class FarmViewTests: XCTestCase {
         // Idle; printing with an hour left; printing with five minutes left.
         moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
         moonrakers[2].send(printing("clip.gcode", progress: 0.9, printed: 2700))
-        let printers = zip(["Anvil", "Bolt", "Cog"], moonrakers).map { name, moonraker in
-            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: clip.path)], notifies: false)
-        }
+        let printers = anvilBoltAndCog(on: moonrakers, camera: clip)
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(with: printers, width: 1500, height: 900)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -264,9 +269,7 @@ final class FarmViewTests: XCTestCase {
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
         let moonrakers = try threeMoonrakers()
         moonrakers[0].send(printing("a.gcode", progress: 0.9, printed: 2700))
-        let printers = zip(["Anvil", "Bolt", "Cog"], moonrakers).map { name, moonraker in
-            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: clip.path)], notifies: false)
-        }
+        let printers = anvilBoltAndCog(on: moonrakers, camera: clip)
         try MainActor.assumeIsolated {
             // One column, 500 px high: one tile in sight at a time.
             let (_, window) = try startApp(with: printers, width: 450, height: 500)
