@@ -32,9 +32,6 @@ final class FarmHold {
         isBusy() || lastActivity.map { Date().timeIntervalSince($0) < Self.seconds } ?? false
     }
 
-    /// Whether a reorder is waiting for the hold to end.
-    var isWaiting: Bool { waiting != nil }
-
     /// True when the tiles may move now; otherwise remembers that they should once the hold ends.
     func mayMove() -> Bool {
         guard holds else { return true }

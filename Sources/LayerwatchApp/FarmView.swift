@@ -38,7 +38,7 @@ final class FarmView {
     private weak var hub: PrinterStatusHub?
     private lazy var visibilityIdle = CoalescingIdle { [weak self] in self?.updateOnScreen() }
     /// Keeps the order while a tile's menu or dialog is open or the pointer was just at work.
-    let hold = FarmHold()
+    private let hold = FarmHold()
 
     init(hub: PrinterStatusHub) {
         self.hub = hub
