@@ -35,6 +35,8 @@ final class FarmTile: CameraSurfaceDelegate {
     var onSelect: @MainActor () -> Void = {}
     /// The printer's status changed (the farm reorders).
     var onStatusChange: @MainActor () -> Void = {}
+    /// The tile's menu closed, an action chosen or not (the farm holds its order a while).
+    var onMenuClosed: @MainActor () -> Void = {}
 
     init(camera: Camera, session: StreamSession, menu: OpaquePointer) {
         self.camera = camera
@@ -70,6 +72,7 @@ final class FarmTile: CameraSurfaceDelegate {
 
         if let popover = gtk_menu_button_get_popover(gcast(menuButton)) {
             connectSignal(popover, "show") { [weak self] in self?.onSelect() }
+            connectSignal(popover, "hide") { [weak self] in self?.onMenuClosed() }
         }
         listenForActivation()
         surface.delegate = self

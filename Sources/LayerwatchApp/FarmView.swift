@@ -11,7 +11,7 @@ import StreamKit
 /// tells its session it is not seen, so it costs what a hidden tab costs. The first `liveTiles`
 /// tiles in sight play every frame; those after them (with attention first, the printers that
 /// need nobody) show a new picture at each keyframe. Arrow keys move between tiles, Home and End
-/// go to the first and last.
+/// go to the first and last. The tiles hold still while someone acts on them (`FarmHold`).
 @MainActor
 final class FarmView {
     /// The widget to embed: the grid, or a page saying there is nothing to show.
@@ -25,7 +25,7 @@ final class FarmView {
     private(set) var tiles: [FarmTile] = []
     /// Tiles needing attention first (failed and paused, then the print ending soonest, …).
     var attentionFirst = true {
-        didSet { if attentionFirst != oldValue { reorder() } }
+        didSet { if attentionFirst != oldValue { reorder(now: true) } }
     }
 
     /// The user chose a tile: show the printer's tab.
@@ -37,6 +37,8 @@ final class FarmView {
     private let menu = GObjectRef(adopting: g_menu_new()!)
     private weak var hub: PrinterStatusHub?
     private lazy var visibilityIdle = CoalescingIdle { [weak self] in self?.updateOnScreen() }
+    /// Keeps the order while a tile's menu or dialog is open or the pointer was just at work.
+    private let hold = FarmHold()
 
     init(hub: PrinterStatusHub) {
         self.hub = hub
@@ -71,8 +73,12 @@ final class FarmView {
         let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller))!
         connectSignal(adjustment, "value-changed") { [weak self] in self?.visibilityIdle.schedule() }
         let keys = gtk_event_controller_key_new()!
-        connectKeySignal(keys) { [weak self] key, _ in self?.moveFocus(key) ?? false }
+        connectKeySignal(keys) { [weak self] key, _ in
+            self?.hold.noteActivity()
+            return self?.moveFocus(key) ?? false
+        }
         gtk_widget_add_controller(grid.widget, keys)
+        holdWhileActing()
         showEmptyPage()
     }
 
@@ -93,6 +99,7 @@ final class FarmView {
     /// Dismantles every tile (the window is going away); their views leave the sessions.
     func dismantleAll() {
         isDismantled = true
+        hold.cancel()
         tiles.forEach { $0.dismantle() }
     }
 
@@ -128,17 +135,50 @@ final class FarmView {
         if let hub { tile.followStatus(in: hub) }
         // Set after the first status, which comes at once: `sync` orders the new tiles itself.
         tile.onStatusChange = { [weak self] in self?.reorder() }
+        tile.onMenuClosed = { [weak self] in self?.hold.noteActivity() }
         return tile
     }
 
-    /// Puts the tiles in the chosen order; a tile only moves, its stream never restarts.
-    private func reorder() {
-        guard let hub else { return }
+    /// Puts the tiles in the chosen order; a tile only moves, its stream never restarts. Unless
+    /// `now` (the user chose the order), it waits while the hold lasts.
+    private func reorder(now: Bool = false) {
+        guard let hub, !isDismantled, now || hold.mayMove() else { return }
         let ordered = attentionFirst
             ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.printerID == id } }
             : tiles
         grid.setOrder(ordered.map(\.widget))
         visibilityIdle.schedule()
+    }
+
+    /// Pointer motion and clicks in the grid (seen before the tiles see them) hold the order a
+    /// while; an open tile menu or a dialog over the window holds it until it closes.
+    private func holdWhileActing() {
+        let motion = gtk_event_controller_motion_new()!
+        connectPointSignal(motion, "motion") { [weak self] _, _ in self?.hold.noteActivity() }
+        gtk_widget_add_controller(grid.widget, motion)
+        let click = gtk_gesture_click_new()!
+        gtk_gesture_single_set_button(gcast(click), 0)
+        gtk_event_controller_set_propagation_phase(gcast(click), GTK_PHASE_CAPTURE)
+        connectClickSignal(click, "pressed") { [weak self] _, _, _ in self?.hold.noteActivity() }
+        gtk_widget_add_controller(grid.widget, gcast(click))
+        hold.isBusy = { [weak self] in
+            guard let self else { return false }
+            return tiles.contains(where: \.isMenuOpen) || isDialogOpen
+        }
+        hold.onRelease = { [weak self] in self?.reorder() }
+    }
+
+    /// Whether a modal window (a question a tile's action asked, an editor) is open over the farm's.
+    private var isDialogOpen: Bool {
+        guard let root = gtk_widget_get_root(widget) else { return false }
+        let toplevels = gtk_window_get_toplevels()!
+        return (0..<g_list_model_get_n_items(toplevels)).contains { index in
+            guard let item = g_list_model_get_item(toplevels, index) else { return false }
+            defer { g_object_unref(item) }
+            let other = item.assumingMemoryBound(to: GtkWindow.self)
+            return gtk_window_get_transient_for(other).map { UnsafeMutableRawPointer($0) == UnsafeMutableRawPointer(root) } ?? false
+                && Bool(gboolean: gtk_window_get_modal(other)) && Bool(gboolean: gtk_widget_get_visible(gcast(other)))
+        }
     }
 
     private func showEmptyPage() {

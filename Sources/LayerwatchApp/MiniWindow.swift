@@ -22,7 +22,8 @@ final class MiniWindow {
     private(set) var keepAbove: KeepAbove.Outcome?
     private let controls: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
-    private let menuButton = gtk_menu_button_new()!
+    /// The menu's button (its tooltip is off while the menu is open).
+    let menuButton = gtk_menu_button_new()!
     /// Its `win.` actions (zoom, the print controls), kept enabled where they apply.
     private var actions: InstalledFeatures?
     private weak var context: FeatureContext?
@@ -52,6 +53,7 @@ final class MiniWindow {
         gtk_widget_set_halign(controls, GTK_ALIGN_END)
         gtk_widget_set_valign(controls, GTK_ALIGN_START)
         gtk_widget_set_opacity(controls, 0)
+        status.strip.printerName = camera.name
         surface.addBottomOverlay(status.strip.widget)
         surface.addOverlay(controls)
         gtk_box_append(gcast(controls), light.button)
@@ -95,6 +97,8 @@ final class MiniWindow {
             connectNotify(popover, "visible") { [weak self] in
                 guard let self else { return }
                 isMenuOpen = Bool(gboolean: gtk_widget_get_visible(gcast(popover)))
+                // Its tooltip would show over the menu's first item: none while the menu is open.
+                gtk_widget_set_has_tooltip(menuButton, (!isMenuOpen).gboolean)
                 refreshActions()
             }
         }

@@ -4,10 +4,10 @@ import GtkKit
 import StreamKit
 
 /// The open mini windows, one per printer at most: popping a printer's shown camera out and back
-/// in, following the camera its tab shows, remembering each window's size, camera and (on X11)
-/// place in the library (so it comes back there next time) and telling, once, where the desktop cannot keep it on
-/// top. One owner, so the windows' list, their saved sizes and what the zoom keys act on never
-/// disagree.
+/// in, following the camera its tab shows, opening it beside the main window (X11), remembering
+/// each window's size, camera and (on X11) place in the library (so it comes back there next
+/// time, which wins over beside) and telling, once, where the desktop cannot keep it on top. One
+/// owner, so the windows' list, their saved sizes and what the zoom keys act on never disagree.
 @MainActor
 final class MiniWindows {
     private let application: OpaquePointer
@@ -45,8 +45,10 @@ final class MiniWindows {
             open.close()
             return
         }
+        // Where the user left it, else beside the main window (X11; on Wayland the desktop places it).
+        let place = position ?? closedPositions[id] ?? mainWindow().flatMap { WindowPosition.beside($0.window, size: size) }
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size,
-                              position: position ?? closedPositions[id])
+                              position: place)
         mini.install(Feature.placed(\.miniWindowAction).map(\.feature), menu: Feature.placed(\.miniWindowMenuItem).map(\.feature),
                      for: context)
         windows[id] = mini

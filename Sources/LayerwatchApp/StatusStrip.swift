@@ -5,9 +5,10 @@ import GtkKit
 /// layer and the time left with the clock time it ends — or the state when not printing (paused,
 /// failed with the printer's error, finished, idle), or "Offline" with why the status is not
 /// coming; while a printer that answered reconnects, its last status dimmed with its age. In a mini
-/// window it is one line: the bar, the percentage and the time left; under a farm tile's picture,
-/// the full strip without the layer and with the message on one line. Hidden for cameras without
-/// status. Separate from the camera's status card: one can fail, the other not.
+/// window it is two short lines: which printer and job, then the bar, the percentage and the time
+/// left (or the state and its message); under a farm tile's picture, the full strip without the
+/// layer and with the message on one line. Hidden for cameras without status. Separate from the
+/// camera's status card: one can fail, the other not.
 @MainActor
 final class StatusStrip {
     /// What the owner embeds: a clamp that keeps the full strip readable in a wide window, or the
@@ -21,6 +22,12 @@ final class StatusStrip {
     private let layers = makeLabel(classes: ["caption"], leading: true)
     private let time = makeLabel(classes: ["caption", "numeric"])
     private let message = makeLabel(classes: ["caption"], leading: true)
+    /// The compact strip's first line: the printer and its job, so a mini window says what it shows.
+    private let title = makeLabel(classes: ["job"], leading: true)
+    /// The printer's name, which the compact strip's first line starts with.
+    var printerName: String? {
+        didSet { show(summary) }
+    }
     /// Bambu's alerts in words, with their links.
     let alerts: AlertList
     /// The full strip's second row (layer, time); nil in the compact one.
@@ -34,7 +41,7 @@ final class StatusStrip {
     init(style: CameraSurface.Style) {
         isCompact = style == .compact
         alerts = AlertList(style: style)
-        card = gtk_box_new(isCompact ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL, isCompact ? 8 : 4)
+        card = gtk_box_new(GTK_ORIENTATION_VERTICAL, isCompact ? 2 : 4)
         gtk_widget_add_css_class(card, "status-strip")
         gtk_widget_set_valign(card, GTK_ALIGN_END)
         gtk_label_set_ellipsize(gcast(job), PANGO_ELLIPSIZE_END)
@@ -45,7 +52,11 @@ final class StatusStrip {
             gtk_label_set_ellipsize(gcast(message), PANGO_ELLIPSIZE_END)
             gtk_widget_set_hexpand(message, true.gboolean)
             gtk_widget_set_hexpand(bar, true.gboolean)
-            for child in [chip, message, bar, percent, time, alerts.widget] { gtk_box_append(gcast(card), child) }
+            gtk_label_set_ellipsize(gcast(title), PANGO_ELLIPSIZE_END)
+            let row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8)!
+            for child in [chip, message, bar, percent, time, alerts.widget] { gtk_box_append(gcast(row), child) }
+            gtk_box_append(gcast(card), title)
+            gtk_box_append(gcast(card), row)
             details = nil
             widget = card
         } else {
@@ -98,13 +109,14 @@ final class StatusStrip {
         gtk_progress_bar_set_fraction(gcast(bar), summary.fraction ?? 0)
         set(layers, isCompact ? nil : summary.layers)
         set(time, isCompact ? summary.timeLeft : summary.timeText)
-        // The compact line names the job only when nothing else fills it (preparing).
-        set(message, summary.message ?? (isCompact ? summary.alerts.first?.summary : nil) ?? (isCompact && summary.fraction == nil ? summary.job : nil))
+        set(message, summary.message ?? (isCompact ? summary.alerts.first?.summary : nil))
+        let heading = [printerName, summary.job].compactMap { $0 }.joined(separator: " · ")
+        set(title, isCompact && !heading.isEmpty ? heading : nil)
         alerts.show(summary.alerts)
         gtk_widget_set_tooltip_text(card, summary.oneLine)
         // A state alone (idle) is a badge in the corner, as the picture's age is; anything more gets
         // the whole width.
-        let alone = summary.job == nil && summary.fraction == nil && summary.message == nil && summary.alerts.isEmpty
+        let alone = summary.job == nil && (!isCompact || printerName == nil) && summary.fraction == nil && summary.message == nil && summary.alerts.isEmpty
             && !(extra.map { Bool(gboolean: gtk_widget_get_visible($0)) } ?? false)
         gtk_widget_set_halign(widget, alone ? GTK_ALIGN_START : GTK_ALIGN_FILL)
         if alone { gtk_widget_add_css_class(card, "alone") } else { gtk_widget_remove_css_class(card, "alone") }
@@ -127,6 +139,7 @@ final class StatusStrip {
     var messageText: String? { text(of: message) }
     /// Whether it shows a last status, dimmed, while the printer reconnects.
     var isDimmed: Bool { Bool(gboolean: gtk_widget_has_css_class(card, "stale")) }
+    var titleText: String? { text(of: title) }
     /// The progress bar's fraction, nil while it is hidden.
     var fraction: Double? {
         isShown && Bool(gboolean: gtk_widget_get_visible(bar)) ? gtk_progress_bar_get_fraction(gcast(bar)) : nil

@@ -55,6 +55,28 @@ final class FarmViewTests: XCTestCase {
         return try LayerwatchAppTests.startApp(in: directory)
     }
 
+    /// Three fake Moonraker printers, idle until told otherwise.
+    private func threeMoonrakers() throws -> [TestServer] {
+        try (0..<3).map { _ in
+            let server = try TestServer(script: "moonraker_server.py")
+            addTeardownBlock { server.stop() }
+            return server
+        }
+    }
+
+    /// Klipper printers Anvil, Bolt and Cog on `moonrakers`, each showing `camera` (a file).
+    private func anvilBoltAndCog(on moonrakers: [TestServer], camera: URL) -> [Printer] {
+        zip(["Anvil", "Bolt", "Cog"], moonrakers).map { name, moonraker in
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, cameras: [PrinterCamera(url: camera.path)], notifies: false)
+        }
+    }
+
+    /// What a Moonraker fake reports for a print of `job` under way.
+    private func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
+        ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
+                                  "display_status": ["progress": progress]]]
+    }
+
     /// SMPTE bars put green at the middle of the picture's upper part, whatever the size.
     @MainActor
     private func showsBars(_ tile: FarmTile) -> Bool {
@@ -112,16 +134,7 @@ final class FarmViewTests: XCTestCase {
     func testAPrintThatPausesMovesToTheFrontAndIsFramed() throws {
         let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "3"])
         addTeardownBlock { camera.stop() }
-        var moonrakers: [TestServer] = []
-        for _ in 0..<3 {
-            let server = try TestServer(script: "moonraker_server.py")
-            addTeardownBlock { server.stop() }
-            moonrakers.append(server)
-        }
-        func printing(_ job: String, progress: Double, printed: Double) -> [String: Any] {
-            ["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job, "print_duration": printed],
-                                      "display_status": ["progress": progress]]]
-        }
+        let moonrakers = try threeMoonrakers()
         // Idle; printing with an hour left; printing with five minutes left.
         moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
         moonrakers[2].send(printing("clip.gcode", progress: 0.9, printed: 2700))
@@ -169,6 +182,119 @@ final class FarmViewTests: XCTestCase {
             XCTAssertEqual(farm.tiles.map(\.surface.picture), pictures)
             XCTAssertTrue(farm.tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 && $0.surface.state == .live })
             XCTAssertEqual(camera.events(named: "client").count, connections, "reordering never reconnects")
+        }
+    }
+
+    func testTheTilesHoldStillWhileATilesMenuIsOpenAndThePointerIsAtWork() throws {
+        let windowManager = try WindowManager()
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
+        let moonrakers = try threeMoonrakers()
+        let paused: [String: Any] = ["cmd": "set", "status": ["print_stats": ["state": "paused"]]]
+        // Idle; printing with an hour left; printing with five minutes left.
+        moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
+        moonrakers[2].send(printing("clip.gcode", progress: 0.9, printed: 2700))
+        let printers = anvilBoltAndCog(on: moonrakers, camera: clip)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(with: printers, width: 1500, height: 900)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm
+            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] && farm.grid.frames.count == 3 },
+                          "printing by least time left, then idle: \(order())")
+            let anvil = try XCTUnwrap(farm.tile(id: printers[0].id)), bolt = try XCTUnwrap(farm.tile(id: printers[1].id))
+            /// The printer whose tile is at `point` of the grid now.
+            @MainActor func printer(at point: graphene_point_t) -> String? {
+                let frames = farm.grid.frames
+                let index = frames.firstIndex { Float($0.x) <= point.x && point.x < Float($0.x + $0.width) && Float($0.y) <= point.y && point.y < Float($0.maxY) }
+                return index.map { farm.shownOrder[$0].camera.name }
+            }
+
+            // A right-click on Bolt's tile opens its menu; meanwhile Anvil pauses, which puts it first.
+            let inTile = (x: Double(gtk_widget_get_width(bolt.widget)) / 2, y: Double(gtk_widget_get_height(bolt.widget)) / 3)
+            var local = graphene_point_t(x: Float(inTile.x), y: Float(inTile.y)), underPointer = graphene_point_t()
+            XCTAssertNotEqual(gtk_widget_compute_point(bolt.widget, farm.grid.widget, &local, &underPointer), 0)
+            XCTAssertEqual(Pointer(widget: bolt.widget).at(inTile.x, inTile.y, then: ["click", "3"]), 0, "xdotool")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { bolt.isMenuOpen }, "a right-click opens the tile's menu")
+            moonrakers[0].send(printing("anvil.gcode", progress: 0.3, printed: 600))
+            moonrakers[0].send(paused)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { anvil.isFramed }, "Anvil's pause has arrived")
+            // Longer than the hold after the click: the open menu alone keeps the order.
+            _ = iterateMainContext(timeout: UInt32(FarmHold.seconds) + 1) { false }
+            XCTAssertTrue(bolt.isMenuOpen)
+            XCTAssertEqual(order(), ["Cog", "Bolt", "Anvil"], "no tile moves while a tile's menu is open")
+            XCTAssertEqual(printer(at: underPointer), "Bolt", "the tile under the pointer is still Bolt's")
+
+            // The menu closes: the order holds a few seconds more, then Anvil comes first.
+            XCTAssertEqual(Keyboard.press("Escape", window: xid), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 3) { !bolt.isMenuOpen })
+            let closed = Date()
+            XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 5) { order() == ["Anvil", "Cog", "Bolt"] },
+                          "reordered once the hold is over: \(order())")
+            XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(closed), FarmHold.seconds - 0.5, "not before the hold is over")
+
+            // The pointer moving over the grid holds the order too: Bolt pauses as well (it goes before Cog).
+            XCTAssertEqual(Pointer(widget: farm.grid.widget).at(Double(underPointer.x), Double(underPointer.y)), 0, "xdotool")
+            let moved = Date()
+            let atPointer = printer(at: underPointer)
+            moonrakers[1].send(paused)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { bolt.isFramed }, "Bolt's pause has arrived")
+            XCTAssertEqual(order(), ["Anvil", "Cog", "Bolt"], "no tile moves right after the pointer did")
+            XCTAssertEqual(printer(at: underPointer), atPointer, "the same printer under the pointer")
+            XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 5) { order() == ["Anvil", "Bolt", "Cog"] },
+                          "reordered once the pointer rests: \(order())")
+            XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(moved), FarmHold.seconds - 0.5)
+
+            // A dialog a tile's action opened holds it as its menu did: Cog's stop question is up
+            // while Bolt resumes with an hour left (it goes after Cog).
+            farm.focus(printers[2].id)
+            XCTAssertTrue(iterateMainContext(timeout: 3) { window.tabs.selected?.name == "Cog" })
+            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.printCommands.pendingStop != nil }, "the stop question")
+            moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !bolt.isFramed }, "Bolt prints again")
+            _ = iterateMainContext(timeout: UInt32(FarmHold.seconds) + 1) { false }
+            XCTAssertEqual(order(), ["Anvil", "Bolt", "Cog"], "no tile moves while a tile's dialog is open")
+            // Escape answers Cancel and closes it.
+            let question = try XCTUnwrap(app.printCommands.pendingStop)
+            XCTAssertEqual(Keyboard.press("Escape", window: UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(question))))), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 3) { app.printCommands.pendingStop == nil }, "the question is gone")
+            XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 5) { order() == ["Anvil", "Cog", "Bolt"] },
+                          "reordered once the dialog is gone: \(order())")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testAReorderKeepsTheFocusedTileInSightAndFocused() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
+        let moonrakers = try threeMoonrakers()
+        moonrakers[0].send(printing("a.gcode", progress: 0.9, printed: 2700))
+        let printers = anvilBoltAndCog(on: moonrakers, camera: clip)
+        try MainActor.assumeIsolated {
+            // One column, 500 px high: one tile in sight at a time.
+            let (_, window) = try startApp(with: printers, width: 450, height: 500)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Anvil", "Bolt", "Cog"] }, "printing first: \(order())")
+            /// Whether all of the tile is inside the farm's view.
+            @MainActor func inSight(_ tile: FarmTile) -> Bool {
+                var bounds = graphene_rect_t()
+                guard let view = gtk_widget_get_ancestor(tile.widget, gtk_scrolled_window_get_type()),
+                      gtk_widget_compute_bounds(tile.widget, view, &bounds) != 0 else { return false }
+                return bounds.origin.y >= 0 && bounds.origin.y + bounds.size.height <= Float(gtk_widget_get_height(view))
+            }
+            let anvil = try XCTUnwrap(farm.tile(id: printers[0].id))
+            farm.focus(printers[0].id)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { inSight(anvil) && farm.focusedTile === anvil })
+
+            // Bolt and Cog start printing with less time left: they go first, the focused Anvil far below the view.
+            for moonraker in moonrakers[1...] {
+                moonraker.send(printing("b.gcode", progress: 0.95, printed: 2900))
+            }
+            XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 10) { order() == ["Bolt", "Cog", "Anvil"] }, "\(order())")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { inSight(anvil) }, "the focused tile scrolled into sight")
+            XCTAssertTrue(farm.focusedTile === anvil, "and still focused")
         }
     }
 

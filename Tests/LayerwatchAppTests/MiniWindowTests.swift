@@ -92,6 +92,77 @@ final class MiniWindowTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    func testTheMiniWindowOpensBesideTheMainWindowAndItsMenuIsNotCoveredByItsTooltip() throws {
+        let windowManager = try WindowManager()
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 30)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], window: .init(width: 800, height: 600, maximized: false)))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { window.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { WindowPosition.read(window.window) != nil })
+            let mainXID = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
+            XCTAssertEqual(XWindow.move(mainXID, x: 100, y: 80), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { WindowPosition.read(window.window).map { $0.x != 0 && $0.y != 0 } ?? false })
+            _ = iterateMainContext(timeout: 1) { false }
+            let main = try XCTUnwrap(WindowPosition.read(window.window))
+            let mainWidth = gtk_widget_get_width(window.window)
+
+            // Popped out: level with the main window's top, right of its right edge (not at the screen's corner).
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera)
+            var mini = try XCTUnwrap(app.miniWindows[printer.id])
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [main.x + mainWidth + 12, main.y]
+            }, "\(String(describing: WindowPosition.read(mini.window))) beside \(main), \(mainWidth) wide")
+
+            // The pointer on the button (where its tooltip shows), the menu opens; the tooltip stays off while it is open.
+            XCTAssertEqual(gtk_widget_get_has_tooltip(mini.menuButton), 1, "the button says what it is")
+            let middle = (x: Double(gtk_widget_get_width(mini.menuButton)) / 2, y: Double(gtk_widget_get_height(mini.menuButton)) / 2)
+            XCTAssertEqual(Pointer(widget: mini.menuButton).at(middle.x, middle.y), 0, "xdotool")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { gtk_widget_get_opacity(gtk_widget_get_parent(mini.menuButton)) == 1 },
+                          "the buttons show under the pointer")
+            gtk_menu_button_popup(gcast(mini.menuButton))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { mini.isMenuOpen })
+            _ = iterateMainContext(timeout: 1) { false }  // longer than the tooltip's delay
+            XCTAssertEqual(gtk_widget_get_has_tooltip(mini.menuButton), 0, "no tooltip over the menu's first item")
+            gtk_menu_button_popdown(gcast(mini.menuButton))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { !mini.isMenuOpen })
+            XCTAssertEqual(gtk_widget_get_has_tooltip(mini.menuButton), 1, "the tooltip is back once the menu is closed")
+
+            // Moved by the user and closed, it opens again where it was left, not beside.
+            let miniXID = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(mini.window))))
+            XCTAssertEqual(XWindow.move(miniXID, x: 300, y: 700), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { WindowPosition.read(mini.window).map { $0.y > 600 } ?? false })
+            _ = iterateMainContext(timeout: 1) { false }
+            let left = try XCTUnwrap(WindowPosition.read(mini.window))
+            mini.close()
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.miniWindows[printer.id] == nil })
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera)
+            mini = try XCTUnwrap(app.miniWindows[printer.id])
+            defer { mini.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [left.x, left.y] },
+                          "\(String(describing: WindowPosition.read(mini.window))), left at \(left)")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testBesideIsRightThenLeftThenInsideAndOnTheMonitor() {
+        let monitor = WindowPosition.Frame(x: 0, y: 0, width: 1600, height: 1200)
+        let size: (width: Int32, height: Int32) = (480, 270)
+        func place(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) -> [Int32] {
+            let point = WindowPosition.beside(.init(x: x, y: y, width: width, height: height), size: size, on: monitor, gap: 12)
+            return [point.x, point.y]
+        }
+        XCTAssertEqual(place(100, 80, 800, 600), [912, 80], "right of the right edge")
+        XCTAssertEqual(place(700, 80, 800, 600), [208, 80], "left when the right has no room")
+        XCTAssertEqual(place(300, 80, 1200, 900), [1008, 698], "inside the bottom-right corner when neither side has room")
+        XCTAssertEqual(place(100, 1100, 800, 100), [912, 930], "kept on the monitor")
+        let second = WindowPosition.Frame(x: 1600, y: 0, width: 1920, height: 1080)
+        let point = WindowPosition.beside(.init(x: 1700, y: 50, width: 1000, height: 700), size: size, on: second, gap: 12)
+        XCTAssertEqual([point.x, point.y], [2712, 50], "on the main window's own monitor")
+    }
+
     func testWaylandHintsFitTheDesktop() {
         XCTAssertTrue(KeepAboveHint.text(desktop: "GNOME").contains("Always on Top"))
         XCTAssertTrue(KeepAboveHint.text(desktop: "ubuntu:GNOME").contains("right-click its title"))

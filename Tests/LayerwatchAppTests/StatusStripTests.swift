@@ -76,10 +76,11 @@ final class StatusStripTests: XCTestCase {
             XCTAssertTrue(page.surface.status.isShown)
             XCTAssertEqual(strip.percentText, "42 %")
 
-            // The mini window keeps to one line: bar, percentage, time left.
+            // The mini window keeps to two short lines: the printer and its job; bar, percentage, time left.
             app.togglePopOut(page.camera)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
             defer { mini.close() }
+            XCTAssertEqual(mini.status.strip.titleText, "X1C Workshop · Benchy_0.2mm_PLA", "which printer and job it shows")
             XCTAssertEqual(mini.status.strip.percentText, "42 %")
             XCTAssertEqual(mini.status.strip.timeText, "1 h 12 min")
             XCTAssertNil(mini.status.strip.jobText)
@@ -93,6 +94,7 @@ final class StatusStripTests: XCTestCase {
                                                           linkLabel: "Learn More", isAdvice: false)])
             XCTAssertNil(strip.messageText, "the print error is an alert with its link, not a second line")
             XCTAssertEqual(mini.status.strip.messageText, mapping, "the mini window's one line words it")
+            XCTAssertEqual(mini.status.strip.titleText, "X1C Workshop · Benchy_0.2mm_PLA", "under the printer and its job")
             XCTAssertEqual(strip.timeText, "1 h 12 min left", "a paused print has no end time")
             XCTAssertEqual(adw_tab_page_get_needs_attention(tab), 1, "a paused print wants attention")
             XCTAssertEqual(mini.status.strip.stateText, "Paused")
