@@ -32,7 +32,8 @@ final class ControlBar {
     func refresh(_ context: FeatureContext) {
         for (feature, button) in hiding {
             gtk_widget_set_visible(button, feature.isShown(in: context).gboolean)
-            gtk_widget_set_tooltip_text(button, feature.lockedReason?(context) ?? feature.tooltip)
+            gtk_widget_set_tooltip_text(button, feature.lockedReason?(context) ?? feature.tooltip(in: context))
+            setAccessibleLabel(button, feature.title(in: context))
         }
     }
 

@@ -34,7 +34,8 @@ final class FarmView {
     var onSelect: @MainActor (UUID) -> Void = { _ in }
 
     private let scroller: UnsafeMutablePointer<GtkWidget>
-    private let menu = GObjectRef(adopting: g_menu_new()!)
+    /// The tiles' menu, titled for the selected printer.
+    let menu = FeatureMenu(Feature.placed(\.tileMenuItem).map(\.feature))
     private weak var hub: PrinterStatusHub?
     private lazy var visibilityIdle = CoalescingIdle { [weak self] in self?.updateOnScreen() }
     /// Keeps the order while a tile's menu or dialog is open or the pointer was just at work.
@@ -42,9 +43,6 @@ final class FarmView {
 
     init(hub: PrinterStatusHub) {
         self.hub = hub
-        for (feature, _) in Feature.placed(\.tileMenuItem) {
-            feature.appendItem(to: menu.pointer)
-        }
         scroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         // The view follows the keyboard: a tile the arrows reach scrolls into sight.
@@ -127,7 +125,7 @@ final class FarmView {
     }
 
     private func makeTile(for page: PrinterPage) -> FarmTile {
-        let tile = FarmTile(camera: page.camera, session: page.session, menu: menu.pointer)
+        let tile = FarmTile(camera: page.camera, session: page.session, menu: menu.model.pointer)
         let id = page.camera.printerID
         tile.onActivate = { [weak self] in self?.onActivate(id) }
         tile.onSelect = { [weak self] in self?.onSelect(id) }

@@ -69,6 +69,10 @@ struct Feature {
     var scope = Scope.window
     /// The words for it: tooltip, menu item, shortcuts window (translated).
     let title: String
+    /// Its words for what it acts on now, where they depend on it (a Klipper printer's print is
+    /// cancelled, a Bambu printer's stopped): the control bar's tooltip and the menus' items follow
+    /// them, the shortcuts window keeps `title`.
+    var currentTitle: (@MainActor (FeatureContext) -> String)?
     var accelerators: [String] = []
     /// Where the shortcuts window lists it; nil when it has no shortcut.
     var shortcutGroup: ShortcutGroup?
@@ -92,7 +96,15 @@ struct Feature {
     var actionName: String { (scope == .window ? "win." : "app.") + name }
 
     /// The title with its first shortcut, for a tooltip: "Save Snapshot (Ctrl+S)".
-    var tooltip: String {
+    var tooltip: String { tooltip(title) }
+
+    /// Its words for what it acts on in `context`.
+    func title(in context: FeatureContext) -> String { currentTitle?(context) ?? title }
+
+    /// Its tooltip for what it acts on in `context`.
+    func tooltip(in context: FeatureContext) -> String { tooltip(title(in: context)) }
+
+    private func tooltip(_ title: String) -> String {
         guard let accelerator = accelerators.first else { return title }
         return "\(title) (\(Self.label(of: accelerator)))"
     }
@@ -107,8 +119,10 @@ struct Feature {
     }
 
     /// Adds its item to `menu` (the primary menu, a farm tile's, a mini window's) — for a choice, a
-    /// submenu of its values —, left out while it does not show when it says so (greyed while locked).
-    func appendItem(to menu: OpaquePointer) {
+    /// submenu of its values —, left out while it does not show when it says so (greyed while locked);
+    /// titled for what it acts on in `context` when given.
+    func appendItem(to menu: OpaquePointer, in context: FeatureContext? = nil) {
+        let title = context.map { self.title(in: $0) } ?? title
         let item: GObjectRef<OpaquePointer>
         if case .choice(let choices, _) = handler {
             let submenu = GObjectRef(adopting: g_menu_new()!)

@@ -35,6 +35,9 @@ protocol FeatureContext: AnyObject {
     /// Runs `body` (a refresh of one window's actions) with the print controls asked about the
     /// printer of `mini`, or of the main window's selection when nil.
     func evaluating(for mini: MiniWindow?, _ body: () -> Void)
+    /// How Layerwatch reaches that printer's status (which family's words its print controls use);
+    /// nil when there is no such printer.
+    var printTargetEndpoint: StatusEndpoint? { get }
     /// That printer's speed profile as it reports it; nil when unknown.
     var printSpeed: PrintSpeed? { get }
 

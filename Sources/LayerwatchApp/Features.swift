@@ -137,9 +137,12 @@ extension Feature {
 
     /// A print command: a button in the control bar, an item in the farm tile's and the mini
     /// window's menus, a shortcut; shown only where it applies, greyed with the reason while locked.
-    /// Its title is Bambu's word; the confirmation and messages use the printer kind's own.
+    /// Its controls use the words of the printer it acts on, as its question and messages do; the
+    /// shortcuts window, for no printer in particular, Bambu's.
     static func printCommand(_ command: PrintCommand, name: String, icon: String, accelerator: String) -> Feature {
-        Feature(name: name, title: PrintCommandText.title(command, for: nil), accelerators: [accelerator], shortcutGroup: .print,
+        Feature(name: name, title: PrintCommandText.title(command, for: nil),
+                currentTitle: { PrintCommandText.title(command, for: $0.printTargetEndpoint) },
+                accelerators: [accelerator], shortcutGroup: .print,
                 placements: [.controlBar(icon: icon), .tileMenu, .miniWindowMenu],
                 handler: .command { $0.sendPrintCommand(command) },
                 isEnabled: { $0.printControl(command) == .available },

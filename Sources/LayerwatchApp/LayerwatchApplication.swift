@@ -437,6 +437,7 @@ extension LayerwatchApplication: FeatureContext {
         defer { evaluatedWindow = outer }
         body()
     }
+    var printTargetEndpoint: StatusEndpoint? { printTarget.flatMap { statusHub.endpoint(of: $0.id) } }
     var printSpeed: PrintSpeed? { printTarget.flatMap { statusHub.latest($0.id)?.status?.speed } }
     func sendPrintCommand(_ command: PrintCommand) {
         guard let target = printTarget else { return }

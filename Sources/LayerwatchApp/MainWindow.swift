@@ -343,6 +343,7 @@ final class MainWindow {
         context.evaluating(for: nil) {
             actions.refresh(context)
             tabs.selected?.controls.refresh(context)
+            farm.menu.refresh(context)
         }
     }
 

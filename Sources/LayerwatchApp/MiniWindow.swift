@@ -85,9 +85,9 @@ final class MiniWindow {
         let group = GObjectRef(adopting: g_simple_action_group_new()!)
         actions = InstalledFeatures(features, on: group.pointer, for: context)
         gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
-        let menu = GObjectRef(adopting: g_menu_new()!)
-        for feature in menuFeatures { feature.appendItem(to: menu.pointer) }
-        gtk_menu_button_set_menu_model(gcast(menuButton), gcast(menu.pointer))
+        let menu = FeatureMenu(menuFeatures)
+        self.menu = menu
+        gtk_menu_button_set_menu_model(gcast(menuButton), gcast(menu.model.pointer))
         gtk_menu_button_set_icon_name(gcast(menuButton), "view-more-symbolic")
         gtk_widget_add_css_class(menuButton, "circular")
         gtk_widget_add_css_class(menuButton, "osd")
@@ -105,13 +105,19 @@ final class MiniWindow {
         refreshActions()
     }
 
+    /// Its menu, titled for its printer.
+    private(set) var menu: FeatureMenu?
+
     /// Whether its menu is open: its print controls then act on its printer.
     private(set) var isMenuOpen = false
 
     /// Enables its actions where they apply to its printer.
     func refreshActions() {
         guard let context, let actions else { return }
-        context.evaluating(for: self) { actions.refresh(context) }
+        context.evaluating(for: self) {
+            actions.refresh(context)
+            menu?.refresh(context)
+        }
     }
 
     /// Shows another of the printer's cameras, `session` its session, in the same picture.

@@ -20,6 +20,7 @@ final class FakeFeatureContext: FeatureContext {
     var canZoom = false
     var printControls: [String: PrintControlAvailability] = [:]
     var printSpeed: PrintSpeed?
+    var printTargetEndpoint: StatusEndpoint?
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }

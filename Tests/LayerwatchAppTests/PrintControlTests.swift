@@ -186,7 +186,14 @@ final class PrintControlTests: XCTestCase {
             XCTAssertEqual(posts, ["/printer/print/pause"], "the mini window's printer, once")
             XCTAssertEqual(printCommands(bambu), [], "not the selected tab's")
 
-            // Klipper's word for stopping is cancel.
+            // Klipper's word for stopping is cancel: in the menu and the question alike; the
+            // selected X1C's controls and the farm tiles' menu keep Bambu's stop.
+            XCTAssertTrue(menuLabels(gtk_menu_button_get_menu_model(gcast(menuButton))).contains("Cancel Print…"),
+                          "\(menuLabels(gtk_menu_button_get_menu_model(gcast(menuButton))))")
+            XCTAssertFalse(menuLabels(gtk_menu_button_get_menu_model(gcast(menuButton))).contains("Stop Print…"))
+            let x1cStop = try XCTUnwrap(window.tabs.selected?.controls.button("stop-print"))
+            XCTAssertTrue(String(cString: gtk_widget_get_tooltip_text(x1cStop)).hasPrefix("Stop Print…"))
+            XCTAssertTrue(menuLabels(gcast(window.farm.menu.model.pointer)).contains("Stop Print…"))
             gtk_widget_activate_action_variant(mini.window, "win.stop-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.printCommands.pendingStop != nil })
             let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.printCommands.pendingStop))
@@ -194,6 +201,17 @@ final class PrintControlTests: XCTestCase {
             XCTAssertEqual(String(cString: adw_message_dialog_get_body(question)), "“gear.gcode” on “Voron” is cancelled for good: it cannot be resumed.")
             XCTAssertEqual(gtk_window_get_transient_for(gcast(question)), gcast(mini.window), "asked over the mini window")
             adw_message_dialog_response(gcast(question), "cancel")
+        }
+    }
+
+    /// The labels of `menu`'s items.
+    @MainActor
+    func menuLabels(_ menu: UnsafeMutablePointer<GMenuModel>?) -> [String] {
+        guard let menu else { return [] }
+        return (0..<g_menu_model_get_n_items(menu)).compactMap { index in
+            guard let value = g_menu_model_get_item_attribute_value(menu, index, G_MENU_ATTRIBUTE_LABEL, nil) else { return nil }
+            defer { g_variant_unref(value) }
+            return String(cString: g_variant_get_string(value, nil))
         }
     }
 
