@@ -48,7 +48,7 @@ enum AppMenu {
 
     /// What About says Layerwatch does: what it watches, then what it does with it.
     static var comments: String {
-        [tr("Watch your 3D printers: their cameras live, and how each print is going — progress, layers and time left — from Bambu Lab printers (X1, P1, A1 and later), Klipper printers through Moonraker, OctoPrint, and any RTSP or MJPEG camera."),
+        [tr("Watch your 3D printers: their cameras live, and how each print is going — progress, layers and time left — from Bambu Lab printers (X1, P1, A1 and later), Klipper printers through Moonraker, OctoPrint, Creality printers (K1, K2, Hi and others), and any RTSP, MJPEG or WebRTC camera."),
          tr("Layerwatch tells you when a print finishes, fails or pauses and when a Bambu printer raises an alert — with its window closed too —, shows every printer at once in the farm view, pauses, resumes and stops prints, keeps a printer in a mini window on top of your work, and records a camera or makes a timelapse of each print.")]
             .joined(separator: "\n\n")
     }

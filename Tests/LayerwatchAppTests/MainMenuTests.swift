@@ -44,7 +44,7 @@ final class MainMenuTests: XCTestCase {
     func testAboutDescribesTodaysApp() {
         MainActor.assumeIsolated {
             let text = AppMenu.comments
-            for words in ["Bambu Lab", "Klipper", "OctoPrint", "RTSP", "MJPEG", "progress", "finishes, fails or pauses",
+            for words in ["Bambu Lab", "Klipper", "Moonraker", "OctoPrint", "Creality", "RTSP", "MJPEG", "WebRTC", "progress", "finishes, fails or pauses",
                           "farm view", "pauses, resumes and stops prints", "mini window", "records", "timelapse"] {
                 XCTAssertTrue(text.contains(words), "About mentions \(words): \(text)")
             }

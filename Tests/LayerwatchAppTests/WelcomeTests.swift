@@ -28,6 +28,10 @@ final class WelcomeTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.isWelcomeShown }, "no printer: the welcome page")
             XCTAssertTrue(window.tabs.all.isEmpty, "no demo nobody asked for")
+            let description = String(cString: adw_status_page_get_description(gcast(window.welcome.widget)))
+            for family in ["Bambu Lab", "Klipper (Moonraker)", "OctoPrint", "Creality", "any camera by its address"] {
+                XCTAssertTrue(description.contains(family), "the welcome page names \(family): \(description)")
+            }
             let add = try XCTUnwrap(button("Add Printer…", in: window.window))
             XCTAssertTrue(Bool(gboolean: gtk_widget_has_css_class(add, "suggested-action")), "Add Printer is the suggested action")
             XCTAssertEqual(gtk_actionable_get_action_name(gcast(add)).map { String(cString: $0) }, "win.add-printer")
