@@ -8,7 +8,6 @@ import PrinterKit
 extension LayerwatchApplication {
     func showPreferences() {
         preferences.show(over: window?.window, library: library, actions: PrinterPreferences.Actions(
-            rename: { [weak self] id, name in self?.renamePrinter(id, to: name) },
             move: { [weak self] id, offset in self?.movePrinter(id, by: offset) },
             edit: { [weak self] id in
                 guard let self, let printer = library.printer(id: id) else { return }
@@ -18,13 +17,6 @@ extension LayerwatchApplication {
                 guard let self, let printer = library.printer(id: id) else { return }
                 editor.confirmRemoval(of: id, named: printer.name, over: parent)
             }))
-    }
-
-    /// Saves the printer under its new name; its tab reopens with it, where it was.
-    private func renamePrinter(_ id: UUID, to name: String) {
-        guard var printer = library.printer(id: id), printer.name != name else { return }
-        printer.name = name
-        if window != nil { editor.save(printer) } else { library.upsert(printer) }
     }
 
     /// Swaps the printer with its neighbour in the saved order: its tab moves (and the tabs' order

@@ -5,14 +5,14 @@ import PrinterKit
 import StreamKit
 
 /// The Preferences window's Printers page: the saved printers in their tabs' order, each a row
-/// whose name is edited in place (Enter or the row's apply button renames it), with Move Up, Move
-/// Down, Edit… (the printer dialog) and Remove (after asking). The list follows the library; what
-/// each button does is the application's (`Actions`), so tabs and mini windows follow too.
+/// named for its printer that opens the printer dialog when activated (its one way to edit, the
+/// name included, as GNOME's lists do), with Move Up, Move Down and Remove (after asking). The list
+/// follows the library; what each row does is the application's (`Actions`), so tabs and mini
+/// windows follow too.
 @MainActor
 final class PrinterPreferences {
     /// What the rows' buttons ask the application to do.
     struct Actions {
-        var rename: @MainActor (UUID, String) -> Void
         /// Moves the printer one place earlier (-1) or later (+1).
         var move: @MainActor (UUID, Int) -> Void
         var edit: @MainActor (UUID) -> Void
@@ -26,8 +26,8 @@ final class PrinterPreferences {
     private let parent: UnsafeMutablePointer<GtkWidget>
     private let list: UnsafeMutablePointer<GtkWidget>
     private let empty: UnsafeMutablePointer<GtkWidget>
-    /// Each printer's name row, by id, in order (tests type into them).
-    private(set) var nameRows: [(id: UUID, row: UnsafeMutablePointer<GtkWidget>)] = []
+    /// Each printer's row, by id, in order (for tests).
+    private(set) var printerRows: [(id: UUID, row: UnsafeMutablePointer<GtkWidget>)] = []
     /// What the rows show (ids and names): another change rebuilds nothing.
     private var listed: [String] = []
 
@@ -50,7 +50,7 @@ final class PrinterPreferences {
         guard rows != listed else { return }
         listed = rows
         while let row = gtk_widget_get_first_child(list) { gtk_list_box_remove(gcast(list), row) }
-        nameRows = printers.enumerated().map { index, printer in
+        printerRows = printers.enumerated().map { index, printer in
             let row = makeRow(printer, first: index == 0, last: index == printers.count - 1)
             gtk_list_box_append(gcast(list), row)
             return (printer.id, row)
@@ -60,20 +60,16 @@ final class PrinterPreferences {
     }
 
     private func makeRow(_ printer: Printer, first: Bool, last: Bool) -> UnsafeMutablePointer<GtkWidget> {
-        let row = adw_entry_row_new()!
-        adw_preferences_row_set_title(gcast(row), tr("Name"))
-        gtk_editable_set_text(gcast(row), printer.name)
-        adw_entry_row_set_show_apply_button(gcast(row), true.gboolean)
+        let row = adw_action_row_new()!
+        adw_preferences_row_set_title(gcast(row), printer.name)
+        adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
+        gtk_list_box_row_set_activatable(gcast(row), true.gboolean)
+        gtk_widget_set_tooltip_text(row, tr("Edit…"))
         let id = printer.id
-        connectSignal(row, "apply") { [actions] in
-            let name = String(cString: gtk_editable_get_text(gcast(row))).trimmingCharacters(in: .whitespaces)
-            guard !name.isEmpty else { return }
-            actions.rename(id, name)
-        }
+        connectSignal(row, "activated") { [actions] in actions.edit(id) }
         let buttons: [(icon: String, tooltip: String, enabled: Bool, action: @MainActor () -> Void)] = [
             ("go-up-symbolic", tr("Move Up"), !first, { [actions] in actions.move(id, -1) }),
             ("go-down-symbolic", tr("Move Down"), !last, { [actions] in actions.move(id, 1) }),
-            ("document-properties-symbolic", tr("Edit…"), true, { [actions] in actions.edit(id) }),
             ("user-trash-symbolic", tr("Remove"), true, { [actions, parent] in actions.remove(id, parent) }),
         ]
         for (icon, tooltip, enabled, action) in buttons {
@@ -84,7 +80,7 @@ final class PrinterPreferences {
             setAccessibleLabel(button, String(format: "%@: %@", tooltip, printer.name))
             gtk_widget_set_sensitive(button, enabled.gboolean)
             connectSignal(button, "clicked", action)
-            adw_entry_row_add_suffix(gcast(row), button)
+            adw_action_row_add_suffix(gcast(row), button)
         }
         return row
     }
