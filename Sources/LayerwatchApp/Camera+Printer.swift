@@ -1,13 +1,14 @@
 import PrinterKit
+import StreamKit
 
 extension Camera {
     /// What a view of the saved printer's `camera` shows.
     init(printer: Printer, camera: PrinterCamera) throws {
-        let subtitle = [printer.kind.model?.displayName, printer.kind.isBambu ? printer.host : nil]
-            .compactMap { $0 }.joined(separator: " · ")
+        let source = try printer.source(of: camera)
         let index = printer.cameras.firstIndex { $0.id == camera.id } ?? 0
         self.init(id: camera.id, printerID: printer.id, name: printer.name, fullName: printer.name(with: camera),
-                  title: camera.title(at: index), source: try printer.source(of: camera), subtitle: subtitle.isEmpty ? nil : subtitle)
+                  title: camera.title(at: index), source: source,
+                  subtitle: Self.subtitle(printer.kind.subtitleName ?? tr("Camera"), of: source, host: printer.host))
         orientation = PictureOrientation(rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
                                          flipVertical: camera.flipVertical)
     }
@@ -15,5 +16,19 @@ extension Camera {
     /// Every camera of the saved printer, in its order; throws the first that cannot be opened.
     static func all(of printer: Printer) throws -> [Camera] {
         try printer.cameras.map { try Camera(printer: printer, camera: $0) }
+    }
+}
+
+extension Printer.Kind {
+    /// What the window's subtitle calls a printer of this kind: its Bambu model, else its family;
+    /// nil for a camera by URL.
+    var subtitleName: String? {
+        switch self {
+        case .bambuRTSPS(let model), .bambuJPEG(let model): return model?.displayName ?? "Bambu Lab"
+        case .klipper: return "Klipper"
+        case .octoprint: return "OctoPrint"
+        case .creality: return "Creality"
+        case .generic: return nil
+        }
     }
 }

@@ -17,7 +17,8 @@ public struct Camera: Identifiable, Equatable, Sendable {
     /// The camera's own title in the switcher ("Nozzle", "Camera 2").
     public var title: String
     public var source: StreamSource
-    /// The header bar's second line: where the pictures come from, without secrets.
+    /// The header bar's second line, one rule for every camera (`subtitle(_:of:host:)`): what it is
+    /// · where it is ("X1 Carbon · 192.168.1.5", "Klipper · 192.168.1.20", "Camera · 10.0.0.7"), no secrets.
     public var subtitle: String
     /// The built-in demo camera, which gives way to the first printer the user adds.
     public var isDemo = false
@@ -32,7 +33,7 @@ public struct Camera: Identifiable, Equatable, Sendable {
         self.fullName = fullName ?? name
         self.title = title ?? name
         self.source = source
-        self.subtitle = subtitle ?? Self.location(of: source)
+        self.subtitle = subtitle ?? Self.subtitle(tr("Camera"), of: source)
     }
 
     /// The looping demo clip shipped in data/, or nil when it cannot be found.
@@ -46,21 +47,24 @@ public struct Camera: Identifiable, Equatable, Sendable {
 
     /// A name for a camera opened by URL: its host, or the file's name.
     public static func defaultName(for source: StreamSource) -> String {
-        switch source {
-        case .rtsp(let url), .http(let url), .webrtc(let url, _): return url.host ?? tr("Camera")
-        case .bambuJPEG(let host, _, _): return host
-        case .file(let path, _): return ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        }
+        if case .file(let path, _) = source { return ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
+        return host(of: source) ?? tr("Camera")
     }
 
-    /// A short, secret-free description of where the pictures come from.
-    static func location(of source: StreamSource) -> String {
+    /// The subtitle's rule: `what` (a model, a family, "Camera"), then the host it is reached at —
+    /// `host`, else the source's; a file's name alone.
+    static func subtitle(_ what: String, of source: StreamSource, host: String? = nil) -> String {
+        if case .file(let path, _) = source { return (path as NSString).lastPathComponent }
+        guard let host = host.flatMap({ $0.isEmpty ? nil : $0 }) ?? Self.host(of: source) else { return what }
+        return "\(what) · \(host)"
+    }
+
+    /// The host the pictures come from; nil for a file.
+    private static func host(of source: StreamSource) -> String? {
         switch source {
-        case .rtsp(let url): return "\(url.scheme?.uppercased() ?? "RTSP") · \(url.host ?? "")"
-        case .http(let url): return "HTTP · \(url.host ?? "")"
-        case .webrtc(let url, _): return "WebRTC · \(url.host ?? "")"
-        case .bambuJPEG(let host, _, _): return "JPEG over TLS · \(host)"
-        case .file(let path, _): return (path as NSString).lastPathComponent
+        case .rtsp(let url), .http(let url), .webrtc(let url, _): return url.host
+        case .bambuJPEG(let host, _, _): return host
+        case .file: return nil
         }
     }
 }
