@@ -8,7 +8,7 @@ extension Camera {
         let index = printer.cameras.firstIndex { $0.id == camera.id } ?? 0
         self.init(id: camera.id, printerID: printer.id, name: printer.name, fullName: printer.name(with: camera),
                   title: camera.title(at: index), source: source,
-                  subtitle: Self.subtitle(printer.kind.subtitleName ?? tr("Camera"), of: source, host: printer.host))
+                  subtitle: printer.subtitle(source: source))
         orientation = PictureOrientation(rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
                                          flipVertical: camera.flipVertical)
     }
@@ -16,6 +16,14 @@ extension Camera {
     /// Every camera of the saved printer, in its order; throws the first that cannot be opened.
     static func all(of printer: Printer) throws -> [Camera] {
         try printer.cameras.map { try Camera(printer: printer, camera: $0) }
+    }
+}
+
+extension Printer {
+    /// What the window's subtitle says of the printer, `source` the camera shown (nil for none):
+    /// "Klipper · 192.168.1.20".
+    func subtitle(source: StreamSource?) -> String {
+        Camera.subtitle(kind.subtitleName ?? tr("Camera"), of: source, host: host)
     }
 }
 

@@ -53,9 +53,9 @@ public struct Camera: Identifiable, Equatable, Sendable {
 
     /// The subtitle's rule: `what` (a model, a family, "Camera"), then the host it is reached at —
     /// `host`, else the source's; a file's name alone.
-    static func subtitle(_ what: String, of source: StreamSource, host: String? = nil) -> String {
-        if case .file(let path, _) = source { return (path as NSString).lastPathComponent }
-        guard let host = host.flatMap({ $0.isEmpty ? nil : $0 }) ?? Self.host(of: source) else { return what }
+    static func subtitle(_ what: String, of source: StreamSource?, host: String? = nil) -> String {
+        if case .file(let path, _)? = source { return (path as NSString).lastPathComponent }
+        guard let host = host.flatMap({ $0.isEmpty ? nil : $0 }) ?? source.flatMap(Self.host(of:)) else { return what }
         return "\(what) · \(host)"
     }
 

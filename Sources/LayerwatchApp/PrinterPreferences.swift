@@ -46,7 +46,7 @@ final class PrinterPreferences {
 
     /// Lists `printers`, in order.
     func show(_ printers: [Printer]) {
-        let rows = printers.map { "\($0.id) \($0.name)" }
+        let rows = printers.map { "\($0.id) \($0.name) \(Self.subtitle(of: $0))" }
         guard rows != listed else { return }
         listed = rows
         while let row = gtk_widget_get_first_child(list) { gtk_list_box_remove(gcast(list), row) }
@@ -63,6 +63,7 @@ final class PrinterPreferences {
         let row = adw_action_row_new()!
         adw_preferences_row_set_title(gcast(row), printer.name)
         adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
+        adw_action_row_set_subtitle(gcast(row), Self.subtitle(of: printer))
         gtk_list_box_row_set_activatable(gcast(row), true.gboolean)
         gtk_widget_set_tooltip_text(row, tr("Edit…"))
         let id = printer.id
@@ -83,5 +84,10 @@ final class PrinterPreferences {
             adw_action_row_add_suffix(gcast(row), button)
         }
         return row
+    }
+
+    /// The row's second line: what the window's subtitle says of the printer ("Klipper · 192.168.1.20").
+    private static func subtitle(of printer: Printer) -> String {
+        printer.subtitle(source: printer.cameras.first.flatMap { try? printer.source(of: $0) })
     }
 }

@@ -35,6 +35,8 @@ final class PreferencesPrintersTests: XCTestCase {
                 page.printerRows.map { String(cString: adw_preferences_row_get_title(gcast($0.row))) }
             }
             XCTAssertEqual(listed(), ["Bench", "Garage"])
+            XCTAssertEqual(page.printerRows.map { String(cString: adw_action_row_get_subtitle(gcast($0.row))) },
+                           [clip.lastPathComponent, clip.lastPathComponent], "the window's subtitle")
 
             // One way to edit a row: activating it opens the printer dialog, where the name is too;
             // no Edit button beside it, no name entry with its own pencil.
