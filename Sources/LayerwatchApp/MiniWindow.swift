@@ -106,7 +106,7 @@ final class MiniWindow {
     }
 
     /// Its menu, titled for its printer.
-    private(set) var menu: FeatureMenu?
+    private var menu: FeatureMenu?
 
     /// Whether its menu is open: its print controls then act on its printer.
     private(set) var isMenuOpen = false
