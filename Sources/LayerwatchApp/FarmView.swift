@@ -172,8 +172,8 @@ final class FarmView {
         let toplevels = gtk_window_get_toplevels()!
         return (0..<g_list_model_get_n_items(toplevels)).contains { index in
             guard let item = g_list_model_get_item(toplevels, index) else { return false }
-            defer { g_object_unref(item) }
-            let other = item.assumingMemoryBound(to: GtkWindow.self)
+            let window = GObjectRef(adopting: item.assumingMemoryBound(to: GtkWindow.self))
+            let other = window.pointer
             return gtk_window_get_transient_for(other).map { UnsafeMutableRawPointer($0) == UnsafeMutableRawPointer(root) } ?? false
                 && Bool(gboolean: gtk_window_get_modal(other)) && Bool(gboolean: gtk_widget_get_visible(gcast(other)))
         }
