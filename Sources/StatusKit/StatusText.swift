@@ -68,10 +68,11 @@ public enum StatusText {
         return rows.map { (label: $0.0, value: temperature($0.1)) }
     }
 
-    /// `layer 17 of 120`, or `layer 17` when the total is unknown; nil without a layer.
+    /// `layer 17 of 120`, or `layer 17` when the total is unknown or the layer is past it (a
+    /// printer that reports layer 448 of 230 has a wrong total, not a layer to hide); nil without a layer.
     public static func layers(_ status: PrinterStatus) -> String? {
         guard let layer = status.layer, status.hasActiveJob || status.state == .finished else { return nil }
-        if let total = status.totalLayers { return String(format: tr("layer %d of %d"), layer, total) }
+        if let total = status.totalLayers, layer <= total { return String(format: tr("layer %d of %d"), layer, total) }
         return String(format: tr("layer %d"), layer)
     }
 }

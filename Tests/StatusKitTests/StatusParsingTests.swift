@@ -34,6 +34,18 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertEqual(status.chamberLight, true)
     }
 
+    /// A printer past its own total (layer 448 of 230: the file's total was wrong) shows the layer
+    /// alone, not a count that reads as nonsense; at or below the total it shows both.
+    func testALayerBeyondTheTotalShowsNoTotal() throws {
+        var report = BambuReport()
+        XCTAssertTrue(report.merge(payload: try json("""
+            {"print":{"command":"push_status","gcode_state":"RUNNING","layer_num":448,"total_layer_num":230}}
+            """)))
+        XCTAssertEqual(StatusText.layers(report.status), "layer 448")
+        XCTAssertTrue(report.merge(payload: try json(#"{"print":{"command":"push_status","layer_num":230}}"#)))
+        XCTAssertEqual(StatusText.layers(report.status), "layer 230 of 230")
+    }
+
     func testPackedTemperaturesWinAndH2DHasTwoNozzlesAndTwoLights() throws {
         var report = BambuReport()
         let packed = { (current: Int, target: Int) in current | target << 16 }
