@@ -16,6 +16,8 @@ enum FarmOrder {
         let timeLeft: TimeInterval?
         /// Its status or its camera is failing: a rejected code, offline, reconnecting.
         var inTrouble = false
+        /// The printer reports a grave alert (`BambuAlert.isGrave`): its print may not finish.
+        var alerted = false
     }
 
     /// A print with at most this many seconds left is marked as finishing.
@@ -33,9 +35,9 @@ enum FarmOrder {
             .map(\.element.id)
     }
 
-    /// Whether the entry's print ends within `finishingWithin`.
+    /// Whether the entry's print ends within `finishingWithin` and no grave alert puts that in doubt.
     static func isFinishing(_ entry: Entry) -> Bool {
-        entry.state == .printing && (entry.timeLeft.map { $0 <= finishingWithin } ?? false)
+        entry.state == .printing && !entry.alerted && (entry.timeLeft.map { $0 <= finishingWithin } ?? false)
     }
 
     /// Whether the entry's printer waits for someone: a failed or paused print.

@@ -104,7 +104,8 @@ final class FarmTile: CameraSurfaceDelegate {
         case .idle, .connecting, .live, .stopped: false
         }
         return FarmOrder.Entry(id: camera.printerID, state: status?.state, timeLeft: status?.timeLeft,
-                               inTrouble: hub.failure(of: camera.printerID) != nil || cameraFailing)
+                               inTrouble: hub.failure(of: camera.printerID) != nil || cameraFailing,
+                               alerted: status.map { $0.printError != nil || $0.alerts.contains(where: \.isGrave) } ?? false)
     }
 
     func dismantle() {

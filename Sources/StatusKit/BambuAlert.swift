@@ -93,6 +93,15 @@ public struct BambuAlert: Equatable, Hashable, Sendable {
 
     static let authorizationRefusalCode = "0500_0500_0001_0007"
 
+    /// Whether the alert may stop or spoil the print: a fatal or serious HMS alert, or a print
+    /// error (no public source gives those a severity), but not the authorization refusal.
+    public var isGrave: Bool {
+        switch kind {
+        case .hms: !isAuthorizationRefusal && (severity == .fatal || severity == .serious)
+        case .printError: true
+        }
+    }
+
     /// The alert in a sentence with its code: the text, or (unknown) the module and the severity.
     public var summary: String {
         if isAuthorizationRefusal, let text { return text }

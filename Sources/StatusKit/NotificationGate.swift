@@ -49,12 +49,16 @@ public struct NotificationGate: Sendable {
     }
 
     /// Takes one live report at `now`; what to send now, if anything. A printer seen for the first
-    /// time tells nothing of the state it is in.
+    /// time tells nothing of the state it is in, only its grave alerts (`BambuAlert.isGrave`): a
+    /// fault raised before Layerwatch connected is still news.
     public mutating func observe(_ status: PrinterStatus, at now: Date) -> Tell? {
         guard status.state != .offline else { return tick(at: now) }
         guard let settled = mark else {
             mark = PrintMark(state: status.state, job: status.job, alerts: status.notifiedAlertCodes)
-            return nil
+            let grave = status.alerts.filter(\.isGrave).map(\.code)
+            if grave.isEmpty { return nil }
+            gather(grave, at: now, status: status)
+            return tick(at: now)
         }
         let codes = status.notifiedAlertCodes
         let appeared = codes.filter { !settled.alerts.contains($0) }

@@ -49,6 +49,9 @@ final class FarmOrderTests: XCTestCase {
         XCTAssertTrue(FarmOrder.isFinishing(entry(1, .printing, left: 0)))
         XCTAssertFalse(FarmOrder.isFinishing(entry(1, .printing, left: 601)))
         XCTAssertFalse(FarmOrder.isFinishing(entry(1, .printing)))
+        var alerted = entry(1, .printing, left: 300)
+        alerted.alerted = true
+        XCTAssertFalse(FarmOrder.isFinishing(alerted), "a grave alert: the print may not finish")
         XCTAssertFalse(FarmOrder.isFinishing(entry(1, .paused, left: 60)), "a paused print is not about to finish")
         XCTAssertTrue(FarmOrder.needsAttention(.paused) && FarmOrder.needsAttention(.failed))
         XCTAssertFalse(FarmOrder.needsAttention(.printing) || FarmOrder.needsAttention(nil))

@@ -131,6 +131,25 @@ final class FarmViewTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    /// A Bambu print five minutes from its end is "Finishing soon" until a fatal HMS alert says it
+    /// may not finish, and again once the alert is gone.
+    func testAPrinterWithAFatalAlertIsNeverFinishingSoon() throws {
+        var (mqtt, printer) = try fakeP1S(code: "31415926", on: randomLoopbackAddress())
+        printer.notifies = false // NotificationTests must be the first to send one (see below)
+        mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Hinge", "mc_percent": 95, "mc_remaining_time": 5]])
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(with: [printer])
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let tile = try XCTUnwrap(window.farm.tile(id: printer.id))
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tile.isMarkedFinishing }, "five minutes left: finishing soon")
+            mqtt.send(["cmd": "set", "print": ["hms": [["attr": 0x0300_0100, "code": 0x0001_0007]]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !tile.status.strip.alerts.rowsShown.isEmpty }, "the alert is shown")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { !tile.isMarkedFinishing }, "a fatal alert: not finishing soon")
+            mqtt.send(["cmd": "set", "print": ["hms": []]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { tile.isMarkedFinishing }, "the alert cleared: finishing soon again")
+        }
+    }
+
     func testAPrintThatPausesMovesToTheFrontAndIsFramed() throws {
         let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "3"])
         addTeardownBlock { camera.stop() }

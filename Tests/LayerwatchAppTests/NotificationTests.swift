@@ -210,6 +210,43 @@ final class NotificationTests: XCTestCase {
         }
     }
 
+    /// A fatal HMS alert the printer already has when Layerwatch first connects is shown and
+    /// notified once: neither a reconnect nor a restart (the ledger keeps it) tells it again.
+    func testAFatalAlertActiveBeforeConnectingIsNotifiedOnce() throws {
+        let notifications = try notificationServer()
+        let (mqtt, printer) = try fakeP1S(code: code, on: randomLoopbackAddress())
+        mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Gearbox", "mc_percent": 40,
+                                           "hms": [["attr": 0x0300_0100, "code": 0x0001_0007]]]])
+        let (config, state) = try directories(with: [printer])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            let strip = try XCTUnwrap(window.tabs.page(id: printer.id)).status.strip
+            XCTAssertTrue(iterateMainContext(timeout: 20) { !strip.alerts.rowsShown.isEmpty }, "the alert is shown")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !notifications.events(named: "notification").isEmpty })
+            let alert = try XCTUnwrap(notifications.events(named: "notification").first)
+            XCTAssertEqual(alert.string("title"), "Bench P1S: printer alert")
+            XCTAssertEqual(alert.string("body"),
+                           "Gearbox\nThe heatbed temperature is abnormal, the sensor may have an open circuit. (0300_0100_0001_0007)")
+
+            var live = 0
+            let watch = app.statusHub.observe(printerID: printer.id) { if $0?.connection == .live { live += 1 } }
+            mqtt.send(["cmd": "kick_clients"])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { live > 0 && app.statusHub.latest(printer.id)?.connection == .live })
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
+                           "a reconnect still showing the alert notifies nothing")
+            withExtendedLifetime(watch) {}
+
+            gtk_window_destroy(gcast(window.window))
+            app.flushSaves()
+            let (_, window2) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window2.window)) }
+            let strip2 = try XCTUnwrap(window2.tabs.page(id: printer.id)).status.strip
+            XCTAssertTrue(iterateMainContext(timeout: 20) { !strip2.alerts.rowsShown.isEmpty })
+            XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
+                           "a restart notifies nothing the ledger has")
+        }
+    }
+
     func testClickingTheNotificationBringsUpThePrintersTab() throws {
         let windowManager = try WindowManager() // minimising is the window manager's to do
         let notifications = try notificationServer()

@@ -130,9 +130,16 @@ final class NotificationGateTests: XCTestCase {
         XCTAssertTrue(later.isEmpty, "a pause that is over is not told late: \(later.map(\.event))")
     }
 
-    func testFirstSightAndOfflineSpellsTellNothing() {
+    /// First sight tells nothing of the state, nor of a common alert, but a fatal alert already
+    /// raised is told once (issue 35); an offline spell repeats nothing.
+    func testFirstSightTellsOnlyAGraveAlertAndOfflineSpellsTellNothing() {
+        var quiet = NotificationGate(mark: nil)
+        XCTAssertNil(quiet.observe(PrinterStatus(state: .failed, job: "Benchy", alerts: hms("0300_0100_0003_0007")), at: start))
+        XCTAssertTrue(tick(&quiet, from: 1, seconds: 10).isEmpty, "a common alert at first sight is old news")
         var gate = NotificationGate(mark: nil)
-        XCTAssertNil(gate.observe(PrinterStatus(state: .failed, job: "Benchy", alerts: hms("0300_0100_0001_0007")), at: start))
+        let told = gate.observe(PrinterStatus(state: .failed, job: "Benchy", alerts: hms("0300_0100_0001_0007")), at: start)
+        XCTAssertNil(told?.event, "not the state it was already in")
+        XCTAssertEqual(told?.alerts, ["0300_0100_0001_0007"], "the fatal alert it already had")
         XCTAssertEqual(gate.mark, PrintMark(state: .failed, job: "Benchy", alerts: ["0300_0100_0001_0007"]))
         XCTAssertNil(gate.observe(PrinterStatus(state: .offline), at: start + 1))
         XCTAssertNil(gate.observe(PrinterStatus(state: .failed, alerts: hms("0300_0100_0001_0007")), at: start + 60))
