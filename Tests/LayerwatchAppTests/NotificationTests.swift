@@ -57,16 +57,9 @@ final class NotificationTests: XCTestCase {
             XCTAssertTrue(ledger.contains("\"finished\"") && ledger.contains("Benchy_0.2mm_PLA"), ledger)
 
             // The broker restarts: the status drops and comes back finished. Nothing new.
-            var connections: [StatusMonitor.Connection?] = []
-            let watch = app.statusHub.observe(printerID: printer.id) { connections.append($0?.connection) }
-            mqtt.send(["cmd": "kick_clients"])
-            XCTAssertTrue(iterateMainContext(timeout: 15) {
-                connections.contains { if case .failed = $0 { true } else { false } }
-                    && app.statusHub.latest(printer.id)?.connection == .live && page.status.strip.stateText == "Finished"
-            }, "\(connections)")
+            restartBroker(mqtt, of: printer, in: app) { page.status.strip.stateText == "Finished" }
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
                            "a reconnect reporting the same state notifies nothing")
-            withExtendedLifetime(watch) {}
 
             // A new instance on the same config and state: the finished print it is shown first is old news.
             gtk_window_destroy(gcast(window.window))
@@ -228,13 +221,9 @@ final class NotificationTests: XCTestCase {
             XCTAssertEqual(alert.string("body"),
                            "Gearbox\nThe heatbed temperature is abnormal, the sensor may have an open circuit. (0300_0100_0001_0007)")
 
-            var live = 0
-            let watch = app.statusHub.observe(printerID: printer.id) { if $0?.connection == .live { live += 1 } }
-            mqtt.send(["cmd": "kick_clients"])
-            XCTAssertTrue(iterateMainContext(timeout: 15) { live > 0 && app.statusHub.latest(printer.id)?.connection == .live })
+            restartBroker(mqtt, of: printer, in: app) { !strip.alerts.rowsShown.isEmpty }
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
                            "a reconnect still showing the alert notifies nothing")
-            withExtendedLifetime(watch) {}
 
             gtk_window_destroy(gcast(window.window))
             app.flushSaves()
@@ -245,6 +234,20 @@ final class NotificationTests: XCTestCase {
             XCTAssertFalse(iterateMainContext(timeout: 3) { notifications.events(named: "notification").count > 1 },
                            "a restart notifies nothing the ledger has")
         }
+    }
+
+    /// Restarts the fake's broker (every client dropped) and waits until the printer's status has
+    /// failed, come back live and `settled` holds.
+    @MainActor private func restartBroker(_ mqtt: TestServer, of printer: Printer, in app: LayerwatchApplication,
+                                          until settled: @escaping @MainActor () -> Bool) {
+        var connections: [StatusMonitor.Connection?] = []
+        let watch = app.statusHub.observe(printerID: printer.id) { connections.append($0?.connection) }
+        mqtt.send(["cmd": "kick_clients"])
+        XCTAssertTrue(iterateMainContext(timeout: 15) {
+            connections.contains { if case .failed = $0 { true } else { false } }
+                && app.statusHub.latest(printer.id)?.connection == .live && settled()
+        }, "\(connections)")
+        withExtendedLifetime(watch) {}
     }
 
     func testClickingTheNotificationBringsUpThePrintersTab() throws {
