@@ -25,12 +25,13 @@ final class ModuleBoundaryTests: XCTestCase {
         XCTAssertEqual(found, [], "use GtkKit's connectSignal family, GObjectRef, keepAlive, String(takingGLibString:), setAccessibleLabel")
     }
 
-    /// The Swift files of `module`, sorted.
+    /// The Swift files of `module`, in its folders too, sorted.
     private static func swiftFiles(in module: String) throws -> [URL] {
         let folder = sources.appendingPathComponent(module)
-        return try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "swift" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let files = (FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?.allObjects ?? [])
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        XCTAssertFalse(files.isEmpty, "no Swift files found in \(folder.path)")
+        return files.sorted { $0.path < $1.path }
     }
 
     /// The lines of `file` that are not comments, trimmed.
