@@ -31,6 +31,13 @@ let package = Package(
             pkgConfig: "libmosquitto",
             providers: [.apt(["libmosquitto-dev", "libssl-dev"])]
         ),
+        // libsoup 3: the WebSocket client of the Creality status connection (handshake, frames,
+        // pings), on a GMainContext the status thread iterates.
+        .systemLibrary(
+            name: "CSoup",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev"])]
+        ),
         .systemLibrary(
             name: "CGStreamer",
             pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-app-1.0",
@@ -44,10 +51,13 @@ let package = Package(
         .target(name: "CLayerwatch", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
         // Pixel loops the debug build would leave unoptimised (17× slower at -O0), so always -O2.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"])]),
+        // The CPU budget under libsoup's WebSocket reads (a GIO stream and the GProxy that puts it
+        // there), GObject subclasses Swift cannot write.
+        .target(name: "CWebSocketBudget", dependencies: ["CSoup"]),
         .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels", "CWebRTC"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
-        // Printers' live status (Bambu MQTT, Moonraker, OctoPrint): GTK-free, one client per printer.
-        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto"]),
+        // Printers' live status (Bambu MQTT, Moonraker, OctoPrint, Creality's websocket): GTK-free, one client per printer.
+        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketBudget"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit", "StatusKit", "CSecret"]),
         .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "StatusKit", "CLayerwatch"]),
         .executableTarget(

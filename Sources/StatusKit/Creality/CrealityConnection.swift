@@ -16,8 +16,8 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
     private let host: String
     private let port: Int
     private let log: StatusLog
-    /// Seconds without a frame before a `get` of the printer's parameters and a ping ask whether it
-    /// is still there (ha_creality_ws: a probe and a ping after 10 s).
+    /// Seconds without a frame before a `get` of the printer's parameters asks whether it is still
+    /// there, and between the pings libsoup sends it (ha_creality_ws: a probe and a ping after 10 s).
     private let quietAfter: TimeInterval
     /// Seconds without any frame, the ping unanswered too, before the connection counts as dead.
     private let silenceLimit: TimeInterval
@@ -36,7 +36,7 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
     }
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
-        let socket = try WebSocketClient(host: host, port: port, timeout: Self.connectTimeout, stop: stop)
+        let socket = try WebSocketClient(host: host, port: port, timeout: Self.connectTimeout, keepalive: quietAfter, stop: stop)
         lock.withLock { client = socket }
         defer {
             lock.withLock { client = nil }
@@ -54,7 +54,6 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
             if quiet >= quietAfter && !probed {
                 probed = true
                 socket.send(text: Self.request("get", ["ReqPrinterPara": 1]))
-                socket.ping()
             } else if quiet < quietAfter {
                 probed = false
             }
@@ -92,9 +91,9 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
         lock.withLock { client }?.wakeUp()
     }
 
-    /// The JSON object in a message, or nil (logged) when it is none: RFC 6455 would fail the
-    /// connection on a text message that is not UTF-8, but one bad message from a printer should
-    /// cost only itself.
+    /// The JSON object in a message, or nil (logged) when it is none: one bad message from a
+    /// printer costs only itself (a text message that is not UTF-8 never gets here: libsoup fails
+    /// the connection on it, as RFC 6455 asks; a binary one is read here).
     private func object(_ message: [UInt8]) -> [String: Any]? {
         guard String(validating: message, as: UTF8.self) != nil else {
             log.info("ignored a message that is not UTF-8")

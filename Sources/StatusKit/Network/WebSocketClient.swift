@@ -1,157 +1,191 @@
+import CSoup
+import CWebSocketBudget
 import Foundation
 import StreamKit
 
-/// A WebSocket client connection (RFC 6455) for a printer's status: the handshake
-/// (`WebSocketHandshake`), then messages in, text messages and pings out. One thread — the status
-/// monitor's — calls `receive`, which also writes what other threads queued (`send`, `ping`), so
-/// frames never interleave. Pings are answered with pongs (paced and coalesced, and a flood of
-/// control frames read at a bounded pace: `ControlFrameBudget`), fragmented messages joined, a close
-/// answered and reported as the end; a message larger than `maximumMessage`, or any frame a server
-/// may not send, ends the connection with a protocol error before its payload is kept.
+/// A WebSocket client connection for a printer's status, on libsoup 3: its handshake, frames,
+/// fragments, pongs and close. libsoup runs on a GMainContext of this client's own, which only the
+/// thread that calls `receive` (the status monitor's) pushes as its thread-default and iterates,
+/// so nothing runs on the app's main loop and libsoup is only ever called from one thread; other
+/// threads queue text (`send`) and wake that thread. The thread's CPU spent reading is bounded
+/// below libsoup (`lw_websocket_budget_session`: a ping flood), a message larger than `maximumMessage` ends the connection
+/// before its payload is kept, and libsoup's errors reach the caller as `StatusFailure`s in the
+/// user's terms (`WebSocketFailure`), never as libsoup's text.
 final class WebSocketClient: @unchecked Sendable {
     /// The largest message kept: a printer's status message is a few kilobytes.
     static let maximumMessage = 1 << 20
-    /// How long sending one frame or the handshake may wait for room.
-    static let sendTimeout: TimeInterval = 10
-
-    private let stream: TCPStream
-    private var reader = WebSocketFrameReader(limit: WebSocketClient.maximumMessage)
-    /// The fragments of a message under way (its first frame's opcode decides nothing here: text and
-    /// binary are both handed over as bytes).
-    private var fragments: [UInt8]?
-    /// When the server last sent anything (a message, a ping or pong, a heartbeat).
-    private(set) var lastHeard = Date()
-    private var closed = false
-    private let lock = NSLock()
-    private var outgoing: [WebSocketFrame] = []
-    /// The newest ping's payload while its pong waits for `budget` (on the receiving thread only).
-    private var unansweredPing: [UInt8]?
-    private var budget = ControlFrameBudget()
-    /// The most frames waiting to be sent: a few commands and pongs; more are dropped, so a
+    /// The most text messages waiting to be sent: a few commands; more are dropped, so a
     /// connection that cannot send holds no growing queue.
     static let maximumQueued = 64
+    /// The longest one iteration of the context waits, so a stop is seen soon.
+    private static let slice: TimeInterval = 0.25
 
-    /// Connects to `ws://host:port/` and completes the handshake within `timeout`.
-    init(host: String, port: Int, timeout: TimeInterval, stop: StopSignal) throws(StatusFailure) {
-        let deadline = Date().addingTimeInterval(timeout)
-        stream = try TCPStream(host: host, port: port, timeout: timeout, stop: stop)
-        let handshake = WebSocketHandshake()
-        try stream.send(handshake.request(host: host, port: port), timeout: Self.sendTimeout)
-        var received: [UInt8] = []
-        while true {
-            if let end = try WebSocketHandshake.headEnd(in: received) {
-                try handshake.check(head: Array(received[..<(end - 4)]))
-                reader.append(Array(received[end...]))
-                lastHeard = Date()
-                return
-            }
-            guard !stop.isStopped else { throw .timeout }
-            guard Date() < deadline else { throw .timeout }
-            received += try stream.receive(waiting: min(0.25, max(0, deadline.timeIntervalSinceNow)))
+    private let context: OpaquePointer
+    private let session: UnsafeMutablePointer<SoupSession>
+    private var connection: OpaquePointer?
+    private let stop: StopSignal
+    /// When the server last sent anything (a message, a pong).
+    private(set) var lastHeard = Date()
+    /// Whole messages received and not yet handed over, and the failure that ended the connection.
+    private var inbox: [[UInt8]] = []
+    private var failure: StatusFailure?
+    private var handshakeDone = false
+    /// The handshake's request while it is under way (its answer's status tells a refusal).
+    private var request: OpaquePointer?
+
+    private let lock = NSLock()
+    private var outgoing: [String] = []
+    private var woken = false
+
+    /// Connects to `ws://host:port/` and completes the handshake within `timeout`; once open, libsoup
+    /// pings the server every `keepalive` seconds (whole seconds, none when 0), so a pong shows a
+    /// quiet printer is still there.
+    init(host: String, port: Int, timeout: TimeInterval, keepalive: TimeInterval = 0, stop: StopSignal) throws(StatusFailure) {
+        context = g_main_context_new()
+        g_main_context_push_thread_default(context)
+        defer { g_main_context_pop_thread_default(context) }
+        session = lw_websocket_budget_session(host, Int32(port))
+        self.stop = stop
+        soup_session_set_user_agent(session, "Layerwatch")
+        guard let message = soup_message_new("GET", "ws://\(StreamSource.bracketed(host)):\(port)/") else { throw .timeout }
+        request = message
+        // A redirect is the server's answer, not a place to follow the printer to.
+        soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        defer {
+            request = nil
+            g_object_unref(UnsafeMutableRawPointer(message))
         }
+        let cancellable = g_cancellable_new()
+        defer { g_object_unref(cancellable) }
+        soup_session_websocket_connect_async(session, message, nil, nil, G_PRIORITY_DEFAULT, cancellable, { _, result, data in
+            let client = Unmanaged<WebSocketClient>.fromOpaque(data!).takeUnretainedValue()
+            client.handshakeDone = true
+            var error: UnsafeMutablePointer<GError>?
+            client.connection = soup_session_websocket_connect_finish(client.session, result, &error)
+            if let error {
+                client.failure = WebSocketFailure.handshake(error.pointee, answer: client.request)
+                g_error_free(error)
+            }
+        }, Unmanaged.passUnretained(self).toOpaque())
+        let deadline = Date().addingTimeInterval(timeout)
+        var cancelled = false
+        // Cancelled, the handshake still calls back (with G_IO_ERROR_CANCELLED), in an iteration or two.
+        while !handshakeDone {
+            if !cancelled && (stop.isStopped || Date() >= deadline) {
+                cancelled = true
+                g_cancellable_cancel(cancellable)
+            }
+            dispatch(waiting: cancelled ? Self.slice : min(Self.slice, max(0, deadline.timeIntervalSinceNow)))
+        }
+        if cancelled { throw .timeout }
+        if let failure { throw failure }
+        guard let connection else { throw .timeout }
+        soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(Self.maximumMessage))
+        lw_soup_websocket_cap_messages(connection, guint64(Self.maximumMessage))
+        if keepalive > 0 { soup_websocket_connection_set_keepalive_interval(connection, guint(keepalive.rounded(.up))) }
+        listen(on: connection)
+        lastHeard = Date()
+    }
+
+
+    deinit {
+        g_main_context_push_thread_default(context)
+        if let connection {
+            g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(connection), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
+                                                 Unmanaged.passUnretained(self).toOpaque())
+            g_object_unref(UnsafeMutableRawPointer(connection))
+        }
+        g_object_unref(session)
+        g_main_context_pop_thread_default(context)
+        g_main_context_unref(context)
     }
 
     /// Queues a text message (from any thread); the thread in `receive` sends it at once.
     func send(text: String) {
-        queue(WebSocketFrame(final: true, opcode: .text, payload: Array(text.utf8)))
-    }
-
-    /// Queues a ping (a pong, or any frame, shows the peer is still there).
-    func ping() {
-        queue(WebSocketFrame(final: true, opcode: .ping, payload: []))
+        lock.withLock { if outgoing.count < Self.maximumQueued { outgoing.append(text) } }
+        wakeUp()
     }
 
     /// Wakes the thread in `receive` (from any thread).
     func wakeUp() {
-        stream.wakeUp()
+        lock.withLock { woken = true }
+        g_main_context_wakeup(context)
     }
 
     /// Sends a close frame (normal closure, 1000), without waiting for the answer (on the thread
     /// that calls `receive`).
     func close() {
-        guard !closed else { return }
-        closed = true
-        try? write(WebSocketFrame(final: true, opcode: .close, payload: [0x03, 0xE8]))
+        guard let connection, soup_websocket_connection_get_state(connection) == SOUP_WEBSOCKET_STATE_OPEN else { return }
+        g_main_context_push_thread_default(context)
+        soup_websocket_connection_close(connection, gushort(SOUP_WEBSOCKET_CLOSE_NORMAL.rawValue), nil)
+        g_main_context_iteration(context, 0)
+        g_main_context_pop_thread_default(context)
     }
 
     /// Sends what is queued, then the whole messages that arrive within `seconds` (each a text or
     /// binary message's bytes): empty when none did or the wait was woken. Throws when the server
     /// closed the connection or sent what the protocol forbids.
     func receive(waiting seconds: TimeInterval) throws(StatusFailure) -> [[UInt8]] {
-        try flush()
-        // Frames already here (the handshake's answer may carry the first) go without a wait.
-        var messages = try buffered()
-        if messages.isEmpty {
-            if budget.isSpent() { stream.pause(seconds: ControlFrameBudget.pause) }
-            let bytes = try stream.receive(waiting: unansweredPing == nil ? seconds : min(seconds, budget.untilPong()))
-            if !bytes.isEmpty {
-                lastHeard = Date()
-                reader.append(bytes)
-            }
-            messages = try buffered()
+        let deadline = Date().addingTimeInterval(seconds)
+        g_main_context_push_thread_default(context)
+        flush()
+        while inbox.isEmpty && failure == nil && !lock.withLock({ defer { woken = false }; return woken }) {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, !stop.isStopped else { break }
+            dispatch(waiting: min(left, Self.slice))
+            flush()
         }
-        try flush()
-        return messages
+        g_main_context_pop_thread_default(context)
+        if let failure { throw failure }
+        defer { inbox.removeAll() }
+        return inbox
     }
 
-    /// The whole messages in the frames received so far.
-    private func buffered() throws(StatusFailure) -> [[UInt8]] {
-        var messages: [[UInt8]] = []
-        while let frame = try reader.next() {
-            if let message = try take(frame) { messages.append(message) }
-        }
-        return messages
+    /// One iteration of the context, waiting at most `seconds` for something to do.
+    private func dispatch(waiting seconds: TimeInterval) {
+        let timer = g_timeout_source_new(guint(max(0, seconds) * 1000))
+        g_source_set_callback(timer, { _ in gboolean(G_SOURCE_REMOVE) }, nil, nil)
+        g_source_attach(timer, context)
+        g_main_context_iteration(context, 1)
+        g_source_destroy(timer)
+        g_source_unref(timer)
     }
 
-    /// A frame's part in the conversation: a whole message, a fragment kept, a ping answered.
-    private func take(_ frame: WebSocketFrame) throws(StatusFailure) -> [UInt8]? {
-        switch frame.opcode {
-        case .ping:
-            budget.count()
-            unansweredPing = frame.payload
-            return nil
-        case .pong:
-            budget.count()
-            return nil
-        case .close:
-            close()
-            throw .protocolError(tr("the printer closed the connection"))
-        case .text, .binary:
-            guard fragments == nil else { throw .protocolError(tr("a new WebSocket message inside a fragmented one")) }
-            if frame.final { return frame.payload }
-            fragments = frame.payload
-            return nil
-        case .continuation:
-            guard var joined = fragments else { throw .protocolError(tr("a WebSocket continuation frame without a message")) }
-            guard joined.count + frame.payload.count <= Self.maximumMessage else {
-                throw WebSocketFrameReader.tooLarge(UInt64(joined.count + frame.payload.count), limit: Self.maximumMessage)
-            }
-            joined += frame.payload
-            fragments = frame.final ? nil : joined
-            return frame.final ? joined : nil
-        }
-    }
-
-    private func queue(_ frame: WebSocketFrame) {
-        lock.withLock { if outgoing.count < Self.maximumQueued { outgoing.append(frame) } }
-        stream.wakeUp()
-    }
-
-    /// Writes the queued frames, and the pong of the newest ping once `budget` lets it go.
-    private func flush() throws(StatusFailure) {
-        let frames = lock.withLock {
+    /// Hands the queued text to libsoup, which writes it at once (on this thread).
+    private func flush() {
+        let texts = lock.withLock {
             defer { outgoing.removeAll() }
             return outgoing
         }
-        for frame in frames { try write(frame) }
-        if let payload = unansweredPing, budget.untilPong() == 0 {
-            unansweredPing = nil
-            budget.ponged()
-            try write(WebSocketFrame(final: true, opcode: .pong, payload: payload))
-        }
+        guard let connection, soup_websocket_connection_get_state(connection) == SOUP_WEBSOCKET_STATE_OPEN else { return }
+        for text in texts { soup_websocket_connection_send_text(connection, text) }
     }
 
-    private func write(_ frame: WebSocketFrame) throws(StatusFailure) {
-        try stream.send(frame.clientBytes(mask: WebSocketFrame.randomMask()), timeout: Self.sendTimeout)
+    /// Follows the open connection's messages, pongs, errors and close.
+    private func listen(on connection: OpaquePointer) {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let message: @convention(c) (OpaquePointer?, Int32, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _, bytes, data in
+            let client = Unmanaged<WebSocketClient>.fromOpaque(data!).takeUnretainedValue()
+            var size = 0
+            let start = g_bytes_get_data(bytes, &size)
+            client.inbox.append(size == 0 ? [] : Array(UnsafeRawBufferPointer(start: start, count: size)))
+            client.lastHeard = Date()
+        }
+        let pong: @convention(c) (OpaquePointer?, OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, _, data in
+            Unmanaged<WebSocketClient>.fromOpaque(data!).takeUnretainedValue().lastHeard = Date()
+        }
+        let error: @convention(c) (OpaquePointer?, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void = { _, error, data in
+            let client = Unmanaged<WebSocketClient>.fromOpaque(data!).takeUnretainedValue()
+            if client.failure == nil, let error { client.failure = WebSocketFailure.open(error.pointee) }
+        }
+        let closed: @convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            let client = Unmanaged<WebSocketClient>.fromOpaque(data!).takeUnretainedValue()
+            if client.failure == nil { client.failure = WebSocketFailure.closed }
+        }
+        let object = UnsafeMutableRawPointer(connection)
+        g_signal_connect_data(object, "message", unsafeBitCast(message, to: GCallback.self), me, nil, GConnectFlags(0))
+        g_signal_connect_data(object, "pong", unsafeBitCast(pong, to: GCallback.self), me, nil, GConnectFlags(0))
+        g_signal_connect_data(object, "error", unsafeBitCast(error, to: GCallback.self), me, nil, GConnectFlags(0))
+        g_signal_connect_data(object, "closed", unsafeBitCast(closed, to: GCallback.self), me, nil, GConnectFlags(0))
     }
 }
