@@ -93,7 +93,11 @@ final class WebSocketClient: @unchecked Sendable {
         if let connection {
             g_signal_handlers_disconnect_matched(UnsafeMutableRawPointer(connection), G_SIGNAL_MATCH_DATA, 0, 0, nil, nil,
                                                  Unmanaged.passUnretained(self).toOpaque())
+            // Closed here, its socket is shut at once; libsoup's own close when it lets go of the
+            // connection then completes in the iterations below, not on a context no one runs.
+            g_io_stream_close(soup_websocket_connection_get_io_stream(connection), nil, nil)
             g_object_unref(UnsafeMutableRawPointer(connection))
+            while g_main_context_iteration(context, 0) != 0 {}
         }
         g_object_unref(session)
         g_main_context_pop_thread_default(context)
