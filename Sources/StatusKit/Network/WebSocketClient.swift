@@ -8,9 +8,9 @@ import StreamKit
 /// thread that calls `receive` (the status monitor's) pushes as its thread-default and iterates,
 /// so nothing runs on the app's main loop and libsoup is only ever called from one thread; other
 /// threads queue text (`send`) and wake that thread. The thread's CPU spent reading is bounded
-/// below libsoup (`lw_websocket_budget_session`: a ping flood), a message larger than `maximumMessage` ends the connection
-/// before its payload is kept, and libsoup's errors reach the caller as `StatusFailure`s in the
-/// user's terms (`WebSocketFailure`), never as libsoup's text.
+/// below libsoup (`lw_websocket_budget_session`, against a ping flood), a frame larger than
+/// `maximumMessage` ends the connection before its payload is kept, and libsoup's errors reach the
+/// caller as `StatusFailure`s in the user's terms (`WebSocketFailure`), never as libsoup's text.
 final class WebSocketClient: @unchecked Sendable {
     /// The largest message kept: a printer's status message is a few kilobytes.
     static let maximumMessage = 1 << 20
@@ -86,7 +86,6 @@ final class WebSocketClient: @unchecked Sendable {
         listen(on: connection)
         lastHeard = Date()
     }
-
 
     deinit {
         g_main_context_push_thread_default(context)
