@@ -144,7 +144,7 @@ final class AppPersistenceTests: XCTestCase {
 
     func testDiscoveredPrinterPrefillsTheDialog() throws {
         MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: nil)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             let found = DiscoveredPrinter(serial: "01P00A123456789", address: "192.168.1.44", modelCode: "C12",
                                           name: "Garage P1S", connection: .lan)

@@ -203,7 +203,7 @@ final class CrealityDialogTests: XCTestCase {
         let printer = Printer(name: "K2 Plus", kind: .creality(.k2), host: "192.0.2.7", apiPort: 19999,
                               cameras: [.own(), door], timelapse: .perLayer)
         try MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: printer)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertEqual(dialog.choice, .creality)
             XCTAssertEqual(dialog.crealityFamily, .k2)

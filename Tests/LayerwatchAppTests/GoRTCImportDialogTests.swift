@@ -80,7 +80,7 @@ final class GoRTCImportDialogTests: XCTestCase {
     func testAPasswordWithoutAUsernameIsSaidUnderItAndNothingIsAsked() throws {
         let go2rtc = try TestServer(script: "go2rtc_server.py")
         try MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: nil)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.select(.go2rtc)
             dialog.host.text = "127.0.0.1"

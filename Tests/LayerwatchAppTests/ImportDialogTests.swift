@@ -20,7 +20,7 @@ final class ImportDialogTests: XCTestCase {
     }
 
     func testMoonrakersCheckedCamerasBecomeThePrintersCamerasInOneTabWithItsKeyInTheKeyring() throws {
-        guard isKeyringChild() else { return try runWithKeyring() }
+        guard isAppChild() else { return try runInAppChild(launcher: AppChild.unlockedKeyring) }
         let camera = try TestServer(script: "mjpeg_server.py")
         let stream = "127.0.0.1:\(camera.port)/?action=stream"
         let moonraker = try moonrakerServer(webcams: [
@@ -254,7 +254,7 @@ final class ImportDialogTests: XCTestCase {
         let camera = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: "rtsp://10.0.0.9/live", flipHorizontal: true)], notifies: false)
         try MainActor.assumeIsolated {
             for printer in [bambu, camera] {
-                let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+                let dialog = PrinterDialog(parent: nil, editing: printer)
                 XCTAssertEqual(try dialog.draft.printers().get(), [printer])
                 dialog.selectKind(.klipper)
                 XCTAssertEqual(dialog.apiPort.text, "7125", "a Bambu printer's MQTT port is no Moonraker port: Moonraker's usual one")
@@ -268,7 +268,7 @@ final class ImportDialogTests: XCTestCase {
         moonraker.send(["cmd": "mode", "mode": "stall"])
         XCTAssertNotNil(moonraker.waitFor("done"))
         MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: nil)
             dialog.present()
             dialog.selectKind(.klipper)
             dialog.host.text = "127.0.0.1"
@@ -326,48 +326,5 @@ final class ImportDialogTests: XCTestCase {
             let columns = line.split(separator: " ")
             return columns.count > 3 && columns[2] == remote && columns[3] == "01"
         }.count
-    }
-
-    // MARK: A real keyring
-
-    private static let childMarker = "LAYERWATCH_KEYRING_CHILD"
-
-    /// True in the child `runWithKeyring` started for this very test.
-    private func isKeyringChild(_ test: String = #function) -> Bool {
-        ProcessInfo.processInfo.environment[Self.childMarker] == childName(test)
-    }
-
-    /// Runs this test again in a child copy of the test binary on a private session bus with an
-    /// unlocked gnome-keyring (libsecret keeps the first bus it sees for the whole process, and no
-    /// other test may see this keyring), on the same X display, with fresh HOME and XDG folders.
-    private func runWithKeyring(_ test: String = #function) throws {
-        let home = try makeTemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
-        for name in ["config", "data", "cache", "runtime"] {
-            try FileManager.default.createDirectory(at: home.appendingPathComponent(name), withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-            environment[name == "runtime" ? "XDG_RUNTIME_DIR" : "XDG_\(name.uppercased())_HOME"] = home.appendingPathComponent(name).path
-        }
-        environment["HOME"] = home.path
-        environment[Self.childMarker] = childName(test)
-        let output = home.appendingPathComponent("output.txt")
-        try Data().write(to: output)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-run-session", "--", "sh", "-c",
-                             "printf %s layerwatch-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec \"$@\"", "sh",
-                             try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), childName(test)]
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = process.standardOutput
-        try process.run()
-        process.waitUntilExit()
-        let log = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, "child output:\n\(log)")
-        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), "child output:\n\(log)")
-    }
-
-    private func childName(_ test: String) -> String {
-        "\(String(reflecting: type(of: self)))/\(test.replacingOccurrences(of: "()", with: ""))"
     }
 }

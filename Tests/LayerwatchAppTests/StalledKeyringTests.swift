@@ -45,13 +45,16 @@ final class StalledKeyringTests: XCTestCase {
     func testAStoreThatNeverAnswersLeavesTheCodeInTheOwnerOnlyFileAtQuit() throws {
         let keyring = try TestServer(script: "stalled_secret_service.py")
         let directory = try makeTemporaryDirectory()
-        // Saved without a keyring: the code is in the file, and the app moves it to the keyring.
+        // Saved without a keyring: the code is in the file, and the app offers to move it to the keyring.
         let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: "12345678")
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], preferences: Self.quitting))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: KeyringSecretStore()))
             XCTAssertTrue(iterateMainContext(timeout: 10) { app.library.secretsLoaded })
             XCTAssertEqual(window.tabs.all.map(\.name), ["X1C"])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { toastTitles(in: window.window).contains { $0.hasSuffix("Your keyring can keep it now.") } },
+                          "offered: \(toastTitles(in: window.window))")
+            app.library.moveSecretsToKeyring([printer.id])  // the user accepts
             XCTAssertNotNil(keyring.waitFor("stalled", timeout: 10), "the app tried to store the code")
             try assertResponsive(for: 1)
 

@@ -136,6 +136,8 @@ final class MainWindow {
     /// Tabs, farm and selection follow each other, and the library keeps what they show.
     private func wireParts() {
         library.onProblem = { [weak self] message in self?.showBanner(message) }
+        library.onSecretsNews = { [weak self] news in self?.toastLong(news) }
+        library.onMoveOffer = { [weak self] printers in self?.offerMove(printers) }
         foldersObservation = library.observePreferences { [weak self] preferences in
             self?.snapshotFolder = SavedFiles.snapshotFolder(preferences)
             self?.recordingFolder = SavedFiles.recordingFolder(preferences)
@@ -177,8 +179,34 @@ final class MainWindow {
     /// in its folder (`SavedFileToast`).
     func toast(_ text: String, file: URL? = nil) {
         guard !isDestroyed else { return }
-        let overlay = isFarmShown ? toasts : tabs.selected?.toasts ?? toasts
-        WindowChores.toast(text, file: file, in: overlay, seconds: file == nil ? 4 : 8)
+        WindowChores.toast(text, file: file, in: toastOverlay, seconds: file == nil ? 4 : 8)
+    }
+
+    /// Where `toast` shows one now: the selected tab's picture, or the window's bottom.
+    private var toastOverlay: UnsafeMutablePointer<GtkWidget> { isFarmShown ? toasts : tabs.selected?.toasts ?? toasts }
+
+    /// Shows a sentence too long for one line (where a printer's secret went, naming the file) as
+    /// `toast` does, wrapped, for ten seconds.
+    func toastLong(_ text: String) {
+        guard !isDestroyed else { return }
+        let toast = WindowChores.wrappingToast(text, width: 48)
+        adw_toast_set_timeout(toast, 10)
+        adw_toast_overlay_add_toast(gcast(toastOverlay), toast)
+    }
+
+    /// Offers to move the secrets of `printers` from `printers.json` into the keyring: a toast with
+    /// "Move to Keyring" that stays until the user moves them or dismisses it (an offer, not news).
+    private func offerMove(_ printers: [Printer]) {
+        guard !isDestroyed else { return }
+        let toast = WindowChores.wrappingToast(SecretsNews.offer(printers, path: library.store.fileURL.path), width: 48)
+        adw_toast_set_button_label(toast, SecretsNews.moveButton)
+        adw_toast_set_timeout(toast, 0)
+        let ids = printers.map(\.id)
+        connectSignal(toast, "button-clicked") { [weak self] in
+            adw_toast_dismiss(toast)  // libadwaita 1.2 leaves a toast without timeout up after its button
+            self?.library.moveSecretsToKeyring(ids)
+        }
+        adw_toast_overlay_add_toast(gcast(toastOverlay), toast)
     }
 
     /// Shows a problem the user must see until they dismiss it (a config file that could not be read).

@@ -77,8 +77,14 @@ final class PrinterDialog {
     /// The code, key or camera login a check saw rejected, by field: the form is not saved until
     /// that field changes (another check does not clear it).
     var rejections: [PrinterDraft.Field: String] = [:]
-    /// Where saved access codes are kept, said under a Bambu printer's access code.
-    private var secretsNote: String
+    /// Where this printer's secret is, or where one typed now would go, said under the access code
+    /// or API key of a printer that saves it (Bambu, Klipper, OctoPrint).
+    private(set) var secretsPlace: SecretsPlace
+    /// Whether a keyring answers that could take a secret kept in the file (`moveSecrets` shows).
+    private var keyringCanTake = false
+    /// "Move to Keyring" under the access code or API key while `printers.json` holds it and a
+    /// keyring answers.
+    let moveSecrets: UnsafeMutablePointer<GtkWidget>
     /// The access code field's title now, and what was typed under each other title: a Bambu access
     /// code never becomes the API key sent to a Klipper host.
     private var secretTitle: String?
@@ -91,14 +97,18 @@ final class PrinterDialog {
     var onTest: @MainActor (StreamSource, @escaping @MainActor (StreamProbe.Report?) -> Void) -> Void = { _, _ in }
     /// The user saved valid printers (several when several go2rtc streams were chosen); the dialog closes itself.
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
+    /// The user asked to move the printer's secret from `printers.json` into the keyring.
+    var onMoveSecrets: @MainActor () -> Void = {}
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String, otherNames: Set<String> = []) {
+    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsPlace: SecretsPlace = .keyring,
+         otherNames: Set<String> = []) {
         id = printer?.id ?? UUID()
         editing = printer
         self.otherNames = otherNames
-        self.secretsNote = secretsNote
+        self.secretsPlace = secretsPlace
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
         useWebRTC = url.addFixButton(tr("Use WebRTC Address"))
+        moveSecrets = accessCode.addFixButton(SecretsNews.moveButton)
         window = adw_window_new()
         gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
         gtk_window_set_modal(gcast(window), true.gboolean)
@@ -150,6 +160,7 @@ final class PrinterDialog {
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
         connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
         connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
+        connectSignal(moveSecrets, "clicked") { [weak self] in self?.onMoveSecrets() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
@@ -168,9 +179,11 @@ final class PrinterDialog {
         focus(field.map(formField) ?? firstEmptyField)
     }
 
-    /// Says where the access code will be kept, once the keyring has answered.
-    func setSecretsNote(_ note: String) {
-        secretsNote = note
+    /// Says where the secret is or will be kept once the keyring has answered (or a move ended),
+    /// and offers to move one `printers.json` holds while a keyring answers (`keyringCanTake`).
+    func setSecretsPlace(_ place: SecretsPlace, keyringCanTake: Bool) {
+        secretsPlace = place
+        self.keyringCanTake = keyringCanTake
         showAccessCodeHint()
     }
 
@@ -316,10 +329,14 @@ final class PrinterDialog {
         revalidate()
     }
 
-    /// The choice's hint under the access code, a Bambu printer's followed by where its code is kept.
+    /// The choice's hint under the access code or API key, followed by where it is kept when the
+    /// printer saves it (not go2rtc's password, which is never saved), with "Move to Keyring" while
+    /// `printers.json` holds it and a keyring could take it.
     private func showAccessCodeHint() {
         let choice = choice, hint = choice.fields[.accessCode]?.hint ?? ""
-        accessCode.setHint(choice.kind.isBambu ? hint + " " + secretsNote : hint)
+        let noun: SecretsPlace.Noun? = choice.kind.isBambu ? .accessCode : choice.kind.hasStatusAPI ? .apiKey : nil
+        accessCode.setHint(noun.map { hint + " " + secretsPlace.sentence(for: $0) } ?? hint)
+        gtk_widget_set_visible(moveSecrets, (noun != nil && secretsPlace.isInFile && keyringCanTake).gboolean)
     }
 
     /// Keeps what was typed as the secret under its old title and brings back what was typed under

@@ -43,9 +43,17 @@ final class PrinterEditor {
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?, focusing field: PrinterChoice.Field? = nil) {
         let others = Set(library.config.printers.filter { $0.id != printer?.id }.map(\.name))
-        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsNote: library.store.secretsNotice,
+        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsPlace: library.store.secretsPlace(for: printer),
                                    otherNames: others)
-        library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
+        let answer: @MainActor (SecretsPlace, Bool) -> Void = { [weak dialog] place, canTake in
+            dialog?.setSecretsPlace(place, keyringCanTake: canTake)
+        }
+        library.askWhereSecretsGo(for: printer, answer)
+        dialog.onMoveSecrets = { [weak self] in
+            guard let self, let printer else { return }
+            library.moveSecretsToKeyring([printer.id])
+            library.askWhereSecretsGo(for: printer, answer)  // after the move, on the same queue
+        }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }
         if printer == nil {

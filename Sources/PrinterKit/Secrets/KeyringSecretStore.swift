@@ -45,12 +45,15 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
         }) ?? false
     }
 
+    /// Throws when the keyring does not keep it: an error (a dismissed prompt, a locked keyring, no
+    /// answer in time), or a false answer without one.
     public func store(accessCode: String, for printerID: UUID, label: String) throws {
         let attributes = Self.attributes(printerID)
-        _ = try call(limit: timeout) { cancellable, error in
+        let stored = try call(limit: timeout) { cancellable, error in
             secret_password_storev_sync(schema, attributes.table, SECRET_COLLECTION_DEFAULT, label, accessCode,
                                         cancellable, &error)
         }
+        guard stored != 0 else { throw Failure(description: tr("the keyring did not keep it")) }
     }
 
     public func accessCode(for printerID: UUID) throws -> String? {
