@@ -82,6 +82,8 @@ final class PrinterDialog {
     private(set) var secretsPlace: SecretsPlace
     /// Whether a keyring answers that could take a secret kept in the file (`moveSecrets` shows).
     private var keyringCanTake = false
+    /// Set once the window is destroyed: where the secret is, learnt later, changes nothing.
+    private var destroyed = false
     /// "Move to Keyring" under the access code or API key while `printers.json` holds it and a
     /// keyring answers.
     let moveSecrets: UnsafeMutablePointer<GtkWidget>
@@ -166,7 +168,10 @@ final class PrinterDialog {
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         kind.onChange { [weak self] in self?.choiceChanged() }
         family.onChange { [weak self] in self?.familyChanged() }
-        connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
+        connectSignal(window, "destroy") { [weak self, crealityCheck] in
+            crealityCheck.cancel()
+            self?.destroyed = true
+        }
         watchEdits()
         answerEnter()
         closeOnEscape()
@@ -182,6 +187,7 @@ final class PrinterDialog {
     /// Says where the secret is or will be kept once the keyring has answered (or a move ended),
     /// and offers to move one `printers.json` holds while a keyring answers (`keyringCanTake`).
     func setSecretsPlace(_ place: SecretsPlace, keyringCanTake: Bool) {
+        guard !destroyed else { return }
         secretsPlace = place
         self.keyringCanTake = keyringCanTake
         showAccessCodeHint()
