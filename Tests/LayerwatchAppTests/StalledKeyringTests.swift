@@ -54,8 +54,12 @@ final class StalledKeyringTests: XCTestCase {
             XCTAssertEqual(window.tabs.all.map(\.name), ["X1C"])
             XCTAssertTrue(iterateMainContext(timeout: 10) { toastTitles(in: window.window).contains { $0.hasSuffix("Your keyring can keep it now.") } },
                           "offered: \(toastTitles(in: window.window))")
-            app.library.moveSecretsToKeyring([printer.id])  // the user accepts
-            XCTAssertNotNil(keyring.waitFor("stalled", timeout: 10), "the app tried to store the code")
+            let move = try XCTUnwrap(descendants(of: window.window).first {
+                PreferencesWidgets.typeName($0) == "GtkButton" && gtk_button_get_label(gcast($0)).map { String(cString: $0) } == "Move to Keyring"
+            })
+            gtk_widget_activate(move)  // the user accepts
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !keyring.events(named: "stalled").isEmpty && toastTitles(in: window.window).isEmpty },
+                          "the app tried to store the code, and the offer went")
             try assertResponsive(for: 1)
 
             // Only the save at quit writes this size: the file below is that save's, not the first one's.
