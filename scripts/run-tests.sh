@@ -29,10 +29,12 @@ classes() { # modules... → comma-separated Module.Class
 }
 webrtc_tests=$(grep -E 'WebRTC|MJPEGFallbackTests' "$logs/all-tests" | paste -sd, -)
 
-# One run of `specifiers` under its own display and session bus, into $logs/$name.log.
+# One run of `specifiers` under its own display and session bus, into $logs/$name.log. A command
+# put in the background by a shell starts with Ctrl+C (SIGINT) ignored, and the tests' command-line
+# children would inherit that: they get the default back (the tests end `--watch` runs by SIGINT).
 run() { # name specifiers [VAR=value...]
     name=$1 specifiers=$2; shift 2
-    env "$@" dbus-run-session -- xvfb-run -a -s "$screen" "$tests" "$specifiers" >"$logs/$name.log" 2>&1
+    env --default-signal=INT,QUIT "$@" dbus-run-session -- xvfb-run -a -s "$screen" "$tests" "$specifiers" >"$logs/$name.log" 2>&1
     echo $? >"$logs/$name.status"
 }
 
@@ -52,7 +54,7 @@ done
 # The draw path under the other renderers (RendererPathTests picks GL on Xvfb's Mesa in its lane).
 renderer() { # name VAR=value...
     name=$1; shift
-    env "$@" xvfb-run -a -s "$screen" "$tests" LayerwatchAppTests.RendererPathTests >"$logs/$name.log" 2>&1
+    env --default-signal=INT,QUIT "$@" xvfb-run -a -s "$screen" "$tests" LayerwatchAppTests.RendererPathTests >"$logs/$name.log" 2>&1
     echo $? >"$logs/$name.status"
     echo "==== $name (exit $(cat "$logs/$name.status")) ===="
     cat "$logs/$name.log"
