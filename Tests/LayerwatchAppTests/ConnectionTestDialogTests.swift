@@ -125,6 +125,33 @@ final class ConnectionTestDialogTests: XCTestCase {
         }
     }
 
+    /// A camera already streaming in its tab (a tab keeps every camera of its printer connected) is
+    /// not opened again — many take one client only —, each one: its row says so.
+    func testNoCameraStreamingInItsTabIsOpenedASecondTime() throws {
+        let shown = try TestServer(script: "mjpeg_server.py"), other = try TestServer(script: "mjpeg_server.py")
+        let printer = Printer(name: "Door", kind: .generic,
+                              cameras: [PrinterCamera(name: "Front", url: "http://127.0.0.1:\(shown.port)/?action=stream"),
+                                        PrinterCamera(name: "Back", url: "http://127.0.0.1:\(other.port)/?action=stream")], notifies: false)
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.page(id: printer.id))
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } }, "the tab plays both cameras")
+            app.showDialog(editing: printer)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.connectionTest.isDone }, dialog.testResultText)
+            XCTAssertEqual(dialog.connectionTest.outcomes, [.passed, .passed], dialog.testResultText)
+            XCTAssertEqual(dialog.connectionTest.rowTexts.first, "Front — Connected — this camera is streaming in its tab right now.")
+            XCTAssertEqual(dialog.connectionTest.rowTexts.last, "Back — Connected — this camera is streaming in its tab right now.")
+            XCTAssertEqual([shown, other].map { $0.events(named: "request").count }, [1, 1], "the tab's clients only")
+        }
+    }
+
     func testFindCamerasListsACameraNothingAnswersForWithoutCheckingIt() throws {
         // The host's port 80, where a relative camera URL points: closed on an address of its own.
         let host = randomLoopbackAddress()
