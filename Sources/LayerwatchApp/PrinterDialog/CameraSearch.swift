@@ -4,8 +4,8 @@ import StatusKit
 import StreamKit
 
 /// "Find Cameras": asks a Klipper or OctoPrint host, or a go2rtc restreamer, for its cameras (and
-/// whether each can be reached) off the main loop and answers on it. A new search or `cancel()` stops the one in flight, whose
-/// answer is then dropped.
+/// whether each can be reached) off the main loop and answers on it. A new search or `cancel()`
+/// stops the one in flight, whose answer is then dropped.
 @MainActor
 final class CameraSearch {
     /// What a search asks.

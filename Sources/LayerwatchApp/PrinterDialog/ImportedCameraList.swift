@@ -6,7 +6,8 @@ import StreamKit
 /// The printer dialog's cameras of a Klipper or OctoPrint host or a go2rtc restreamer: "Find
 /// Cameras", a spinner while the host is asked (off the main loop), and what it listed, one row each with a check button:
 /// name, address (passwords and keys masked), service and mounting. A WebRTC-only camera is listed
-/// but cannot be checked; one nothing answered for says so (the dialog leaves it unchecked). What the host sent is shown as plain text, never markup.
+/// but cannot be checked; one nothing answered for says so (the dialog leaves it unchecked). What
+/// the host sent is shown as plain text, never markup.
 @MainActor
 final class ImportedCameraList {
     /// The button, the spinner and the list.
