@@ -27,8 +27,7 @@ final class DiscoveryPatienceTests: XCTestCase {
             var said: Set<String> = [], stillLooking = true
             _ = iterateMainContext(timeout: 20) {
                 said.formUnion(labelTexts(in: list.widget))
-                stillLooking = stillLooking && Bool(gboolean: gtk_spinner_get_spinning(gcast(list.spinner)))
-                    && gtk_widget_get_mapped(list.spinner) != 0
+                stillLooking = stillLooking && spinnerTurning(in: list.widget)
                 return ProcessInfo.processInfo.systemUptime - opened >= 15
             }
             ScreenCapture.saveIfAsked(as: "discovery-15s")
@@ -40,7 +39,7 @@ final class DiscoveryPatienceTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { list.row(serial: "00M09A350100321") != nil }, "the late printer is listed")
             let row = try XCTUnwrap(list.row(serial: "00M09A350100321"))
             XCTAssertEqual(titleLabel(of: row).map { String(cString: gtk_label_get_text(gcast($0))) }, "Workshop X1C")
-            XCTAssertEqual(gtk_widget_get_mapped(list.spinner), 0, "the searching row made way for it")
+            XCTAssertFalse(spinnerTurning(in: list.widget), "the searching row made way for it")
         }
     }
 
@@ -52,12 +51,11 @@ final class DiscoveryPatienceTests: XCTestCase {
             gtk_window_set_default_size(gcast(window), 420, 200)
             gtk_window_set_child(gcast(window), list.widget)
             gtk_window_present(gcast(window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(list.spinner) != 0 })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { spinnerTurning(in: list.widget) })
             let looking = list.searchingText
             XCTAssertTrue(iterateMainContext(timeout: 4) { list.searchingText != looking }, "after the quiet while: \(looking)")
             XCTAssertTrue(list.searchingText.hasPrefix("No printer has announced itself yet"), list.searchingText)
-            XCTAssertTrue(Bool(gboolean: gtk_spinner_get_spinning(gcast(list.spinner))) && gtk_widget_get_mapped(list.spinner) != 0,
-                          "and it keeps looking")
+            XCTAssertTrue(spinnerTurning(in: list.widget), "and it keeps looking")
 
             let printer = DiscoveredPrinter(serial: "01P00A123456789", address: "127.0.0.1", modelCode: "C12", name: "Garage")
             list.show([printer])
@@ -74,4 +72,13 @@ final class DiscoveryPatienceTests: XCTestCase {
 private func labelTexts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
     descendants(of: widget).filter { String(cString: gtk_widget_get_css_name($0)) == "label" }
         .map { String(cString: gtk_label_get_text(gcast($0))) }
+}
+
+/// Whether a spinner on screen in `widget` turns.
+@MainActor
+private func spinnerTurning(in widget: UnsafeMutablePointer<GtkWidget>) -> Bool {
+    descendants(of: widget).contains { child in
+        String(cString: gtk_widget_get_css_name(child)) == "spinner" && gtk_widget_get_mapped(child) != 0
+            && Bool(gboolean: gtk_spinner_get_spinning(gcast(child)))
+    }
 }

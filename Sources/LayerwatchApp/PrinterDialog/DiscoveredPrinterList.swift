@@ -23,7 +23,7 @@ final class DiscoveredPrinterList {
     /// "Looking for Bambu printers…" with a spinner, in the list while it has no printer.
     private let searching: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     /// The searching row's spinner, turning as long as the list shows.
-    let spinner = gtk_spinner_new()!
+    private let spinner = gtk_spinner_new()!
     private let listBox = GObjectRef(adopting: gtk_list_box_new()!)
     /// Whether any printer was listed since the list was made.
     private var heardAny = false
