@@ -56,6 +56,8 @@ final class DiscoveryPatienceTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 4) { list.searchingText != looking }, "after the quiet while: \(looking)")
             XCTAssertTrue(list.searchingText.hasPrefix("No printer has announced itself yet"), list.searchingText)
             XCTAssertTrue(spinnerTurning(in: list.widget), "and it keeps looking")
+            _ = iterateMainContext(timeout: 1) { false }  // drawn
+            ScreenCapture.saveIfAsked(as: "discovery-quiet")
 
             let printer = DiscoveredPrinter(serial: "01P00A123456789", address: "127.0.0.1", modelCode: "C12", name: "Garage")
             list.show([printer])
