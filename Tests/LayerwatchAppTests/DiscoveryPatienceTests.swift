@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -65,6 +66,66 @@ final class DiscoveryPatienceTests: XCTestCase {
             list.show([])
             _ = iterateMainContext(timeout: 2) { false }
             XCTAssertEqual(list.searchingText, looking, "once one was heard it never says none has")
+        }
+    }
+
+    func testAPortHeldByAnotherProgramIsSaidAndNothingPretendsToLook() throws {
+        // A socket holding a loopback port without sharing it, as a program that does not allow reuse.
+        var holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { if holder >= 0 { close(holder) } }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let held = UInt16(bigEndian: address.sin_port)
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) },
+                                            id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))",
+                                            discovery: PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: held)]),
+                                            stateDirectory: directory.appendingPathComponent("state"))
+            app.registerWithoutRunning()
+            app.activate()
+            let window = try XCTUnwrap(app.window)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.isWelcomeShown })
+            guard case .failed(let failures)? = app.editor.discovery?.state else {
+                return XCTFail("the port is held: \(String(describing: app.editor.discovery?.state))")
+            }
+            XCTAssertEqual(failures.map(\.code), [EADDRINUSE])
+            app.showDialog(editing: nil)
+            let dialog = try XCTUnwrap(app.editor.openDialog)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })
+            _ = iterateMainContext(timeout: 1) { false }
+            for list in [dialog.discovered, window.welcome.discovered] {
+                let texts = labelTexts(in: list.widget)
+                XCTAssertTrue(texts.contains("Cannot look for printers"), "\(texts)")
+                XCTAssertTrue(texts.contains { $0.contains("Another program") && $0.contains("by its address") }, "\(texts)")
+                XCTAssertFalse(texts.contains { $0.hasPrefix("Looking for") }, "\(texts)")
+                XCTAssertFalse(spinnerTurning(in: list.widget), "no spinner pretends to look")
+            }
+            ScreenCapture.saveIfAsked(as: "discovery-cannot-listen")
+
+            // The port freed, the welcome page shown again listens and looks again.
+            gtk_window_destroy(gcast(dialog.window))
+            close(holder)
+            holder = -1
+            gtk_widget_activate_action_variant(window.window, Feature.showDemo.actionName, nil)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { !window.isWelcomeShown })
+            app.closeSelectedTab()
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.isWelcomeShown })
+            guard case .listening? = app.editor.discovery?.state else {
+                return XCTFail("listening again: \(String(describing: app.editor.discovery?.state))")
+            }
+            let list = window.welcome.discovered
+            XCTAssertTrue(iterateMainContext(timeout: 5) { spinnerTurning(in: list.widget) }, "the spinner turns again")
+            XCTAssertTrue(labelTexts(in: list.widget).contains("Looking for Bambu printers…"), "\(labelTexts(in: list.widget))")
+            XCTAssertFalse(labelTexts(in: list.widget).contains("Cannot look for printers"))
         }
     }
 }

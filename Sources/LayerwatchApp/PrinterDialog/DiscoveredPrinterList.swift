@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import GtkKit
 import PrinterKit
 import StreamKit
@@ -9,7 +10,7 @@ import StreamKit
 /// text on one line each (title and details), never as markup, however long or odd it is. While no
 /// printer is listed it keeps looking, spinner turning, for as long as it shows: a printer may
 /// announce itself only now and then, so after a quiet while it says none has yet, never that
-/// there is none.
+/// there is none. When no port could be listened on, it says that instead of looking.
 @MainActor
 final class DiscoveredPrinterList {
     /// The list box (owned here too: an Edit Printer dialog never shows it).
@@ -27,12 +28,16 @@ final class DiscoveredPrinterList {
     private let listBox = GObjectRef(adopting: gtk_list_box_new()!)
     /// Whether any printer was listed since the list was made.
     private var heardAny = false
+    /// Whether the list was told no port could be listened on (`showCannotListen`).
+    private var deaf = false
+    private let quietSeconds: UInt32
     /// While the searching row shows, until it fires, the row says printers announce themselves;
     /// then, if none has, that none has yet.
     private var patience: RepeatingTimer?
 
     /// A list that says no printer has announced itself yet after `quietSeconds` without one.
     init(quietSeconds: UInt32 = 60) {
+        self.quietSeconds = quietSeconds
         searching = GObjectRef(adopting: Self.makeRow())
         // Its own sentence, not a printer's text: it wraps (at 360 px wide it takes two lines).
         adw_action_row_set_subtitle_lines(gcast(searching.pointer), 0)
@@ -41,16 +46,19 @@ final class DiscoveredPrinterList {
         adw_action_row_add_suffix(gcast(searching.pointer), spinner)
         gtk_widget_add_css_class(widget, "boxed-list")
         gtk_list_box_set_selection_mode(gcast(widget), GTK_SELECTION_NONE)
-        Self.describe(searching.pointer, title: tr("Looking for Bambu printers…"), subtitle: Self.lookingText)
+        Self.describe(searching.pointer, title: Self.lookingTitle, subtitle: Self.lookingText)
         gtk_list_box_append(gcast(widget), searching.pointer)
         // The quiet while counts from when the row comes on screen (a welcome page is made long
         // before it shows, and its listener starts when it does).
-        connectSignal(searching.pointer, "map") { [weak self] in
-            guard let self else { return }
-            if !heardAny { adw_action_row_set_subtitle(gcast(searching.pointer), Self.lookingText) }
-            patience = RepeatingTimer(seconds: quietSeconds) { [weak self] in self?.quietWhileEnded() }
-        }
+        connectSignal(searching.pointer, "map") { [weak self] in self?.startLooking() }
         connectSignal(searching.pointer, "unmap") { [weak self] in self?.patience = nil }
+    }
+
+    /// Says it is looking, the quiet while counted from now.
+    private func startLooking() {
+        guard !deaf else { return }
+        if !heardAny { adw_action_row_set_subtitle(gcast(searching.pointer), Self.lookingText) }
+        patience = RepeatingTimer(seconds: quietSeconds) { [weak self] in self?.quietWhileEnded() }
     }
 
     /// The searching row's subtitle, for tests.
@@ -58,6 +66,7 @@ final class DiscoveredPrinterList {
         adw_action_row_get_subtitle(gcast(searching.pointer)).map { String(cString: $0) } ?? ""
     }
 
+    private static var lookingTitle: String { tr("Looking for Bambu printers…") }
     private static var lookingText: String {
         tr("Bambu Lab printers on this network announce themselves every few seconds. You can also add one by its address.")
     }
@@ -69,6 +78,29 @@ final class DiscoveredPrinterList {
         guard !heardAny else { return }
         adw_action_row_set_subtitle(gcast(searching.pointer),
                                     tr("No printer has announced itself yet. Check that it is on and on the same network as this computer, or add it by its address."))
+    }
+
+    /// Says, in place of looking, that no printer can be heard: no port they announce themselves
+    /// on could be listened on (`failures`, each port's reason). The spinner stops.
+    func showCannotListen(_ failures: [PrinterDiscovery.BindFailure]) {
+        deaf = true
+        patience = nil
+        gtk_spinner_stop(gcast(spinner))
+        gtk_widget_set_visible(spinner, false.gboolean)
+        let held = failures.contains { $0.code == EADDRINUSE }
+        Self.describe(searching.pointer, title: tr("Cannot look for printers"),
+                      subtitle: held ? tr("Another program on this computer holds the port Bambu Lab printers announce themselves on. Add the printer by its address.")
+                                     : tr("This computer does not let Layerwatch listen for printers on the network. Add the printer by its address."))
+    }
+
+    /// Looks again after `showCannotListen`: the listener now listens.
+    func showListening() {
+        guard deaf else { return }
+        deaf = false
+        gtk_widget_set_visible(spinner, true.gboolean)
+        gtk_spinner_start(gcast(spinner))
+        adw_preferences_row_set_title(gcast(searching.pointer), Self.lookingTitle)
+        if gtk_widget_get_mapped(searching.pointer) != 0 { startLooking() }
     }
 
     /// Shows `printers` in this order, reusing the row of every printer already shown.
