@@ -42,7 +42,7 @@ final class DiscoveryFloodTests: XCTestCase {
             XCTAssertLessThan(cpu, 0.35 * wall, "the main thread's CPU during the flood: \(cpu) s of \(wall) s")
             let largestGap = zip(ticks.dropFirst(), ticks).map { $0 - $1 }.max() ?? .infinity
             XCTAssertGreaterThan(ticks.count, 10, "the heartbeat ran through the flood")
-            XCTAssertLessThan(largestGap, 2, "the main loop never stalled (largest gap \(largestGap) s, flood took \(flood.duration) s)")
+            XCTAssertLessThan(largestGap, 5, "the main loop never stalled (largest gap \(largestGap) s, flood took \(flood.duration) s)")
             XCTAssertEqual(dialog.discoveredPrinters.count, 64, "the list is capped")
             XCTAssertTrue(dialog.discoveredPrinters.contains { $0.serial == Flood.serial(9_999) }, "and shows the latest printers")
             var rows = 0
