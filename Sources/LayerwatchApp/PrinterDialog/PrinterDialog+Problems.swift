@@ -109,7 +109,26 @@ extension PrinterDialog {
         gtk_widget_set_sensitive(testButton, false.gboolean)
         gtk_label_set_text(gcast(testResult), tr("Connecting…"))
         if printer.kind.crealityFamily != nil { return testCreality(printer) }
+        if printer.cameras.isEmpty { return testStatusAPI(of: printer) }
         testCamera(of: printer, after: nil)
+    }
+
+    /// Test Connection of a Klipper or OctoPrint printer without a camera: its API, asked for its
+    /// cameras as "Find Cameras" does; what went wrong stands under the field to fix.
+    func testStatusAPI(of printer: Printer) {
+        guard let endpoint = printer.statusEndpoint else { return }
+        let hasPort = choice.shows(.apiPort)
+        statusCheck.start(.statusAPI(endpoint)) { [weak self] result in
+            guard let self else { return }
+            gtk_widget_set_sensitive(testButton, true.gboolean)
+            switch result {
+            case .success:
+                showTestResult([tr("Connected. Without a camera, the printer's status shows without a picture.")])
+            case .failure(let failure):
+                showCheckProblem(CheckFailurePlacement(failure, hasPort: hasPort))
+                showTestResult([tr("Not connected: the message under the marked field says why.")])
+            }
+        }
     }
 
     /// Probes `printer`'s selected camera and says what it found, after `status` (a Creality

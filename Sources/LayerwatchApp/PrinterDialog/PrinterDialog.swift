@@ -54,6 +54,8 @@ final class PrinterDialog {
     let discovered = DiscoveredPrinterList()
     /// Test Connection's question to a Creality printer's status websocket, while it runs.
     let crealityCheck = StatusQuestion<CrealityIdentity>()
+    /// Test Connection's question to the API of a Klipper or OctoPrint printer without a camera.
+    let statusCheck = CameraSearch()
     private var model: BambuModel?
     private let id: UUID
     /// The printer being edited.
@@ -155,7 +157,10 @@ final class PrinterDialog {
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         kind.onChange { [weak self] in self?.choiceChanged() }
         family.onChange { [weak self] in self?.familyChanged() }
-        connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
+        connectSignal(window, "destroy") { [crealityCheck, statusCheck] in
+            crealityCheck.cancel()
+            statusCheck.cancel()
+        }
         watchEdits()
         answerEnter()
         closeOnEscape()
