@@ -65,6 +65,7 @@ final class NoCameraPrinterTests: XCTestCase {
             XCTAssertTrue(dialog.isValid, "\(dialog.blockingProblems)")
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 10) { dialog.testResultText.hasPrefix("Connected") }, dialog.testResultText)
+            _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "no-camera-dialog")
 
             dialog.save()
@@ -87,12 +88,13 @@ final class NoCameraPrinterTests: XCTestCase {
             XCTAssertEqual(page.controls.featureNames, ["pause-print", "resume-print", "stop-print"], "no camera buttons in its bar")
             XCTAssertTrue(window.isEnabled("close-tab"))
             XCTAssertTrue(window.isEnabled("edit-printer"))
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "no-camera-tab")
             app.takeSnapshot()
             app.setRecording(true)
             app.reconnectSelected()
             XCTAssertFalse(page.isRecording)
             _ = iterateMainContext(timeout: 1) { false }  // what those asked runs: no camera, nothing done
-            ScreenCapture.saveIfAsked(as: "no-camera-tab")
 
             window.showFarm(true)
             let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
@@ -130,6 +132,7 @@ final class NoCameraPrinterTests: XCTestCase {
             _ = iterateMainContext(timeout: 1) { false }
             XCTAssertNil(area.thumbnailSize, "bytes that are no picture are not shown")
             XCTAssertTrue(area.isIconShown, "the placeholder stays")
+            ScreenCapture.saveIfAsked(as: "no-camera-icon")
             XCTAssertEqual(page.printSummary?.state, .printing, "the status shows all the same")
         }
     }
