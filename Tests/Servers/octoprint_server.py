@@ -21,8 +21,9 @@ Endpoints: GET /api/version, /api/server, /api/job, /api/settings
 stdin:  {"cmd":"set","job":{…},"progress":{…},"state":TEXT,"temperature":{…},"flags":{…}}
              deep-merged; a new `state` without `flags` sets the flags OctoPrint shows for it
         {"cmd":"settings","webcam":{…}}    replaces the settings' webcam block
-        {"cmd":"thumbnail","path":P,"width":W,"height":H[,"garbage":true]}   stored file P gets a
-                                           W x H PNG thumbnail (garbage: bytes that are no picture)
+        {"cmd":"thumbnail","path":P,"width":W,"height":H[,"garbage":true][,"address":A]}   stored file P
+                                           gets a W x H PNG thumbnail (garbage: bytes that are no
+                                           picture; address: the `thumbnail` its entry gives instead)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET","path":P,"authorized":B}   every request, before answering
@@ -151,7 +152,7 @@ class Printer:
                 "name": path.rpartition("/")[2], "display": path.rpartition("/")[2], "path": path, "type": "machinecode",
                 "typePath": ["machinecode", "gcode"], "origin": "local", "size": 1468987, "date": 1378847754,
                 "refs": {"resource": f"http://127.0.0.1/api/files/local/{path}", "download": f"http://127.0.0.1/downloads/files/local/{path}"},
-                "thumbnail": f"plugin/prusaslicerthumbnails/thumbnail/{name}?20240101120000",
+                "thumbnail": command.get("address") or f"plugin/prusaslicerthumbnails/thumbnail/{name}?20240101120000",
                 "thumbnail_src": "prusaslicerthumbnails"}
 
     def file_entry(self, path):

@@ -56,6 +56,25 @@ final class JobThumbnailTests: XCTestCase {
         XCTAssertEqual(printing?.thumbnail?.pictureSize?.height, 124)
     }
 
+    /// A thumbnail address on another host or port is not fetched: the API key goes to the
+    /// printer's API only.
+    func testAThumbnailElsewhereIsNotFetched() throws {
+        let octoprint = try server("octoprint_server.py", ["--api-key", "OCTOKEY123456"])
+        let elsewhere = try server("octoprint_server.py", ["--api-key", "OCTOKEY123456"])
+        elsewhere.send(["cmd": "thumbnail", "path": "clip.gcode", "width": 64, "height": 64])
+        octoprint.send(["cmd": "thumbnail", "path": "clip.gcode", "width": 64, "height": 64,
+                        "address": "http://127.0.0.1:\(elsewhere.port)/plugin/prusaslicerthumbnails/thumbnail/clip.png"])
+        XCTAssertNotNil(octoprint.waitFor("done") { $0.string("cmd") == "thumbnail" })
+        let recorder = StatusRecorder(.octoprint(host: "127.0.0.1", port: octoprint.port, apiKey: "OCTOKEY123456"))
+        octoprint.send(["cmd": "set", "state": "Printing", "job": ["file": ["name": "clip.gcode", "display": "clip.gcode",
+                                                                            "path": "clip.gcode", "origin": "local"]]])
+        recorder.awaitStatus(10, "printing") { $0.state == .printing }
+        XCTAssertNotNil(octoprint.waitFor("request") { $0.string("path") == "/api/files/local/clip.gcode" }, "the entry was asked for")
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertEqual(elsewhere.events(named: "request").count, 0, "nothing went to the other address")
+        XCTAssertNil(recorder.all.last?.status?.thumbnail)
+    }
+
     func testTheDeclaredSizeDecidesWhatIsDecoded() {
         func png(_ width: UInt32, _ height: UInt32) -> Data {
             var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
