@@ -146,7 +146,9 @@ final class NoCameraPrinterTests: XCTestCase {
                         "progress": ["completion": 60.0, "printTimeLeft": 900]])
         let directory = try makeTemporaryDirectory()
         let prusa = Printer(name: "Prusa", kind: .octoprint, host: "127.0.0.1", apiPort: octoprint.port, accessCode: "OCTOKEY123456")
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [prusa]))
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60)
+        let shelf = Printer(name: "Shelf", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [prusa, shelf]))
         try MainActor.assumeIsolated {
             let (_, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
@@ -156,6 +158,15 @@ final class NoCameraPrinterTests: XCTestCase {
             XCTAssertEqual(area.thumbnailSize?.width, 220)
             XCTAssertEqual(area.thumbnailSize?.height, 124)
             XCTAssertEqual(page.printSummary?.state, .printing)
+
+            // In the farm beside a printer with a camera, its tile lines up with the other.
+            window.showFarm(true)
+            let tiles = try [prusa.id, shelf.id].map { try XCTUnwrap(window.farm.tile(id: $0)) }
+            XCTAssertTrue(iterateMainContext(timeout: 15) { tiles[1].surface?.state == .live && tiles[0].noCamera?.thumbnailSize != nil })
+            _ = iterateMainContext(timeout: 1) { false }
+            XCTAssertEqual(gtk_widget_get_height(tiles[0].noCamera!.widget), gtk_widget_get_height(tiles[1].surface!.widget),
+                           "the placeholder takes the picture's 16:9 place")
+            ScreenCapture.saveIfAsked(as: "no-camera-farm-mixed")
         }
     }
 }
