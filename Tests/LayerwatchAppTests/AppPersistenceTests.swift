@@ -50,7 +50,7 @@ final class AppPersistenceTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertEqual(window.tabs.all.map(\.name), ["Bench", "Garage"], "tab order restored")
             XCTAssertEqual(window.tabs.selected?.name, "Garage", "selection restored")
-            XCTAssertFalse(window.tabs.all.contains { $0.camera.isDemo }, "no demo camera when printers exist")
+            XCTAssertFalse(window.tabs.all.contains { $0.camera!.isDemo }, "no demo camera when printers exist")
             var width: Int32 = 0, height: Int32 = 0
             gtk_window_get_default_size(gcast(window.window), &width, &height)
             XCTAssertEqual([width, height], [900, 640])
@@ -93,7 +93,7 @@ final class AppPersistenceTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(window.isWelcomeShown)
             app.showDemo()
-            XCTAssertTrue(window.tabs.all.first?.camera.isDemo ?? false)
+            XCTAssertTrue(window.tabs.all.first?.camera!.isDemo ?? false)
 
             app.showDialog(editing: nil)
             let dialog = try XCTUnwrap(app.editor.openDialog)

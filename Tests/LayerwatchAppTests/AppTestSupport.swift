@@ -44,7 +44,7 @@ final class PageWindow {
          orientation: PictureOrientation = .upright) {
         var camera = Camera(name: name, source: session.source)
         camera.orientation = orientation
-        page = PrinterPage(cameras: [camera]) { _ in session }
+        page = PrinterPage(printer: PrinterCameras(camera: camera)) { _ in session }
         window = gtk_window_new()
         gtk_window_set_default_size(gcast(window), width, height)
         gtk_window_set_child(gcast(window), page.widget)
@@ -162,7 +162,7 @@ func toastTitles(in window: UnsafeMutablePointer<GtkWidget>) -> [String] {
 @MainActor
 func statusStripsEverywhere(of page: PrinterPage, in app: LayerwatchApplication,
                             window: MainWindow) throws -> (strips: [StatusStrip], mini: MiniWindow) {
-    app.togglePopOut(page.camera)
+    app.togglePopOut(page.camera!)
     let mini = try XCTUnwrap(app.miniWindows[page.printerID])
     let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
     return ([page.status.strip, tile.status.strip, mini.status.strip], mini)

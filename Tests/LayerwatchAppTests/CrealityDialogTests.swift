@@ -123,8 +123,8 @@ final class CrealityDialogTests: XCTestCase {
             dialog.save()
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 30) { page.state == .live }, "camera \(page.state)")
-            XCTAssertTrue(iterateMainContext(timeout: 10) { WebRTCWindowTests.quadrants(in: page.surface.picture) == WebRTCWindowTests.quadrants },
-                          "the tab: \(String(describing: WebRTCWindowTests.quadrants(in: page.surface.picture)))")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { WebRTCWindowTests.quadrants(in: page.surface!.picture) == WebRTCWindowTests.quadrants },
+                          "the tab: \(String(describing: WebRTCWindowTests.quadrants(in: page.surface!.picture)))")
             let offers = camera.events(named: "offer")
             XCTAssertFalse(offers.isEmpty)
             let addresses = offers.flatMap { ($0.fields["candidates"] as? [String]) ?? [] }

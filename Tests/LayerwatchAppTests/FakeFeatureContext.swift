@@ -10,6 +10,9 @@ import StreamKit
 final class FakeFeatureContext: FeatureContext {
     var selectedCamera: Camera?
     var selectedCameraState: SessionState?
+    /// The selected printer: the camera's, or `cameralessPrinter` (a printer watched without a picture).
+    var selectedPrinterID: UUID? { selectedCamera?.printerID ?? cameralessPrinter }
+    var cameralessPrinter: UUID?
     var selectedPrinterCameras: [Camera] = []
     var selectedCameraRecords = false
     var selectedPrinter: Printer?

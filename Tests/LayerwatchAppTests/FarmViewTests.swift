@@ -80,7 +80,7 @@ final class FarmViewTests: XCTestCase {
     /// SMPTE bars put green at the middle of the picture's upper part, whatever the size.
     @MainActor
     private func showsBars(_ tile: FarmTile) -> Bool {
-        guard let image = RenderedImage(of: tile.surface.widget) else { return false }
+        guard let image = RenderedImage(of: tile.surface!.widget) else { return false }
         let pixel = image.rgb(x: image.width / 2, y: image.height * 3 / 10)
         return pixel.g > 120 && pixel.r < 90 && pixel.b < 90
     }
@@ -96,37 +96,37 @@ final class FarmViewTests: XCTestCase {
             XCTAssertEqual(gtk_widget_get_visible(window.tabs.bar), 0, "no tab bar over the farm")
             XCTAssertEqual(String(cString: gtk_window_get_title(gcast(window.window))), "Farm — Layerwatch")
             let tiles = window.farm.tiles
-            XCTAssertEqual(tiles.map(\.camera.name), printers.map(\.name))
-            XCTAssertTrue(iterateMainContext(timeout: 30) { tiles.allSatisfy { $0.surface.state == .live && $0.surface.shownFrame != nil } },
-                          "every tile live: \(tiles.map { "\($0.camera.name) \($0.surface.state)" })")
+            XCTAssertEqual(tiles.map(\.camera!.name), printers.map(\.name))
+            XCTAssertTrue(iterateMainContext(timeout: 30) { tiles.allSatisfy { $0.surface!.state == .live && $0.surface!.shownFrame != nil } },
+                          "every tile live: \(tiles.map { "\($0.camera!.name) \($0.surface!.state)" })")
             XCTAssertTrue(iterateMainContext(timeout: 10) { tiles.allSatisfy(showsBars) },
-                          "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera.name))")
+                          "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera!.name))")
             XCTAssertEqual(window.farm.grid.columns, 4, "1500 px hold four tiles of at least 320 px")
             let p1 = try XCTUnwrap(tiles.last), h264 = tiles[0]
-            XCTAssertTrue(iterateMainContext(timeout: 5) { p1.surface.frameAgeText?.hasSuffix("s ago") ?? false },
+            XCTAssertTrue(iterateMainContext(timeout: 5) { p1.surface!.frameAgeText?.hasSuffix("s ago") ?? false },
                           "a P1-style camera's tile says how old its picture is")
-            XCTAssertNil(h264.surface.frameAgeText, "a 10 fps camera's does not")
+            XCTAssertNil(h264.surface!.frameAgeText, "a 10 fps camera's does not")
 
             // Each camera is converted at its tile's size, not the stream's.
             let firstTile = try XCTUnwrap(tiles.first)
-            let tileWidth = Int(gtk_widget_get_width(firstTile.surface.widget) * gtk_widget_get_scale_factor(firstTile.surface.widget))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { (firstTile.surface.session.stats.outputSize?.width ?? .max) <= tileWidth },
-                          "\(String(describing: firstTile.surface.session.stats.outputSize)) for a \(tileWidth) px tile")
+            let tileWidth = Int(gtk_widget_get_width(firstTile.surface!.widget) * gtk_widget_get_scale_factor(firstTile.surface!.widget))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { (firstTile.surface!.session.stats.outputSize?.width ?? .max) <= tileWidth },
+                          "\(String(describing: firstTile.surface!.session.stats.outputSize)) for a \(tileWidth) px tile")
 
             // The tabs (hidden behind the farm) and a mini window per printer: still one connection each.
-            for tile in tiles { app.togglePopOut(tile.camera) }
+            for tile in tiles { app.togglePopOut(tile.camera!) }
             defer { app.miniWindows.all.forEach { $0.close() } }
             XCTAssertEqual(app.miniWindows.all.count, 6)
             XCTAssertTrue(iterateMainContext(timeout: 15) { app.miniWindows.all.allSatisfy { $0.surface.shownFrame != nil } })
             for (tile, camera) in zip(tiles, cameras) {
-                XCTAssertEqual(tile.surface.session.consumerCount, 3, "\(tile.camera.name): tab, tile and mini window")
-                XCTAssertTrue(tile.surface.session === window.tabs.page(id: tile.camera.printerID)?.session)
-                XCTAssertEqual(camera.connections, 1, "\(tile.camera.name) (\(camera.url.prefix(4))) sees one client")
+                XCTAssertEqual(tile.surface!.session.consumerCount, 3, "\(tile.camera!.name): tab, tile and mini window")
+                XCTAssertTrue(tile.surface!.session === window.tabs.page(id: tile.camera!.printerID)?.session)
+                XCTAssertEqual(camera.connections, 1, "\(tile.camera!.name) (\(camera.url.prefix(4))) sees one client")
             }
             // Every tile keeps updating with the mini windows open.
-            let shown = tiles.map { $0.surface.shownFrame }
-            XCTAssertTrue(iterateMainContext(timeout: 10) { zip(tiles, shown).allSatisfy { $0.surface.shownFrame !== $1 } },
-                          "tiles updating: \(zip(tiles, shown).filter { $0.surface.shownFrame === $1 }.map(\.0.camera.name))")
+            let shown = tiles.map { $0.surface!.shownFrame }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { zip(tiles, shown).allSatisfy { $0.surface!.shownFrame !== $1 } },
+                          "tiles updating: \(zip(tiles, shown).filter { $0.surface!.shownFrame === $1 }.map(\.0.camera!.name))")
         }
         withExtendedLifetime(windowManager) {}
     }
@@ -167,7 +167,7 @@ final class FarmViewTests: XCTestCase {
             let (app, window) = try startApp(with: printers)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
-            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
             XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] },
                           "printing by least time left, then idle: \(order())")
             let cog = try XCTUnwrap(farm.tile(id: printers[2].id)), anvil = try XCTUnwrap(farm.tile(id: printers[0].id))
@@ -175,8 +175,8 @@ final class FarmViewTests: XCTestCase {
             XCTAssertFalse(try XCTUnwrap(farm.tile(id: printers[1].id)).isMarkedFinishing)
             XCTAssertEqual(cog.status.strip.stateText, "Printing")
             XCTAssertEqual(cog.status.strip.percentText, "90 %")
-            XCTAssertTrue(iterateMainContext(timeout: 15) { farm.tiles.allSatisfy { $0.surface.state == .live } })
-            let pictures = farm.tiles.map(\.surface.picture)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { farm.tiles.allSatisfy { $0.surface!.state == .live } })
+            let pictures = farm.tiles.map(\.surface!.picture)
             let connections = camera.events(named: "client").count
             XCTAssertEqual(connections, 3)
 
@@ -198,8 +198,8 @@ final class FarmViewTests: XCTestCase {
             app.setAttentionFirst(false)
             XCTAssertEqual(order(), ["Anvil", "Bolt", "Cog"])
             XCTAssertFalse(app.library.config.farm.attentionFirst, "remembered")
-            XCTAssertEqual(farm.tiles.map(\.surface.picture), pictures)
-            XCTAssertTrue(farm.tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 && $0.surface.state == .live })
+            XCTAssertEqual(farm.tiles.map(\.surface!.picture), pictures)
+            XCTAssertTrue(farm.tiles.allSatisfy { $0.surface!.lifecycle.dismantles == 0 && $0.surface!.state == .live })
             XCTAssertEqual(camera.events(named: "client").count, connections, "reordering never reconnects")
         }
     }
@@ -218,7 +218,7 @@ final class FarmViewTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
-            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
             XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] && farm.grid.frames.count == 3 },
                           "printing by least time left, then idle: \(order())")
             let anvil = try XCTUnwrap(farm.tile(id: printers[0].id)), bolt = try XCTUnwrap(farm.tile(id: printers[1].id))
@@ -226,7 +226,7 @@ final class FarmViewTests: XCTestCase {
             @MainActor func printer(at point: graphene_point_t) -> String? {
                 let frames = farm.grid.frames
                 let index = frames.firstIndex { Float($0.x) <= point.x && point.x < Float($0.x + $0.width) && Float($0.y) <= point.y && point.y < Float($0.maxY) }
-                return index.map { farm.shownOrder[$0].camera.name }
+                return index.map { farm.shownOrder[$0].camera!.name }
             }
 
             // A right-click on Bolt's tile opens its menu; meanwhile Anvil pauses, which puts it first.
@@ -294,7 +294,7 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 450, height: 500)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
-            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
             XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Anvil", "Bolt", "Cog"] }, "printing first: \(order())")
             /// Whether all of the tile is inside the farm's view.
             @MainActor func inSight(_ tile: FarmTile) -> Bool {
@@ -329,7 +329,7 @@ final class FarmViewTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 && window.farm.grid.columns == 3 },
                           "columns: \(window.farm.grid.columns)")
             func press(_ keys: String) { XCTAssertEqual(Keyboard.press(keys, window: xid), 0, "xdotool \(keys)") }
-            @MainActor func focused() -> String? { window.farm.focusedTile?.camera.name }
+            @MainActor func focused() -> String? { window.farm.focusedTile?.camera!.name }
 
             window.farm.focus(printers[0].id)
             XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P1" })
@@ -391,15 +391,15 @@ final class FarmViewTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
             let tiles = farm.tiles
-            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil } })
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } })
             let sizer = WindowSizer(window.window)
             XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 4 }, "1500 px: four columns")
-            let pictures = tiles.map(\.surface.picture)
+            let pictures = tiles.map(\.surface!.picture)
             // A hidden listener on each session hears every state from here on.
             var states: [String: [SessionState]] = [:]
             let listeners = tiles.map { tile in
-                let name = tile.camera.name
-                return tile.surface.session.attach(executor: MainLoopExecutor.main, visible: false,
+                let name = tile.camera!.name
+                return tile.surface!.session.attach(executor: MainLoopExecutor.main, visible: false,
                                                    onState: { state in MainActor.assumeIsolated { states[name, default: []].append(state) } },
                                                    onFrame: { _ in })
             }
@@ -413,18 +413,18 @@ final class FarmViewTests: XCTestCase {
                     sizer.serverSize == WindowSizer.Size(width: width, height: 900) && farm.grid.columns == columns
                 }, "\(width) px: \(sizer.serverSize), \(farm.grid.columns) columns")
                 // In one column the last tiles are below the window: those alone wait (see the next test).
-                @MainActor func inSight() -> [FarmTile] { tiles.filter { $0.surface.isOnScreen } }
+                @MainActor func inSight() -> [FarmTile] { tiles.filter { $0.surface!.isOnScreen } }
                 XCTAssertTrue(iterateMainContext(timeout: 3) { columns == 1 ? inSight().count < 4 : inSight().count == 4 },
                               "\(inSight().count) tiles in sight at \(width) px")
                 let seen = inSight()
-                let before = seen.map { $0.surface.shownFrame }
-                XCTAssertTrue(iterateMainContext(timeout: 5) { zip(seen, before).allSatisfy { $0.surface.shownFrame !== $1 } },
+                let before = seen.map { $0.surface!.shownFrame }
+                XCTAssertTrue(iterateMainContext(timeout: 5) { zip(seen, before).allSatisfy { $0.surface!.shownFrame !== $1 } },
                               "every tile in sight still updating at \(width) px")
             }
             let frames = farm.grid.frames
             XCTAssertEqual(Set(frames.map(\.y)).count, 1, "four tiles in one row: \(frames)")
-            XCTAssertEqual(tiles.map(\.surface.picture), pictures, "no picture was made again")
-            XCTAssertTrue(tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 })
+            XCTAssertEqual(tiles.map(\.surface!.picture), pictures, "no picture was made again")
+            XCTAssertTrue(tiles.allSatisfy { $0.surface!.lifecycle.dismantles == 0 })
             XCTAssertEqual(camera.events(named: "client").count, 4, "no stream restarted")
             XCTAssertTrue(states.values.allSatisfy { $0.allSatisfy { $0 == .live } }, "only live states: \(states)")
         }
@@ -440,14 +440,14 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 1900, height: 1150)
             defer { gtk_window_destroy(gcast(window.window)) }
             let tiles = window.farm.shownOrder
-            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil && $0.surface.isOnScreen } })
-            XCTAssertEqual(tiles.prefix(8).map(\.surface.keyframesAreEnough), Array(repeating: false, count: 8), "the first eight play every frame")
-            XCTAssertEqual(tiles.suffix(2).map(\.surface.keyframesAreEnough), [true, true])
-            XCTAssertTrue(iterateMainContext(timeout: 8) { tiles.suffix(2).allSatisfy { $0.surface.session.stats.keyframesOnly } },
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil && $0.surface!.isOnScreen } })
+            XCTAssertEqual(tiles.prefix(8).map(\.surface!.keyframesAreEnough), Array(repeating: false, count: 8), "the first eight play every frame")
+            XCTAssertEqual(tiles.suffix(2).map(\.surface!.keyframesAreEnough), [true, true])
+            XCTAssertTrue(iterateMainContext(timeout: 8) { tiles.suffix(2).allSatisfy { $0.surface!.session.stats.keyframesOnly } },
                           "the ninth and tenth decode keyframes only")
-            XCTAssertTrue(tiles.prefix(8).allSatisfy { !$0.surface.session.stats.keyframesOnly })
-            let last = tiles[9], shown = last.surface.shownFrame
-            XCTAssertTrue(iterateMainContext(timeout: 3) { last.surface.shownFrame !== shown }, "and still update at each keyframe")
+            XCTAssertTrue(tiles.prefix(8).allSatisfy { !$0.surface!.session.stats.keyframesOnly })
+            let last = tiles[9], shown = last.surface!.shownFrame
+            XCTAssertTrue(iterateMainContext(timeout: 3) { last.surface!.shownFrame !== shown }, "and still update at each keyframe")
         }
     }
 
@@ -461,18 +461,18 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 450, height: 400)
             defer { gtk_window_destroy(gcast(window.window)) }
             let tiles = window.farm.shownOrder
-            XCTAssertTrue(iterateMainContext(timeout: 10) { tiles[0].surface.shownFrame != nil })
-            XCTAssertTrue(iterateMainContext(timeout: 5) { tiles[0].surface.isOnScreen && !tiles[5].surface.isOnScreen },
+            XCTAssertTrue(iterateMainContext(timeout: 10) { tiles[0].surface!.shownFrame != nil })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { tiles[0].surface!.isOnScreen && !tiles[5].surface!.isOnScreen },
                           "the first tile is in sight, the last out of it")
             let hidden = tiles[5]
             iterateFrames(5)  // a frame converted before the layout placed the tile may still be on its way
-            let shown = hidden.surface.shownFrame
+            let shown = hidden.surface!.shownFrame
             iterateFrames(30)
-            XCTAssertTrue(hidden.surface.shownFrame === shown, "nothing delivered to a tile out of sight")
+            XCTAssertTrue(hidden.surface!.shownFrame === shown, "nothing delivered to a tile out of sight")
 
-            window.farm.focus(hidden.camera.printerID)  // the scrolled window follows the focus
-            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.isOnScreen && !tiles[0].surface.isOnScreen })
-            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.shownFrame !== shown && hidden.surface.shownFrame != nil },
+            window.farm.focus(hidden.camera!.printerID)  // the scrolled window follows the focus
+            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface!.isOnScreen && !tiles[0].surface!.isOnScreen })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface!.shownFrame !== shown && hidden.surface!.shownFrame != nil },
                           "in sight again, it updates")
         }
     }

@@ -122,6 +122,22 @@ extension FeatureTableTests {
         }
     }
 
+    /// A printer watched without a picture: its tab can be shown and closed, its print controlled;
+    /// the camera's features are off, stats and fullscreen too.
+    func testAPrinterWithoutACameraHasNoCameraFeatures() {
+        MainActor.assumeIsolated {
+            let context = FakeFeatureContext()
+            context.cameralessPrinter = UUID()
+            context.printControls = ["pause": .available]
+            let enabled = Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name))
+            XCTAssertEqual(enabled, ["show-tab", "close-tab", "pause-print", "add-printer", "show-demo", "show-help-overlay", "preferences",
+                                     "about", "quit", "show-printer", "open-file", "show-in-files", "open-link", "farm-view"])
+            let showTab = Feature.all.first { $0.name == "show-tab" }!
+            Self.activate(showTab, target: nil, on: context)
+            XCTAssertEqual(context.calls, ["showTab(\(context.cameralessPrinter!))"])
+        }
+    }
+
     func testTogglesShowTheContextsValues() {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()

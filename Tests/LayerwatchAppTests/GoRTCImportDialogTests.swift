@@ -69,7 +69,7 @@ final class GoRTCImportDialogTests: XCTestCase {
 
             // Nothing serves RTSP on 8554 here: each tab's card says it failed and will retry.
             for page in window.tabs.all {
-                let status = page.surface.status
+                let status = page.surface!.status
                 XCTAssertTrue(iterateMainContext(timeout: 10) { status.titleText.hasPrefix("Reconnecting") }, status.titleText)
                 XCTAssertTrue(status.isShown)
                 XCTAssertEqual(status.buttonText, "Retry Now")

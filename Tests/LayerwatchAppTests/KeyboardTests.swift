@@ -36,7 +36,7 @@ final class KeyboardTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 3) { window.tabs.selected?.name == "Two" }, "Ctrl+PgUp: previous tab")
 
             press("ctrl+i")
-            XCTAssertTrue(iterateMainContext(timeout: 3) { window.tabs.selected?.surface.stats.isShown ?? false }, "Ctrl+I: stats")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { window.tabs.selected?.surface!.stats.isShown ?? false }, "Ctrl+I: stats")
 
             press("F11")
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.isFullscreen }, "F11: fullscreen")

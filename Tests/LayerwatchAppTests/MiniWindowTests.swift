@@ -110,7 +110,7 @@ final class MiniWindowTests: XCTestCase {
             let mainWidth = gtk_widget_get_width(window.window)
 
             // Popped out: level with the main window's top, right of its right edge (not at the screen's corner).
-            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera)
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera!)
             var mini = try XCTUnwrap(app.miniWindows[printer.id])
             XCTAssertTrue(iterateMainContext(timeout: 10) {
                 WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [main.x + mainWidth + 12, main.y]
@@ -138,7 +138,7 @@ final class MiniWindowTests: XCTestCase {
             let left = try XCTUnwrap(WindowPosition.read(mini.window))
             mini.close()
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.miniWindows[printer.id] == nil })
-            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera)
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera!)
             mini = try XCTUnwrap(app.miniWindows[printer.id])
             defer { mini.close() }
             XCTAssertTrue(iterateMainContext(timeout: 10) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [left.x, left.y] },

@@ -81,10 +81,10 @@ final class MultiCameraPrinterTests: XCTestCase {
             window.recordingFolder = recordings
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(gtk_widget_get_visible(page.switcher) != 0, "two cameras: the switcher shows")
-            XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } && page.surface.shownFrame != nil },
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } && page.surface!.shownFrame != nil },
                           "both cameras connect, the first is shown")
-            let picture = try XCTUnwrap(page.surface.picture)
-            let firstFrame = page.surface.shownFrame
+            let picture = try XCTUnwrap(page.surface!.picture)
+            let firstFrame = page.surface!.shownFrame
 
             // Alt+Shift+2, by the digit key, whatever the layout's shifted symbol.
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
@@ -92,10 +92,10 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { page.shownIndex == 1 }, "Alt+Shift+2 shows the second camera")
             XCTAssertTrue(page.session === page.sessions[1])
             XCTAssertEqual(Int(gtk_drop_down_get_selected(gcast(page.switcher))), 1, "the switcher says so")
-            XCTAssertTrue(iterateMainContext(timeout: 5) { page.surface.shownFrame.map { $0 !== firstFrame } ?? false })
-            XCTAssertEqual(page.surface.picture, picture, "the same picture widget")
-            XCTAssertEqual(page.surface.lifecycle.dismantles, 0)
-            XCTAssertEqual(window.farm.tiles.first?.camera.id, printer.cameras[1].id, "the farm tile follows")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { page.surface!.shownFrame.map { $0 !== firstFrame } ?? false })
+            XCTAssertEqual(page.surface!.picture, picture, "the same picture widget")
+            XCTAssertEqual(page.surface!.lifecycle.dismantles, 0)
+            XCTAssertEqual(window.farm.tiles.first?.camera!.id, printer.cameras[1].id, "the farm tile follows")
 
             // Files name the camera of a printer with several.
             app.takeSnapshot()
@@ -103,7 +103,7 @@ final class MultiCameraPrinterTests: XCTestCase {
             let snapshot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).first)
             XCTAssertTrue(snapshot.hasPrefix("Bench — Bed "), snapshot)
             app.setRecording(true)
-            let started = try XCTUnwrap(page.session.recording)
+            let started = try XCTUnwrap(page.session!.recording)
             XCTAssertTrue(iterateMainContext(timeout: 10) { started.current.seconds > 0.5 }, "pictures recorded")
             app.setRecording(false)
             XCTAssertTrue(iterateMainContext(timeout: 10) { started.current.isFinished })
@@ -111,7 +111,7 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertTrue(recording.hasPrefix("Bench — Bed ") && recording.hasSuffix(".mkv"), recording)
 
             // The mini window pops out the camera shown, and follows the switcher.
-            app.togglePopOut(page.camera)
+            app.togglePopOut(page.camera!)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
             XCTAssertEqual(mini.camera.id, printer.cameras[1].id)
             gtk_drop_down_set_selected(gcast(page.switcher), 0)

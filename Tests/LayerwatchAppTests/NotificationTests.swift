@@ -32,7 +32,7 @@ final class NotificationTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
             let page = try XCTUnwrap(window.tabs.selected)
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page.status.strip.stateText == "Idle" && page.surface.shownFrame != nil },
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.status.strip.stateText == "Idle" && page.surface!.shownFrame != nil },
                           "status \(String(describing: page.status.strip.stateText)), camera \(page.state)")
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy_0.2mm_PLA", "mc_percent": 42]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { page.status.strip.stateText == "Printing" })

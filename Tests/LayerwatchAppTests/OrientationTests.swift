@@ -20,7 +20,7 @@ final class OrientationTests: XCTestCase {
         let session = try makeSession(clip.path)
         let shown = PageWindow(name: "Sideways", session: session, width: 800, height: 700, orientation: orientation)
         defer { shown.close() }
-        return try bars(on: shown.page.surface, orientation, at: points)
+        return try bars(on: shown.page.surface!, orientation, at: points)
     }
 
     /// The bars `surface` shows of a 320×240 SMPTE picture mounted as `orientation` says, at (x, y),
@@ -62,9 +62,9 @@ final class OrientationTests: XCTestCase {
             dialog.save()
             let mounted = PictureOrientation(rotation: 90, flipHorizontal: true, flipVertical: false)
             let page = try XCTUnwrap(window.tabs.selected)
-            XCTAssertEqual(page.camera.orientation, mounted, "the reopened tab shows the camera as mounted")
+            XCTAssertEqual(page.camera!.orientation, mounted, "the reopened tab shows the camera as mounted")
             // Mirrored, the blue bar is on the left; turned a quarter, the left is at the top, on the right side.
-            XCTAssertEqual(try bars(on: page.surface, mounted, at: [0.5, 3.5, 6.5].map { (0.8, $0 / 7) }), ["blue", "green", "grey"])
+            XCTAssertEqual(try bars(on: page.surface!, mounted, at: [0.5, 3.5, 6.5].map { (0.8, $0 / 7) }), ["blue", "green", "grey"])
 
             app.flushSaves()
             let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)

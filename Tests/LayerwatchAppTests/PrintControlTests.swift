@@ -170,7 +170,7 @@ final class PrintControlTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             let voronPage = try XCTUnwrap(window.tabs.page(id: voron.id))
-            app.togglePopOut(voronPage.camera)
+            app.togglePopOut(voronPage.camera!)
             let mini = try XCTUnwrap(app.miniWindows[voron.id])
             defer { mini.close() }
             XCTAssertTrue(iterateMainContext(timeout: 15) {

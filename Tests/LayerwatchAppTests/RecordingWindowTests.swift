@@ -19,19 +19,19 @@ final class RecordingWindowTests: XCTestCase {
     func testCtrlShiftRRecordsTheSelectedCameraIntoTheVideosFolder() throws {
         let windowManager = try WindowManager()
         try withLiveCamera { server, printer, app, window, page, videos in
-            XCTAssertNil(page.surface.recordingBadgeText)
+            XCTAssertNil(page.surface!.recordingBadgeText)
             XCTAssertTrue(window.isEnabled("record"))
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
 
             XCTAssertEqual(Keyboard.press("ctrl+shift+r", window: xid), 0)
-            XCTAssertTrue(iterateMainContext(timeout: 3) { page.session.recording != nil }, "Ctrl+Shift+R records")
-            XCTAssertTrue(page.surface.recordingBadgeText?.hasPrefix("● 0:0") ?? false, String(describing: page.surface.recordingBadgeText))
+            XCTAssertTrue(iterateMainContext(timeout: 3) { page.session!.recording != nil }, "Ctrl+Shift+R records")
+            XCTAssertTrue(page.surface!.recordingBadgeText?.hasPrefix("● 0:0") ?? false, String(describing: page.surface!.recordingBadgeText))
             XCTAssertTrue(isRecordButtonOn(page), "the Record button shows it")
-            app.togglePopOut(page.camera)
+            app.togglePopOut(page.camera!)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
-            XCTAssertTrue(iterateMainContext(timeout: 5) { (page.session.recording?.current.seconds ?? 0) >= 2.2 })
-            XCTAssertTrue(iterateMainContext(timeout: 2) { page.surface.recordingBadgeText?.hasPrefix("● 0:02") ?? false },
-                          String(describing: page.surface.recordingBadgeText))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { (page.session!.recording?.current.seconds ?? 0) >= 2.2 })
+            XCTAssertTrue(iterateMainContext(timeout: 2) { page.surface!.recordingBadgeText?.hasPrefix("● 0:02") ?? false },
+                          String(describing: page.surface!.recordingBadgeText))
             XCTAssertTrue(iterateMainContext(timeout: 2) { mini.surface.recordingBadgeText != nil }, "the mini window shows it too")
             mini.close()
 
@@ -42,7 +42,7 @@ final class RecordingWindowTests: XCTestCase {
             let name = try XCTUnwrap(files.first)
             XCTAssertTrue(name.hasPrefix("Voron ") && name.hasSuffix(".mkv"), name)
             XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(name)” in \(SavedFiles.shownName(of: videos))"])
-            XCTAssertNil(page.surface.recordingBadgeText)
+            XCTAssertNil(page.surface!.recordingBadgeText)
             XCTAssertFalse(isRecordButtonOn(page))
             let recorded = try RecordedFile(videos.appendingPathComponent(name))
             XCTAssertEqual(recorded.codec, "h264")
@@ -64,7 +64,7 @@ final class RecordingWindowTests: XCTestCase {
             }
             XCTAssertEqual(toastTitles(in: window.window), ["The disk is full: the recording stopped. Nothing was recorded."])
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: videos.path), [], "no file without a picture is left")
-            XCTAssertNil(page.session.recording)
+            XCTAssertNil(page.session!.recording)
             XCTAssertFalse(isRecordButtonOn(page))
         }
     }

@@ -137,7 +137,7 @@ public final class LayerwatchApplication {
         connect(commandLine)  // needs no code from the keyring
         library.whenSecretsLoaded { [self] in
             guard window?.tabs.all.isEmpty ?? true else { return }  // the tabs are up already
-            connect(tabsToOpen(commandLine: commandLine).tabs.flatMap { $0 }.filter { camera in !commandLine.contains { $0.id == camera.id } })
+            connect(tabsToOpen(commandLine: commandLine).tabs.flatMap(\.cameras).filter { camera in !commandLine.contains { $0.id == camera.id } })
         }
     }
 
@@ -147,12 +147,12 @@ public final class LayerwatchApplication {
 
     /// The tabs a new window opens, each with its cameras: the saved printers (and those that can't
     /// be opened, with why) and the command line's cameras; with neither, the window welcomes.
-    private func tabsToOpen(commandLine: [Camera]) -> (tabs: [[Camera]], unopenable: [String]) {
-        var tabs: [[Camera]] = [], unopenable: [String] = []
+    private func tabsToOpen(commandLine: [Camera]) -> (tabs: [PrinterCameras], unopenable: [String]) {
+        var tabs: [PrinterCameras] = [], unopenable: [String] = []
         for printer in library.config.printers {
-            do { tabs.append(try Camera.all(of: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+            do { tabs.append(try PrinterCameras(printer: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
         }
-        tabs += commandLine.map { [$0] }
+        tabs += commandLine.map(PrinterCameras.init(camera:))
         return (tabs, unopenable)
     }
 
@@ -171,7 +171,7 @@ public final class LayerwatchApplication {
         }
         for camera in cameras {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
-            window.open([camera], select: true)
+            window.open(PrinterCameras(camera: camera), select: true)
         }
         if requested.contains(.demo) { showDemo() }
         if requested.contains(.farm) { window.showFarm(true) }
@@ -284,8 +284,9 @@ public final class LayerwatchApplication {
             guard let page = window.tabs.page(id: mini.printerID) else { continue }
             // The tab shows the camera its mini window showed.
             page.showCamera(at: page.cameras.firstIndex { $0.id == mini.cameraID } ?? 0)
+            guard let camera = page.camera else { continue }
             let position = mini.x.flatMap { x in mini.y.map { (x: Int32(x), y: Int32($0)) } }
-            miniWindows.toggle(page.camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
+            miniWindows.toggle(camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
         }
     }
 
@@ -370,16 +371,17 @@ public final class LayerwatchApplication {
     /// A fresh picture of the printer's camera for a notification: the newest a view shows (its
     /// tab's, or its mini window's), else one taken from the camera (`FreshPicture`).
     private func freshPicture(of id: UUID, _ completion: @escaping @MainActor (VideoFrame?) -> Void) {
-        let shown = [window?.tabs.page(id: id)?.surface.shownFrame, miniWindows[id]?.surface.shownFrame]
+        let shown = [window?.tabs.page(id: id)?.surface?.shownFrame, miniWindows[id]?.surface.shownFrame]
             .compactMap { $0 }.max { $0.decodedAt < $1.decodedAt }
         FreshPicture.fetch(shown: shown, session: pictureCamera(of: id)?.session, completion: completion)
     }
 
     /// The camera a printer's pictures (timelapse, notifications) come from: the one its tab shows,
-    /// else, with no tab (closed, or the window in the background), its first.
+    /// else, with no tab (closed, or the window in the background), its first; nil for a printer
+    /// without a camera.
     private func pictureCamera(of id: UUID) -> (camera: Camera, session: StreamSession)? {
-        if let page = window?.tabs.page(id: id) { return (page.camera, page.session) }
-        guard let printer = library.printer(id: id), let camera = try? Camera.all(of: printer).first else { return nil }
+        if let page = window?.tabs.page(id: id) { return page.camera.flatMap { camera in page.session.map { (camera, $0) } } }
+        guard let printer = library.printer(id: id), let camera = try? PrinterCameras(printer: printer).cameras.first else { return nil }
         return (camera, sessions.session(for: camera.source))
     }
 
@@ -415,9 +417,10 @@ public final class LayerwatchApplication {
 /// The application as the features' context: each feature reaches the owner of what it acts on.
 extension LayerwatchApplication: FeatureContext {
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
-    var selectedCameraState: SessionState? { window?.tabs.selected?.state }
+    var selectedCameraState: SessionState? { window?.tabs.selected?.surface?.state }
     var selectedPrinterCameras: [Camera] { window?.tabs.selected?.cameras ?? [] }
-    var selectedCameraRecords: Bool { window?.tabs.selected?.session.recording != nil }
+    var selectedCameraRecords: Bool { window?.tabs.selected?.session?.recording != nil }
+    var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
     var selectedPrinter: Printer? { window?.tabs.selected.flatMap { library.printer(id: $0.printerID) } }
     var hasSavedPrinters: Bool { !library.config.printers.isEmpty }
@@ -459,14 +462,14 @@ extension LayerwatchApplication: FeatureContext {
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
     func stepZoom(in zoomIn: Bool) { zoomTarget?.stepZoom(in: zoomIn) }
     func setZoom(_ zoom: PictureZoom) { zoomTarget?.setZoom(zoom) }
-    func reconnectSelected() { window?.tabs.selected?.surface.reconnect() }
+    func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
     func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
     func showDemo() {
         guard let window else { return }
-        if let open = window.tabs.all.first(where: { $0.camera.isDemo }) { return window.reveal(printer: open.printerID) }
+        if let open = window.tabs.all.first(where: \.printer.isDemo) { return window.reveal(printer: open.printerID) }
         guard let demo = Camera.demo() else { return window.toast(tr("The demo clip is not installed.")) }
-        window.open([demo], select: true)
+        window.open(PrinterCameras(camera: demo), select: true)
         if window.isFarmShown { window.showFarm(false) }
     }
     func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }

@@ -12,11 +12,6 @@ extension Camera {
         orientation = PictureOrientation(rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
                                          flipVertical: camera.flipVertical)
     }
-
-    /// Every camera of the saved printer, in its order; throws the first that cannot be opened.
-    static func all(of printer: Printer) throws -> [Camera] {
-        try printer.cameras.map { try Camera(printer: printer, camera: $0) }
-    }
 }
 
 extension Printer {

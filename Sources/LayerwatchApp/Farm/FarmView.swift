@@ -81,14 +81,14 @@ final class FarmView {
     }
 
     /// Makes the tiles match `pages` (the tabs, in their order): a tile for each new printer, a new
-    /// tile for a printer whose session was replaced (edited), none for printers gone.
+    /// tile for a printer whose session was replaced (edited) or that was renamed, none for printers gone.
     func sync(_ pages: [PrinterPage]) {
-        for tile in tiles where !pages.contains(where: { $0.camera.printerID == tile.camera.printerID && $0.session === tile.surface.session }) {
+        for tile in tiles where !pages.contains(where: tile.shows) {
             grid.remove(tile.widget)
             tile.dismantle()
         }
         tiles = pages.map { page in
-            tiles.first { $0.camera.printerID == page.camera.printerID && $0.surface.session === page.session } ?? makeTile(for: page)
+            tiles.first { $0.shows(page) } ?? makeTile(for: page)
         }
         showEmptyPage()
         reorder()
@@ -105,7 +105,7 @@ final class FarmView {
     private var isDismantled = false
 
     func tile(id: UUID) -> FarmTile? {
-        tiles.first { $0.camera.printerID == id }
+        tiles.first { $0.printerID == id }
     }
 
     /// The tiles in the order they are shown.
@@ -125,8 +125,8 @@ final class FarmView {
     }
 
     private func makeTile(for page: PrinterPage) -> FarmTile {
-        let tile = FarmTile(camera: page.camera, session: page.session, menu: menu.model.pointer)
-        let id = page.camera.printerID
+        let tile = FarmTile(printerID: page.printerID, name: page.name, camera: page.camera, session: page.session, menu: menu.model.pointer)
+        let id = page.printerID
         tile.onActivate = { [weak self] in self?.onActivate(id) }
         tile.onSelect = { [weak self] in self?.onSelect(id) }
         grid.append(tile.widget)
@@ -142,7 +142,7 @@ final class FarmView {
     private func reorder(now: Bool = false) {
         guard let hub, !isDismantled, now || hold.mayMove() else { return }
         let ordered = attentionFirst
-            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.printerID == id } }
+            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.printerID == id } }
             : tiles
         grid.setOrder(ordered.map(\.widget))
         visibilityIdle.schedule()
@@ -216,9 +216,9 @@ final class FarmView {
             var bounds = graphene_rect_t()
             let known = Bool(gboolean: gtk_widget_compute_bounds(tile.widget, scroller, &bounds))
             let seen = !known || (bounds.origin.y < height && bounds.origin.y + bounds.size.height > 0)
-            tile.surface.setOnScreen(seen)
+            tile.surface?.setOnScreen(seen)
             if seen { live += 1 }
-            tile.surface.setKeyframesSuffice(seen && live > Self.liveTiles)
+            tile.surface?.setKeyframesSuffice(seen && live > Self.liveTiles)
         }
     }
 }

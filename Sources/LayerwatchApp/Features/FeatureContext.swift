@@ -12,8 +12,10 @@ protocol FeatureContext: AnyObject {
 
     /// The selected tab's camera (the focused tile's while the farm shows); nil when there is none.
     var selectedCamera: Camera? { get }
-    /// The selected tab's connection state; nil when no tab is selected.
+    /// The selected tab's connection state; nil when no tab is selected or it has no camera.
     var selectedCameraState: SessionState? { get }
+    /// The selected tab's printer (the focused tile's while the farm shows); nil when there is none.
+    var selectedPrinterID: UUID? { get }
     /// The cameras of the selected tab's printer, in its order.
     var selectedPrinterCameras: [Camera] { get }
     /// Whether the selected tab's camera is being recorded.
@@ -80,4 +82,10 @@ protocol FeatureContext: AnyObject {
     func sendPrintCommand(_ command: PrintCommand)
     /// Opens one of Bambu's help pages: a notification's Learn More.
     func openLink(_ url: String)
+}
+
+extension FeatureContext {
+    /// Whether the selected printer is watched without a picture: stats and fullscreen, which need
+    /// no particular camera otherwise, are off for it (the features acting on a camera need one).
+    var selectedPrinterHasNoCamera: Bool { selectedPrinterID != nil && selectedCamera == nil }
 }

@@ -29,8 +29,8 @@ extension Feature {
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
-                handler: .command { context in context.selectedCamera.map { context.showTab($0.printerID) } },
-                isEnabled: { $0.selectedCamera != nil }),
+                handler: .command { context in context.selectedPrinterID.map(context.showTab) },
+                isEnabled: { $0.selectedPrinterID != nil }),
         // Camera: the selected printer's page.
         Feature(name: "snapshot", title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "camera-photo-symbolic"), .tileMenu],
@@ -43,10 +43,12 @@ extension Feature {
                 state: { $0.selectedCameraRecords }),
         Feature(name: "show-stats", title: tr("Show Stats"), accelerators: ["<Control>i"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "preferences-system-details-symbolic")],
-                handler: .toggle { context, shown in context.setStatsShown(shown) }),
+                handler: .toggle { context, shown in context.setStatsShown(shown) },
+                isEnabled: { !$0.selectedPrinterHasNoCamera }),
         Feature(name: "fullscreen", title: tr("Fullscreen"), accelerators: ["F11"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "view-fullscreen-symbolic")],
-                handler: .command { $0.toggleFullscreen() }),
+                handler: .command { $0.toggleFullscreen() },
+                isEnabled: { !$0.selectedPrinterHasNoCamera }),
         Feature(name: "leave-fullscreen", title: tr("Leave Fullscreen"), accelerators: ["Escape"], shortcutGroup: .camera,
                 handler: .command { $0.setFullscreen(false) },
                 isEnabled: { $0.isFullscreen }),
@@ -97,7 +99,7 @@ extension Feature {
                 isEnabled: { $0.hasSavedPrinters }),
         Feature(name: "close-tab", title: tr("Close Tab"), accelerators: ["<Control>w"], shortcutGroup: .printers,
                 handler: .command { $0.closeSelectedTab() },
-                isEnabled: { $0.selectedCamera != nil }),
+                isEnabled: { $0.selectedPrinterID != nil }),
         // General.
         Feature(name: "preferences", scope: .application, title: tr("Preferences"), accelerators: ["<Control>comma"],
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .command { $0.showPreferences() }),

@@ -117,7 +117,7 @@ final class MainWindow {
         // on the selected printer's tile, so the arrows work at once.
         connectSignal(farm.widget, "map") { [weak self] in
             guard let self, farm.focusedTile == nil, let selected = tabs.selected else { return }
-            farm.focus(selected.camera.printerID)
+            farm.focus(selected.printerID)
         }
         CameraKeys.install(on: window)
         keepAlive(self, untilDestroyed: window)
@@ -225,12 +225,12 @@ final class MainWindow {
         return (width, height, Bool(gboolean: gtk_window_is_maximized(gcast(window))))
     }
 
-    /// Opens a tab for each printer's `cameras` that has none yet (selecting those that are not
-    /// saved printers: the command line's, the demo), then the saved selection, which from then on
-    /// is saved as it changes.
-    func restore(_ printers: [[Camera]], selecting id: UUID?) {
-        for cameras in printers where tabs.page(id: cameras[0].printerID) == nil {
-            open(cameras, select: library.printer(id: cameras[0].printerID) == nil)
+    /// Opens a tab for each of `printers` that has none yet (selecting those that are not saved
+    /// printers: the command line's, the demo), then the saved selection, which from then on is
+    /// saved as it changes.
+    func restore(_ printers: [PrinterCameras], selecting id: UUID?) {
+        for printer in printers where tabs.page(id: printer.printerID) == nil {
+            open(printer, select: library.printer(id: printer.printerID) == nil)
         }
         if let id, let page = tabs.page(id: id) { tabs.select(page) }
         remembersSelection = true
@@ -251,16 +251,16 @@ final class MainWindow {
         onWelcomeChange(empty)
     }
 
-    /// Opens a printer's page (its `cameras`) as a tab at `position` (the end when nil), on each
-    /// camera's one session, following the printer's status, with the window's stats setting.
-    func open(_ cameras: [Camera], select: Bool, at position: Int? = nil) {
-        let page = PrinterPage(cameras: cameras) { [sessions] in sessions.session(for: $0.source) }
+    /// Opens a printer's page as a tab at `position` (the end when nil), on each camera's one
+    /// session, following the printer's status, with the window's stats setting.
+    func open(_ printer: PrinterCameras, select: Bool, at position: Int? = nil) {
+        let page = PrinterPage(printer: printer) { [sessions] in sessions.session(for: $0.source) }
         // The demo printer's simulated print is followed like a printer's status.
-        if page.camera.isDemo { hub.demo = page.printerID }
+        if printer.isDemo { hub.demo = page.printerID }
         page.followStatus(in: hub)
         let printerID = page.printerID
         if library.printer(id: printerID) != nil {
-            page.surface.onEditAccessCode = { [weak self] in
+            page.surface?.onEditAccessCode = { [weak self] in
                 guard let self, let printer = library.printer(id: printerID) else { return }
                 context.editAccessCode(of: printer)
             }
@@ -278,7 +278,7 @@ final class MainWindow {
             tabs.describe(page)  // the red dot
             refreshFeatures()
         }
-        page.surface.setStatsShown(statsShown)
+        page.surface?.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position)
         showWelcomeIfEmpty()
     }
@@ -287,7 +287,7 @@ final class MainWindow {
     func close(_ page: PrinterPage) {
         tabs.remove(page)
         page.sessions.forEach { sessions.forget($0.source) }
-        if page.camera.isDemo { hub.demo = nil }
+        if page.printer.isDemo { hub.demo = nil }
         showWelcomeIfEmpty()
     }
 
@@ -334,7 +334,7 @@ final class MainWindow {
 
     func setStatsShown(_ shown: Bool) {
         statsShown = shown
-        tabs.all.forEach { $0.surface.setStatsShown(shown) }
+        tabs.all.forEach { $0.surface?.setStatsShown(shown) }
     }
 
     func toggleFullscreen() {
@@ -356,7 +356,7 @@ final class MainWindow {
             gtk_window_set_title(gcast(window), String(format: tr("%@ — Layerwatch"), tr("Farm")))
         } else {
             adw_window_title_set_title(gcast(title), page?.name ?? "Layerwatch")
-            adw_window_title_set_subtitle(gcast(title), page?.camera.subtitle ?? "")
+            adw_window_title_set_subtitle(gcast(title), page?.subtitle ?? "")
             gtk_window_set_title(gcast(window), page.map { String(format: tr("%@ — Layerwatch"), $0.name) } ?? "Layerwatch")
         }
         // The print controls follow the selected printer's status as it changes.

@@ -62,7 +62,7 @@ final class PrinterTabs {
     }
 
     func page(id: UUID) -> PrinterPage? {
-        pages.first { $0.page.camera.printerID == id }?.page
+        pages.first { $0.page.printerID == id }?.page
     }
 
     /// Adds `page` as a tab at `position` (the end when nil).
@@ -146,7 +146,8 @@ final class PrinterTabs {
     /// for the one state worth a mark on every tab: the red dot while the printer's camera records.
     func describe(_ page: PrinterPage) {
         guard let tab = tab(for: page) else { return }
-        let camera = Self.cameraState(page.state, source: page.session.source)
+        // A printer watched without a picture has no camera state to show: no spinner, no sign.
+        let camera = page.session.map { Self.cameraState(page.state, source: $0.source) } ?? (loading: false, icon: nil, tooltip: tr("No camera"))
         adw_tab_page_set_loading(tab, camera.loading.gboolean)
         let icon = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
         adw_tab_page_set_icon(tab, icon.map { gcast($0.pointer) })

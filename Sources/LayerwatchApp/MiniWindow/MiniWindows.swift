@@ -79,8 +79,8 @@ final class MiniWindows {
 
     /// Shows the camera `page` shows now in its printer's mini window, if one is open.
     func follow(_ page: PrinterPage) {
-        guard let mini = windows[page.printerID] else { return }
-        mini.show(page.camera, session: page.session)
+        guard let mini = windows[page.printerID], let camera = page.camera, let session = page.session else { return }
+        mini.show(camera, session: session)
         remember(mini)
     }
 

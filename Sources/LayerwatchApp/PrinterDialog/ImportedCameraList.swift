@@ -118,7 +118,7 @@ final class ImportedCameraList {
         switch target {
         case .statusAPI:
             return row(title: tr("This printer lists no cameras"),
-                       subtitle: tr("Add the camera in Mainsail, Fluidd or OctoPrint's settings, then find again."))
+                       subtitle: tr("Add it as it is to watch it without a picture, or add the camera in Mainsail, Fluidd or OctoPrint's settings, then find again."))
         case .go2rtc:
             return row(title: tr("go2rtc lists no streams"),
                        subtitle: tr("Add the cameras under streams: in go2rtc.yaml, then find again."))

@@ -72,7 +72,7 @@ final class PrinterEditor {
     }
 
     func save(_ printer: Printer) {
-        guard let window = mainWindow(), let cameras = try? Camera.all(of: printer) else { return }
+        guard let window = mainWindow(), let shown = try? PrinterCameras(printer: printer) else { return }
         let existing = window.tabs.page(id: printer.id)
         let position = existing.flatMap { window.tabs.position(of: $0) }
         library.upsert(printer)
@@ -82,10 +82,10 @@ final class PrinterEditor {
             window.close(existing)
         }
         // The demo camera made way for the first real printer.
-        for demo in window.tabs.all where demo.camera.isDemo {
+        for demo in window.tabs.all where demo.printer.isDemo {
             close(demo)
         }
-        window.open(cameras, select: true, at: position)
+        window.open(shown, select: true, at: position)
         library.reorder(window.tabs.all.map(\.printerID))
     }
 
@@ -100,14 +100,14 @@ final class PrinterEditor {
         }
         var next = 0
         for printer in library.config.printers {
-            guard let cameras = try? Camera.all(of: printer) else { continue }
-            if let page = window.tabs.page(id: printer.id), page.cameras == cameras {
+            guard let shown = try? PrinterCameras(printer: printer) else { continue }
+            if let page = window.tabs.page(id: printer.id), page.printer == shown {
                 if window.tabs.position(of: page) != next { window.tabs.move(page, to: next) }
             } else {
                 let old = window.tabs.page(id: printer.id)
                 let selected = old != nil && window.tabs.selected === old
                 if let old { close(old) }
-                window.open(cameras, select: selected, at: next)
+                window.open(shown, select: selected, at: next)
             }
             next += 1
         }
