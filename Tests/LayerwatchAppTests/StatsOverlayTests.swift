@@ -22,9 +22,10 @@ final class StatsOverlayTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.isWelcomeShown })
             gtk_widget_activate_action_variant(window.window, Feature.showDemo.actionName, nil)
             let page = try XCTUnwrap(window.tabs.selected)
-            XCTAssertTrue(page.camera.isDemo)
-            page.surface.setStatsShown(true)
-            let stats = page.surface.stats
+            XCTAssertTrue(try XCTUnwrap(page.camera).isDemo)
+            let surface = try XCTUnwrap(page.surface)
+            surface.setStatsShown(true)
+            let stats = surface.stats
             XCTAssertTrue(iterateMainContext(timeout: 10) { stats.text.contains("×") && !stats.text.hasPrefix("—") },
                           "frames came and the stats say so: \(stats.text)")
 
@@ -38,7 +39,7 @@ final class StatsOverlayTests: XCTestCase {
                 _ = iterateMainContext(timeout: 2) { false }  // a stats refresh or two, laid out and drawn
                 ScreenCapture.saveIfAsked(as: "stats-overlay-\(width)")
 
-                let video = page.surface.widget
+                let video = surface.widget
                 var box = graphene_rect_t(), label = graphene_rect_t()
                 XCTAssertTrue(Bool(gboolean: gtk_widget_compute_bounds(stats.widget, video, &box)))
                 XCTAssertTrue(Bool(gboolean: gtk_widget_compute_bounds(stats.label, stats.widget, &label)))
