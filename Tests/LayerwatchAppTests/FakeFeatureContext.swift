@@ -10,7 +10,7 @@ import StreamKit
 final class FakeFeatureContext: FeatureContext {
     var selectedCamera: Camera?
     var selectedCameraState: SessionState?
-    var selectedPrinterCameras: [Camera] = []
+    var targetPrinterCameras: [Camera] = []
     var selectedCameraRecords = false
     var selectedPrinter: Printer?
     var hasSavedPrinters = false
