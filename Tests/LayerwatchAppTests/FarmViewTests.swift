@@ -493,7 +493,7 @@ final class FarmViewTests: XCTestCase {
         addTeardownBlock { camera.stop() }
         let printers = (1...10).map { Printer(name: "K\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
         try MainActor.assumeIsolated {
-            // 1900×1150: five columns, two rows, every tile in sight.
+            // 1900×1150: four columns of three rows (the biggest tiles that all fit), every tile in sight.
             let (_, window) = try startApp(with: printers, width: 1900, height: 1150)
             defer { gtk_window_destroy(gcast(window.window)) }
             let tiles = window.farm.shownOrder
