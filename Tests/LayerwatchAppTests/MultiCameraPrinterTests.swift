@@ -183,7 +183,9 @@ final class MultiCameraPrinterTests: XCTestCase {
             app.togglePopOut(try XCTUnwrap(window.tabs.page(id: bench.id)).camera)
             let mini = try XCTUnwrap(app.miniWindows[bench.id])
             defer { mini.close() }
-            XCTAssertTrue(iterateMainContext(timeout: 10) { Bool(gboolean: gtk_widget_get_mapped(mini.window)) })
+            // The user's click makes it the active window, whose printer its menu's items act on.
+            gtk_window_present(gcast(mini.window))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { Bool(gboolean: gtk_window_is_active(gcast(mini.window))) })
             let miniMenu = try XCTUnwrap(menuButton(in: mini.window))
             gtk_menu_button_popup(gcast(miniMenu))
             XCTAssertTrue(iterateMainContext(timeout: 5) { mini.isMenuOpen && shownItems(in: mini.window).contains("Show Chamber") },
@@ -220,12 +222,14 @@ final class MultiCameraPrinterTests: XCTestCase {
             .compactMap { gtk_label_get_text(gcast($0)).map { String(cString: $0) } }
     }
 
-    /// Activates the item of `button`'s open menu saying `text`, as a click on it does: the item's
-    /// action, from where the menu is.
+    /// Activates the item of `button`'s open menu saying `text`, as a click on it does: the menu
+    /// closes, then the item's action runs, from where the menu was.
     @MainActor
     private func activate(_ text: String, in button: UnsafeMutablePointer<GtkWidget>) throws {
         let menu = try XCTUnwrap(gtk_menu_button_get_menu_model(gcast(button)))
         let index = try XCTUnwrap(menuLabels(menu).firstIndex(of: text), "\(text) in \(menuLabels(menu))")
-        XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(button, menuAction(menu, at: Int32(index)), nil)), text)
+        let action = menuAction(menu, at: Int32(index))
+        gtk_menu_button_popdown(gcast(button))
+        XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(button, action, nil)), text)
     }
 }
