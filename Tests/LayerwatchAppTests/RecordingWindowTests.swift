@@ -71,6 +71,7 @@ final class RecordingWindowTests: XCTestCase {
             let first = Self.seconds(in: tileBadge) ?? 0
             XCTAssertTrue(iterateMainContext(timeout: 4) { (Self.seconds(in: tileBadge) ?? 0) >= first + 2 }, "it counts on: \(Self.describe(tileBadge))")
             XCTAssertTrue(iterateFrames(5) { Self.isWholeAndCounting(tileBadge) }, "the tile: \(Self.describe(tileBadge))")
+            iterateFrames(10)  // drawn, for a screenshot
             ScreenCapture.saveIfAsked(as: "recording-badge-tile")
 
             // The tab, never shown since the recording began: its badge says the time now, at once.
@@ -82,6 +83,7 @@ final class RecordingWindowTests: XCTestCase {
                           "the tab at once: \(Self.describe(tabBadge)), the tile said \(onTile) s")
             let onTab = Self.seconds(in: tabBadge) ?? 0
             XCTAssertTrue(iterateMainContext(timeout: 4) { (Self.seconds(in: tabBadge) ?? 0) >= onTab + 2 }, "it counts on: \(Self.describe(tabBadge))")
+            iterateFrames(10)  // drawn, for a screenshot
             ScreenCapture.saveIfAsked(as: "recording-badge-tab")
 
             // And the farm again: the tile's badge at the time now, at once.
