@@ -167,3 +167,22 @@ func statusStripsEverywhere(of page: PrinterPage, in app: LayerwatchApplication,
     let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
     return ([page.status.strip, tile.status.strip, mini.status.strip], mini)
 }
+
+/// The labels of `menu`'s items.
+@MainActor
+func menuLabels(_ menu: UnsafeMutablePointer<GMenuModel>?) -> [String] {
+    guard let menu else { return [] }
+    return (0..<g_menu_model_get_n_items(menu)).compactMap { index in
+        guard let value = g_menu_model_get_item_attribute_value(menu, index, G_MENU_ATTRIBUTE_LABEL, nil) else { return nil }
+        defer { g_variant_unref(value) }
+        return String(cString: g_variant_get_string(value, nil))
+    }
+}
+
+/// The action an item of `menu` activates.
+@MainActor
+func menuAction(_ menu: UnsafeMutablePointer<GMenuModel>, at index: Int32) -> String {
+    guard let value = g_menu_model_get_item_attribute_value(menu, index, "action", nil) else { return "" }
+    defer { g_variant_unref(value) }
+    return String(cString: g_variant_get_string(value, nil))
+}

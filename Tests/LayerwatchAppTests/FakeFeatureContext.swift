@@ -13,7 +13,7 @@ final class FakeFeatureContext: FeatureContext {
     /// The selected printer: the camera's, or `cameralessPrinter` (a printer watched without a picture).
     var selectedPrinterID: UUID? { selectedCamera?.printerID ?? cameralessPrinter }
     var cameralessPrinter: UUID?
-    var selectedPrinterCameras: [Camera] = []
+    var targetPrinterCameras: [Camera] = []
     var selectedCameraRecords = false
     var selectedPrinter: Printer?
     var hasSavedPrinters = false

@@ -8,8 +8,8 @@ import XCTest
 
 /// The farm view in the real app under Xvfb, against real loopback cameras and printers: a tile per
 /// printer showing its own camera on the printer's one connection (shared with its tab and mini
-/// window), tiles needing attention first, the keyboard, and the grid reflowing from one to four
-/// columns while no tile's stream restarts.
+/// window), tiles needing attention first, the keyboard, the grid reflowing from one to four
+/// columns while no tile's stream restarts, and tiles growing to fill a large window.
 final class FarmViewTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -101,7 +101,7 @@ final class FarmViewTests: XCTestCase {
                           "every tile live: \(tiles.map { "\($0.camera!.name) \($0.surface!.state)" })")
             XCTAssertTrue(iterateMainContext(timeout: 10) { tiles.allSatisfy(showsBars) },
                           "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera!.name))")
-            XCTAssertEqual(window.farm.grid.columns, 4, "1500 px hold four tiles of at least 320 px")
+            XCTAssertEqual(window.farm.grid.columns, 3, "1500×1000 px: six tiles fit in two rows of three, bigger than four columns' tiles")
             let p1 = try XCTUnwrap(tiles.last), h264 = tiles[0]
             XCTAssertTrue(iterateMainContext(timeout: 5) { p1.surface!.frameAgeText?.hasSuffix("s ago") ?? false },
                           "a P1-style camera's tile says how old its picture is")
@@ -219,8 +219,9 @@ final class FarmViewTests: XCTestCase {
             let farm = window.farm
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
             @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
-            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] && farm.grid.frames.count == 3 },
-                          "printing by least time left, then idle: \(order())")
+            // Laid out for the window's height too: three tiles in 1500×900 are two rows of two columns.
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] && farm.grid.frames.count == 3 && farm.grid.columns == 2 },
+                          "printing by least time left, then idle: \(order()), \(farm.grid.columns) columns")
             let anvil = try XCTUnwrap(farm.tile(id: printers[0].id)), bolt = try XCTUnwrap(farm.tile(id: printers[1].id))
             /// The printer whose tile is at `point` of the grid now.
             @MainActor func printer(at point: graphene_point_t) -> String? {
@@ -393,7 +394,7 @@ final class FarmViewTests: XCTestCase {
             let tiles = farm.tiles
             XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } })
             let sizer = WindowSizer(window.window)
-            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 4 }, "1500 px: four columns")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 2 }, "1500×900 px: two rows of two")
             let pictures = tiles.map(\.surface!.picture)
             // A hidden listener on each session hears every state from here on.
             var states: [String: [SessionState]] = [:]
@@ -406,12 +407,14 @@ final class FarmViewTests: XCTestCase {
             defer { listeners.forEach { $0.detach() } }
             XCTAssertEqual(camera.events(named: "client").count, 4)
 
-            for (width, columns) in [(Int32(500), 1), (700, 2), (1040, 3), (1500, 4), (500, 1), (1500, 4)] {
+            // 900 px high, four tiles fit in two rows from 700 px wide; 500 px high, in one row only,
+            // so there the most columns that fit, as when they cannot all fit.
+            for (width, height, columns) in [(Int32(500), Int32(900), 1), (700, 900, 2), (1040, 500, 3), (1500, 500, 4), (500, 900, 1), (1500, 500, 4)] {
                 // The main window's own size leaves out its frame: wait for the X server's and the grid.
-                gtk_window_set_default_size(gcast(window.window), width, 900)
+                gtk_window_set_default_size(gcast(window.window), width, height)
                 XCTAssertTrue(iterateMainContext(timeout: 5) {
-                    sizer.serverSize == WindowSizer.Size(width: width, height: 900) && farm.grid.columns == columns
-                }, "\(width) px: \(sizer.serverSize), \(farm.grid.columns) columns")
+                    sizer.serverSize == WindowSizer.Size(width: width, height: height) && farm.grid.columns == columns
+                }, "\(width)×\(height) px: \(sizer.serverSize), \(farm.grid.columns) columns")
                 // In one column the last tiles are below the window: those alone wait (see the next test).
                 @MainActor func inSight() -> [FarmTile] { tiles.filter { $0.surface!.isOnScreen } }
                 XCTAssertTrue(iterateMainContext(timeout: 3) { columns == 1 ? inSight().count < 4 : inSight().count == 4 },
@@ -431,12 +434,66 @@ final class FarmViewTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    /// Four printers in a 1600×1000 window fill it (issue 35): two rows of two big tiles, all in
+    /// sight, spanning most of its width — not one row of four small ones over an empty window.
+    /// Each tile tells its session its real size: a tile this large (more than a third of the
+    /// 1280 px stream) is decoded with deblocking; in a window too low for two rows, the four small
+    /// tiles of one row skip it again.
+    func testFourPrintersInALargeWindowFillItAndEachTileIsDecodedForItsRealSize() throws {
+        let windowManager = try WindowManager()
+        let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "1280", "--height", "720", "--fps", "5", "--paths", "4"])
+        addTeardownBlock { camera.stop() }
+        let printers = (1...4).map { Printer(name: "W\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(with: printers, width: 1600, height: 1000)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm, tiles = farm.tiles
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 2 && farm.grid.frames.count == 4 },
+                          "\(farm.grid.columns) columns: \(farm.grid.frames)")
+            let frames = farm.grid.frames
+            let width = gtk_widget_get_width(farm.grid.widget), seen = gtk_widget_get_height(farm.widget)
+            let span = (frames.map { $0.x + $0.width }.max() ?? 0) - (frames.map(\.x).min() ?? 0)
+            XCTAssertGreaterThan(span, width * 4 / 5, "most of the width: \(frames) in \(width) px")
+            XCTAssertLessThanOrEqual(frames.map(\.maxY).max() ?? .max, seen, "every tile in sight: \(frames) in \(seen) px")
+            XCTAssertGreaterThan(frames.map(\.maxY).max() ?? 0, seen * 4 / 5, "most of the height: \(frames) in \(seen) px")
+            iterateFrames(10)  // drawn, for a screenshot
+            ScreenCapture.saveIfAsked(as: "farm-four-printers-1600x1000")
+
+            /// Each tile's picture width in pixels, and what its session converts to and whether it deblocks.
+            @MainActor func decoding() -> [String] {
+                tiles.map { tile in
+                    let stats = tile.surface!.session.stats
+                    let pixels = gtk_widget_get_width(tile.surface!.widget) * gtk_widget_get_scale_factor(tile.surface!.widget)
+                    return "\(pixels) px: \(stats.outputSize.map { "\($0.width)" } ?? "-")\(stats.skipsLoopFilter ? " small" : "")"
+                }
+            }
+            XCTAssertTrue(tiles.allSatisfy { gtk_widget_get_width($0.surface!.widget) == gtk_widget_get_width($0.widget) }, "pictures as wide as their tiles")
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                tiles.allSatisfy { tile in
+                    let pixels = Int(gtk_widget_get_width(tile.surface!.widget) * gtk_widget_get_scale_factor(tile.surface!.widget))
+                    let output = tile.surface!.session.stats.outputSize?.width ?? 0
+                    return output > 1280 / 3 && output <= pixels && pixels - output <= 2 && !tile.surface!.session.stats.skipsLoopFilter
+                }
+            }, "converted at the big tiles' size, deblocked: \(decoding())")
+
+            let sizer = WindowSizer(window.window)
+            gtk_window_set_default_size(gcast(window.window), 1600, 500)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { sizer.serverSize == WindowSizer.Size(width: 1600, height: 500) && farm.grid.columns == 4 },
+                          "1600×500: \(sizer.serverSize), \(farm.grid.columns) columns")
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                tiles.allSatisfy { $0.surface!.session.stats.skipsLoopFilter && ($0.surface!.session.stats.outputSize?.width ?? .max) <= 1280 / 3 }
+            }, "four small tiles skip deblocking: \(decoding())")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
     func testPastEightTilesInSightTheRestDecodeKeyframesOnly() throws {
         let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10", "--paths", "10"])
         addTeardownBlock { camera.stop() }
         let printers = (1...10).map { Printer(name: "K\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
         try MainActor.assumeIsolated {
-            // 1900×1150: five columns, two rows, every tile in sight.
+            // 1900×1150: four columns of three rows (the biggest tiles that all fit), every tile in sight.
             let (_, window) = try startApp(with: printers, width: 1900, height: 1150)
             defer { gtk_window_destroy(gcast(window.window)) }
             let tiles = window.farm.shownOrder

@@ -106,10 +106,10 @@ extension FeatureTableTests {
             context.isFarmShown = true
             expected.insert("attention-first")
             XCTAssertEqual(enabled(), expected)
-            context.selectedPrinterCameras = [Self.camera, Self.camera]
+            context.targetPrinterCameras = [Self.camera, Self.camera]
             expected.formUnion(["show-camera-1", "show-camera-2"])
             XCTAssertEqual(enabled(), expected, "a printer with two cameras: the first two, not one alone")
-            context.selectedPrinterCameras = Array(repeating: Self.camera, count: 9)
+            context.targetPrinterCameras = Array(repeating: Self.camera, count: 9)
             expected.formUnion((3...9).map { "show-camera-\($0)" })
             XCTAssertEqual(enabled(), expected)
             context.printControls = ["pause": .locked("Developer Mode"), "stop": .available]

@@ -204,17 +204,6 @@ final class PrintControlTests: XCTestCase {
         }
     }
 
-    /// The labels of `menu`'s items.
-    @MainActor
-    func menuLabels(_ menu: UnsafeMutablePointer<GMenuModel>?) -> [String] {
-        guard let menu else { return [] }
-        return (0..<g_menu_model_get_n_items(menu)).compactMap { index in
-            guard let value = g_menu_model_get_item_attribute_value(menu, index, G_MENU_ATTRIBUTE_LABEL, nil) else { return nil }
-            defer { g_variant_unref(value) }
-            return String(cString: g_variant_get_string(value, nil))
-        }
-    }
-
     func testAStopOrPauseIsNotSentToAPrintThatBeganAfterTheQuestion() throws {
         try MainActor.assumeIsolated {
             let (server, app, window) = try bambuApp("X1C Workshop")

@@ -385,8 +385,6 @@ public final class LayerwatchApplication {
         return (camera, sessions.session(for: camera.source))
     }
 
-    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
-    /// selected tab's (none while the farm shows: tiles do not zoom).
     /// The printer the print controls act on: the mini window's whose menu is open or which has the
     /// keyboard, else the selected tab's (the focused tile's in the farm) — with its name, its
     /// window and where that window shows a message.
@@ -404,9 +402,17 @@ public final class LayerwatchApplication {
         return (page.printerID, page.name, window.window, { [weak window] in window?.toast($0) })
     }
 
+    /// The tab of the printer the print controls act on: its cameras are the ones the menus and
+    /// camera keys show.
+    private var targetPage: PrinterPage? {
+        printTarget.flatMap { window?.tabs.page(id: $0.id) }
+    }
+
     /// The window whose actions are being refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
     private var evaluatedWindow: MiniWindow??
 
+    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
+    /// selected tab's (none while the farm shows: tiles do not zoom).
     private var zoomTarget: CameraSurface? {
         if let mini = miniWindows.active?.surface { return mini }
         guard let window, !window.isFarmShown else { return nil }
@@ -418,7 +424,7 @@ public final class LayerwatchApplication {
 extension LayerwatchApplication: FeatureContext {
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
     var selectedCameraState: SessionState? { window?.tabs.selected?.surface?.state }
-    var selectedPrinterCameras: [Camera] { window?.tabs.selected?.cameras ?? [] }
+    var targetPrinterCameras: [Camera] { targetPage?.cameras ?? [] }
     var selectedCameraRecords: Bool { window?.tabs.selected?.session?.recording != nil }
     var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
@@ -463,7 +469,7 @@ extension LayerwatchApplication: FeatureContext {
     func stepZoom(in zoomIn: Bool) { zoomTarget?.stepZoom(in: zoomIn) }
     func setZoom(_ zoom: PictureZoom) { zoomTarget?.setZoom(zoom) }
     func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
-    func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
+    func showCamera(at index: Int) { targetPage?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
     func showDemo() {
         guard let window else { return }

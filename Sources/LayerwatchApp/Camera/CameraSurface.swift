@@ -138,7 +138,12 @@ final class CameraSurface {
         allocation.onChange = { [weak self] width, height in
             self?.displaySizeChanged(PixelSize(width: width, height: height))
         }
-        connectSignal(widget, "map") { [weak self] in self?.startTicking() }
+        // What the ticks show is shown at once too: a view appearing (a tab switched to, the farm,
+        // a mini window) never shows a recording's time as it was when it went, or no badge, for a second.
+        connectSignal(widget, "map") { [weak self] in
+            self?.showRecording()
+            self?.startTicking()
+        }
         connectSignal(widget, "unmap") { [weak self] in self?.ticker = nil }
         cameraHost.update(cameraView())
         apply(session.state)

@@ -16,8 +16,10 @@ protocol FeatureContext: AnyObject {
     var selectedCameraState: SessionState? { get }
     /// The selected tab's printer (the focused tile's while the farm shows); nil when there is none.
     var selectedPrinterID: UUID? { get }
-    /// The cameras of the selected tab's printer, in its order.
-    var selectedPrinterCameras: [Camera] { get }
+    /// The cameras of the printer the menus and camera keys act on, in its order: the mini
+    /// window's whose menu is open or which has the keyboard, else the selected tab's (while
+    /// `evaluating(for:)` runs, that window's) — the printer the print controls act on.
+    var targetPrinterCameras: [Camera] { get }
     /// Whether the selected tab's camera is being recorded.
     var selectedCameraRecords: Bool { get }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
@@ -55,7 +57,7 @@ protocol FeatureContext: AnyObject {
     func stepZoom(in zoomIn: Bool)
     func setZoom(_ zoom: PictureZoom)
     func reconnectSelected()
-    /// Shows the selected printer's camera at `index` in its tab (and its farm tile).
+    /// Shows that printer's camera at `index` in its tab (and so its farm tile and mini window).
     func showCamera(at index: Int)
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?)

@@ -69,7 +69,7 @@ extension Feature {
                 shortcutGroup: .camera, placements: [.miniWindow],
                 handler: .command { $0.setZoom(.fitted) },
                 isEnabled: { $0.canZoom }),
-        // The camera switcher's keys and the farm tile's menu: one of the printer's cameras.
+        // The camera switcher's keys and the farm tile's and mini window's menus: one of the printer's cameras.
         showCamera(1), showCamera(2), showCamera(3), showCamera(4), showCamera(5), showCamera(6), showCamera(7),
         showCamera(8), showCamera(9),
         Feature(name: "reconnect", title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
@@ -127,14 +127,22 @@ extension Feature {
                 state: { $0.attentionFirst }, hiddenWhenDisabled: true),
     ]
 
-    /// Shows the selected printer's camera `number`: in the tile's menu while the printer has it,
-    /// and on Alt+Shift+number (`CameraKeys`, since GTK's accelerators would need the symbol a
-    /// layout puts on the shifted digit). The shortcuts window lists the nine as one row
-    /// (data/shortcuts.ui).
+    /// Shows camera `number` of the printer a menu or the keyboard acts on: in the farm tile's and
+    /// the mini window's menu while that printer has it, named for it ("Show Chamber", as the tab's
+    /// switcher names it), and on Alt+Shift+number (`CameraKeys`, since GTK's accelerators would
+    /// need the symbol a layout puts on the shifted digit). The shortcuts window, for no printer in
+    /// particular, lists the nine as one row (data/shortcuts.ui).
     static func showCamera(_ number: Int) -> Feature {
-        Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number), placements: [.tileMenu],
+        Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number),
+                currentTitle: { context in
+                    let cameras = context.targetPrinterCameras
+                    // TRANSLATORS: a farm tile's or mini window's menu item; %@ is the camera's name ("Chamber", "Camera 2").
+                    return cameras.indices.contains(number - 1) ? String(format: tr("Show %@"), cameras[number - 1].title)
+                        : String(format: tr("Show Camera %ld"), number)
+                },
+                placements: [.tileMenu, .miniWindowMenu],
                 handler: .command { $0.showCamera(at: number - 1) },
-                isEnabled: { $0.selectedPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
+                isEnabled: { $0.targetPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
     }
 
     /// A print command: a button in the control bar, an item in the farm tile's and the mini
