@@ -15,7 +15,7 @@ import StreamKit
 /// cameras over RTSP); the printer's cameras (`PrinterCameraList`: add, remove, reorder; the one
 /// selected has its URL and mounting in the rows below, an imported camera's filled in); the
 /// print's timelapse; "Test Connection" probes the selected camera (a Creality printer's status
-/// first, `PrinterDialog+Creality`). Each field says what is wrong under itself
+/// first, `PrinterDialog+Creality`); editing, Remove Printer… at the end asks before removing it. Each field says what is wrong under itself
 /// (`PrinterDialog+Problems`), and the name warns when another printer has it; Escape and Ctrl+W
 /// close it; it opens on the first empty field.
 @MainActor
@@ -91,6 +91,10 @@ final class PrinterDialog {
     var onTest: @MainActor (StreamSource, @escaping @MainActor (StreamProbe.Report?) -> Void) -> Void = { _, _ in }
     /// The user saved valid printers (several when several go2rtc streams were chosen); the dialog closes itself.
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
+    /// Editing, the user chose Remove Printer…: the owner asks, and closes the dialog if removed.
+    var onRemove: @MainActor () -> Void = {}
+    /// Remove Printer…, at the end of the form while editing.
+    let removeButton: UnsafeMutablePointer<GtkWidget>?
 
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String, otherNames: Set<String> = []) {
         id = printer?.id ?? UUID()
@@ -133,11 +137,20 @@ final class PrinterDialog {
         gtk_widget_set_halign(testButton, GTK_ALIGN_START)
         adw_preferences_group_add(gcast(testGroup), testButton)
         adw_preferences_group_add(gcast(testGroup), testResult)
+        let remove = printer == nil ? nil : gtk_button_new_with_label(tr("Remove Printer…"))
+        removeButton = remove
+        let removeGroup = remove.map { button in
+            gtk_widget_add_css_class(button, "destructive-action")
+            gtk_widget_set_halign(button, GTK_ALIGN_END)
+            let group = adw_preferences_group_new()!
+            adw_preferences_group_add(gcast(group), button)
+            return group
+        }
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_add_css_class(form, "printer-form")
         for group in [kind.widget, discoveredGroup, name.widget, host.widget, family.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
-                      mounting.field.widget, timelapse.field.widget, testGroup].compactMap({ $0 }) {
+                      mounting.field.widget, timelapse.field.widget, testGroup, removeGroup].compactMap({ $0 }) {
             gtk_box_append(gcast(form), group)
         }
         adw_window_set_content(gcast(window), Self.scrolling(form, under: header))
@@ -149,6 +162,7 @@ final class PrinterDialog {
         connectSignal(cancel, "clicked") { [window] in gtk_window_close(gcast(window)) }
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
         connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
+        if let removeButton { connectSignal(removeButton, "clicked") { [weak self] in self?.onRemove() } }
         connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
