@@ -151,7 +151,7 @@ final class ClosedTabTests: XCTestCase {
             XCTAssertFalse(body.contains("access code"), "a camera without a code is not told its code goes")
             XCTAssertEqual(gtk_window_get_transient_for(gcast(question)), gcast(dialog.window))
             adw_message_dialog_response(gcast(question), "confirm")
-            XCTAssertTrue(iterateMainContext(timeout: 5) { app.editor.openDialog == nil }, "the dialog closes with it")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.windows(of: app).count == 1 }, "the dialog closes with it")
             XCTAssertTrue(window.tabs.all.isEmpty)
             XCTAssertNil(app.library.printer(id: camera.id))
 

@@ -15,6 +15,6 @@ enum Fixtures {
         window: .init(width: 1400, height: 900, maximized: true),
         miniWindows: [.init(printerID: x1c.id, cameraID: x1c.cameras[0].id, width: 480, height: 270),
                       .init(printerID: p1s.id, cameraID: nil, width: 640, height: 360)],
-        closedTabs: [webcam.id, p1s.id]
+        closedTabs: [webcam.id, x1c.id]
     )
 }

@@ -321,12 +321,12 @@ public final class LayerwatchApplication {
         if closesToBackground { goToBackground() } else if window == nil { statusHub.stopAll() }
     }
 
-    /// Remembers the main window's size.
+    /// Remembers the main window's size (if it is open), and puts what is saved on disk.
     private func rememberWindow() {
+        defer { flushSaves() }
         guard let window else { return }
         let placement = window.placement
         library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
-        defer { flushSaves() }
         self.window = nil
     }
 
@@ -338,8 +338,8 @@ public final class LayerwatchApplication {
         recordings.finishAll()
         recordings.releaseSessions()
         let main = window
-        rememberWindow()
         miniWindows.closeRemembering()
+        rememberWindow()
         // The other windows (dialogs, About…) let go of their parent first: one still handling the
         // key that quit is freed after the event, when its parent may be gone.
         for other in Self.windows(of: application) where other != main.map({ gcast($0.window) }) {

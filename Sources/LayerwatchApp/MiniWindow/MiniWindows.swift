@@ -22,8 +22,6 @@ final class MiniWindows {
     private var windows: [UUID: MiniWindow] = [:]
     /// Where each printer's mini window was when it closed (X11), to pop out there again.
     private var closedPositions: [UUID: (x: Int32, y: Int32)] = [:]
-    /// Set while Quit closes the windows: they stay listed in the library for next time.
-    private var closingRemembered = false
 
     /// "Back to the Tab": the printer's tab (at the window's camera) in the main window, opened if
     /// it is closed.
@@ -67,7 +65,6 @@ final class MiniWindows {
             guard let self, let mini, windows[id] === mini else { return }
             windows[id] = nil
             closedPositions[id] = mini.position
-            guard !closingRemembered else { return }  // Quit: kept listed for next time
             library.setMiniWindow(nil, for: id)
             if windows.isEmpty, mainWindow() == nil { onLastClosed() }
         }
@@ -107,10 +104,9 @@ final class MiniWindows {
     /// Closes every mini window, keeping each listed in the library at its size, to come back with
     /// the main window next time (Quit).
     func closeRemembering() {
-        closingRemembered = true
-        defer { closingRemembered = false }
-        for mini in windows.values {
+        for (id, mini) in windows {
             remember(mini)
+            windows[id] = nil  // its closing is not the user's (it may end after the key that quit)
             mini.close()
         }
     }
