@@ -142,7 +142,12 @@ final class ClosedTabTests: XCTestCase {
             // Edit Printer's Remove Printer… asks, over the dialog.
             app.editSelectedPrinter()
             let dialog = try XCTUnwrap(app.editor.openDialog)
-            gtk_widget_activate(try XCTUnwrap(dialog.removeButton, "Edit Printer offers Remove Printer…"))
+            let removeButton = try XCTUnwrap(dialog.removeButton, "Edit Printer offers Remove Printer…")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(removeButton) != 0 })
+            gtk_window_set_default_size(gcast(dialog.window), 520, 1150)  // the whole form in the picture
+            _ = iterateMainContext(timeout: 1) { false }
+            Screen.save("edit-printer-remove")
+            gtk_widget_activate(removeButton)
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.editor.pendingRemoval != nil })
             let question = try XCTUnwrap(app.editor.pendingRemoval)
             XCTAssertEqual(String(cString: adw_message_dialog_get_heading(gcast(question))), "Remove “Enclosure cam”?")
@@ -150,6 +155,8 @@ final class ClosedTabTests: XCTestCase {
             XCTAssertEqual(body, "Its settings will be deleted from this computer.")
             XCTAssertFalse(body.contains("access code"), "a camera without a code is not told its code goes")
             XCTAssertEqual(gtk_window_get_transient_for(gcast(question)), gcast(dialog.window))
+            _ = iterateMainContext(timeout: 1) { false }
+            Screen.save("remove-question")
             adw_message_dialog_response(gcast(question), "confirm")
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.windows(of: app).count == 1 }, "the dialog closes with it")
             XCTAssertTrue(window.tabs.all.isEmpty)
