@@ -27,14 +27,13 @@ XDG_CONFIG_HOME ?= $(HOME)/.config
 run: build
 	.build/debug/layerwatch $(if $(wildcard $(XDG_CONFIG_HOME)/layerwatch/printers.json),,--demo)
 
-# Every test (GTK picks GL on Xvfb's Mesa; WebRTC cameras on Debian's aiortc), the WebRTC tests
-# again with PyPI's current aiortc as the camera, then the draw path under the other renderers.
+# Every test: scripts/run-tests.sh runs the suites in three lanes at once (the GUI suites one after
+# the other in their own lane; each lane its own Xvfb and D-Bus session; GTK picks GL on Xvfb's
+# Mesa; WebRTC cameras on Debian's aiortc, then again on PyPI's current one), then the draw path
+# under the other renderers; a failed test runs once more alone, and the summary ends the output.
 test: check-swift deps-test
 	swift build --build-tests
-	dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing
-	LAYERWATCH_TEST_AIORTC=pypi dbus-run-session -- xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing --filter 'WebRTC|MJPEGFallbackTests'
-	GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing --filter RendererPathTests
-	GSK_RENDERER=gl GDK_DEBUG=gl-gles xvfb-run -a -s "-screen 0 1600x1200x24" swift test --skip-build --disable-swift-testing --filter RendererPathTests
+	scripts/run-tests.sh
 
 screenshots: check-swift
 	@scripts/install-deps.sh screenshots

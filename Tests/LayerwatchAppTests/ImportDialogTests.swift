@@ -182,9 +182,11 @@ final class ImportDialogTests: XCTestCase {
             dialog.url.text = webrtc
             XCTAssertEqual(dialog.editedCameras.map(\.mjpegFallback), ["stream"])
             dialog.testConnection()
-            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.testResultText.hasPrefix("Connected: MJPEG 640×480") }, dialog.testResultText)
-            XCTAssertTrue(dialog.testResultText.hasSuffix(" WebRTC failed, so its MJPEG plays: The camera stream was not found — check the path in the URL."),
-                          dialog.testResultText)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.connectionTest.isDone }, dialog.testResultText)
+            XCTAssertEqual(dialog.connectionTest.outcomes, [.passed, .passed], dialog.testResultText)
+            let tested = dialog.connectionTest.rowTexts.last ?? ""
+            XCTAssertTrue(tested.hasPrefix("Nozzle — Connected: MJPEG 640×480"), tested)
+            XCTAssertTrue(tested.hasSuffix(" WebRTC failed, so its MJPEG plays: The camera stream was not found — check the path in the URL."), tested)
             dialog.save()
 
             let page = try XCTUnwrap(window.tabs.all.first)

@@ -5,29 +5,36 @@ import StreamKit
 
 /// The stats readout in the video's corner: fps, resolution, kbit/s, decode ms, dropped frames and
 /// time to first frame, refreshed once a second while shown, and the printer's temperatures while
-/// its status is live.
+/// its status is live. The text sits in its rounded box, which is sized to it with padding; on a
+/// video narrower than the text its long lines wrap (a long codec name too) inside the box, never
+/// past its edge.
 @MainActor
 final class StatsOverlay {
-    let widget: UnsafeMutablePointer<GtkWidget>
+    /// The rounded box.
+    let widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+    /// The text in it.
+    let label = makeLabel(wraps: true, leading: true)
     /// The printer's status whose heaters are listed; nil for a camera without live status.
     var printerStatus: PrinterStatus?
 
     init() {
-        widget = makeLabel(classes: ["stats-overlay"], leading: true)
+        gtk_widget_add_css_class(widget, "stats-overlay")
+        gtk_label_set_wrap_mode(gcast(label), PANGO_WRAP_WORD_CHAR)
+        gtk_box_append(gcast(widget), label)
         gtk_widget_set_halign(widget, GTK_ALIGN_END)
         gtk_widget_set_valign(widget, GTK_ALIGN_START)
         gtk_widget_set_visible(widget, false.gboolean)
     }
 
     var isShown: Bool { Bool(gboolean: gtk_widget_get_visible(widget)) }
-    var text: String { String(cString: gtk_label_get_text(gcast(widget))) }
+    var text: String { String(cString: gtk_label_get_text(gcast(label))) }
 
     func setShown(_ shown: Bool) {
         gtk_widget_set_visible(widget, shown.gboolean)
     }
 
     func show(_ stats: StreamStats) {
-        gtk_label_set_text(gcast(widget), Self.format(stats, printer: printerStatus))
+        gtk_label_set_text(gcast(label), Self.format(stats, printer: printerStatus))
     }
 
     static func format(_ stats: StreamStats, printer: PrinterStatus?) -> String {

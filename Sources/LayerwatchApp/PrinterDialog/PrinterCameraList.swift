@@ -17,6 +17,8 @@ final class PrinterCameraList {
     }
 
     let field: FormField
+    /// The heading over the printer's cameras, when no "Find Cameras" above already says it.
+    static var title: String { tr("Cameras") }
     var onRequest: @MainActor (Request) -> Void = { _ in }
     private let listBox = gtk_list_box_new()!
     private let addButton = gtk_button_new_with_label(tr("Add Camera"))!
@@ -31,7 +33,7 @@ final class PrinterCameraList {
         gtk_widget_set_halign(addButton, GTK_ALIGN_START)
         gtk_box_append(gcast(box), listBox)
         gtk_box_append(gcast(box), addButton)
-        field = FormField(title: tr("Cameras of this printer"), control: box,
+        field = FormField(title: Self.title, control: box,
                           hint: tr("Select a camera to change its URL and mounting. The printer's tab shows the first and switches between them."))
         connectSignal(addButton, "clicked") { [weak self] in self?.onRequest(.add) }
         connectSignal(listBox, "row-selected") { [weak self] (row: UnsafeMutableRawPointer?) in

@@ -14,8 +14,9 @@ import StreamKit
 /// finds its cameras, of which the user checks one or several (go2rtc's streams are saved as other
 /// cameras over RTSP); the printer's cameras (`PrinterCameraList`: add, remove, reorder; the one
 /// selected has its URL and mounting in the rows below, an imported camera's filled in); the
-/// print's timelapse; "Test Connection" probes the selected camera (a Creality printer's status
-/// first, `PrinterDialog+Creality`); editing, Remove Printer… at the end asks before removing it. Each field says what is wrong under itself
+/// print's timelapse; "Test Connection" tries the printer as it would be saved — its status and every
+/// camera, a row each (`PrinterDialog+ConnectionTest`); editing, Remove Printer… at the end asks
+/// before removing it. Each field says what is wrong under itself
 /// (`PrinterDialog+Problems`), and the name warns when another printer has it; Escape and Ctrl+W
 /// close it; it opens on the first empty field.
 @MainActor
@@ -48,12 +49,16 @@ final class PrinterDialog {
     let saveButton: UnsafeMutablePointer<GtkWidget>
     /// "On your network" (adding only), shown while a Bambu kind is chosen.
     private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
-    let testButton = gtk_button_new_with_label(tr("Test Connection"))!
-    let testResult = makeLabel(wraps: true, leading: true)
+    /// "Connection test": the Test Connection button and a row per check.
+    let connectionTest = ConnectionTestRows()
+    /// The test running or shown, whose answers count (`PrinterDialog+ConnectionTest`).
+    var currentTest: ConnectionTestRun?
     /// The printers discovery hears ("On your network"); picking one prefills the form.
     let discovered = DiscoveredPrinterList()
     /// Test Connection's question to a Creality printer's status websocket, while it runs.
     let crealityCheck = StatusQuestion<CrealityIdentity>()
+    /// Test Connection's status connection to any other printer, while it runs.
+    let statusCheck = StatusQuestion<PrinterStatus?>()
     private var model: BambuModel?
     private let id: UUID
     /// The printer being edited.
@@ -120,7 +125,6 @@ final class PrinterDialog {
         adw_header_bar_pack_start(gcast(header), cancel)
         adw_header_bar_pack_end(gcast(header), saveButton)
         gtk_window_set_default_widget(gcast(window), saveButton)
-        gtk_label_set_selectable(gcast(testResult), true.gboolean)
         // The choice's whole title under "Type": the row is too narrow for it beside the title.
         adw_combo_row_set_use_subtitle(gcast(kind.entry), true.gboolean)
         adw_combo_row_set_use_subtitle(gcast(family.entry), true.gboolean)
@@ -133,10 +137,6 @@ final class PrinterDialog {
         } else {
             discoveredGroup = nil
         }
-        let testGroup = adw_preferences_group_new()!
-        gtk_widget_set_halign(testButton, GTK_ALIGN_START)
-        adw_preferences_group_add(gcast(testGroup), testButton)
-        adw_preferences_group_add(gcast(testGroup), testResult)
         let remove = printer == nil ? nil : gtk_button_new_with_label(tr("Remove Printer…"))
         removeButton = remove
         let removeGroup = remove.map { button in
@@ -150,7 +150,7 @@ final class PrinterDialog {
         gtk_widget_add_css_class(form, "printer-form")
         for group in [kind.widget, discoveredGroup, name.widget, host.widget, family.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
-                      mounting.field.widget, timelapse.field.widget, testGroup, removeGroup].compactMap({ $0 }) {
+                      mounting.field.widget, timelapse.field.widget, connectionTest.widget, removeGroup].compactMap({ $0 }) {
             gtk_box_append(gcast(form), group)
         }
         adw_window_set_content(gcast(window), Self.scrolling(form, under: header))
@@ -161,7 +161,8 @@ final class PrinterDialog {
 
         connectSignal(cancel, "clicked") { [window] in gtk_window_close(gcast(window)) }
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
-        connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
+        connectSignal(connectionTest.button, "clicked") { [weak self] in self?.testConnection() }
+        connectionTest.onActivate = { [weak self] index in self?.revealFailure(at: index) }
         if let removeButton { connectSignal(removeButton, "clicked") { [weak self] in self?.onRemove() } }
         connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
@@ -169,7 +170,10 @@ final class PrinterDialog {
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         kind.onChange { [weak self] in self?.choiceChanged() }
         family.onChange { [weak self] in self?.familyChanged() }
-        connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
+        connectSignal(window, "destroy") { [crealityCheck, statusCheck] in
+            crealityCheck.cancel()
+            statusCheck.cancel()
+        }
         watchEdits()
         answerEnter()
         closeOnEscape()
@@ -214,7 +218,8 @@ final class PrinterDialog {
                             notifies: editing?.notifies ?? true, timelapse: timelapse.timelapse)
     }
 
-    var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
+    /// What Test Connection says: its rows' results a line each, or why it did not run.
+    var testResultText: String { connectionTest.text }
 
     /// The printers the "On your network" list shows.
     var discoveredPrinters: [DiscoveredPrinter] { discovered.printers }

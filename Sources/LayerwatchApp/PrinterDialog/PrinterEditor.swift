@@ -60,6 +60,7 @@ final class PrinterEditor {
         if printer == nil {
             addDialogOpen = true
             startDiscovery()
+            sayWhetherListening(dialog.discovered)
             connectSignal(dialog.window, "destroy") { [weak self] in
                 guard let self else { return }
                 addDialogOpen = false
@@ -157,7 +158,17 @@ final class PrinterEditor {
     /// Lists the printers on the network in `list` (the welcome page's) while it shows, or stops.
     func listDiscovered(in list: DiscoveredPrinterList?) {
         welcomeList = list
-        if list != nil { startDiscovery() } else { stopDiscoveryIfUnwatched() }
+        if let list {
+            startDiscovery()
+            sayWhetherListening(list)
+        } else {
+            stopDiscoveryIfUnwatched()
+        }
+    }
+
+    /// Tells `list` whether the listener listens: on no port, no printer can be heard.
+    private func sayWhetherListening(_ list: DiscoveredPrinterList) {
+        if case .failed(let failures)? = discovery?.state { list.showCannotListen(failures) } else { list.showListening() }
     }
 
     /// Opens the Add Printer dialog filled in from a printer the welcome page listed.
