@@ -119,7 +119,7 @@ final class AppPersistenceTests: XCTestCase {
         }
     }
 
-    func testClosingASavedPrintersTabAsksBeforeRemovingIt() throws {
+    func testClosingASavedPrintersTabKeepsItAndOnlyRemoveAsks() throws {
         let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
         let printer = Printer(name: "Shelf", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
@@ -128,17 +128,25 @@ final class AppPersistenceTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.tabs.requestCloseSelected()
-            let confirmation = try XCTUnwrap(app.editor.pendingRemoval, "closing a saved printer asks first")
-            XCTAssertEqual(window.tabs.all.count, 1)
+            XCTAssertNil(app.editor.pendingRemoval, "closing a tab asks nothing")
+            XCTAssertTrue(window.tabs.open.isEmpty)
+            app.flushSaves()
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "the printer stays")
+
+            app.editor.confirmRemoval(of: printer, over: window.window)
+            let confirmation = try XCTUnwrap(app.editor.pendingRemoval, "removing asks first")
             adw_message_dialog_response(gcast(confirmation), "cancel")
             app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "cancel keeps it")
 
-            window.tabs.requestCloseSelected()
+            app.editor.confirmRemoval(of: printer, over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             app.flushSaves()
             XCTAssertEqual(window.tabs.all.count, 0)
-            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 0)
+            XCTAssertTrue(window.isWelcomeShown, "no printer left: the welcome")
+            let saved = ConfigStore(directory: directory, secrets: nil).load().config
+            XCTAssertEqual(saved.printers.count, 0)
+            XCTAssertEqual(saved.closedTabs, [], "nor its closed tab")
         }
     }
 

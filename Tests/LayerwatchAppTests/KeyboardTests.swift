@@ -54,8 +54,9 @@ final class KeyboardTests: XCTestCase {
             if let dialog = app.editor.openDialog { gtk_window_destroy(gcast(dialog.window)) }
 
             press("ctrl+w")
-            XCTAssertTrue(iterateMainContext(timeout: 3) { app.editor.pendingRemoval != nil }, "Ctrl+W asks before removing")
-            adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "cancel")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { window.tabs.open.map(\.name) == ["One", "Three"] }, "Ctrl+W closes the tab")
+            XCTAssertNil(app.editor.pendingRemoval, "without removing the printer")
+            XCTAssertEqual(app.library.config.printers.map(\.name), ["One", "Two", "Three"])
         }
         withExtendedLifetime(windowManager) {}
     }

@@ -197,7 +197,7 @@ final class NotificationTests: XCTestCase {
             gtk_window_destroy(gcast(preferences.window))
 
             // Removing the printer takes its notification off the desktop.
-            app.editor.confirmClose(page)
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: page.printerID)), over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertEqual(notifications.waitFor("withdrawn", timeout: 10)?.string("id"), "printer-\(printer.id.uuidString)")
         }

@@ -241,7 +241,7 @@ final class StatusStripTests: XCTestCase {
             XCTAssertNotNil(app.statusHub.endpoint(of: printer.id))
 
             // Removing the printer stops its status client.
-            window.tabs.requestCloseSelected()
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: printer.id)), over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertNil(app.statusHub.endpoint(of: printer.id))
             XCTAssertNil(app.statusHub.latest(printer.id))

@@ -58,7 +58,7 @@ final class WebRTCWindowTests: XCTestCase {
             XCTAssertEqual(camera.events(named: "offer").count, 1, "the camera saw one offer: one peer connection for the three")
             XCTAssertEqual(camera.events(named: "delete").count, 0)
 
-            app.editor.confirmClose(page)
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: page.printerID)), over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertTrue(app.miniWindows.all.isEmpty, "the mini window went with the printer")
             XCTAssertTrue(window.farm.tiles.isEmpty, "and its tile")

@@ -161,6 +161,35 @@ final class BackgroundLaunchTests: XCTestCase {
         Self.assertNoGDKFailure(in: first.output)
     }
 
+    /// A mini window is picture-in-picture while working: closing the main window leaves it open,
+    /// still reading the camera, in the same process (neither ended nor restarted in the background),
+    /// and Ctrl+Q in it ends everything.
+    func testClosingTheWindowLeavesTheMiniWindowInTheRunningProcess() throws {
+        let watch = try Watch()
+        try watch.writeConfig([watch.printer(id: "6F9619FF", name: "Voron", port: watch.moonraker.port)],
+                              members: [#""miniWindows": [{"printerID": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "width": 400, "height": 225}]"#])
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty && !Self.miniWindows(of: first.id).isEmpty },
+                      "the window and its mini window: \(first.output)")
+        XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "the camera is read")
+
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 10) { !Self.windows(of: first.id).contains(window) }, "the main window is gone")
+        Thread.sleep(forTimeInterval: Double(6))  // longer than the background's settle, after which a lean restart would come
+        XCTAssertTrue(first.process.isRunning, "not ended (\(Self.ending(of: first))): \(first.output)")
+        XCTAssertEqual(Self.arguments(of: first.id), [], "not restarted as `layerwatch --background`")
+        XCTAssertEqual(Self.miniWindows(of: first.id).count, 1, "the mini window stays on screen")
+        XCTAssertEqual(watch.camera.events(named: "stream-closed").count, 0, "still reading its camera")
+
+        let mini = try XCTUnwrap(Self.miniWindows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowfocus", "--sync", mini, "key", "--clearmodifiers", "ctrl+q"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 15) { !first.process.isRunning }, "Ctrl+Q quits: \(first.output)")
+        XCTAssertEqual(first.process.terminationStatus, 0)
+        Self.assertNoGDKFailure(in: first.output)
+    }
+
     /// With nothing watched, the destroyed window ends the process as closing it does: status 0.
     /// Destroyed at a different moment of the demo's playback each time: one destroyed while a frame
     /// is drawn leaves cairo freeing a back buffer made on the dead window (BadPixmap), which ended
@@ -285,10 +314,11 @@ final class BackgroundLaunchTests: XCTestCase {
             """
         }
 
-        /// Writes printers.json with `printers` (`printer`'s), in place, as an editor does.
-        func writeConfig(_ printers: [String]) throws {
-            try Data(#"{"formatVersion": 3, "backgroundNoticeShown": true, "printers": [\#(printers.joined(separator: ", "))]}"#.utf8)
-                .write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        /// Writes printers.json with `printers` (`printer`'s) and the other top-level `members`, in
+        /// place, as an editor does.
+        func writeConfig(_ printers: [String], members: [String] = []) throws {
+            let all = [#""formatVersion": 3"#, #""backgroundNoticeShown": true"#, #""printers": [\#(printers.joined(separator: ", "))]"#] + members
+            try Data("{\(all.joined(separator: ", "))}".utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
         }
 
         /// Starts `layerwatch ARGUMENTS` and leaves it running, its output in a log file.
@@ -366,6 +396,12 @@ final class BackgroundLaunchTests: XCTestCase {
     /// The visible top-level windows of process `pid` (xdotool's search; a window is listed once mapped).
     private static func windows(of pid: Int32) -> [String] {
         xdotool(["search", "--onlyvisible", "--pid", "\(pid)", "--name", "Layerwatch"]).output
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// The visible mini windows of process `pid` (titled "NAME - PiP").
+    private static func miniWindows(of pid: Int32) -> [String] {
+        xdotool(["search", "--onlyvisible", "--pid", "\(pid)", "--name", "PiP"]).output
             .split(separator: "\n").map(String.init)
     }
 

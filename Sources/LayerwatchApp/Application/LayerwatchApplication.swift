@@ -214,6 +214,8 @@ public final class LayerwatchApplication {
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
+        miniWindows.onReturnToTab = { [weak self] id, camera in self?.showPrinter(id, camera: camera) }
+        miniWindows.onLastClosed = { [weak self] in self?.lastWindowCloses() }
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -234,7 +236,7 @@ public final class LayerwatchApplication {
             guard let self else { return }
             statusHub.sync(library.config.printers)  // watching again if a window before this one ended it
         }
-        window.tabs.onCloseRequest = { [weak self] page in self?.editor.confirmClose(page) }
+        window.tabs.onCloseRequest = { [weak self] page in self?.editor.closeTab(page) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         window.onCameraChange = { [weak self] page in self?.miniWindows.follow(page) }
         // The welcome page lists the printers on the network while it shows.
@@ -248,8 +250,8 @@ public final class LayerwatchApplication {
             guard let self else { return }
             self.window = nil
             editor.listDiscovered(in: nil)
-            // Not held in the background, the process ends with its window: nothing is watched any more.
-            if !background.isHeld { statusHub.stopAll() }
+            // Not held in the background, the process ends with its last window: nothing is watched any more.
+            if !background.isHeld, miniWindows.all.isEmpty { statusHub.stopAll() }
         }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
@@ -282,9 +284,11 @@ public final class LayerwatchApplication {
         window.present()
         for mini in saved.miniWindows {
             guard let page = window.tabs.page(id: mini.printerID) else { continue }
-            // The tab shows the camera its mini window showed.
-            page.showCamera(at: page.cameras.firstIndex { $0.id == mini.cameraID } ?? 0)
-            guard let camera = page.camera else { continue }
+            // The tab shows the camera its mini window shows (one left open when the window closed)
+            // or showed.
+            let alreadyOpen = miniWindows[mini.printerID]
+            page.showCamera(at: page.cameras.firstIndex { $0.id == (alreadyOpen?.camera.id ?? mini.cameraID) } ?? 0)
+            guard alreadyOpen == nil, let camera = page.camera else { continue }
             let position = mini.x.flatMap { x in mini.y.map { (x: Int32(x), y: Int32($0)) } }
             miniWindows.toggle(camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
         }
@@ -301,33 +305,40 @@ public final class LayerwatchApplication {
         }
     }
 
-    /// The main window is closing (its close button, the desktop's close): it is
-    /// remembered, and Layerwatch goes on in the background when it watches something and the
-    /// preference says so; else the process ends with the window.
+    /// The main window is closing (its close button, the desktop's close): it is remembered. The
+    /// mini windows stay open (a picture-in-picture is for watching while working), the recordings'
+    /// cameras held, and Layerwatch runs on with them; with none open, the last window is closing
+    /// (`lastWindowCloses`).
     private func windowCloses() {
-        if closesToBackground { goToBackground() }
+        if miniWindows.all.isEmpty { lastWindowCloses() } else { recordings.holdSessions() }
         rememberWindow()
     }
 
-    /// Remembers the main window's size and its mini windows, which close with it (they stay in
-    /// the config and come back with the window).
+    /// The last window (the main window, or the last mini window with the main window closed) is
+    /// closing: Layerwatch goes on in the background when it watches something and the preference
+    /// says so; else the process ends with the window, and nothing is watched any more.
+    private func lastWindowCloses() {
+        if closesToBackground { goToBackground() } else if window == nil { statusHub.stopAll() }
+    }
+
+    /// Remembers the main window's size (if it is open), and puts what is saved on disk.
     private func rememberWindow() {
+        defer { flushSaves() }
         guard let window else { return }
         let placement = window.placement
         library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
-        defer { flushSaves() }
         self.window = nil
-        miniWindows.closeRemembering()
     }
 
     /// Ends everything (Ctrl+Q, the menu's Quit, the background notice's Quit): the recordings are
     /// closed whole first, while their sessions still run, then the main window goes as closing it
-    /// does (its size and its mini windows remembered for next time), every other window with it,
+    /// does (its size remembered), the mini windows (remembered for next time), every other window,
     /// the status connections stop, what is saved reaches the disk, and the application's loop ends.
     func quit() {
         recordings.finishAll()
         recordings.releaseSessions()
         let main = window
+        miniWindows.closeRemembering()
         rememberWindow()
         // The other windows (dialogs, About…) let go of their parent first: one still handling the
         // key that quit is freed after the event, when its parent may be gone.
@@ -489,9 +500,12 @@ extension LayerwatchApplication: FeatureContext {
     func showFarm(_ shown: Bool) { window?.showFarm(shown) }
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
     /// Presents the main window (opening it if need be) with the printer's tab selected.
-    func showPrinter(_ id: UUID) {
+    func showPrinter(_ id: UUID) { showPrinter(id, camera: nil) }
+    /// Presents the main window (opening it if need be) with the printer's tab (opened again if it
+    /// was closed) selected, showing `camera` when given.
+    func showPrinter(_ id: UUID, camera: UUID?) {
         activate()
-        library.whenSecretsLoaded { [weak self] in self?.window?.reveal(printer: id) }
+        library.whenSecretsLoaded { [weak self] in self?.window?.reveal(printer: id, camera: camera) }
     }
     /// Opens `file` in the desktop's application for it (a picture viewer, a video player): a saved
     /// file's toast, and the finish notification's Open Timelapse.

@@ -26,6 +26,12 @@ extension Feature {
     static let quit = Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
                               placements: [.menu(section: 1)], handler: .command { $0.quit() })
 
+    /// The farm view, which the page shown while every tab is closed offers too.
+    static let farmView = Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
+                                  placements: [.headerBar(icon: "view-grid-symbolic")],
+                                  handler: .toggle { context, shown in context.showFarm(shown) },
+                                  state: { $0.isFarmShown })
+
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
@@ -117,10 +123,7 @@ extension Feature {
         Feature(name: PrintNotifier.openLinkAction, scope: .application, title: tr("Learn More"),
                 handler: .textCommand { context, url in context.openLink(url) }),
         // The farm view (last: its shortcut changes what the window shows).
-        Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
-                placements: [.headerBar(icon: "view-grid-symbolic")],
-                handler: .toggle { context, shown in context.showFarm(shown) },
-                state: { $0.isFarmShown }),
+        farmView,
         Feature(name: "attention-first", title: tr("Needs Attention First"), placements: [.menu(section: 0)],
                 handler: .toggle { context, on in context.setAttentionFirst(on) },
                 isEnabled: { $0.isFarmShown },

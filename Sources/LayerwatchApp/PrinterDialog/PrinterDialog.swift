@@ -15,7 +15,8 @@ import StreamKit
 /// cameras over RTSP); the printer's cameras (`PrinterCameraList`: add, remove, reorder; the one
 /// selected has its URL and mounting in the rows below, an imported camera's filled in); the
 /// print's timelapse; "Test Connection" tries the printer as it would be saved — its status and every
-/// camera, a row each (`PrinterDialog+ConnectionTest`). Each field says what is wrong under itself
+/// camera, a row each (`PrinterDialog+ConnectionTest`); editing, Remove Printer… at the end asks
+/// before removing it. Each field says what is wrong under itself
 /// (`PrinterDialog+Problems`), and the name warns when another printer has it; Escape and Ctrl+W
 /// close it; it opens on the first empty field.
 @MainActor
@@ -105,6 +106,10 @@ final class PrinterDialog {
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
     /// The user asked to move the printer's secret from `printers.json` into the keyring.
     var onMoveSecrets: @MainActor () -> Void = {}
+    /// Editing, the user chose Remove Printer…: the owner asks, and closes the dialog if removed.
+    var onRemove: @MainActor () -> Void = {}
+    /// Remove Printer…, at the end of the form while editing.
+    let removeButton: UnsafeMutablePointer<GtkWidget>?
 
     init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsPlace: SecretsPlace = .keyring,
          otherNames: Set<String> = []) {
@@ -144,11 +149,20 @@ final class PrinterDialog {
         } else {
             discoveredGroup = nil
         }
+        let remove = printer == nil ? nil : gtk_button_new_with_label(tr("Remove Printer…"))
+        removeButton = remove
+        let removeGroup = remove.map { button in
+            gtk_widget_add_css_class(button, "destructive-action")
+            gtk_widget_set_halign(button, GTK_ALIGN_END)
+            let group = adw_preferences_group_new()!
+            adw_preferences_group_add(gcast(group), button)
+            return group
+        }
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_add_css_class(form, "printer-form")
         for group in [kind.widget, discoveredGroup, name.widget, host.widget, family.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
-                      mounting.field.widget, timelapse.field.widget, connectionTest.widget].compactMap({ $0 }) {
+                      mounting.field.widget, timelapse.field.widget, connectionTest.widget, removeGroup].compactMap({ $0 }) {
             gtk_box_append(gcast(form), group)
         }
         adw_window_set_content(gcast(window), Self.scrolling(form, under: header))
@@ -161,6 +175,7 @@ final class PrinterDialog {
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
         connectSignal(connectionTest.button, "clicked") { [weak self] in self?.testConnection() }
         connectionTest.onActivate = { [weak self] index in self?.revealFailure(at: index) }
+        if let removeButton { connectSignal(removeButton, "clicked") { [weak self] in self?.onRemove() } }
         connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
         connectSignal(moveSecrets, "clicked") { [weak self] in self?.onMoveSecrets() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }

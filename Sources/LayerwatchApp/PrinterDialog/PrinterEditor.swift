@@ -5,9 +5,9 @@ import PrinterKit
 import StreamKit
 
 /// Adding, editing, testing and removing printers: the Add/Edit Printer dialog, discovery while
-/// the Add dialog or the welcome page is open, the connection test, the removal confirmation, and
-/// what each does to the saved list, the tabs and the mini windows. The dialog, the listener and
-/// the confirmation are its own.
+/// the Add dialog or the welcome page is open, the connection test, the removal confirmation (from
+/// Edit Printer and Preferences; closing a tab only closes it), and what each does to the saved
+/// list, the tabs and the mini windows. The dialog, the listener and the confirmation are its own.
 @MainActor
 final class PrinterEditor {
     /// The Add/Edit Printer dialog while it is open.
@@ -21,7 +21,7 @@ final class PrinterEditor {
     private var addDialogOpen = false
     /// What discovery heard last.
     private var heard: [DiscoveredPrinter] = []
-    /// The confirmation shown by the last close request of a saved printer, while it is open.
+    /// The confirmation shown by the last request to remove a printer, while it is open.
     private(set) var pendingRemoval: OpaquePointer?
 
     private unowned let library: PrinterLibrary
@@ -56,6 +56,15 @@ final class PrinterEditor {
         }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }
+        if let printer {
+            dialog.onRemove = { [weak self, weak dialog] in
+                guard let self, let dialog, let saved = library.printer(id: printer.id) else { return }
+                confirmRemoval(of: saved, over: dialog.window) { [weak dialog] in
+                    // Once the question, over the dialog, is done with its answer.
+                    MainLoopExecutor.main.runOnMainActor { if let dialog { gtk_window_destroy(gcast(dialog.window)) } }
+                }
+            }
+        }
         if printer == nil {
             addDialogOpen = true
             startDiscovery()
@@ -113,21 +122,26 @@ final class PrinterEditor {
         }
     }
 
-    /// Asks before removing a saved printer's tab (and the printer); closes any other tab at once.
-    func confirmClose(_ page: PrinterPage) {
+    /// Closes a tab as its close button or Ctrl+W asks, without a question: a saved printer's tab
+    /// only closes (the printer stays saved and watched; the Printers menu opens it again); any
+    /// other tab (the demo, a camera from the command line) closes for good, with its mini window.
+    func closeTab(_ page: PrinterPage) {
         guard library.printer(id: page.printerID) != nil, let window = mainWindow() else { return close(page) }
-        confirmRemoval(of: page.printerID, named: page.name, over: window.window)
+        window.closeTab(page)
     }
 
-    /// Asks over `parent` (the main window, the Preferences window) before removing a saved
-    /// printer: its settings, its tab and its mini window.
-    func confirmRemoval(of id: UUID, named name: String, over parent: UnsafeMutablePointer<GtkWidget>) {
-        let dialog = DestructiveQuestion.present(over: parent, heading: String(format: tr("Remove “%@”?"), name),
-                                                 body: tr("Its settings and access code will be deleted from this computer."),
-                                                 action: tr("Remove")) { [weak self] in
+    /// Asks over `parent` (the Edit Printer dialog, the Preferences window) before removing a saved
+    /// printer: its settings and the secrets it holds (`RemovalText`), its tab and its mini
+    /// window; `removed` runs once it is removed.
+    func confirmRemoval(of printer: Printer, over parent: UnsafeMutablePointer<GtkWidget>,
+                        removed: @escaping @MainActor () -> Void = {}) {
+        let id = printer.id
+        let dialog = DestructiveQuestion.present(over: parent, heading: String(format: tr("Remove “%@”?"), printer.name),
+                                                 body: RemovalText.body(for: printer), action: tr("Remove")) { [weak self] in
             guard let self else { return }
             library.remove(id: id)
             if let page = mainWindow()?.tabs.page(id: id) { close(page) } else { miniWindows.close(id) }
+            removed()
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
         pendingRemoval = dialog

@@ -46,8 +46,6 @@ final class PrinterPage: CameraSurfaceDelegate {
     private var standby: [Int: StreamConsumer] = [:]
     let light = ChamberLightToggle(classes: ["circular", "flat"])
     let layout: AdaptiveLayout
-    /// Set while its tab is being closed for good.
-    var isBeingRemoved = false
     /// Told of every state change (the tab's state indicator listens).
     var onStateChange: @MainActor (SessionState) -> Void = { _ in }
     /// Told of every change of the printer's status (the tab's progress listens).

@@ -3,7 +3,8 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// The app's saved state (printers in tab order, selection, window size, open mini windows) and the
+/// The app's saved state (printers in tab order, selection, closed tabs, window size, open mini
+/// windows) and the
 /// one place that writes it: every change is saved at once, atomically, through the ConfigStore —
 /// off the main loop (the keyring and fsync can take a while), newest state first, one at a time.
 /// The file is read at once; codes kept in the keyring arrive later, off the main loop too
@@ -197,6 +198,7 @@ final class PrinterLibrary {
     func remove(id: UUID) {
         config.printers.removeAll { $0.id == id }
         config.miniWindows.removeAll { $0.printerID == id }
+        config.closedTabs.remove(id)
         if config.selectedPrinterID == id { config.selectedPrinterID = nil }
         save()
         printersChanged()
@@ -215,6 +217,18 @@ final class PrinterLibrary {
     func select(_ id: UUID?) {
         guard config.selectedPrinterID != id, id.map({ printer(id: $0) != nil }) ?? true else { return }
         config.selectedPrinterID = id
+        save()
+    }
+
+    /// Whether the saved printer's tab was closed (the printer stays saved and watched).
+    func isTabClosed(_ id: UUID) -> Bool {
+        config.closedTabs.contains(id)
+    }
+
+    /// Remembers that the saved printer's tab was closed, or opened again.
+    func setTabClosed(_ closed: Bool, for id: UUID) {
+        guard printer(id: id) != nil, closed != isTabClosed(id) else { return }
+        if closed { config.closedTabs.insert(id) } else { config.closedTabs.remove(id) }
         save()
     }
 
