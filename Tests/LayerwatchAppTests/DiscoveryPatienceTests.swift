@@ -71,7 +71,8 @@ final class DiscoveryPatienceTests: XCTestCase {
 
     func testAPortHeldByAnotherProgramIsSaidAndNothingPretendsToLook() throws {
         // A socket holding a loopback port without sharing it, as a program that does not allow reuse.
-        var holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        // Close-on-exec: a server a test starts meanwhile must not inherit the port and keep it held.
+        var holder = socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { if holder >= 0 { close(holder) } }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -99,7 +100,8 @@ final class DiscoveryPatienceTests: XCTestCase {
             XCTAssertEqual(failures.map(\.code), [EADDRINUSE])
             app.showDialog(editing: nil)
             let dialog = try XCTUnwrap(app.editor.openDialog)
-            defer { gtk_window_destroy(gcast(dialog.window)) }
+            var dialogOpen = true
+            defer { if dialogOpen { gtk_window_destroy(gcast(dialog.window)) } }
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })
             _ = iterateMainContext(timeout: 1) { false }
             for list in [dialog.discovered, window.welcome.discovered] {
@@ -113,6 +115,7 @@ final class DiscoveryPatienceTests: XCTestCase {
 
             // The port freed, the welcome page shown again listens and looks again.
             gtk_window_destroy(gcast(dialog.window))
+            dialogOpen = false
             close(holder)
             holder = -1
             gtk_widget_activate_action_variant(window.window, Feature.showDemo.actionName, nil)
