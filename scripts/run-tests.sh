@@ -29,22 +29,25 @@ classes() { # modules... → comma-separated Module.Class
 }
 webrtc_tests=$(grep -E 'WebRTC|MJPEGFallbackTests' "$logs/all-tests" | paste -sd, -)
 
-# One run of `specifiers` under its own display and session bus, into $logs/$name.log. A command
-# put in the background by a shell starts with Ctrl+C (SIGINT) ignored, and the tests' command-line
-# children would inherit that: they get the default back (the tests end `--watch` runs by SIGINT).
-run() { # name specifiers [VAR=value...]
-    name=$1 specifiers=$2; shift 2
-    env --default-signal=INT,QUIT "$@" dbus-run-session -- xvfb-run -a -s "$screen" "$tests" "$specifiers" >"$logs/$name.log" 2>&1
+# One run of `specifiers` under its own display and session bus, into $logs/$name.log, stopped
+# after `limit` seconds (a hung test ends its lane, named in the summary, instead of CI's time). A
+# command put in the background by a shell starts with Ctrl+C (SIGINT) ignored, and the tests'
+# command-line children would inherit that: they get the default back (the tests end `--watch`
+# runs by SIGINT).
+run() { # name limit specifiers [VAR=value...]
+    name=$1 limit=$2 specifiers=$3; shift 3
+    timeout --kill-after=30 "$limit" env --default-signal=INT,QUIT "$@" \
+        dbus-run-session -- xvfb-run -a -s "$screen" "$tests" "$specifiers" >"$logs/$name.log" 2>&1
     echo $? >"$logs/$name.status"
 }
 
 started=$(date +%s)
-run app "$(classes LayerwatchAppTests)" &
+run app 2400 "$(classes LayerwatchAppTests)" &
 sleep 3 # xvfb-run -a picks the first free display: one lane at a time
-run cli "$(classes LayerwatchTests StatusKitTests)" &
+run cli 2400 "$(classes LayerwatchTests StatusKitTests)" &
 sleep 3
-{ run core "$(classes StreamKitTests PrinterKitTests GtkKitTests)"
-  run pypi "$webrtc_tests" LAYERWATCH_TEST_AIORTC=pypi; } &
+{ run core 1800 "$(classes StreamKitTests PrinterKitTests GtkKitTests)"
+  run pypi 1200 "$webrtc_tests" LAYERWATCH_TEST_AIORTC=pypi; } &
 wait
 for lane in app cli core pypi; do
     echo "==== lane $lane (exit $(cat "$logs/$lane.status")) ===="
@@ -54,7 +57,8 @@ done
 # The draw path under the other renderers (RendererPathTests picks GL on Xvfb's Mesa in its lane).
 renderer() { # name VAR=value...
     name=$1; shift
-    env --default-signal=INT,QUIT "$@" xvfb-run -a -s "$screen" "$tests" LayerwatchAppTests.RendererPathTests >"$logs/$name.log" 2>&1
+    timeout --kill-after=30 300 env --default-signal=INT,QUIT "$@" \
+        xvfb-run -a -s "$screen" "$tests" LayerwatchAppTests.RendererPathTests >"$logs/$name.log" 2>&1
     echo $? >"$logs/$name.status"
     echo "==== $name (exit $(cat "$logs/$name.status")) ===="
     cat "$logs/$name.log"
@@ -84,7 +88,7 @@ for lane in app cli core pypi renderer-cairo renderer-gles; do
     for test in $(failed "$logs/$lane.log"); do
         echo "==== again, alone: $test ($lane) ===="
         # shellcheck disable=SC2086 # extra holds whole VAR=value words
-        run again "$test" $extra
+        run again 600 "$test" $extra
         cat "$logs/again.log"
         if [ "$(cat "$logs/again.status")" = 0 ]; then echo "$test ($lane)" >>"$logs/flaky"
         else echo "$test ($lane)" >>"$logs/failing"; fi
@@ -98,5 +102,8 @@ for lane in app cli core pypi renderer-cairo renderer-gles; do
 done
 if [ -s "$logs/flaky" ]; then echo "flaky (failed, then passed alone):"; sed 's/^/  /' "$logs/flaky"; fi
 if [ -s "$logs/failing" ]; then echo "FAILED (failed twice):"; sed 's/^/  /' "$logs/failing"; fi
-if [ -n "$crashed" ]; then echo "CRASHED or killed, no test named:$crashed"; fi
+for lane in $crashed; do
+    echo "CRASHED, hung or killed: lane $lane ($(cat "$logs/$lane.status")), in or after:" \
+        "$(grep -E "^Test Case '.*' started" "$logs/$lane.log" | tail -n 1 | cut -d"'" -f2)"
+done
 [ ! -s "$logs/failing" ] && [ -z "$crashed" ]

@@ -20,6 +20,12 @@ final class PrinterDialogReadingTests: XCTestCase {
             let titles = PrinterChoice.all.map(\.title)
             _ = gtk_widget_activate(dialog.kind.entry)  // as a click on the row: its list pops up
             let popover = try XCTUnwrap(descendants(of: dialog.kind.entry).first { cssName($0) == "popover" })
+            // Closed before the dialog goes, as a user closes it: on X11 a popover destroyed while
+            // open can leave its keyboard grab behind, and the next tests' shortcuts would go nowhere.
+            defer {
+                gtk_popover_popdown(gcast(popover))
+                _ = iterateMainContext(timeout: 1) { gtk_widget_get_mapped(popover) == 0 }
+            }
             var labels: [UnsafeMutablePointer<GtkWidget>] = []
             XCTAssertTrue(iterateMainContext(timeout: 5) {
                 labels = descendants(of: popover).filter { cssName($0) == "label" && gtk_widget_get_mapped($0) != 0 }
