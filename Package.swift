@@ -71,6 +71,7 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport", "CTestAccessible"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "StatusKitTests", dependencies: ["StatusKit", "StreamKit", "TestSupport"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
