@@ -1,5 +1,6 @@
 import CGtk
 import CLayerwatch
+import CameraKit
 import Foundation
 import GtkKit
 import PrinterKit
