@@ -62,6 +62,13 @@ final class WebRTCDescriptionTests: XCTestCase {
         XCTAssertEqual(lines(description.text, "a=rtpmap:"), ["a=rtpmap:102 H264/90000"])
         XCTAssertEqual(lines(description.text, "a=rtcp-fb:"), ["a=rtcp-fb:102 nack pli"])
         XCTAssertEqual(description.codec, AV_CODEC_ID_H264)
+        // The x-google line first: it goes, the real one stays.
+        let reordered = Self.sdp(video: "102", [
+            "a=rtpmap:102 H264/90000", "a=fmtp:102 x-google-max-bitrate=2048",
+            "a=fmtp:102 packetization-mode=1", "a=candidate:1 1 udp 2130706431 \(camera) 40000 typ host",
+        ])
+        XCTAssertEqual(lines(try WebRTCDescription(reordered, cameraAddress: camera, answering: offer).text, "a=fmtp:"),
+                       ["a=fmtp:102 packetization-mode=1"])
     }
 
     func testTheFirstDecodableFormatGivesTheCodec() throws {
