@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit

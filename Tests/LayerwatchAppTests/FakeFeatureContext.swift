@@ -1,3 +1,4 @@
+import CameraKit
 import Foundation
 @testable import LayerwatchApp
 import PrinterKit

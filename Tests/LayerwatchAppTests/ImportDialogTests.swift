@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import Foundation
 import GtkKit
 @testable import LayerwatchApp
@@ -193,7 +194,7 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.first?.state == .live }, "the camera plays")
             XCTAssertEqual(page.sessions.first?.stats.codec, "mjpeg")
             XCTAssertEqual(page.sessions.first?.stats.fallbackCause, .notFound)
-            let stats = StatsOverlay.format(try XCTUnwrap(page.sessions.first?.stats), printer: nil).split(separator: "\n")
+            let stats = StatsOverlay.format(try XCTUnwrap(page.sessions.first?.stats)).split(separator: "\n")
             XCTAssertEqual(stats.prefix(2).map(String.init), ["mjpeg  640×480", "MJPEG fallback: WebRTC failed (notFound)"],
                            "the stats overlay says which path plays")
             app.flushSaves()

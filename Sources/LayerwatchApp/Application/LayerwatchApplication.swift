@@ -1,5 +1,6 @@
 import CGtk
 import CLayerwatch
+import CameraKit
 import Foundation
 import GtkKit
 import PrinterKit
@@ -84,23 +85,41 @@ public final class LayerwatchApplication {
         application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
         connectSignal(application, "activate") { [self] in activate() }
+        // GApplication parses the flags in the launching process and hands them, with the URLs, to
+        // the instance that shows the window as its options dictionary.
+        for flag in LaunchFlag.allCases {
+            g_application_add_main_option(gcast(application), flag.rawValue, 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, flag.help, nil)
+        }
         connectIntSignal(application, "command-line") { [self] commandLine in
-            let arguments = commandLine.map { Self.arguments(of: gcast($0)) } ?? []
-            requested = Set(arguments.compactMap(LaunchFlag.init(rawValue:)))
-            open(urls: arguments.filter { LaunchFlag(rawValue: $0) == nil })
+            guard let commandLine else { return 0 }
+            let options = g_application_command_line_get_options_dict(gcast(commandLine))
+            requested = Set(LaunchFlag.allCases.filter { g_variant_dict_contains(options, $0.rawValue) != 0 })
+            open(urls: Self.arguments(of: gcast(commandLine)))
             return 0
         }
     }
 
-    /// What a launch asks besides camera URLs, as `run` passes it to the instance that shows the
-    /// window (a camera URL never looks like one: URLs are validated before).
-    public enum LaunchFlag: String, Sendable {
+    /// What a launch asks besides camera URLs: GApplication's main options (`--farm`…), which `run`
+    /// passes to the instance that shows the window.
+    public enum LaunchFlag: String, Sendable, CaseIterable {
         /// The window opens in, or switches to, the farm view.
-        case farm = "--farm"
+        case farm
         /// The demo printer's tab opens (or comes up).
-        case demo = "--demo"
+        case demo
         /// Layerwatch starts watching with no window (at login); a running one is left as it is.
-        case background = "--background"
+        case background
+
+        /// The option on a command line.
+        public var argument: String { "--" + rawValue }
+
+        /// What the option does, for the command line's help.
+        public var help: String {
+            switch self {
+            case .farm: tr("Open in the farm view: every printer at once (remembered for next time).")
+            case .demo: tr("Open the demo printer: a recorded camera and a simulated print.")
+            case .background: tr("Start watching with no window (as at login); launch Layerwatch again to show it.")
+            }
+        }
     }
 
     /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved, and
@@ -114,7 +133,8 @@ public final class LayerwatchApplication {
             connectEarly(cameras: Self.cameras(from: urls))
         }
         quitOnSignals()
-        let arguments = ["layerwatch"] + flags.map(\.rawValue).sorted() + urls
+        // After `--`, GOption leaves a URL that starts with `-` (a file `-1.mp4`, `--farm`) a URL.
+        let arguments = ["layerwatch"] + flags.map(\.argument).sorted() + (urls.isEmpty ? [] : ["--"] + urls)
         let status = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(gcast(application), Int32(arguments.count), $0)
@@ -178,11 +198,14 @@ public final class LayerwatchApplication {
         window.present()
     }
 
+    /// The URLs of a command line: what GOption left after the program's name and the options,
+    /// without the `--` that `run` puts before them.
     private static func arguments(of commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> [String] {
         var count: Int32 = 0
         guard let argv = g_application_command_line_get_arguments(commandLine, &count) else { return [] }
         defer { g_strfreev(argv) }
-        return (1..<max(1, Int(count))).compactMap { argv[$0].map { String(cString: $0) } }
+        let arguments = (1..<max(1, Int(count))).compactMap { argv[$0].map { String(cString: $0) } }
+        return arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
     }
 
     /// Registers the application (which runs `startup`) without running its loop, for tests that

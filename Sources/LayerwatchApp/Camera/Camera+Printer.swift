@@ -1,3 +1,4 @@
+import CameraKit
 import PrinterKit
 import StreamKit
 
