@@ -5,8 +5,8 @@
 # session (the tests wait on real peers far more than they compute, so lanes overlap the waiting):
 #   app    LayerwatchAppTests: the GUI suites, one after the other as ever
 #   cli    LayerwatchTests and StatusKitTests: the command line and the status clients
-#   core   StreamKitTests, PrinterKitTests, GtkKitTests, then the WebRTC suites again with PyPI's
-#          current aiortc as the camera (LAYERWATCH_TEST_AIORTC=pypi)
+#   core   every other module (StreamKit, PrinterKit, GtkKit, CameraKit…), then the WebRTC suites
+#          again with PyPI's current aiortc as the camera (LAYERWATCH_TEST_AIORTC=pypi)
 # then the draw path under the two other renderers. A test that failed is run once more, alone on
 # the machine: one that passes then is listed as flaky (its first failure stays in the log), one
 # that fails again fails the run. The summary at the end names every failure and flaky test.
@@ -23,9 +23,10 @@ screen="-screen 0 1600x1200x24"
 # Every test as Module.Class/test, and the classes of the modules each lane takes.
 "$tests" --list-tests 2>/dev/null | grep -E '^[A-Za-z]+Tests\.[A-Za-z0-9_]+/' >"$logs/all-tests" || true
 [ -s "$logs/all-tests" ] || { echo "run-tests: the test bundle lists no test" >&2; exit 2; }
-classes() { # modules... → comma-separated Module.Class
+classes() { # [-v] modules... → comma-separated Module.Class (with -v: of every other module)
+    invert=""; [ "$1" = -v ] && { invert=-v; shift; }
     pattern=$(printf '%s|' "$@"); pattern="^(${pattern%|})\\."
-    grep -E "$pattern" "$logs/all-tests" | sed 's#/.*##' | sort -u | paste -sd, -
+    grep -E $invert "$pattern" "$logs/all-tests" | sed 's#/.*##' | sort -u | paste -sd, -
 }
 webrtc_tests=$(grep -E 'WebRTC|MJPEGFallbackTests' "$logs/all-tests" | paste -sd, -)
 
@@ -46,7 +47,7 @@ run app 2400 "$(classes LayerwatchAppTests)" &
 sleep 3 # xvfb-run -a picks the first free display: one lane at a time
 run cli 2400 "$(classes LayerwatchTests StatusKitTests)" &
 sleep 3
-{ run core 1800 "$(classes StreamKitTests PrinterKitTests GtkKitTests)"
+{ run core 1800 "$(classes -v LayerwatchAppTests LayerwatchTests StatusKitTests)"
   run pypi 1200 "$webrtc_tests" LAYERWATCH_TEST_AIORTC=pypi; } &
 wait
 for lane in app cli core pypi; do
@@ -106,4 +107,13 @@ for lane in $crashed; do
     echo "CRASHED, hung or killed: lane $lane ($(cat "$logs/$lane.status")), in or after:" \
         "$(grep -E "^Test Case '.*' started" "$logs/$lane.log" | tail -n 1 | cut -d"'" -f2)"
 done
-[ ! -s "$logs/failing" ] && [ -z "$crashed" ]
+# Every test listed ran in one lane: a module no lane names would pass without running.
+ran=0
+for lane in app cli core; do
+    count=$(grep -E '^[[:space:]]+Executed [0-9]+ tests?' "$logs/$lane.log" | tail -n 1 | sed -E 's/.*Executed ([0-9]+) .*/\1/')
+    ran=$((ran + ${count:-0}))
+done
+total=$(wc -l <"$logs/all-tests")
+missing=""
+if [ "$ran" -ne "$total" ]; then missing=yes; echo "MISSING: $ran of the $total tests listed ran in the lanes"; fi
+[ ! -s "$logs/failing" ] && [ -z "$crashed" ] && [ -z "$missing" ]
