@@ -35,14 +35,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
             }
             var current = Self.status(from: status)
             current.filament = spoolman.filament(from: api, stop: stop)
-            current.thumbnail = thumbnails.held(for: current.job)
-            if stop.isStopped { return }
-            report(current)
-            if let thumbnail = thumbnails.update(for: current.job, fetch: { job in Self.thumbnail(of: job, from: api, stop: stop) }) {
-                current.thumbnail = thumbnail
-                if stop.isStopped { return }
-                report(current)
-            }
+            thumbnails.report(current, stop: stop, to: report) { job in Self.thumbnail(of: job, from: api, stop: stop) }
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import StreamKit
 
 /// The job's thumbnail for a client that polls its printer's API (Moonraker, OctoPrint): asked for
 /// once per job, after the status naming the job was reported, so a slow or missing thumbnail
@@ -10,17 +11,20 @@ struct JobThumbnailWatch {
     private var job: String?
     private var thumbnail: JobThumbnail?
 
-    /// The thumbnail held for `job`; nil for another job (until `update`), or none.
-    func held(for job: String?) -> JobThumbnail? {
-        job != nil && job == self.job ? thumbnail : nil
-    }
-
-    /// Asks `fetch` for `job`'s thumbnail when the job is not the one last asked about; returns
-    /// the thumbnail when one came (the status is then reported again with it).
-    mutating func update(for job: String?, fetch: (String) -> Data?) -> JobThumbnail? {
-        guard job != self.job else { return nil }
-        self.job = job
+    /// Reports `status` with the thumbnail held for its job, then, when its job is not the one last
+    /// asked about, asks `fetch` for that job's thumbnail and reports the status again with it if one
+    /// came; nothing more once `stop` is set.
+    mutating func report(_ status: PrinterStatus, stop: StopSignal, to report: (PrinterStatus) -> Void,
+                         fetch: (String) -> Data?) {
+        var status = status
+        status.thumbnail = status.job != nil && status.job == job ? thumbnail : nil
+        if stop.isStopped { return }
+        report(status)
+        guard status.job != job else { return }
+        job = status.job
         thumbnail = job.flatMap { job in fetch(job).map { JobThumbnail(job: job, image: $0) } }
-        return thumbnail
+        guard let thumbnail, !stop.isStopped else { return }
+        status.thumbnail = thumbnail
+        report(status)
     }
 }

@@ -35,14 +35,9 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
                 isLive = true
                 live()
             }
-            var status = cancels.resolve(Self.status(job: job, printer: printer))
-            status.thumbnail = thumbnails.held(for: status.job)
-            report(status)
             let file = (job["job"] as? [String: Any])?["file"] as? [String: Any]
-            if let thumbnail = thumbnails.update(for: status.job, fetch: { _ in Self.thumbnail(of: file, from: api, stop: stop) }) {
-                status.thumbnail = thumbnail
-                if stop.isStopped { return }
-                report(status)
+            thumbnails.report(cancels.resolve(Self.status(job: job, printer: printer)), stop: stop, to: report) { _ in
+                Self.thumbnail(of: file, from: api, stop: stop)
             }
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }
