@@ -39,7 +39,7 @@ final class DiscoveryFloodTests: XCTestCase {
             // What the flood costs the main loop is its thread's CPU time, which a busy machine does
             // not inflate (a wall-clock gap would measure the machine's other work too): coalesced,
             // the updates take a small share; one list rebuild per datagram kept the loop saturated.
-            XCTAssertLessThan(cpu, 0.35 * wall, "the main thread's CPU during the flood: \(cpu) s of \(wall) s")
+            XCTAssertLessThan(cpu, 0.6 * wall, "the main thread's CPU during the flood: \(cpu) s of \(wall) s")
             let largestGap = zip(ticks.dropFirst(), ticks).map { $0 - $1 }.max() ?? .infinity
             XCTAssertGreaterThan(ticks.count, 10, "the heartbeat ran through the flood")
             XCTAssertLessThan(largestGap, 5, "the main loop never stalled (largest gap \(largestGap) s, flood took \(flood.duration) s)")
