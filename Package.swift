@@ -59,7 +59,10 @@ let package = Package(
         // Printers' live status (Bambu MQTT, Moonraker, OctoPrint, Creality's websocket): GTK-free, one client per printer.
         .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketBudget"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit", "StatusKit", "CSecret"]),
-        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "PrinterKit", "StatusKit", "CLayerwatch"]),
+        // One camera shown: the picture, its frame path, zoom, orientation and overlays. Knows nothing
+        // of printers or their status (ModuleBoundaryTests keeps it so); the app adds those.
+        .target(name: "CameraKit", dependencies: ["StreamKit", "GtkKit", "CGtk", "CLayerwatch"]),
+        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "CameraKit", "PrinterKit", "StatusKit", "CLayerwatch"]),
         .executableTarget(
             name: "Layerwatch",
             dependencies: [
@@ -70,7 +73,7 @@ let package = Package(
         // The screen bench's reads of the X server's framebuffer (XGetImage, MIT-SHM for whole
         // screens), Xlib kept out of Swift.
         .target(name: "CXImage", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
-        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "GtkKit", "CGtk", "PrinterKit", "CXImage"]),
+        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "CameraKit", "GtkKit", "CGtk", "PrinterKit", "CXImage"]),
         .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "CFFmpeg", "CPixels", "TestSupport"]),
         // GTK's test accessibility checks, variadic C that Swift cannot call, for the GTK tests.
@@ -78,8 +81,9 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport", "CTestAccessible"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "StatusKitTests", dependencies: ["StatusKit", "StreamKit", "TestSupport"]),
+        .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

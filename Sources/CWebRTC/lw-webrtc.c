@@ -1,6 +1,7 @@
 #define GST_USE_UNSTABLE_API 1
 #include "CWebRTC.h"
 #include "lw-dtls-certificate.h"
+#include "lw-sdp.h"
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -320,13 +321,12 @@ int lw_webrtc_make_offer(LwWebRTC *peer, lw_webrtc_should_stop should_stop, void
     return result;
 }
 
-/* `text` parsed as a session description of `type`; NULL with *error when it is not SDP. */
+/* `text` (checked by lw_sdp_check) as a session description of `type`; NULL with *error when it is
+ * not SDP. */
 static GstWebRTCSessionDescription *lw_description(const char *text, GstWebRTCSDPType type, char **error) {
-    GstSDPMessage *message = NULL;
-    gst_sdp_message_new(&message);
-    if (gst_sdp_message_parse_buffer((const guint8 *)text, strlen(text), message) != GST_SDP_OK
-        || gst_sdp_message_medias_len(message) == 0) {
-        gst_sdp_message_free(message);
+    GstSDPMessage *message = lw_sdp_parse(text);
+    if (!message || gst_sdp_message_medias_len(message) == 0) {
+        if (message) gst_sdp_message_free(message);
         *error = g_strdup("the answer is not a session description");
         return NULL;
     }

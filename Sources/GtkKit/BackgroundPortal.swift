@@ -5,7 +5,10 @@ import Foundation
 /// how a sandboxed app asks to go on running without a window and to be started at login, since it
 /// can neither hold itself open unseen nor write the user's autostart folder. The answer comes as
 /// the `Response` signal of a request object whose path the call's `handle_token` decides, so the
-/// signal is subscribed to before the call goes.
+/// signal is subscribed to before the call goes. Not libportal's `xdp_portal_request_background`
+/// (0.6 on Debian 12): it sends the same request but answers one boolean, the `autostart` result
+/// when autostart is asked and `background` otherwise, where Layerwatch needs both, and it always
+/// calls `org.freedesktop.portal.Desktop`, where the tests name their fake portal themselves.
 @MainActor
 public enum BackgroundPortal {
     /// What the portal answered: whether the app may run in the background and whether it starts at

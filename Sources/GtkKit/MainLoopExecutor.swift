@@ -3,7 +3,7 @@ import CGtk
 /// "Run this on the GLib main loop", as an object background code can hold without knowing GTK:
 /// each `execute` adds one idle source to the default main context, which is thread-safe and wakes
 /// the loop. Work runs on the main thread, in submission order for equal priorities. Its shape
-/// matches StreamKit's `EventExecutor`, so the app can declare that conformance in one line.
+/// matches StreamKit's `EventExecutor`, so CameraKit can declare that conformance in one line.
 public final class MainLoopExecutor: Sendable {
     /// The executor at `G_PRIORITY_DEFAULT`, for code that does not care about priority.
     public static let main = MainLoopExecutor()

@@ -1,8 +1,9 @@
 import CGtk
 import CLayerwatch
 
-/// A grid of equal-width tiles that reflows with its width — as many columns as tiles of at least
-/// `minimumTileWidth` fit, up to `maximumColumns` — in an order the owner sets. Reordering and
+/// A grid of equal-width tiles that reflows with its width and the height it is seen in — the
+/// biggest tiles that all fit `fitHeight`, else as many columns as tiles of at least
+/// `minimumTileWidth` fit, up to `maximumColumns` (`TileShape`) — in an order the owner sets. Reordering and
 /// reflowing only move the tiles: each is parented once and stays parented (and mapped) until it
 /// is removed, so a tile showing a camera never drops its stream or flashes black. A row is as tall
 /// as its tallest tile at the tile width (height-for-width: a picture keeps its aspect ratio).
@@ -26,6 +27,12 @@ public final class TileGrid: HostedLayout {
     public private(set) var frames: [Frame] = []
     /// Called after each allocation (from inside the size-allocate pass: only read, never resize).
     public var onAllocate: (() -> Void)?
+
+    /// The height the grid is seen in (the scrolled window's view of it), which the tiles grow to
+    /// fill; 0 while unknown.
+    public var fitHeight: Int32 = 0 {
+        didSet { if fitHeight != oldValue { gtk_widget_queue_resize(host.pointer) } }
+    }
 
     public let minimumTileWidth: Int32
     public let maximumColumns: Int
@@ -77,12 +84,6 @@ public final class TileGrid: HostedLayout {
         gtk_widget_queue_resize(host.pointer)
     }
 
-    /// The number of columns `width` pixels hold.
-    public func columns(for width: Int32) -> Int {
-        let fitting = Int((width + spacing) / (minimumTileWidth + spacing))
-        return max(1, min(maximumColumns, fitting, max(tiles.count, 1)))
-    }
-
     // MARK: HostedLayout
 
     var requestMode: GtkSizeRequestMode { GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH }
@@ -93,33 +94,46 @@ public final class TileGrid: HostedLayout {
             return (minimumTileWidth, max(minimumTileWidth, natural))
         }
         let width = forSize < 0 ? minimumTileWidth : forSize
-        let height = layout(width: width).reduce(0) { max($0, $1.maxY) }
+        let height = layout(width: width).frames.reduce(0) { max($0, $1.maxY) }
         return (height, height)
     }
 
     func allocate(width: Int32, height: Int32) {
-        frames = layout(width: width)
-        columns = columns(for: width)
+        (columns, frames) = layout(width: width)
         for (tile, frame) in zip(tiles, frames) {
             place(tile, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
         onAllocate?()
     }
 
-    /// Each tile's frame in a grid `width` wide: equal columns, rows as tall as their tallest tile.
-    private func layout(width: Int32) -> [Frame] {
-        let columns = columns(for: width)
-        let tileWidth = max(1, (width - spacing * Int32(columns - 1)) / Int32(columns))
+    /// The columns and each tile's frame in a grid `width` wide: equal columns (centred when the
+    /// tiles are narrower than the width allows), rows as tall as their tallest tile.
+    private func layout(width: Int32) -> (columns: Int, frames: [Frame]) {
+        let chosen = shape(width: width)
+        let (columns, tileWidth) = (chosen.columns, chosen.tileWidth)
+        let left = max(0, (width - Int32(columns) * (tileWidth + spacing) + spacing) / 2)
         var frames: [Frame] = []
         var y: Int32 = 0
         for start in stride(from: 0, to: tiles.count, by: columns) {
             let row = tiles[start..<min(start + columns, tiles.count)]
             let height = row.map { GtkKit.measure($0, GTK_ORIENTATION_VERTICAL, forSize: tileWidth).natural }.max() ?? 0
             for column in 0..<row.count {
-                frames.append(Frame(x: Int32(column) * (tileWidth + spacing), y: y, width: tileWidth, height: height))
+                frames.append(Frame(x: left + Int32(column) * (tileWidth + spacing), y: y, width: tileWidth, height: height))
             }
             y += height + spacing
         }
-        return frames
+        return (columns, frames)
+    }
+
+    /// The shape for `width`, from each tile's height at the narrowest tile and at the whole width
+    /// (GTK keeps those measures until a tile changes).
+    private func shape(width: Int32) -> TileShape {
+        let widest = max(width, minimumTileWidth + 1)
+        let heights = tiles.map { tile in
+            TileShape.Height((minimumTileWidth, GtkKit.measure(tile, GTK_ORIENTATION_VERTICAL, forSize: minimumTileWidth).natural),
+                             (widest, GtkKit.measure(tile, GTK_ORIENTATION_VERTICAL, forSize: widest).natural))
+        }
+        return TileShape.choose(width: width, fitHeight: fitHeight, heights: heights, minimumTileWidth: minimumTileWidth,
+                                maximumColumns: maximumColumns, spacing: spacing)
     }
 }

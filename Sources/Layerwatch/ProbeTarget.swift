@@ -12,9 +12,13 @@ enum ProbeTarget {
     }
 
     /// The source of a camera of the saved printer named `name` (or with that id): the one `camera`
-    /// names (by name, or number from 1), the first when nil.
+    /// names (by name, or number from 1), the first when nil; a printer without a camera says so.
     static func savedPrinter(_ name: String, camera: CameraChoice, store: ConfigStore = .standard()) throws -> StreamSource {
         let (printer, problem) = try saved(name, store: store)
+        guard !printer.cameras.isEmpty else {
+            throw Failure(description: String(format: tr("“%@” has no camera: it is watched without a picture; “layerwatch status” shows its print status"),
+                                              printer.name))
+        }
         let chosen: PrinterCamera
         if let wanted = camera.name {
             let byNumber = Int(wanted).flatMap { printer.cameras.indices.contains($0 - 1) ? printer.cameras[$0 - 1] : nil }

@@ -56,7 +56,10 @@ struct StatusCommand: ParsableCommand {
                 print(format(failure, endpoint))
                 if !watch || retryIn == nil { throw ExitCode(Self.exitCode(failure)) }
             case .live:
-                guard let status = update.status, status != printed else { continue }
+                // The job's thumbnail is not printed: its coming is no change here.
+                guard var status = update.status else { continue }
+                status.thumbnail = nil
+                guard status != printed else { continue }
                 printed = status
                 print(json ? StatusReportFormatter.json(status, endpoint: endpoint) : StatusReportFormatter.text(status, endpoint: endpoint) + (watch ? "\n" : ""))
                 fflush(stdout)

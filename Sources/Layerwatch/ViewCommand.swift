@@ -17,13 +17,13 @@ struct ViewCommand: ParsableCommand {
     @Argument(help: ArgumentHelp(tr("Camera URLs or files to open as tabs (not saved as printers).")))
     var urls: [String] = []
 
-    @Flag(name: .long, help: ArgumentHelp(tr("Open in the farm view: every printer at once (remembered for next time).")))
+    @Flag(name: .long, help: ArgumentHelp(LayerwatchApplication.LaunchFlag.farm.help))
     var farm = false
 
-    @Flag(name: .long, help: ArgumentHelp(tr("Open the demo printer: a recorded camera and a simulated print.")))
+    @Flag(name: .long, help: ArgumentHelp(LayerwatchApplication.LaunchFlag.demo.help))
     var demo = false
 
-    @Flag(name: .long, help: ArgumentHelp(tr("Start watching with no window (as at login); launch Layerwatch again to show it.")))
+    @Flag(name: .long, help: ArgumentHelp(LayerwatchApplication.LaunchFlag.background.help))
     var background = false
 
     func run() throws {

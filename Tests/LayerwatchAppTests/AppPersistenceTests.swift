@@ -50,7 +50,7 @@ final class AppPersistenceTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertEqual(window.tabs.all.map(\.name), ["Bench", "Garage"], "tab order restored")
             XCTAssertEqual(window.tabs.selected?.name, "Garage", "selection restored")
-            XCTAssertFalse(window.tabs.all.contains { $0.camera.isDemo }, "no demo camera when printers exist")
+            XCTAssertFalse(window.tabs.all.contains { $0.camera!.isDemo }, "no demo camera when printers exist")
             var width: Int32 = 0, height: Int32 = 0
             gtk_window_get_default_size(gcast(window.window), &width, &height)
             XCTAssertEqual([width, height], [900, 640])
@@ -93,7 +93,7 @@ final class AppPersistenceTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(window.isWelcomeShown)
             app.showDemo()
-            XCTAssertTrue(window.tabs.all.first?.camera.isDemo ?? false)
+            XCTAssertTrue(window.tabs.all.first?.camera!.isDemo ?? false)
 
             app.showDialog(editing: nil)
             let dialog = try XCTUnwrap(app.editor.openDialog)
@@ -119,7 +119,7 @@ final class AppPersistenceTests: XCTestCase {
         }
     }
 
-    func testClosingASavedPrintersTabAsksBeforeRemovingIt() throws {
+    func testClosingASavedPrintersTabKeepsItAndOnlyRemoveAsks() throws {
         let clip = try TestClips.smpteBars(width: 160, height: 120, fps: 10, seconds: 1)
         let directory = try makeTemporaryDirectory()
         let printer = Printer(name: "Shelf", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
@@ -128,23 +128,31 @@ final class AppPersistenceTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             window.tabs.requestCloseSelected()
-            let confirmation = try XCTUnwrap(app.editor.pendingRemoval, "closing a saved printer asks first")
-            XCTAssertEqual(window.tabs.all.count, 1)
+            XCTAssertNil(app.editor.pendingRemoval, "closing a tab asks nothing")
+            XCTAssertTrue(window.tabs.open.isEmpty)
+            app.flushSaves()
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "the printer stays")
+
+            app.editor.confirmRemoval(of: printer, over: window.window)
+            let confirmation = try XCTUnwrap(app.editor.pendingRemoval, "removing asks first")
             adw_message_dialog_response(gcast(confirmation), "cancel")
             app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 1, "cancel keeps it")
 
-            window.tabs.requestCloseSelected()
+            app.editor.confirmRemoval(of: printer, over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             app.flushSaves()
             XCTAssertEqual(window.tabs.all.count, 0)
-            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.count, 0)
+            XCTAssertTrue(window.isWelcomeShown, "no printer left: the welcome")
+            let saved = ConfigStore(directory: directory, secrets: nil).load().config
+            XCTAssertEqual(saved.printers.count, 0)
+            XCTAssertEqual(saved.closedTabs, [], "nor its closed tab")
         }
     }
 
     func testDiscoveredPrinterPrefillsTheDialog() throws {
         MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: nil)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             let found = DiscoveredPrinter(serial: "01P00A123456789", address: "192.168.1.44", modelCode: "C12",
                                           name: "Garage P1S", connection: .lan)

@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
@@ -44,7 +45,7 @@ final class PageWindow {
          orientation: PictureOrientation = .upright) {
         var camera = Camera(name: name, source: session.source)
         camera.orientation = orientation
-        page = PrinterPage(cameras: [camera]) { _ in session }
+        page = PrinterPage(printer: PrinterCameras(camera: camera)) { _ in session }
         window = gtk_window_new()
         gtk_window_set_default_size(gcast(window), width, height)
         gtk_window_set_child(gcast(window), page.widget)
@@ -162,8 +163,27 @@ func toastTitles(in window: UnsafeMutablePointer<GtkWidget>) -> [String] {
 @MainActor
 func statusStripsEverywhere(of page: PrinterPage, in app: LayerwatchApplication,
                             window: MainWindow) throws -> (strips: [StatusStrip], mini: MiniWindow) {
-    app.togglePopOut(page.camera)
+    app.togglePopOut(page.camera!)
     let mini = try XCTUnwrap(app.miniWindows[page.printerID])
     let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
     return ([page.status.strip, tile.status.strip, mini.status.strip], mini)
+}
+
+/// The labels of `menu`'s items.
+@MainActor
+func menuLabels(_ menu: UnsafeMutablePointer<GMenuModel>?) -> [String] {
+    guard let menu else { return [] }
+    return (0..<g_menu_model_get_n_items(menu)).compactMap { index in
+        guard let value = g_menu_model_get_item_attribute_value(menu, index, G_MENU_ATTRIBUTE_LABEL, nil) else { return nil }
+        defer { g_variant_unref(value) }
+        return String(cString: g_variant_get_string(value, nil))
+    }
+}
+
+/// The action an item of `menu` activates.
+@MainActor
+func menuAction(_ menu: UnsafeMutablePointer<GMenuModel>, at index: Int32) -> String {
+    guard let value = g_menu_model_get_item_attribute_value(menu, index, "action", nil) else { return "" }
+    defer { g_variant_unref(value) }
+    return String(cString: g_variant_get_string(value, nil))
 }

@@ -37,7 +37,7 @@ final class BackgroundTests: XCTestCase {
             XCTAssertTrue(notice.string("body")?.hasPrefix("Layerwatch keeps watching 1 printer") == true, "\(notice.fields)")
             XCTAssertEqual(Self.buttons(of: notice), [["Quit", "app.quit"]])
             XCTAssertNotNil(camera.waitFor("client-closed", timeout: 10), "the camera is let go: nothing decodes for nobody")
-            let session = try XCTUnwrap(app.sessions.existingSession(for: page.camera.source))
+            let session = try XCTUnwrap(app.sessions.existingSession(for: page.camera!.source))
             XCTAssertEqual(session.consumerCount, 0)
             let polled = moonraker.events(named: "request").count
             XCTAssertTrue(iterateMainContext(timeout: 10) { moonraker.events(named: "request").count >= polled + 3 }, "the status keeps polling")
@@ -85,9 +85,9 @@ final class BackgroundTests: XCTestCase {
             window.recordingFolder = videos
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
-            let viewed = page.session.consumerCount
+            let viewed = page.session!.consumerCount
             app.setRecording(true)
-            let recording = try XCTUnwrap(page.session.recording)
+            let recording = try XCTUnwrap(page.session!.recording)
             XCTAssertTrue(iterateMainContext(timeout: 5) { recording.current.seconds >= 1 })
 
             gtk_window_close(gcast(window.window))
@@ -96,14 +96,14 @@ final class BackgroundTests: XCTestCase {
             let before = recording.current.seconds
             XCTAssertTrue(iterateMainContext(timeout: 10) { recording.current.seconds >= before + 3 }, "it records with no window")
             XCTAssertFalse(recording.current.isFinished)
-            XCTAssertEqual(page.session.consumerCount, 1, "held for the recording alone")
+            XCTAssertEqual(page.session!.consumerCount, 1, "held for the recording alone")
 
             app.activate()
             let back = try XCTUnwrap(app.window)
             let again = try XCTUnwrap(back.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 10) { again.state == .live })
-            XCTAssertTrue(again.session.recording === recording, "the tab shows the recording still running")
-            XCTAssertEqual(again.session.consumerCount, viewed, "the tab holds the camera now, not the background")
+            XCTAssertTrue(again.session!.recording === recording, "the tab shows the recording still running")
+            XCTAssertEqual(again.session!.consumerCount, viewed, "the tab holds the camera now, not the background")
 
             app.quit()
             let files = try FileManager.default.contentsOfDirectory(atPath: videos.path)
@@ -126,7 +126,7 @@ final class BackgroundTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             let timelapses = try XCTUnwrap(app.timelapses)
             timelapses.videoFolder = videos
-            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface!.shownFrame != nil })
             layer(1)
             XCTAssertTrue(iterateMainContext(timeout: 10) { timelapses.pictureCount(of: printer.id) == 1 })
 

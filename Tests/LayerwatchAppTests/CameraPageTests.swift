@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 @testable import StreamKit
@@ -30,7 +31,7 @@ final class CameraPageTests: XCTestCase {
         let shown = PageWindow(name: "Lifecycle", session: session)
         let page = shown.page
         XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
-        let picture = try XCTUnwrap(page.surface.picture)
+        let picture = try XCTUnwrap(page.surface!.picture)
         let pictureWatch = DisposalWatch(picture)
         XCTAssertEqual(session.consumerCount, 1, "one coordinator attached once")
 
@@ -43,7 +44,7 @@ final class CameraPageTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 3) { session.stats.outputSize == expected },
                           "frames are converted to the picture's size \(shownSize): got \(String(describing: session.stats.outputSize)), want \(String(describing: expected))")
             if let expected { outputSizes.insert(expected) }
-            XCTAssertTrue(page.surface.picture == picture, "update never rebuilds the picture")
+            XCTAssertTrue(page.surface!.picture == picture, "update never rebuilds the picture")
         }
         XCTAssertGreaterThanOrEqual(outputSizes.count, 3, "display-size updates reached the session: \(outputSizes)")
         XCTAssertEqual(server.events(named: "client").count, 1)
@@ -63,7 +64,7 @@ final class CameraPageTests: XCTestCase {
             defer { shown.close() }
             XCTAssertTrue(iterateMainContext(timeout: 10) { session.stats.convertedFrames >= 3 })
             gtk_widget_set_visible(shown.page.widget, 0)
-            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(shown.page.surface.picture) == 0 })
+            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(shown.page.surface!.picture) == 0 })
             let converted = session.stats.convertedFrames, decoded = session.stats.decodedFrames
             XCTAssertTrue(iterateMainContext(timeout: 5) { session.stats.decodedFrames >= decoded + 10 })
             XCTAssertLessThanOrEqual(session.stats.convertedFrames, converted + 1, "decoding goes on, conversion stops")
@@ -80,10 +81,10 @@ final class CameraPageTests: XCTestCase {
             defer { shown.close() }
             XCTAssertTrue(iterateMainContext(timeout: 10) { shown.page.state == .live })
             XCTAssertTrue(iterateMainContext(timeout: 5) {
-                guard let text = shown.page.surface.frameAgeText, text.hasSuffix(" s ago"),
+                guard let text = shown.page.surface!.frameAgeText, text.hasSuffix(" s ago"),
                       let seconds = Int(text.dropLast(6)) else { return false }
                 return seconds >= 1
-            }, "a P1/A1 picture says how old it is: \(String(describing: shown.page.surface.frameAgeText))")
+            }, "a P1/A1 picture says how old it is: \(String(describing: shown.page.surface!.frameAgeText))")
         }
     }
 }

@@ -23,9 +23,12 @@ final class CameraSubtitleTests: XCTestCase {
             (Printer(name: "Shelf", kind: .generic, cameras: [PrinterCamera(url: "rtsp://192.168.1.41/stream")]), "Camera · 192.168.1.41"),
         ]
         for (printer, expected) in cases {
-            let camera = try XCTUnwrap(try Camera.all(of: printer).first, printer.name)
+            let camera = try XCTUnwrap(try PrinterCameras(printer: printer).cameras.first, printer.name)
             XCTAssertEqual(camera.subtitle, expected, printer.name)
         }
+        let cameraless = try PrinterCameras(printer: Printer(name: "Voron", kind: .klipper, host: "192.168.1.20"))
+        XCTAssertEqual(cameraless.subtitle, "Klipper · 192.168.1.20", "a printer without a camera says the same")
+        XCTAssertEqual(cameraless.cameras, [])
         let byURL = Camera(name: "10.0.0.7", source: .http(URL(string: "http://10.0.0.7:8080/?action=stream")!))
         XCTAssertEqual(byURL.subtitle, "Camera · 10.0.0.7", "a camera opened by its address")
     }

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
@@ -78,7 +79,7 @@ final class CameraSurfaceTests: XCTestCase {
         try MainActor.assumeIsolated {
             let shown = PageWindow(name: "Shelf", session: session)
             defer { shown.close() }
-            let status = shown.page.surface.status
+            let status = shown.page.surface!.status
             XCTAssertTrue(iterateMainContext(timeout: 5) { status.buttonText == "Retry Now" }, status.titleText)
             // The camera comes up; the wait is 30 s, so only Retry Now can bring it in time.
             let server = try TestServer(script: "rtsp_server.py", arguments: ["--port", "\(port)"])

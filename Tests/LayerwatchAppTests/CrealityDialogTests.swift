@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import Foundation
 import GtkKit
 @testable import LayerwatchApp
@@ -52,12 +53,13 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000"])
 
             dialog.testConnection()
-            XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.testResultText.contains("Camera connected") }, dialog.testResultText)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.connectionTest.isDone }, dialog.testResultText)
+            XCTAssertEqual(dialog.connectionTest.outcomes, [.passed, .passed], dialog.testResultText)
             let lines = dialog.testResultText.components(separatedBy: "\n")
             XCTAssertEqual(lines.first, "Status connected: the printer says it is a Creality K1C. "
                            + "Model set to “K1 or Ender-3 V3”: its camera is MJPEG on port 8080.")
             XCTAssertEqual(lines.count, 2, dialog.testResultText)
-            XCTAssertTrue(lines.last?.hasPrefix("Camera connected: MJPEG 640×480. First picture after ") ?? false, dialog.testResultText)
+            XCTAssertTrue(lines.last?.hasPrefix("Connected: MJPEG 640×480. First picture after ") ?? false, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k1)
             XCTAssertEqual(dialog.family.hintText, "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, MJPEG on port 8080"])
@@ -114,16 +116,16 @@ final class CrealityDialogTests: XCTestCase {
             dialog.name.text = "K2 Plus"
             dialog.host.text = host
             dialog.testConnection()
-            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.testResultText.contains("Camera connected") }, dialog.testResultText)
+            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.connectionTest.isDone }, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k2)
-            XCTAssertTrue(dialog.testResultText.components(separatedBy: "\n").last?.hasPrefix("Camera connected: H264 320×240.") ?? false,
+            XCTAssertTrue(dialog.testResultText.components(separatedBy: "\n").last?.hasPrefix("Connected: H264 320×240.") ?? false,
                           dialog.testResultText)
 
             dialog.save()
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 30) { page.state == .live }, "camera \(page.state)")
-            XCTAssertTrue(iterateMainContext(timeout: 10) { WebRTCWindowTests.quadrants(in: page.surface.picture) == WebRTCWindowTests.quadrants },
-                          "the tab: \(String(describing: WebRTCWindowTests.quadrants(in: page.surface.picture)))")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { WebRTCWindowTests.quadrants(in: page.surface!.picture) == WebRTCWindowTests.quadrants },
+                          "the tab: \(String(describing: WebRTCWindowTests.quadrants(in: page.surface!.picture)))")
             let offers = camera.events(named: "offer")
             XCTAssertFalse(offers.isEmpty)
             let addresses = offers.flatMap { ($0.fields["candidates"] as? [String]) ?? [] }
@@ -160,7 +162,11 @@ final class CrealityDialogTests: XCTestCase {
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.host.errorText != nil }, dialog.testResultText)
             XCTAssertEqual(dialog.host.errorText, "Nothing answers on port 9999, where a Creality printer reports its status — check the address and that the printer is on.")
-            XCTAssertEqual(dialog.testResultText, "Not connected: the message under the marked field says why.")
+            XCTAssertEqual(dialog.testResultText, "Status: the printer refused the connection — check the address and port.\n"
+                           + "Not tried until the printer's status answers: it says where the camera is.")
+            XCTAssertEqual(dialog.connectionTest.outcomes, [.failed, .failed])
+            XCTAssertNil(dialog.family.errorText, "the model is not blamed for an address nothing answers at")
+            XCTAssertTrue(PrinterDialogFormTests.holdsFocus(dialog.host, in: dialog), "the keyboard on the address")
 
             // A websocket asking for a login (a Creality printer's has none): said in its terms, no
             // access code asked for.
@@ -176,8 +182,10 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.family.errorText != nil }, dialog.testResultText)
             XCTAssertEqual(dialog.family.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
             XCTAssertEqual(dialog.crealityFamily, .k2, "no model named: the one chosen is kept")
-            XCTAssertEqual(dialog.testResultText, "Status connected, but the printer did not say which model it is: the Model chosen is kept.\n"
-                           + "The camera did not connect: the message under the marked field says why.")
+            XCTAssertEqual(dialog.testResultText.components(separatedBy: "\n").first,
+                           "Status connected, but the printer did not say which model it is: the Model chosen is kept.")
+            XCTAssertEqual(dialog.connectionTest.outcomes, [.passed, .failed])
+            XCTAssertTrue(PrinterDialogFormTests.holdsFocus(dialog.family, in: dialog), "the keyboard on the Model")
             XCTAssertNil(dialog.host.errorText)
             dialog.crealityFamily = .k1
             XCTAssertNil(dialog.family.errorText, "another model clears it")
@@ -203,7 +211,7 @@ final class CrealityDialogTests: XCTestCase {
         let printer = Printer(name: "K2 Plus", kind: .creality(.k2), host: "192.0.2.7", apiPort: 19999,
                               cameras: [.own(), door], timelapse: .perLayer)
         try MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: printer)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertEqual(dialog.choice, .creality)
             XCTAssertEqual(dialog.crealityFamily, .k2)

@@ -4,7 +4,7 @@ import PrinterKit
 import XCTest
 
 /// What Test Connection says of a Creality printer: its status line for each answer the printer
-/// may give (a model, WebRTC firmware, neither) and the Model it chose, then its camera's line.
+/// may give (a model, WebRTC firmware, neither) and the Model it chose, then a camera's row.
 final class CrealityTestTextTests: XCTestCase {
     func testTheStatusLineSaysWhatThePrinterSaidAndWhatWasChosen() {
         XCTAssertEqual(CrealityTestText.status(model: .k1Max, webRTC: false, chosen: nil),
@@ -18,14 +18,13 @@ final class CrealityTestTextTests: XCTestCase {
                        "Status connected, but the printer did not say which model it is: the Model chosen is kept.")
     }
 
-    func testTheCameraLineFollowsIt() {
+    func testACameraRowSaysWhatItsProbeFound() {
         var report = StreamProbe.Report(url: "http://10.0.0.6:8080/?action=stream", ok: true, frames: 2, transitions: [])
         report.codec = "mjpeg"
         report.width = 1280
         report.height = 720
         report.timeToFirstFrame = 0.42
-        XCTAssertEqual(ConnectionTestText.describe(report, asCamera: true), "Camera connected: MJPEG 1280×720. First picture after 0.4 s.")
-        XCTAssertEqual(ConnectionTestText.describe(report), "Connected: MJPEG 1280×720. First picture after 0.4 s.", "a camera tested alone")
-        XCTAssertEqual(ConnectionTestText.describe(nil, asCamera: true), "Camera connected — it is streaming in its tab right now.")
+        XCTAssertEqual(ConnectionTestText.describe(report), "Connected: MJPEG 1280×720. First picture after 0.4 s.")
+        XCTAssertEqual(ConnectionTestText.describe(nil), "Connected — this camera is streaming in its tab right now.")
     }
 }

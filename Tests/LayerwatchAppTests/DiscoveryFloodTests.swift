@@ -26,16 +26,23 @@ final class DiscoveryFloodTests: XCTestCase {
 
             var ticks: [TimeInterval] = []
             let heartbeat = RepeatingTimer(milliseconds: 50) { ticks.append(ProcessInfo.processInfo.systemUptime) }
+            let cpuBefore = Self.threadCPUSeconds()
+            let wallBefore = ProcessInfo.processInfo.systemUptime
             let flood = Flood(port: port, count: 10_000, perSecond: 2_000)
             XCTAssertTrue(iterateMainContext(timeout: 30) { flood.isFinished }, "the flood ends")
             let settled = ProcessInfo.processInfo.systemUptime + 1
             _ = iterateMainContext(timeout: 5) { ProcessInfo.processInfo.systemUptime >= settled }
             heartbeat.cancel()
+            let cpu = Self.threadCPUSeconds() - cpuBefore
+            let wall = ProcessInfo.processInfo.systemUptime - wallBefore
 
+            // What the flood costs the main loop is its thread's CPU time, which a busy machine does
+            // not inflate (a wall-clock gap would measure the machine's other work too): coalesced,
+            // the updates take a small share; one list rebuild per datagram kept the loop saturated.
+            XCTAssertLessThan(cpu, 0.6 * wall, "the main thread's CPU during the flood: \(cpu) s of \(wall) s")
             let largestGap = zip(ticks.dropFirst(), ticks).map { $0 - $1 }.max() ?? .infinity
-            XCTAssertGreaterThan(ticks.count, 50, "the heartbeat ran through the flood")
-            XCTAssertLessThan(largestGap, 0.5, "the main loop answered at least every half second (largest gap \(largestGap) s, "
-                              + "flood took \(flood.duration) s)")
+            XCTAssertGreaterThan(ticks.count, 10, "the heartbeat ran through the flood")
+            XCTAssertLessThan(largestGap, 5, "the main loop never stalled (largest gap \(largestGap) s, flood took \(flood.duration) s)")
             XCTAssertEqual(dialog.discoveredPrinters.count, 64, "the list is capped")
             XCTAssertTrue(dialog.discoveredPrinters.contains { $0.serial == Flood.serial(9_999) }, "and shows the latest printers")
             var rows = 0
@@ -48,6 +55,13 @@ final class DiscoveryFloodTests: XCTestCase {
             let growth = (ProcessMemory.residentBytes ?? 0) - memoryBefore
             XCTAssertLessThan(growth, 64 << 20, "memory grew by \(growth >> 20) MiB")
         }
+    }
+
+    /// The CPU time the calling thread has used, in seconds.
+    private static func threadCPUSeconds() -> TimeInterval {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return TimeInterval(now.tv_sec) + TimeInterval(now.tv_nsec) / 1e9
     }
 
     func testAnUpdateTouchesOnlyTheRowsThatChanged() throws {

@@ -35,7 +35,7 @@ final class EarlyConnectionTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.state == .live })
             XCTAssertEqual(session.consumerCount, 2, "the tab's view and its farm tile (hidden): the early one has left")
-            XCTAssertTrue(window.farm.tile(id: garage.id)?.surface.session === session)
+            XCTAssertTrue(window.farm.tile(id: garage.id)?.surface!.session === session)
             XCTAssertEqual(server.events(named: "client").count, 1, "one connection from launch to live tab")
             XCTAssertTrue(server.events(named: "client-closed").isEmpty)
         }

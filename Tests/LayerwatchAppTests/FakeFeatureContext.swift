@@ -1,3 +1,4 @@
+import CameraKit
 import Foundation
 @testable import LayerwatchApp
 import PrinterKit
@@ -10,7 +11,10 @@ import StreamKit
 final class FakeFeatureContext: FeatureContext {
     var selectedCamera: Camera?
     var selectedCameraState: SessionState?
-    var selectedPrinterCameras: [Camera] = []
+    /// The selected printer: the camera's, or `cameralessPrinter` (a printer watched without a picture).
+    var selectedPrinterID: UUID? { selectedCamera?.printerID ?? cameralessPrinter }
+    var cameralessPrinter: UUID?
+    var targetPrinterCameras: [Camera] = []
     var selectedCameraRecords = false
     var selectedPrinter: Printer?
     var hasSavedPrinters = false

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -8,8 +9,8 @@ import XCTest
 
 /// The farm view in the real app under Xvfb, against real loopback cameras and printers: a tile per
 /// printer showing its own camera on the printer's one connection (shared with its tab and mini
-/// window), tiles needing attention first, the keyboard, and the grid reflowing from one to four
-/// columns while no tile's stream restarts.
+/// window), tiles needing attention first, the keyboard, the grid reflowing from one to four
+/// columns while no tile's stream restarts, and tiles growing to fill a large window.
 final class FarmViewTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -80,7 +81,7 @@ final class FarmViewTests: XCTestCase {
     /// SMPTE bars put green at the middle of the picture's upper part, whatever the size.
     @MainActor
     private func showsBars(_ tile: FarmTile) -> Bool {
-        guard let image = RenderedImage(of: tile.surface.widget) else { return false }
+        guard let image = RenderedImage(of: tile.surface!.widget) else { return false }
         let pixel = image.rgb(x: image.width / 2, y: image.height * 3 / 10)
         return pixel.g > 120 && pixel.r < 90 && pixel.b < 90
     }
@@ -96,37 +97,37 @@ final class FarmViewTests: XCTestCase {
             XCTAssertEqual(gtk_widget_get_visible(window.tabs.bar), 0, "no tab bar over the farm")
             XCTAssertEqual(String(cString: gtk_window_get_title(gcast(window.window))), "Farm — Layerwatch")
             let tiles = window.farm.tiles
-            XCTAssertEqual(tiles.map(\.camera.name), printers.map(\.name))
-            XCTAssertTrue(iterateMainContext(timeout: 30) { tiles.allSatisfy { $0.surface.state == .live && $0.surface.shownFrame != nil } },
-                          "every tile live: \(tiles.map { "\($0.camera.name) \($0.surface.state)" })")
+            XCTAssertEqual(tiles.map(\.camera!.name), printers.map(\.name))
+            XCTAssertTrue(iterateMainContext(timeout: 30) { tiles.allSatisfy { $0.surface!.state == .live && $0.surface!.shownFrame != nil } },
+                          "every tile live: \(tiles.map { "\($0.camera!.name) \($0.surface!.state)" })")
             XCTAssertTrue(iterateMainContext(timeout: 10) { tiles.allSatisfy(showsBars) },
-                          "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera.name))")
-            XCTAssertEqual(window.farm.grid.columns, 4, "1500 px hold four tiles of at least 320 px")
+                          "the bars read back in every tile: \(tiles.filter { !showsBars($0) }.map(\.camera!.name))")
+            XCTAssertEqual(window.farm.grid.columns, 3, "1500×1000 px: six tiles fit in two rows of three, bigger than four columns' tiles")
             let p1 = try XCTUnwrap(tiles.last), h264 = tiles[0]
-            XCTAssertTrue(iterateMainContext(timeout: 5) { p1.surface.frameAgeText?.hasSuffix("s ago") ?? false },
+            XCTAssertTrue(iterateMainContext(timeout: 5) { p1.surface!.frameAgeText?.hasSuffix("s ago") ?? false },
                           "a P1-style camera's tile says how old its picture is")
-            XCTAssertNil(h264.surface.frameAgeText, "a 10 fps camera's does not")
+            XCTAssertNil(h264.surface!.frameAgeText, "a 10 fps camera's does not")
 
             // Each camera is converted at its tile's size, not the stream's.
             let firstTile = try XCTUnwrap(tiles.first)
-            let tileWidth = Int(gtk_widget_get_width(firstTile.surface.widget) * gtk_widget_get_scale_factor(firstTile.surface.widget))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { (firstTile.surface.session.stats.outputSize?.width ?? .max) <= tileWidth },
-                          "\(String(describing: firstTile.surface.session.stats.outputSize)) for a \(tileWidth) px tile")
+            let tileWidth = Int(gtk_widget_get_width(firstTile.surface!.widget) * gtk_widget_get_scale_factor(firstTile.surface!.widget))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { (firstTile.surface!.session.stats.outputSize?.width ?? .max) <= tileWidth },
+                          "\(String(describing: firstTile.surface!.session.stats.outputSize)) for a \(tileWidth) px tile")
 
             // The tabs (hidden behind the farm) and a mini window per printer: still one connection each.
-            for tile in tiles { app.togglePopOut(tile.camera) }
+            for tile in tiles { app.togglePopOut(tile.camera!) }
             defer { app.miniWindows.all.forEach { $0.close() } }
             XCTAssertEqual(app.miniWindows.all.count, 6)
             XCTAssertTrue(iterateMainContext(timeout: 15) { app.miniWindows.all.allSatisfy { $0.surface.shownFrame != nil } })
             for (tile, camera) in zip(tiles, cameras) {
-                XCTAssertEqual(tile.surface.session.consumerCount, 3, "\(tile.camera.name): tab, tile and mini window")
-                XCTAssertTrue(tile.surface.session === window.tabs.page(id: tile.camera.printerID)?.session)
-                XCTAssertEqual(camera.connections, 1, "\(tile.camera.name) (\(camera.url.prefix(4))) sees one client")
+                XCTAssertEqual(tile.surface!.session.consumerCount, 3, "\(tile.camera!.name): tab, tile and mini window")
+                XCTAssertTrue(tile.surface!.session === window.tabs.page(id: tile.camera!.printerID)?.session)
+                XCTAssertEqual(camera.connections, 1, "\(tile.camera!.name) (\(camera.url.prefix(4))) sees one client")
             }
             // Every tile keeps updating with the mini windows open.
-            let shown = tiles.map { $0.surface.shownFrame }
-            XCTAssertTrue(iterateMainContext(timeout: 10) { zip(tiles, shown).allSatisfy { $0.surface.shownFrame !== $1 } },
-                          "tiles updating: \(zip(tiles, shown).filter { $0.surface.shownFrame === $1 }.map(\.0.camera.name))")
+            let shown = tiles.map { $0.surface!.shownFrame }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { zip(tiles, shown).allSatisfy { $0.surface!.shownFrame !== $1 } },
+                          "tiles updating: \(zip(tiles, shown).filter { $0.surface!.shownFrame === $1 }.map(\.0.camera!.name))")
         }
         withExtendedLifetime(windowManager) {}
     }
@@ -167,7 +168,7 @@ final class FarmViewTests: XCTestCase {
             let (app, window) = try startApp(with: printers)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
-            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
             XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] },
                           "printing by least time left, then idle: \(order())")
             let cog = try XCTUnwrap(farm.tile(id: printers[2].id)), anvil = try XCTUnwrap(farm.tile(id: printers[0].id))
@@ -175,8 +176,8 @@ final class FarmViewTests: XCTestCase {
             XCTAssertFalse(try XCTUnwrap(farm.tile(id: printers[1].id)).isMarkedFinishing)
             XCTAssertEqual(cog.status.strip.stateText, "Printing")
             XCTAssertEqual(cog.status.strip.percentText, "90 %")
-            XCTAssertTrue(iterateMainContext(timeout: 15) { farm.tiles.allSatisfy { $0.surface.state == .live } })
-            let pictures = farm.tiles.map(\.surface.picture)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { farm.tiles.allSatisfy { $0.surface!.state == .live } })
+            let pictures = farm.tiles.map(\.surface!.picture)
             let connections = camera.events(named: "client").count
             XCTAssertEqual(connections, 3)
 
@@ -198,8 +199,8 @@ final class FarmViewTests: XCTestCase {
             app.setAttentionFirst(false)
             XCTAssertEqual(order(), ["Anvil", "Bolt", "Cog"])
             XCTAssertFalse(app.library.config.farm.attentionFirst, "remembered")
-            XCTAssertEqual(farm.tiles.map(\.surface.picture), pictures)
-            XCTAssertTrue(farm.tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 && $0.surface.state == .live })
+            XCTAssertEqual(farm.tiles.map(\.surface!.picture), pictures)
+            XCTAssertTrue(farm.tiles.allSatisfy { $0.surface!.lifecycle.dismantles == 0 && $0.surface!.state == .live })
             XCTAssertEqual(camera.events(named: "client").count, connections, "reordering never reconnects")
         }
     }
@@ -218,15 +219,16 @@ final class FarmViewTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
-            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
-            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] && farm.grid.frames.count == 3 },
-                          "printing by least time left, then idle: \(order())")
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
+            // Laid out for the window's height too: three tiles in 1500×900 are two rows of two columns.
+            XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Cog", "Bolt", "Anvil"] && farm.grid.frames.count == 3 && farm.grid.columns == 2 },
+                          "printing by least time left, then idle: \(order()), \(farm.grid.columns) columns")
             let anvil = try XCTUnwrap(farm.tile(id: printers[0].id)), bolt = try XCTUnwrap(farm.tile(id: printers[1].id))
             /// The printer whose tile is at `point` of the grid now.
             @MainActor func printer(at point: graphene_point_t) -> String? {
                 let frames = farm.grid.frames
                 let index = frames.firstIndex { Float($0.x) <= point.x && point.x < Float($0.x + $0.width) && Float($0.y) <= point.y && point.y < Float($0.maxY) }
-                return index.map { farm.shownOrder[$0].camera.name }
+                return index.map { farm.shownOrder[$0].camera!.name }
             }
 
             // A right-click on Bolt's tile opens its menu; meanwhile Anvil pauses, which puts it first.
@@ -294,7 +296,7 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 450, height: 500)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
-            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera.name } }
+            @MainActor func order() -> [String] { farm.shownOrder.map { $0.camera!.name } }
             XCTAssertTrue(iterateMainContext(timeout: 15) { order() == ["Anvil", "Bolt", "Cog"] }, "printing first: \(order())")
             /// Whether all of the tile is inside the farm's view.
             @MainActor func inSight(_ tile: FarmTile) -> Bool {
@@ -329,7 +331,7 @@ final class FarmViewTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 && window.farm.grid.columns == 3 },
                           "columns: \(window.farm.grid.columns)")
             func press(_ keys: String) { XCTAssertEqual(Keyboard.press(keys, window: xid), 0, "xdotool \(keys)") }
-            @MainActor func focused() -> String? { window.farm.focusedTile?.camera.name }
+            @MainActor func focused() -> String? { window.farm.focusedTile?.camera!.name }
 
             window.farm.focus(printers[0].id)
             XCTAssertTrue(iterateMainContext(timeout: 3) { focused() == "P1" })
@@ -391,42 +393,98 @@ final class FarmViewTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm
             let tiles = farm.tiles
-            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil } })
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } })
             let sizer = WindowSizer(window.window)
-            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 4 }, "1500 px: four columns")
-            let pictures = tiles.map(\.surface.picture)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 2 }, "1500×900 px: two rows of two")
+            let pictures = tiles.map(\.surface!.picture)
             // A hidden listener on each session hears every state from here on.
             var states: [String: [SessionState]] = [:]
             let listeners = tiles.map { tile in
-                let name = tile.camera.name
-                return tile.surface.session.attach(executor: MainLoopExecutor.main, visible: false,
+                let name = tile.camera!.name
+                return tile.surface!.session.attach(executor: MainLoopExecutor.main, visible: false,
                                                    onState: { state in MainActor.assumeIsolated { states[name, default: []].append(state) } },
                                                    onFrame: { _ in })
             }
             defer { listeners.forEach { $0.detach() } }
             XCTAssertEqual(camera.events(named: "client").count, 4)
 
-            for (width, columns) in [(Int32(500), 1), (700, 2), (1040, 3), (1500, 4), (500, 1), (1500, 4)] {
+            // 900 px high, four tiles fit in two rows from 700 px wide; 500 px high, in one row only,
+            // so there the most columns that fit, as when they cannot all fit.
+            for (width, height, columns) in [(Int32(500), Int32(900), 1), (700, 900, 2), (1040, 500, 3), (1500, 500, 4), (500, 900, 1), (1500, 500, 4)] {
                 // The main window's own size leaves out its frame: wait for the X server's and the grid.
-                gtk_window_set_default_size(gcast(window.window), width, 900)
+                gtk_window_set_default_size(gcast(window.window), width, height)
                 XCTAssertTrue(iterateMainContext(timeout: 5) {
-                    sizer.serverSize == WindowSizer.Size(width: width, height: 900) && farm.grid.columns == columns
-                }, "\(width) px: \(sizer.serverSize), \(farm.grid.columns) columns")
+                    sizer.serverSize == WindowSizer.Size(width: width, height: height) && farm.grid.columns == columns
+                }, "\(width)×\(height) px: \(sizer.serverSize), \(farm.grid.columns) columns")
                 // In one column the last tiles are below the window: those alone wait (see the next test).
-                @MainActor func inSight() -> [FarmTile] { tiles.filter { $0.surface.isOnScreen } }
+                @MainActor func inSight() -> [FarmTile] { tiles.filter { $0.surface!.isOnScreen } }
                 XCTAssertTrue(iterateMainContext(timeout: 3) { columns == 1 ? inSight().count < 4 : inSight().count == 4 },
                               "\(inSight().count) tiles in sight at \(width) px")
                 let seen = inSight()
-                let before = seen.map { $0.surface.shownFrame }
-                XCTAssertTrue(iterateMainContext(timeout: 5) { zip(seen, before).allSatisfy { $0.surface.shownFrame !== $1 } },
+                let before = seen.map { $0.surface!.shownFrame }
+                XCTAssertTrue(iterateMainContext(timeout: 5) { zip(seen, before).allSatisfy { $0.surface!.shownFrame !== $1 } },
                               "every tile in sight still updating at \(width) px")
             }
             let frames = farm.grid.frames
             XCTAssertEqual(Set(frames.map(\.y)).count, 1, "four tiles in one row: \(frames)")
-            XCTAssertEqual(tiles.map(\.surface.picture), pictures, "no picture was made again")
-            XCTAssertTrue(tiles.allSatisfy { $0.surface.lifecycle.dismantles == 0 })
+            XCTAssertEqual(tiles.map(\.surface!.picture), pictures, "no picture was made again")
+            XCTAssertTrue(tiles.allSatisfy { $0.surface!.lifecycle.dismantles == 0 })
             XCTAssertEqual(camera.events(named: "client").count, 4, "no stream restarted")
             XCTAssertTrue(states.values.allSatisfy { $0.allSatisfy { $0 == .live } }, "only live states: \(states)")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    /// Four printers in a 1600×1000 window fill it (issue 35): two rows of two big tiles, all in
+    /// sight, spanning most of its width — not one row of four small ones over an empty window.
+    /// Each tile tells its session its real size: a tile this large (more than a third of the
+    /// 1280 px stream) is decoded with deblocking; in a window too low for two rows, the four small
+    /// tiles of one row skip it again.
+    func testFourPrintersInALargeWindowFillItAndEachTileIsDecodedForItsRealSize() throws {
+        let windowManager = try WindowManager()
+        let camera = try TestServer(script: "rtsp_server.py", arguments: ["--width", "1280", "--height", "720", "--fps", "5", "--paths", "4"])
+        addTeardownBlock { camera.stop() }
+        let printers = (1...4).map { Printer(name: "W\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(with: printers, width: 1600, height: 1000)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let farm = window.farm, tiles = farm.tiles
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 2 && farm.grid.frames.count == 4 },
+                          "\(farm.grid.columns) columns: \(farm.grid.frames)")
+            let frames = farm.grid.frames
+            let width = gtk_widget_get_width(farm.grid.widget), seen = gtk_widget_get_height(farm.widget)
+            let span = (frames.map { $0.x + $0.width }.max() ?? 0) - (frames.map(\.x).min() ?? 0)
+            XCTAssertGreaterThan(span, width * 4 / 5, "most of the width: \(frames) in \(width) px")
+            XCTAssertLessThanOrEqual(frames.map(\.maxY).max() ?? .max, seen, "every tile in sight: \(frames) in \(seen) px")
+            XCTAssertGreaterThan(frames.map(\.maxY).max() ?? 0, seen * 4 / 5, "most of the height: \(frames) in \(seen) px")
+            iterateFrames(10)  // drawn, for a screenshot
+            ScreenCapture.saveIfAsked(as: "farm-four-printers-1600x1000")
+
+            /// Each tile's picture width in pixels, and what its session converts to and whether it deblocks.
+            @MainActor func decoding() -> [String] {
+                tiles.map { tile in
+                    let stats = tile.surface!.session.stats
+                    let pixels = gtk_widget_get_width(tile.surface!.widget) * gtk_widget_get_scale_factor(tile.surface!.widget)
+                    return "\(pixels) px: \(stats.outputSize.map { "\($0.width)" } ?? "-")\(stats.skipsLoopFilter ? " small" : "")"
+                }
+            }
+            XCTAssertTrue(tiles.allSatisfy { gtk_widget_get_width($0.surface!.widget) == gtk_widget_get_width($0.widget) }, "pictures as wide as their tiles")
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                tiles.allSatisfy { tile in
+                    let pixels = Int(gtk_widget_get_width(tile.surface!.widget) * gtk_widget_get_scale_factor(tile.surface!.widget))
+                    let output = tile.surface!.session.stats.outputSize?.width ?? 0
+                    return output > 1280 / 3 && output <= pixels && pixels - output <= 2 && !tile.surface!.session.stats.skipsLoopFilter
+                }
+            }, "converted at the big tiles' size, deblocked: \(decoding())")
+
+            let sizer = WindowSizer(window.window)
+            gtk_window_set_default_size(gcast(window.window), 1600, 500)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { sizer.serverSize == WindowSizer.Size(width: 1600, height: 500) && farm.grid.columns == 4 },
+                          "1600×500: \(sizer.serverSize), \(farm.grid.columns) columns")
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                tiles.allSatisfy { $0.surface!.session.stats.skipsLoopFilter && ($0.surface!.session.stats.outputSize?.width ?? .max) <= 1280 / 3 }
+            }, "four small tiles skip deblocking: \(decoding())")
         }
         withExtendedLifetime(windowManager) {}
     }
@@ -436,18 +494,18 @@ final class FarmViewTests: XCTestCase {
         addTeardownBlock { camera.stop() }
         let printers = (1...10).map { Printer(name: "K\($0)", kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(camera.port)/streaming/live/1" + ($0 == 1 ? "" : "/\($0)"))]) }
         try MainActor.assumeIsolated {
-            // 1900×1150: five columns, two rows, every tile in sight.
+            // 1900×1150: four columns of three rows (the biggest tiles that all fit), every tile in sight.
             let (_, window) = try startApp(with: printers, width: 1900, height: 1150)
             defer { gtk_window_destroy(gcast(window.window)) }
             let tiles = window.farm.shownOrder
-            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface.shownFrame != nil && $0.surface.isOnScreen } })
-            XCTAssertEqual(tiles.prefix(8).map(\.surface.keyframesAreEnough), Array(repeating: false, count: 8), "the first eight play every frame")
-            XCTAssertEqual(tiles.suffix(2).map(\.surface.keyframesAreEnough), [true, true])
-            XCTAssertTrue(iterateMainContext(timeout: 8) { tiles.suffix(2).allSatisfy { $0.surface.session.stats.keyframesOnly } },
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil && $0.surface!.isOnScreen } })
+            XCTAssertEqual(tiles.prefix(8).map(\.surface!.keyframesAreEnough), Array(repeating: false, count: 8), "the first eight play every frame")
+            XCTAssertEqual(tiles.suffix(2).map(\.surface!.keyframesAreEnough), [true, true])
+            XCTAssertTrue(iterateMainContext(timeout: 8) { tiles.suffix(2).allSatisfy { $0.surface!.session.stats.keyframesOnly } },
                           "the ninth and tenth decode keyframes only")
-            XCTAssertTrue(tiles.prefix(8).allSatisfy { !$0.surface.session.stats.keyframesOnly })
-            let last = tiles[9], shown = last.surface.shownFrame
-            XCTAssertTrue(iterateMainContext(timeout: 3) { last.surface.shownFrame !== shown }, "and still update at each keyframe")
+            XCTAssertTrue(tiles.prefix(8).allSatisfy { !$0.surface!.session.stats.keyframesOnly })
+            let last = tiles[9], shown = last.surface!.shownFrame
+            XCTAssertTrue(iterateMainContext(timeout: 3) { last.surface!.shownFrame !== shown }, "and still update at each keyframe")
         }
     }
 
@@ -461,18 +519,18 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 450, height: 400)
             defer { gtk_window_destroy(gcast(window.window)) }
             let tiles = window.farm.shownOrder
-            XCTAssertTrue(iterateMainContext(timeout: 10) { tiles[0].surface.shownFrame != nil })
-            XCTAssertTrue(iterateMainContext(timeout: 5) { tiles[0].surface.isOnScreen && !tiles[5].surface.isOnScreen },
+            XCTAssertTrue(iterateMainContext(timeout: 10) { tiles[0].surface!.shownFrame != nil })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { tiles[0].surface!.isOnScreen && !tiles[5].surface!.isOnScreen },
                           "the first tile is in sight, the last out of it")
             let hidden = tiles[5]
             iterateFrames(5)  // a frame converted before the layout placed the tile may still be on its way
-            let shown = hidden.surface.shownFrame
+            let shown = hidden.surface!.shownFrame
             iterateFrames(30)
-            XCTAssertTrue(hidden.surface.shownFrame === shown, "nothing delivered to a tile out of sight")
+            XCTAssertTrue(hidden.surface!.shownFrame === shown, "nothing delivered to a tile out of sight")
 
-            window.farm.focus(hidden.camera.printerID)  // the scrolled window follows the focus
-            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.isOnScreen && !tiles[0].surface.isOnScreen })
-            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface.shownFrame !== shown && hidden.surface.shownFrame != nil },
+            window.farm.focus(hidden.camera!.printerID)  // the scrolled window follows the focus
+            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface!.isOnScreen && !tiles[0].surface!.isOnScreen })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { hidden.surface!.shownFrame !== shown && hidden.surface!.shownFrame != nil },
                           "in sight again, it updates")
         }
     }

@@ -106,10 +106,10 @@ extension FeatureTableTests {
             context.isFarmShown = true
             expected.insert("attention-first")
             XCTAssertEqual(enabled(), expected)
-            context.selectedPrinterCameras = [Self.camera, Self.camera]
+            context.targetPrinterCameras = [Self.camera, Self.camera]
             expected.formUnion(["show-camera-1", "show-camera-2"])
             XCTAssertEqual(enabled(), expected, "a printer with two cameras: the first two, not one alone")
-            context.selectedPrinterCameras = Array(repeating: Self.camera, count: 9)
+            context.targetPrinterCameras = Array(repeating: Self.camera, count: 9)
             expected.formUnion((3...9).map { "show-camera-\($0)" })
             XCTAssertEqual(enabled(), expected)
             context.printControls = ["pause": .locked("Developer Mode"), "stop": .available]
@@ -119,6 +119,22 @@ extension FeatureTableTests {
             expected.formUnion(["pause-print", "resume-print", "print-speed"])
             XCTAssertEqual(enabled(), expected)
             XCTAssertEqual(enabled(), Set(Feature.all.map(\.name)), "every feature applies somewhere")
+        }
+    }
+
+    /// A printer watched without a picture: its tab can be shown and closed, its print controlled;
+    /// the camera's features are off, stats and fullscreen too.
+    func testAPrinterWithoutACameraHasNoCameraFeatures() {
+        MainActor.assumeIsolated {
+            let context = FakeFeatureContext()
+            context.cameralessPrinter = UUID()
+            context.printControls = ["pause": .available]
+            let enabled = Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name))
+            XCTAssertEqual(enabled, ["show-tab", "close-tab", "pause-print", "add-printer", "show-demo", "show-help-overlay", "preferences",
+                                     "about", "quit", "show-printer", "open-file", "show-in-files", "open-link", "farm-view"])
+            let showTab = Feature.all.first { $0.name == "show-tab" }!
+            Self.activate(showTab, target: nil, on: context)
+            XCTAssertEqual(context.calls, ["showTab(\(context.cameralessPrinter!))"])
         }
     }
 

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import Foundation
 import GtkKit
 @testable import LayerwatchApp
@@ -69,7 +70,7 @@ final class GoRTCImportDialogTests: XCTestCase {
 
             // Nothing serves RTSP on 8554 here: each tab's card says it failed and will retry.
             for page in window.tabs.all {
-                let status = page.surface.status
+                let status = page.surface!.status
                 XCTAssertTrue(iterateMainContext(timeout: 10) { status.titleText.hasPrefix("Reconnecting") }, status.titleText)
                 XCTAssertTrue(status.isShown)
                 XCTAssertEqual(status.buttonText, "Retry Now")
@@ -80,7 +81,7 @@ final class GoRTCImportDialogTests: XCTestCase {
     func testAPasswordWithoutAUsernameIsSaidUnderItAndNothingIsAsked() throws {
         let go2rtc = try TestServer(script: "go2rtc_server.py")
         try MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: nil)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.select(.go2rtc)
             dialog.host.text = "127.0.0.1"

@@ -86,7 +86,7 @@ final class HostileNameTests: XCTestCase {
             XCTAssertEqual(String(cString: adw_tab_page_get_title(tab)), Self.markupName)
             XCTAssertEqual(String(cString: gtk_window_get_title(gcast(window.window))), "\(Self.markupName) — Layerwatch")
 
-            app.editor.confirmClose(page)
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: page.printerID)), over: window.window)
             let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.editor.pendingRemoval))
             XCTAssertFalse(Bool(gboolean: adw_message_dialog_get_heading_use_markup(question)))
             let heading = "Remove “\(Self.markupName)”?"

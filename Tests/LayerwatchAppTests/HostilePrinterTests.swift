@@ -197,7 +197,7 @@ final class HostilePrinterTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             app.timelapses!.videoFolder = try makeTemporaryDirectory()
             let page = try XCTUnwrap(window.tabs.page(id: printer.id))
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page.surface.shownFrame != nil && page.status.strip.stateText == "Idle" })
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.surface!.shownFrame != nil && page.status.strip.stateText == "Idle" })
             mqtt.send(["cmd": "flood", "rate": 200, "seconds": 6,
                        "reports": (1...1200).map { ["gcode_state": "RUNNING", "subtask_name": "Layers", "layer_num": $0, "total_layer_num": 1200] }])
             XCTAssertTrue(iterateMainContext(timeout: 30) { mqtt.events(named: "done").count >= 1 && mqtt.events(named: "done").last?.fields["published"] != nil })

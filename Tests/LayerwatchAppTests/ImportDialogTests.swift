@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import Foundation
 import GtkKit
 @testable import LayerwatchApp
@@ -20,7 +21,7 @@ final class ImportDialogTests: XCTestCase {
     }
 
     func testMoonrakersCheckedCamerasBecomeThePrintersCamerasInOneTabWithItsKeyInTheKeyring() throws {
-        guard isKeyringChild() else { return try runWithKeyring() }
+        guard isAppChild() else { return try runInAppChild(launcher: AppChild.unlockedKeyring) }
         let camera = try TestServer(script: "mjpeg_server.py")
         let stream = "127.0.0.1:\(camera.port)/?action=stream"
         let moonraker = try moonrakerServer(webcams: [
@@ -182,16 +183,18 @@ final class ImportDialogTests: XCTestCase {
             dialog.url.text = webrtc
             XCTAssertEqual(dialog.editedCameras.map(\.mjpegFallback), ["stream"])
             dialog.testConnection()
-            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.testResultText.hasPrefix("Connected: MJPEG 640×480") }, dialog.testResultText)
-            XCTAssertTrue(dialog.testResultText.hasSuffix(" WebRTC failed, so its MJPEG plays: The camera stream was not found — check the path in the URL."),
-                          dialog.testResultText)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.connectionTest.isDone }, dialog.testResultText)
+            XCTAssertEqual(dialog.connectionTest.outcomes, [.passed, .passed], dialog.testResultText)
+            let tested = dialog.connectionTest.rowTexts.last ?? ""
+            XCTAssertTrue(tested.hasPrefix("Nozzle — Connected: MJPEG 640×480"), tested)
+            XCTAssertTrue(tested.hasSuffix(" WebRTC failed, so its MJPEG plays: The camera stream was not found — check the path in the URL."), tested)
             dialog.save()
 
             let page = try XCTUnwrap(window.tabs.all.first)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.first?.state == .live }, "the camera plays")
             XCTAssertEqual(page.sessions.first?.stats.codec, "mjpeg")
             XCTAssertEqual(page.sessions.first?.stats.fallbackCause, .notFound)
-            let stats = StatsOverlay.format(try XCTUnwrap(page.sessions.first?.stats), printer: nil).split(separator: "\n")
+            let stats = StatsOverlay.format(try XCTUnwrap(page.sessions.first?.stats)).split(separator: "\n")
             XCTAssertEqual(stats.prefix(2).map(String.init), ["mjpeg  640×480", "MJPEG fallback: WebRTC failed (notFound)"],
                            "the stats overlay says which path plays")
             app.flushSaves()
@@ -254,7 +257,7 @@ final class ImportDialogTests: XCTestCase {
         let camera = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: "rtsp://10.0.0.9/live", flipHorizontal: true)], notifies: false)
         try MainActor.assumeIsolated {
             for printer in [bambu, camera] {
-                let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+                let dialog = PrinterDialog(parent: nil, editing: printer)
                 XCTAssertEqual(try dialog.draft.printers().get(), [printer])
                 dialog.selectKind(.klipper)
                 XCTAssertEqual(dialog.apiPort.text, "7125", "a Bambu printer's MQTT port is no Moonraker port: Moonraker's usual one")
@@ -268,7 +271,7 @@ final class ImportDialogTests: XCTestCase {
         moonraker.send(["cmd": "mode", "mode": "stall"])
         XCTAssertNotNil(moonraker.waitFor("done"))
         MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: nil)
             dialog.present()
             dialog.selectKind(.klipper)
             dialog.host.text = "127.0.0.1"
@@ -326,48 +329,5 @@ final class ImportDialogTests: XCTestCase {
             let columns = line.split(separator: " ")
             return columns.count > 3 && columns[2] == remote && columns[3] == "01"
         }.count
-    }
-
-    // MARK: A real keyring
-
-    private static let childMarker = "LAYERWATCH_KEYRING_CHILD"
-
-    /// True in the child `runWithKeyring` started for this very test.
-    private func isKeyringChild(_ test: String = #function) -> Bool {
-        ProcessInfo.processInfo.environment[Self.childMarker] == childName(test)
-    }
-
-    /// Runs this test again in a child copy of the test binary on a private session bus with an
-    /// unlocked gnome-keyring (libsecret keeps the first bus it sees for the whole process, and no
-    /// other test may see this keyring), on the same X display, with fresh HOME and XDG folders.
-    private func runWithKeyring(_ test: String = #function) throws {
-        let home = try makeTemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "DBUS_SESSION_BUS_ADDRESS" }
-        for name in ["config", "data", "cache", "runtime"] {
-            try FileManager.default.createDirectory(at: home.appendingPathComponent(name), withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
-            environment[name == "runtime" ? "XDG_RUNTIME_DIR" : "XDG_\(name.uppercased())_HOME"] = home.appendingPathComponent(name).path
-        }
-        environment["HOME"] = home.path
-        environment[Self.childMarker] = childName(test)
-        let output = home.appendingPathComponent("output.txt")
-        try Data().write(to: output)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-run-session", "--", "sh", "-c",
-                             "printf %s layerwatch-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec \"$@\"", "sh",
-                             try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"), childName(test)]
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = process.standardOutput
-        try process.run()
-        process.waitUntilExit()
-        let log = String(decoding: try Data(contentsOf: output), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, "child output:\n\(log)")
-        XCTAssertTrue(log.contains("Executed 1 test, with 0 failures"), "child output:\n\(log)")
-    }
-
-    private func childName(_ test: String) -> String {
-        "\(String(reflecting: type(of: self)))/\(test.replacingOccurrences(of: "()", with: ""))"
     }
 }

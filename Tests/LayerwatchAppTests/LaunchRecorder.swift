@@ -20,7 +20,10 @@ struct LaunchRecorder {
         try FileManager.default.createDirectory(at: odd, withIntermediateDirectories: true)
         record = folder.appendingPathComponent("launched.txt")
         path = odd.appendingPathComponent("layerwatch").path
-        try Data("#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > '\(record.path)'\n".utf8).write(to: URL(fileURLWithPath: path))
+        // Written aside and renamed: the record appears whole, never as the empty file a shell's
+        // redirection creates before printf writes into it.
+        try Data("#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > '\(record.path).part' && mv '\(record.path).part' '\(record.path)'\n".utf8)
+            .write(to: URL(fileURLWithPath: path))
         XCTAssertEqual(chmod(path, 0o755), 0)
     }
 

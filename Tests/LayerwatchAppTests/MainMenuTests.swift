@@ -35,7 +35,7 @@ final class MainMenuTests: XCTestCase {
             let sections = g_menu_model_get_n_items(menu)
             let last = try XCTUnwrap(g_menu_model_get_item_link(menu, sections - 1, "section"))
             defer { g_object_unref(UnsafeMutableRawPointer(last)) }
-            let items = (0..<g_menu_model_get_n_items(last)).map { Self.action(of: last, at: $0) }
+            let items = (0..<g_menu_model_get_n_items(last)).map { menuAction(last, at: $0) }
             XCTAssertEqual(items, ["app.preferences", "win.show-help-overlay", "app.about", "app.quit"], "GNOME's order")
         }
         withExtendedLifetime(windowManager) {}
@@ -49,13 +49,5 @@ final class MainMenuTests: XCTestCase {
                 XCTAssertTrue(text.contains(words), "About mentions \(words): \(text)")
             }
         }
-    }
-
-    /// The action an item of `menu` activates.
-    @MainActor
-    private static func action(of menu: UnsafeMutablePointer<GMenuModel>, at index: Int32) -> String {
-        guard let value = g_menu_model_get_item_attribute_value(menu, index, "action", nil) else { return "" }
-        defer { g_variant_unref(value) }
-        return String(cString: g_variant_get_string(value, nil))
     }
 }

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -70,13 +71,13 @@ final class MiniWindowTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [700, 500] },
                           "at its saved place: \(String(describing: WindowPosition.read(mini.window)))")
 
-            // The user moves it (the window manager does), then closes the main window.
+            // The user moves it (the window manager does), then quits.
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(mini.window))))
             XCTAssertEqual(XWindow.move(xid, x: 250, y: 160), 0)
             XCTAssertTrue(iterateMainContext(timeout: 5) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } != [700, 500] })
             _ = iterateMainContext(timeout: 1) { false }
             let moved = try XCTUnwrap(WindowPosition.read(mini.window))
-            gtk_window_close(gcast(window.window))
+            app.quit()
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.window == nil && app.miniWindows.all.isEmpty })
             let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.miniWindows.first)
             XCTAssertEqual([saved.x, saved.y], [Int(moved.x), Int(moved.y)], "its place is saved")
@@ -110,7 +111,7 @@ final class MiniWindowTests: XCTestCase {
             let mainWidth = gtk_widget_get_width(window.window)
 
             // Popped out: level with the main window's top, right of its right edge (not at the screen's corner).
-            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera)
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera!)
             var mini = try XCTUnwrap(app.miniWindows[printer.id])
             XCTAssertTrue(iterateMainContext(timeout: 10) {
                 WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [main.x + mainWidth + 12, main.y]
@@ -138,13 +139,79 @@ final class MiniWindowTests: XCTestCase {
             let left = try XCTUnwrap(WindowPosition.read(mini.window))
             mini.close()
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.miniWindows[printer.id] == nil })
-            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera)
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera!)
             mini = try XCTUnwrap(app.miniWindows[printer.id])
             defer { mini.close() }
             XCTAssertTrue(iterateMainContext(timeout: 10) { WindowPosition.read(mini.window).map { [$0.x, $0.y] } == [left.x, left.y] },
                           "\(String(describing: WindowPosition.read(mini.window))), left at \(left)")
         }
         withExtendedLifetime(windowManager) {}
+    }
+
+    func testClosingTheMainWindowLeavesTheMiniWindowPlaying() throws {
+        let windowManager = try WindowManager()
+        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "10"])
+        addTeardownBlock { camera.stop() }
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: "http://127.0.0.1:\(camera.port)/?action=stream")])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.state == .live })
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera!)
+            let mini = try XCTUnwrap(app.miniWindows[printer.id])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { mini.surface.shownFrame != nil && gtk_widget_get_mapped(mini.window) != 0 })
+
+            // The main window closes; the mini window stays, mapped, its picture still moving.
+            gtk_window_close(gcast(window.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.window == nil })
+            XCTAssertTrue(app.miniWindows[printer.id] === mini, "the mini window stays open")
+            XCTAssertEqual(gtk_widget_get_mapped(mini.window), 1, "and on screen")
+            XCTAssertEqual(ClosedTabTests.windows(of: app).count, 1, "the application keeps running with it")
+            let shown = try XCTUnwrap(mini.surface.shownFrame?.decodedAt)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { (mini.surface.shownFrame?.decodedAt ?? 0) > shown }, "new frames keep coming")
+            _ = iterateMainContext(timeout: 1) { false }
+            Screen.save("mini-window-alone")
+
+            // Opened again, the main window comes back without a second mini window.
+            app.activate()
+            let again = try XCTUnwrap(app.window)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { again.tabs.selected?.state == .live })
+            XCTAssertTrue(app.miniWindows[printer.id] === mini, "the same mini window")
+            XCTAssertEqual(ClosedTabTests.windows(of: app).count, 2, "the main window and the one mini window")
+            XCTAssertEqual(camera.events(named: "request").filter { $0.string("path")?.contains("stream") ?? false }.count, 1,
+                           "tab and mini window still share one connection")
+
+            // Main window closed again, closing the last mini window ends it all: nothing holds the camera-only app.
+            gtk_window_close(gcast(again.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.window == nil })
+            mini.close()
+            XCTAssertTrue(app.miniWindows.all.isEmpty)
+            XCTAssertTrue(ClosedTabTests.windows(of: app).isEmpty, "no window left")
+            XCTAssertFalse(app.background.isHeld, "a camera alone is nothing to watch in the background")
+            app.flushSaves()
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.miniWindows, [], "closed by the user, it is not restored")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    func testQuitClosesTheMiniWindowsToComeBack() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 30)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            app.togglePopOut(try XCTUnwrap(window.tabs.selected).camera!)
+            gtk_window_close(gcast(window.window))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.window == nil })
+            XCTAssertNotNil(app.miniWindows[printer.id])
+            app.quit()
+            XCTAssertTrue(app.miniWindows.all.isEmpty, "Quit closes the mini windows too")
+            XCTAssertTrue(ClosedTabTests.windows(of: app).isEmpty)
+            XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.miniWindows.map(\.printerID), [printer.id],
+                           "and they come back next time")
+        }
     }
 
     func testBesideIsRightThenLeftThenInsideAndOnTheMonitor() {

@@ -32,7 +32,7 @@ final class NotificationTests: XCTestCase {
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(config: config, state: state)
             let page = try XCTUnwrap(window.tabs.selected)
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page.status.strip.stateText == "Idle" && page.surface.shownFrame != nil },
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.status.strip.stateText == "Idle" && page.surface!.shownFrame != nil },
                           "status \(String(describing: page.status.strip.stateText)), camera \(page.state)")
             mqtt.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Benchy_0.2mm_PLA", "mc_percent": 42]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { page.status.strip.stateText == "Printing" })
@@ -197,7 +197,7 @@ final class NotificationTests: XCTestCase {
             gtk_window_destroy(gcast(preferences.window))
 
             // Removing the printer takes its notification off the desktop.
-            app.editor.confirmClose(page)
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: page.printerID)), over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertEqual(notifications.waitFor("withdrawn", timeout: 10)?.string("id"), "printer-\(printer.id.uuidString)")
         }

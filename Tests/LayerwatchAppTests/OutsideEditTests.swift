@@ -36,13 +36,13 @@ final class OutsideEditTests: XCTestCase {
             XCTAssertNotNil(moonraker.waitFor("request", timeout: 10), "the added printer's status is polled")
             XCTAssertNil(window.bannerText, "nothing was wrong")
             window.showFarm(true)
-            XCTAssertEqual(window.farm.shownOrder.map(\.camera.name).sorted(), ["Shelf by the door", "Voron"])
+            XCTAssertEqual(window.farm.shownOrder.map(\.camera!.name).sorted(), ["Shelf by the door", "Voron"])
             app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.map(\.name), ["Voron", "Shelf by the door"],
                            "toggling the farm view saved the edit, not the list held before")
 
             try Self.writeByHand(AppConfig(printers: [renamed], farm: .init(shown: true, attentionFirst: false)), in: directory)
-            XCTAssertTrue(iterateMainContext(timeout: 10) { window.farm.shownOrder.map(\.camera.name) == ["Shelf by the door"] },
+            XCTAssertTrue(iterateMainContext(timeout: 10) { window.farm.shownOrder.map(\.camera!.name) == ["Shelf by the door"] },
                           "the removed printer's tile goes")
             XCTAssertEqual(window.tabs.all.map(\.name), ["Shelf by the door"])
             XCTAssertNil(app.statusHub.endpoint(of: voron.id), "its status connection ends")

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
@@ -20,7 +21,7 @@ final class PageLayoutTests: XCTestCase {
             defer { shown.close() }
             let page = shown.page
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
-            let picture = try XCTUnwrap(page.surface.picture)
+            let picture = try XCTUnwrap(page.surface!.picture)
             let parent = gtk_widget_get_parent(picture)
             let watch = DisposalWatch(picture)
             var unmaps = 0
@@ -37,7 +38,7 @@ final class PageLayoutTests: XCTestCase {
                 let expected = wide ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL
                 XCTAssertEqual(page.controls.orientation, expected, "the bar moved on flip \(flip)")
                 XCTAssertEqual(page.layout.arrangement, wide ? .beside : .below)
-                XCTAssertTrue(page.surface.picture == picture, "same GtkPicture on flip \(flip)")
+                XCTAssertTrue(page.surface!.picture == picture, "same GtkPicture on flip \(flip)")
                 XCTAssertTrue(gtk_widget_get_parent(picture) == parent, "same parent on flip \(flip)")
             }
             XCTAssertFalse(watch.isDisposed)

@@ -170,7 +170,7 @@ final class PrintControlTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             let voronPage = try XCTUnwrap(window.tabs.page(id: voron.id))
-            app.togglePopOut(voronPage.camera)
+            app.togglePopOut(voronPage.camera!)
             let mini = try XCTUnwrap(app.miniWindows[voron.id])
             defer { mini.close() }
             XCTAssertTrue(iterateMainContext(timeout: 15) {
@@ -201,17 +201,6 @@ final class PrintControlTests: XCTestCase {
             XCTAssertEqual(String(cString: adw_message_dialog_get_body(question)), "“gear.gcode” on “Voron” is cancelled for good: it cannot be resumed.")
             XCTAssertEqual(gtk_window_get_transient_for(gcast(question)), gcast(mini.window), "asked over the mini window")
             adw_message_dialog_response(gcast(question), "cancel")
-        }
-    }
-
-    /// The labels of `menu`'s items.
-    @MainActor
-    func menuLabels(_ menu: UnsafeMutablePointer<GMenuModel>?) -> [String] {
-        guard let menu else { return [] }
-        return (0..<g_menu_model_get_n_items(menu)).compactMap { index in
-            guard let value = g_menu_model_get_item_attribute_value(menu, index, G_MENU_ATTRIBUTE_LABEL, nil) else { return nil }
-            defer { g_variant_unref(value) }
-            return String(cString: g_variant_get_string(value, nil))
         }
     }
 

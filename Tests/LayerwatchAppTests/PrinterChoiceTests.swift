@@ -67,7 +67,7 @@ final class PrinterChoiceTests: XCTestCase {
 
     func testTheDialogShowsEachChoiceAsTheTableSays() throws {
         try MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: nil, secretsNote: "Kept somewhere.")
+            let dialog = PrinterDialog(parent: nil, editing: nil, secretsPlace: .noKeyring(path: "/kept/somewhere"))
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.present()
             let items = try XCTUnwrap(adw_combo_row_get_model(gcast(dialog.kind.entry)))
@@ -86,7 +86,8 @@ final class PrinterChoiceTests: XCTestCase {
                     if let placeholder = text.placeholder {
                         XCTAssertEqual(formField.placeholderText, placeholder, "\(choice.title): \(field)")
                     }
-                    let note = field == .accessCode && choice.kind.isBambu ? " Kept somewhere." : ""
+                    let noun: SecretsPlace.Noun? = choice.kind.isBambu ? .accessCode : choice.kind.hasStatusAPI ? .apiKey : nil
+                    let note = field == .accessCode ? noun.map { " " + SecretsPlace.noKeyring(path: "/kept/somewhere").sentence(for: $0) } ?? "" : ""
                     let camera = field == .model ? "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. " : ""  // the first family's
                     XCTAssertEqual(formField.hintText, text.hint.map { camera + $0 + note }, "\(choice.title): \(field)")
                 }
@@ -97,7 +98,7 @@ final class PrinterChoiceTests: XCTestCase {
     func testABambuAccessCodeNeverBecomesAnotherHostsKey() throws {
         let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", accessCode: "12345678")
         try MainActor.assumeIsolated {
-            let dialog = PrinterDialog(parent: nil, editing: printer, secretsNote: "")
+            let dialog = PrinterDialog(parent: nil, editing: printer)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertEqual(dialog.accessCode.text, "12345678")
             dialog.selectKind(.klipper)

@@ -34,7 +34,7 @@ final class PrinterDialogFormTests: XCTestCase {
             gtk_window_destroy(gcast(adding.window))
 
             // The button the camera's card shows when the code is rejected.
-            let editAccessCode = try XCTUnwrap(window.tabs.selected?.surface.onEditAccessCode)
+            let editAccessCode = try XCTUnwrap(window.tabs.selected?.surface!.onEditAccessCode)
             editAccessCode()
             let editing = try XCTUnwrap(app.editor.openDialog)
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.holdsFocus(editing.accessCode, in: editing) },

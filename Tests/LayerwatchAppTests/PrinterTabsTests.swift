@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
@@ -32,8 +33,8 @@ final class PrinterTabsTests: XCTestCase {
             var orderChanges = 0, closeRequests: [String] = []
             tabs.onOrderChange = { orderChanges += 1 }
             tabs.onCloseRequest = { closeRequests.append($0.name) }
-            let first = PrinterPage(cameras: [Camera(name: "Bench", source: live.source)]) { _ in live }
-            let second = PrinterPage(cameras: [Camera(name: "Shelf", source: refused.source)]) { _ in refused }
+            let first = PrinterPage(printer: PrinterCameras(camera: Camera(name: "Bench", source: live.source))) { _ in live }
+            let second = PrinterPage(printer: PrinterCameras(camera: Camera(name: "Shelf", source: refused.source))) { _ in refused }
             tabs.add(first, select: true)
             tabs.add(second, select: false)
             gtk_window_present(gcast(window))
@@ -51,9 +52,9 @@ final class PrinterTabsTests: XCTestCase {
             XCTAssertTrue(String(cString: adw_tab_page_get_tooltip(secondTab)).contains("refused"))
 
             // The hidden tab's page is unmapped: its session decodes but converts nothing.
-            XCTAssertEqual(gtk_widget_get_mapped(second.surface.picture), 0)
+            XCTAssertEqual(gtk_widget_get_mapped(second.surface!.picture), 0)
             tabs.select(second)
-            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(first.surface.picture) == 0 })
+            XCTAssertTrue(iterateMainContext(timeout: 2) { gtk_widget_get_mapped(first.surface!.picture) == 0 })
             let converted = live.stats.convertedFrames, decoded = live.stats.decodedFrames
             XCTAssertTrue(iterateMainContext(timeout: 5) { live.stats.decodedFrames >= decoded + 10 })
             XCTAssertLessThanOrEqual(live.stats.convertedFrames, converted + 1)

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -19,19 +20,19 @@ final class RecordingWindowTests: XCTestCase {
     func testCtrlShiftRRecordsTheSelectedCameraIntoTheVideosFolder() throws {
         let windowManager = try WindowManager()
         try withLiveCamera { server, printer, app, window, page, videos in
-            XCTAssertNil(page.surface.recordingBadgeText)
+            XCTAssertNil(page.surface!.recordingBadgeText)
             XCTAssertTrue(window.isEnabled("record"))
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
 
             XCTAssertEqual(Keyboard.press("ctrl+shift+r", window: xid), 0)
-            XCTAssertTrue(iterateMainContext(timeout: 3) { page.session.recording != nil }, "Ctrl+Shift+R records")
-            XCTAssertTrue(page.surface.recordingBadgeText?.hasPrefix("● 0:0") ?? false, String(describing: page.surface.recordingBadgeText))
+            XCTAssertTrue(iterateMainContext(timeout: 3) { page.session!.recording != nil }, "Ctrl+Shift+R records")
+            XCTAssertTrue(page.surface!.recordingBadgeText?.hasPrefix("● 0:0") ?? false, String(describing: page.surface!.recordingBadgeText))
             XCTAssertTrue(isRecordButtonOn(page), "the Record button shows it")
-            app.togglePopOut(page.camera)
+            app.togglePopOut(page.camera!)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
-            XCTAssertTrue(iterateMainContext(timeout: 5) { (page.session.recording?.current.seconds ?? 0) >= 2.2 })
-            XCTAssertTrue(iterateMainContext(timeout: 2) { page.surface.recordingBadgeText?.hasPrefix("● 0:02") ?? false },
-                          String(describing: page.surface.recordingBadgeText))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { (page.session!.recording?.current.seconds ?? 0) >= 2.2 })
+            XCTAssertTrue(iterateMainContext(timeout: 2) { page.surface!.recordingBadgeText?.hasPrefix("● 0:02") ?? false },
+                          String(describing: page.surface!.recordingBadgeText))
             XCTAssertTrue(iterateMainContext(timeout: 2) { mini.surface.recordingBadgeText != nil }, "the mini window shows it too")
             mini.close()
 
@@ -42,7 +43,7 @@ final class RecordingWindowTests: XCTestCase {
             let name = try XCTUnwrap(files.first)
             XCTAssertTrue(name.hasPrefix("Voron ") && name.hasSuffix(".mkv"), name)
             XCTAssertEqual(toastTitles(in: window.window), ["Saved “\(name)” in \(SavedFiles.shownName(of: videos))"])
-            XCTAssertNil(page.surface.recordingBadgeText)
+            XCTAssertNil(page.surface!.recordingBadgeText)
             XCTAssertFalse(isRecordButtonOn(page))
             let recorded = try RecordedFile(videos.appendingPathComponent(name))
             XCTAssertEqual(recorded.codec, "h264")
@@ -52,6 +53,92 @@ final class RecordingWindowTests: XCTestCase {
             XCTAssertEqual(server.events(named: "client").count, 1, "tab, tile, mini window and recording on one connection")
         }
         withExtendedLifetime(windowManager) {}
+    }
+
+    /// The red dot with the time and size, as README promises it, on the farm tile and on the
+    /// tab's picture: each badge's own label shows "● 0:02 · 180 KB" whole and counts on every
+    /// second, from the moment its view appears: a view appearing (the tab after the farm, the
+    /// farm after the tab) showed no badge, or the time it was left at, until its next tick.
+    func testTheBadgeShowsTheTimeAndSizeOnTheTileAndTheTabFromTheMomentTheyAppear() throws {
+        let windowManager = try WindowManager()
+        try withLiveCamera { _, printer, app, window, page, _ in
+            window.setFarmShown(true)
+            let tile = try XCTUnwrap(window.farm.tile(id: printer.id))
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(tile.surface!.widget)) })
+            app.setRecording(true)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { (page.session!.recording?.current.seconds ?? 0) >= 2.2 })
+            let tileBadge = try XCTUnwrap(badgeLabel(in: tile.widget)), tabBadge = try XCTUnwrap(badgeLabel(in: page.widget))
+            XCTAssertTrue(iterateMainContext(timeout: 3) { Self.isWholeAndCounting(tileBadge) }, "the tile: \(Self.describe(tileBadge))")
+            let first = Self.seconds(in: tileBadge) ?? 0
+            XCTAssertTrue(iterateMainContext(timeout: 4) { (Self.seconds(in: tileBadge) ?? 0) >= first + 2 }, "it counts on: \(Self.describe(tileBadge))")
+            XCTAssertTrue(iterateFrames(5) { Self.isWholeAndCounting(tileBadge) }, "the tile: \(Self.describe(tileBadge))")
+            iterateFrames(10)  // drawn, for a screenshot
+            ScreenCapture.saveIfAsked(as: "recording-badge-tile")
+
+            // The tab, never shown since the recording began: its badge says the time now, at once.
+            let onTile = Self.seconds(in: tileBadge) ?? 0
+            window.setFarmShown(false)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(page.surface!.widget)) })
+            // At once: within a few frames (laid out and drawn), well before the ticks' first second.
+            XCTAssertTrue(iterateFrames(5) { Self.isWholeAndCounting(tabBadge) && (Self.seconds(in: tabBadge) ?? 0) >= onTile },
+                          "the tab at once: \(Self.describe(tabBadge)), the tile said \(onTile) s")
+            let onTab = Self.seconds(in: tabBadge) ?? 0
+            XCTAssertTrue(iterateMainContext(timeout: 4) { (Self.seconds(in: tabBadge) ?? 0) >= onTab + 2 }, "it counts on: \(Self.describe(tabBadge))")
+            iterateFrames(10)  // drawn, for a screenshot
+            ScreenCapture.saveIfAsked(as: "recording-badge-tab")
+
+            // And the farm again: the tile's badge at the time now, at once.
+            let left = Self.seconds(in: tabBadge) ?? 0
+            window.setFarmShown(true)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(tile.surface!.widget)) })
+            XCTAssertTrue(iterateFrames(5) { Self.isWholeAndCounting(tileBadge) && (Self.seconds(in: tileBadge) ?? 0) >= left },
+                          "the tile at once: \(Self.describe(tileBadge)), the tab said \(left) s")
+            app.setRecording(false)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { !Bool(gboolean: gtk_widget_get_visible(tileBadge)) }, "gone once it stops")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    /// The recording badge's label inside `widget`.
+    @MainActor
+    private func badgeLabel(in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        descendants(of: widget).first { Bool(gboolean: gtk_widget_has_css_class($0, "recording-badge")) }
+    }
+
+    /// The badge's text, whether it is drawn and how wide it is against the width its text needs.
+    @MainActor
+    private static func describe(_ label: UnsafeMutablePointer<GtkWidget>) -> String {
+        "“\(String(cString: gtk_label_get_text(gcast(label))))” drawn \(gtk_widget_is_drawable(label)), \(widths(of: label))"
+    }
+
+    /// The badge's width on screen (its box, padding included) and the width its text needs.
+    @MainActor
+    private static func widths(of label: UnsafeMutablePointer<GtkWidget>) -> (shown: Float, needed: Int32) {
+        var natural: Int32 = 0, bounds = graphene_rect_t()
+        gtk_widget_measure(label, GTK_ORIENTATION_HORIZONTAL, -1, nil, &natural, nil, nil)
+        _ = gtk_widget_compute_bounds(label, label, &bounds)
+        return (bounds.size.width, natural)
+    }
+
+    /// "● 0:02 · 180 KB": a time of at least a second and a size above nothing, drawn whole.
+    @MainActor
+    private static func isWholeAndCounting(_ label: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        let text = String(cString: gtk_label_get_text(gcast(label)))
+        let parts = text.split(separator: " · ")
+        let widths = widths(of: label)
+        guard Bool(gboolean: gtk_widget_is_drawable(label)), widths.shown + 0.5 >= Float(widths.needed), parts.count == 2,
+              let seconds = seconds(in: label), seconds >= 1,
+              let size = Double(parts[1].split(separator: " ").first?.replacingOccurrences(of: ",", with: "") ?? "") else { return false }
+        return size > 0
+    }
+
+    /// The seconds the badge's time says.
+    @MainActor
+    private static func seconds(in label: UnsafeMutablePointer<GtkWidget>) -> Int? {
+        let text = String(cString: gtk_label_get_text(gcast(label)))
+        guard text.hasPrefix("● "), let time = text.dropFirst(2).split(separator: " ").first else { return nil }
+        let fields = time.split(separator: ":").compactMap { Int($0) }
+        return fields.count >= 2 ? fields.reduce(0) { $0 * 60 + $1 } : nil
     }
 
     func testADiskFullBeforeTheFirstPictureIsToldAndLeavesNoFile() throws {
@@ -64,7 +151,7 @@ final class RecordingWindowTests: XCTestCase {
             }
             XCTAssertEqual(toastTitles(in: window.window), ["The disk is full: the recording stopped. Nothing was recorded."])
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: videos.path), [], "no file without a picture is left")
-            XCTAssertNil(page.session.recording)
+            XCTAssertNil(page.session!.recording)
             XCTAssertFalse(isRecordButtonOn(page))
         }
     }

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
@@ -23,20 +24,20 @@ final class RendererPathTests: XCTestCase {
             defer { shown.close() }
             let page = shown.page
             XCTAssertTrue(iterateMainContext(timeout: 15) {
-                page.state == .live && page.surface.shownFrame != nil
+                page.state == .live && page.surface!.shownFrame != nil
             }, "state: \(page.state)")
-            let picture = try XCTUnwrap(page.surface.picture)
+            let picture = try XCTUnwrap(page.surface!.picture)
             let renderer = try XCTUnwrap(gtk_native_get_renderer(gtk_widget_get_native(picture)))
             let rendererName = String(cString: g_type_name_from_instance(UnsafeMutableRawPointer(renderer).assumingMemoryBound(to: GTypeInstance.self)))
             let wanted = ProcessInfo.processInfo.environment["GSK_RENDERER"]
             if wanted == "cairo" {
                 XCTAssertEqual(rendererName, "GskCairoRenderer")
-                XCTAssertEqual(page.surface.framePath, .cairoSurface)
+                XCTAssertEqual(page.surface!.framePath, .cairoSurface)
             } else {
                 if wanted == "gl" { XCTAssertEqual(rendererName, "GskGLRenderer", "Mesa's GL runs under Xvfb") }
                 let gles = ProcessInfo.processInfo.environment["GDK_DEBUG"]?.contains("gl-gles") == true
-                XCTAssertEqual(page.surface.framePath, .texture(gles ? .rgba : .bgra), "on \(rendererName)")
-                XCTAssertTrue(iterateMainContext(timeout: 5) { page.surface.shownFrame?.order == (gles ? .rgba : .bgra) }, "frames converted for it")
+                XCTAssertEqual(page.surface!.framePath, .texture(gles ? .rgba : .bgra), "on \(rendererName)")
+                XCTAssertTrue(iterateMainContext(timeout: 5) { page.surface!.shownFrame?.order == (gles ? .rgba : .bgra) }, "frames converted for it")
             }
             // Contain fit: a 4:3 video centred in the picture.
             let width = Double(gtk_widget_get_width(picture)), height = Double(gtk_widget_get_height(picture))

@@ -45,14 +45,21 @@ final class StalledKeyringTests: XCTestCase {
     func testAStoreThatNeverAnswersLeavesTheCodeInTheOwnerOnlyFileAtQuit() throws {
         let keyring = try TestServer(script: "stalled_secret_service.py")
         let directory = try makeTemporaryDirectory()
-        // Saved without a keyring: the code is in the file, and the app moves it to the keyring.
+        // Saved without a keyring: the code is in the file, and the app offers to move it to the keyring.
         let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: "12345678")
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], preferences: Self.quitting))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: KeyringSecretStore()))
             XCTAssertTrue(iterateMainContext(timeout: 10) { app.library.secretsLoaded })
             XCTAssertEqual(window.tabs.all.map(\.name), ["X1C"])
-            XCTAssertNotNil(keyring.waitFor("stalled", timeout: 10), "the app tried to store the code")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { toastTitles(in: window.window).contains { $0.hasSuffix("Your keyring can keep it now.") } },
+                          "offered: \(toastTitles(in: window.window))")
+            let move = try XCTUnwrap(descendants(of: window.window).first {
+                PreferencesWidgets.typeName($0) == "GtkButton" && gtk_button_get_label(gcast($0)).map { String(cString: $0) } == "Move to Keyring"
+            })
+            gtk_widget_activate(move)  // the user accepts
+            XCTAssertTrue(iterateMainContext(timeout: 10) { !keyring.events(named: "stalled").isEmpty && toastTitles(in: window.window).isEmpty },
+                          "the app tried to store the code, and the offer went")
             try assertResponsive(for: 1)
 
             // Only the save at quit writes this size: the file below is that save's, not the first one's.

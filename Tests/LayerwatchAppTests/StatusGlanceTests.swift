@@ -186,6 +186,44 @@ final class StatusGlanceTests: XCTestCase {
         }
     }
 
+    /// A tray colour that is not `RRGGBBAA` (garbage, too long, missing, CSS's `#`) draws
+    /// the faint dot of an unknown colour, the same for each; a good one beside them, GDK's reading.
+    func testHostileTrayColoursDrawTheUnknownColoursDot() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        let (server, directory) = try fakeX1C(named: "X1C odd colours", windowHeight: 800)
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let glance = try XCTUnwrap(window.tabs.selected?.status.glance)
+            let colours: [String?] = ["ZZZZ00FF", "FF0000FF00", nil, "#00FF00FF"]
+            let trays = colours.enumerated().map { index, colour in
+                var tray: [String: Any] = ["id": "\(index)", "tray_type": "PLA", "remain": 50]
+                tray["tray_color"] = colour
+                return tray
+            }
+            server.send(["cmd": "set", "print": ["ams": ["ams": [["id": "0", "humidity": "3", "tray": trays]], "tray_now": "255"],
+                                                 "vt_tray": ["id": "254", "tray_type": "PLA", "tray_color": "0000FF80"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { glance.filament.shown.count == 5 }, "four trays and the external spool")
+            XCTAssertEqual(glance.filament.shown.map(\.slot.color), [nil, nil, nil, nil, "0000FF80"])
+            var seen: [RGB] = []
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                seen = readBack(glance, in: window.window)?.map(\.centre) ?? []
+                return seen.count == 5 && seen.dropFirst().prefix(3).allSatisfy { close($0, (seen[0].r, seen[0].g, seen[0].b)) }
+                    && seen[4].b - seen[4].r > 60
+            }, "the unknown colours drawn alike, the half-clear blue bluish: \(seen)")
+            let faint = try XCTUnwrap(seen.first)
+            XCTAssertLessThan(abs(faint.r - faint.g) + abs(faint.g - faint.b), 12, "the unknown colour's dot is grey, not red or green: \(faint)")
+            ScreenCapture.saveIfAsked(as: "hostile-tray-colours")
+        }
+        let half = try XCTUnwrap(FilamentSwatch.fill("0000FF80"))
+        XCTAssertEqual([half.red, half.green, half.blue], [0, 0, 1])
+        XCTAssertEqual(half.alpha, 128 / 255, accuracy: 0.01)
+        for hostile in ["", "FFF", "red", "ZZZZZZZZ", "FF0000FF00", "rgb(1,2,3)", "ÄÄÄÄ", String(repeating: "F", count: 100_000)] {
+            XCTAssertNil(FilamentSwatch.fill(hostile), String(hostile.prefix(20)))
+        }
+    }
+
     func testAKlipperHostsSpoolmanSpoolIsOneSwatch() throws {
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--spoolman"])
         addTeardownBlock { moonraker.stop() }

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import StreamKit
@@ -17,7 +18,7 @@ final class StatusOverlayTests: XCTestCase {
         MainActor.assumeIsolated {
             let shown = PageWindow(name: "X1 Carbon", session: session)
             defer { shown.close() }
-            let status = shown.page.surface.status
+            let status = shown.page.surface!.status
             XCTAssertTrue(iterateMainContext(timeout: 10) { status.titleText == "Access code rejected" }, status.titleText)
             XCTAssertTrue(status.isShown)
             XCTAssertEqual(status.buttonText, "Retry")
@@ -32,7 +33,7 @@ final class StatusOverlayTests: XCTestCase {
         MainActor.assumeIsolated {
             let shown = PageWindow(name: "Garage", session: session)
             defer { shown.close() }
-            let status = shown.page.surface.status
+            let status = shown.page.surface!.status
             XCTAssertTrue(iterateMainContext(timeout: 10) { status.titleText == "Can't show Garage" }, status.titleText)
             XCTAssertEqual(status.detailText, "The camera refused the user name or password — check them in its URL.")
             XCTAssertFalse(status.detailText.contains("wrong-one"))
@@ -46,7 +47,7 @@ final class StatusOverlayTests: XCTestCase {
         MainActor.assumeIsolated {
             let shown = PageWindow(name: "P2S", session: session)
             defer { shown.close() }
-            let status = shown.page.surface.status
+            let status = shown.page.surface!.status
             XCTAssertTrue(iterateMainContext(timeout: 5) { status.titleText.hasPrefix("Reconnecting in") }, status.titleText)
             let first = status.titleText
             XCTAssertTrue(iterateMainContext(timeout: 3) { status.titleText != first }, "the countdown ticks")
@@ -62,11 +63,11 @@ final class StatusOverlayTests: XCTestCase {
         MainActor.assumeIsolated {
             let shown = PageWindow(name: "H2D", session: session)
             defer { shown.close() }
-            let status = shown.page.surface.status
+            let status = shown.page.surface!.status
             XCTAssertEqual(status.titleText, "Connecting to H2D…")
             XCTAssertTrue(iterateMainContext(timeout: 15) { shown.page.state == .live })
             XCTAssertFalse(status.isShown)
-            XCTAssertTrue(shown.page.surface.isLiveBadgeShown)
+            XCTAssertTrue(shown.page.surface!.isLiveBadgeShown)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -65,19 +66,19 @@ final class StatusStripTests: XCTestCase {
             XCTAssertTrue(String(cString: adw_tab_page_get_tooltip(tab)).contains("Printing · 42 % · 1 h 12 min"))
 
             window.setStatsShown(true)
-            let stats = page.surface.stats.text
+            let stats = page.surface!.stats.text
             XCTAssertTrue(stats.contains("nozzle   220 / 220 °C"), stats)
             XCTAssertTrue(stats.contains("bed      55 / 55 °C"), stats)
             XCTAssertTrue(stats.contains("chamber  31 °C"), stats)
 
             // The camera (nothing listens on 127.0.0.1:322) fails on its own, in its own card.
-            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface.status.detailText.contains("refused") },
-                          page.surface.status.detailText)
-            XCTAssertTrue(page.surface.status.isShown)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface!.status.detailText.contains("refused") },
+                          page.surface!.status.detailText)
+            XCTAssertTrue(page.surface!.status.isShown)
             XCTAssertEqual(strip.percentText, "42 %")
 
             // The mini window keeps to two short lines: the printer and its job; bar, percentage, time left.
-            app.togglePopOut(page.camera)
+            app.togglePopOut(page.camera!)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
             defer { mini.close() }
             XCTAssertEqual(mini.status.strip.titleText, "X1C Workshop · Benchy_0.2mm_PLA", "which printer and job it shows")
@@ -198,7 +199,7 @@ final class StatusStripTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { light.isOn }, "on once the printer reports it")
 
             // The mini window's switch follows the same printer; the printer switching it off is shown.
-            app.togglePopOut(page.camera)
+            app.togglePopOut(page.camera!)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
             defer { mini.close() }
             XCTAssertTrue(mini.light.isShown && mini.light.isOn && mini.light.isSensitive)
@@ -226,8 +227,8 @@ final class StatusStripTests: XCTestCase {
             let message = try XCTUnwrap(strip.messageText)
             XCTAssertTrue(message.hasPrefix("Status:") && message.contains("rejected"), message)
             XCTAssertFalse(message.contains("WRONGKEY"))
-            XCTAssertFalse(page.surface.status.isShown, "the camera's card stays away: the camera plays")
-            XCTAssertTrue(page.surface.isLiveBadgeShown)
+            XCTAssertFalse(page.surface!.status.isShown, "the camera's card stays away: the camera plays")
+            XCTAssertTrue(page.surface!.isLiveBadgeShown)
             XCTAssertFalse(page.light.isShown, "Klipper has no light Layerwatch switches")
             XCTAssertFalse(iterateMainContext(timeout: 3) { moonraker.events(named: "request").count > 1 },
                            "a rejected key is not retried on its own")
@@ -241,7 +242,7 @@ final class StatusStripTests: XCTestCase {
             XCTAssertNotNil(app.statusHub.endpoint(of: printer.id))
 
             // Removing the printer stops its status client.
-            window.tabs.requestCloseSelected()
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: printer.id)), over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertNil(app.statusHub.endpoint(of: printer.id))
             XCTAssertNil(app.statusHub.latest(printer.id))

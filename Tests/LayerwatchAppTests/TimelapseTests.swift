@@ -45,7 +45,7 @@ final class TimelapseTests: XCTestCase {
                 app.activate()
                 app.timelapses!.videoFolder = videos
                 let window = try XCTUnwrap(app.window)
-                XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
+                XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface!.shownFrame != nil })
                 return (app, window)
             }
             @MainActor func layer(_ number: Int, of app: LayerwatchApplication, pictures: Int) {
@@ -141,7 +141,7 @@ final class TimelapseTests: XCTestCase {
             app.timelapses!.videoFolder = blocked.appendingPathComponent("Videos")
             let window = try XCTUnwrap(app.window)
             defer { gtk_window_destroy(gcast(window.window)) }
-            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface.shownFrame != nil })
+            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.surface!.shownFrame != nil })
             for number in 1...2 {
                 set(["state": "printing", "filename": "benchy.gcode", "info": ["current_layer": number, "total_layer": 2]])
                 XCTAssertTrue(iterateMainContext(timeout: 10) { app.timelapses!.pictureCount(of: printer.id) == number })

@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -40,31 +41,31 @@ final class WebRTCWindowTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 30) { page.state == .live }, "\(page.state)")
-            XCTAssertTrue(iterateMainContext(timeout: 10) { Self.quadrants(in: page.surface.picture) == Self.quadrants },
-                          "the tab: \(String(describing: Self.quadrants(in: page.surface.picture)))")
-            XCTAssertEqual(page.session.stats.codec, "h264")
-            XCTAssertEqual(page.session.stats.sourceSize, PixelSize(width: 320, height: 240))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { Self.quadrants(in: page.surface!.picture) == Self.quadrants },
+                          "the tab: \(String(describing: Self.quadrants(in: page.surface!.picture)))")
+            XCTAssertEqual(page.session!.stats.codec, "h264")
+            XCTAssertEqual(page.session!.stats.sourceSize, PixelSize(width: 320, height: 240))
 
             window.showFarm(true)
             let tile = try XCTUnwrap(window.farm.tile(id: printer.id))
-            XCTAssertTrue(tile.surface.session === page.session, "the tile is a view of the tab's session")
-            XCTAssertTrue(iterateMainContext(timeout: 10) { Self.quadrants(in: tile.surface.picture) == Self.quadrants },
-                          "the tile: \(String(describing: Self.quadrants(in: tile.surface.picture)))")
-            app.togglePopOut(tile.camera)
+            XCTAssertTrue(tile.surface!.session === page.session, "the tile is a view of the tab's session")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { Self.quadrants(in: tile.surface!.picture) == Self.quadrants },
+                          "the tile: \(String(describing: Self.quadrants(in: tile.surface!.picture)))")
+            app.togglePopOut(tile.camera!)
             let mini = try XCTUnwrap(app.miniWindows[printer.id])
             XCTAssertTrue(iterateMainContext(timeout: 10) { Self.quadrants(in: mini.surface.picture) == Self.quadrants },
                           "the mini window: \(String(describing: Self.quadrants(in: mini.surface.picture)))")
-            XCTAssertEqual(page.session.consumerCount, 3, "tab, tile and mini window")
+            XCTAssertEqual(page.session!.consumerCount, 3, "tab, tile and mini window")
             XCTAssertEqual(camera.events(named: "offer").count, 1, "the camera saw one offer: one peer connection for the three")
             XCTAssertEqual(camera.events(named: "delete").count, 0)
 
-            app.editor.confirmClose(page)
+            app.editor.confirmRemoval(of: try XCTUnwrap(app.library.printer(id: page.printerID)), over: window.window)
             adw_message_dialog_response(gcast(try XCTUnwrap(app.editor.pendingRemoval)), "confirm")
             XCTAssertTrue(app.miniWindows.all.isEmpty, "the mini window went with the printer")
             XCTAssertTrue(window.farm.tiles.isEmpty, "and its tile")
             XCTAssertTrue(iterateMainContext(timeout: 10) { camera.events(named: "delete").count == 1 }, "the WHEP session is ended")
             XCTAssertEqual(camera.events(named: "delete").first?.string("path"), "/whep/session/1")
-            XCTAssertEqual(page.session.state, .stopped)
+            XCTAssertEqual(page.session!.state, .stopped)
             XCTAssertEqual(camera.events(named: "offer").count, 1, "and not opened again")
         }
     }

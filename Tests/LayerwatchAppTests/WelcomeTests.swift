@@ -1,4 +1,5 @@
 import CGtk
+@testable import CameraKit
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
@@ -40,9 +41,9 @@ final class WelcomeTests: XCTestCase {
             _ = gtk_widget_activate(demo)
             XCTAssertTrue(iterateMainContext(timeout: 5) { !window.isWelcomeShown })
             let page = try XCTUnwrap(window.tabs.selected)
-            XCTAssertTrue(page.camera.isDemo)
-            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface.isLiveBadgeShown }, "the clip plays")
-            XCTAssertEqual(page.surface.liveBadgeText, "DEMO", "a recording is never called LIVE")
+            XCTAssertTrue(page.camera!.isDemo)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { page.surface!.isLiveBadgeShown }, "the clip plays")
+            XCTAssertEqual(page.surface!.liveBadgeText, "DEMO", "a recording is never called LIVE")
 
             // The simulated print: the strip, the tab's title and the print controls follow it.
             let strip = page.status.strip

@@ -9,6 +9,10 @@ import XCTest
 /// that watches a printer makes that process (the same process id) a `layerwatch --background`, also
 /// once a timelapse that held it at first lets its camera go.
 final class BackgroundLaunchTests: XCTestCase {
+    /// How long a launched process may take to show its window: a liveness wait, not a speed check
+    /// (a first start beside the other test lanes' work has taken over 20 s on two cores).
+    static let windowWait: TimeInterval = 60
+
     func testBackgroundStartWatchesWithNoWindowAndALaunchShowsItsWindow() throws {
         let watch = try Watch()
         let first = try watch.launch(["--background"])
@@ -20,7 +24,7 @@ final class BackgroundLaunchTests: XCTestCase {
 
         // Launching again (the desktop menu, `layerwatch`) shows the window of the running process.
         try watch.launchAgain()
-        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window is back")
         XCTAssertTrue(first.process.isRunning)
         XCTAssertNotNil(watch.camera.waitFor("request", timeout: 10), "its tab shows the camera")
         XCTAssertEqual(Self.openGLLibraries(of: first.id), [], "nor once its window is shown")
@@ -55,7 +59,7 @@ final class BackgroundLaunchTests: XCTestCase {
         let manager = try WindowManager()  // closing is a request to it (WM_DELETE_WINDOW), as Alt+F4 is
         let first = try watch.launch([])
         defer { first.end() }
-        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
         XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "its tab shows the camera")
         XCTAssertEqual(Self.arguments(of: first.id), [])
 
@@ -72,7 +76,7 @@ final class BackgroundLaunchTests: XCTestCase {
 
         // Launching again shows the window of that process.
         try watch.launchAgain()
-        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window is back")
         try Self.quitWithControlQ(first)
     }
 
@@ -83,7 +87,7 @@ final class BackgroundLaunchTests: XCTestCase {
         let manager = try WindowManager()
         let first = try watch.launch([])
         defer { first.end() }
-        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
         watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
         let polls = watch.moonraker.events(named: "request").count
         XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 }, "the print is seen")
@@ -100,7 +104,7 @@ final class BackgroundLaunchTests: XCTestCase {
         let finished = notifications.waitFor("notification", timeout: 30) { $0.string("title") == "Voron: print finished" }
         XCTAssertEqual(finished?.string("body"), "gear.gcode", "\(notifications.events(named: "notification").map(\.fields)) \(first.output)")
         notifications.send(["cmd": "click"])
-        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the click shows the window of that process")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the click shows the window of that process")
         withExtendedLifetime(manager) {}
         try Self.quitWithControlQ(first)
     }
@@ -110,7 +114,7 @@ final class BackgroundLaunchTests: XCTestCase {
         let manager = try WindowManager()
         let first = try watch.launch([])
         defer { first.end() }
-        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
         XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "its tab shows the camera")
         // A print runs: its timelapse holds the camera, which would be lost with the process.
         watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
@@ -130,7 +134,7 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= restarted + 3 }, "polled again")
         withExtendedLifetime(manager) {}
         try watch.launchAgain()
-        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window is back")
         try Self.quitWithControlQ(first)
     }
 
@@ -141,7 +145,7 @@ final class BackgroundLaunchTests: XCTestCase {
         let watch = try Watch()
         let first = try watch.launch([])
         defer { first.end() }
-        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
         XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "its tab shows the camera")
 
         let window = try XCTUnwrap(Self.windows(of: first.id).first)
@@ -156,8 +160,37 @@ final class BackgroundLaunchTests: XCTestCase {
                       "the restarted process polls the status")
 
         try watch.launchAgain()
-        XCTAssertTrue(waitUntil(timeout: 15) { !Self.windows(of: first.id).isEmpty }, "the window is back")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window is back")
         try Self.quitWithControlQ(first)
+        Self.assertNoGDKFailure(in: first.output)
+    }
+
+    /// A mini window is picture-in-picture while working: closing the main window leaves it open,
+    /// still reading the camera, in the same process (neither ended nor restarted in the background),
+    /// and Ctrl+Q in it ends everything.
+    func testClosingTheWindowLeavesTheMiniWindowInTheRunningProcess() throws {
+        let watch = try Watch()
+        try watch.writeConfig([watch.printer(id: "6F9619FF", name: "Voron", port: watch.moonraker.port)],
+                              members: [#""miniWindows": [{"printerID": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "width": 400, "height": 225}]"#])
+        let first = try watch.launch([])
+        defer { first.end() }
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty && !Self.miniWindows(of: first.id).isEmpty },
+                      "the window and its mini window: \(first.output)")
+        XCTAssertNotNil(watch.camera.waitFor("request", timeout: 15), "the camera is read")
+
+        let window = try XCTUnwrap(Self.windows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 10) { !Self.windows(of: first.id).contains(window) }, "the main window is gone")
+        Thread.sleep(forTimeInterval: Double(6))  // longer than the background's settle, after which a lean restart would come
+        XCTAssertTrue(first.process.isRunning, "not ended (\(Self.ending(of: first))): \(first.output)")
+        XCTAssertEqual(Self.arguments(of: first.id), [], "not restarted as `layerwatch --background`")
+        XCTAssertEqual(Self.miniWindows(of: first.id).count, 1, "the mini window stays on screen")
+        XCTAssertEqual(watch.camera.events(named: "stream-closed").count, 0, "still reading its camera")
+
+        let mini = try XCTUnwrap(Self.miniWindows(of: first.id).first)
+        XCTAssertEqual(Self.xdotool(["windowfocus", "--sync", mini, "key", "--clearmodifiers", "ctrl+q"]).status, 0)
+        XCTAssertTrue(waitUntil(timeout: 15) { !first.process.isRunning }, "Ctrl+Q quits: \(first.output)")
+        XCTAssertEqual(first.process.terminationStatus, 0)
         Self.assertNoGDKFailure(in: first.output)
     }
 
@@ -170,7 +203,7 @@ final class BackgroundLaunchTests: XCTestCase {
         for round in 0..<10 {
             let first = try watch.launch(["--demo"])
             defer { first.end() }
-            XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+            XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
             let window = try XCTUnwrap(Self.windows(of: first.id).first)
             Thread.sleep(forTimeInterval: 0.07 * Double(round))
             XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0)
@@ -188,7 +221,7 @@ final class BackgroundLaunchTests: XCTestCase {
         let manager = try WindowManager()
         let first = try watch.launch([])
         defer { first.end() }
-        XCTAssertTrue(waitUntil(timeout: 20) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+        XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
         let shown = Self.windows(of: first.id)
         let hidden = Self.xdotool(["search", "--pid", "\(first.id)", "--name", "Layerwatch"]).output
             .split(separator: "\n").map(String.init).filter { !shown.contains($0) }
@@ -285,10 +318,11 @@ final class BackgroundLaunchTests: XCTestCase {
             """
         }
 
-        /// Writes printers.json with `printers` (`printer`'s), in place, as an editor does.
-        func writeConfig(_ printers: [String]) throws {
-            try Data(#"{"formatVersion": 3, "backgroundNoticeShown": true, "printers": [\#(printers.joined(separator: ", "))]}"#.utf8)
-                .write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        /// Writes printers.json with `printers` (`printer`'s) and the other top-level `members`, in
+        /// place, as an editor does.
+        func writeConfig(_ printers: [String], members: [String] = []) throws {
+            let all = [#""formatVersion": 3"#, #""backgroundNoticeShown": true"#, #""printers": [\#(printers.joined(separator: ", "))]"#] + members
+            try Data("{\(all.joined(separator: ", "))}".utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
         }
 
         /// Starts `layerwatch ARGUMENTS` and leaves it running, its output in a log file.
@@ -366,6 +400,12 @@ final class BackgroundLaunchTests: XCTestCase {
     /// The visible top-level windows of process `pid` (xdotool's search; a window is listed once mapped).
     private static func windows(of pid: Int32) -> [String] {
         xdotool(["search", "--onlyvisible", "--pid", "\(pid)", "--name", "Layerwatch"]).output
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// The visible mini windows of process `pid` (titled "NAME - PiP").
+    private static func miniWindows(of pid: Int32) -> [String] {
+        xdotool(["search", "--onlyvisible", "--pid", "\(pid)", "--name", "PiP"]).output
             .split(separator: "\n").map(String.init)
     }
 

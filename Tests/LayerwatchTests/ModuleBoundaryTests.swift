@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// The boundaries the sources keep: the command line's headless commands need nothing of the app
-/// module, and the app leaves GLib's signal and reference chores to GtkKit's helpers.
+/// module, the camera widget knows nothing of printers or their status, and the app and the camera
+/// widget leave GLib's signal and reference chores to GtkKit's helpers.
 final class ModuleBoundaryTests: XCTestCase {
     static let sources = TestPaths.repository.appendingPathComponent("Sources")
 
@@ -14,15 +15,33 @@ final class ModuleBoundaryTests: XCTestCase {
         XCTAssertEqual(importing.map(\.lastPathComponent), ["ViewCommand.swift"])
     }
 
+    func testTheCameraWidgetImportsNothingOfPrinters() throws {
+        let forbidden = ["StatusKit", "PrinterKit", "LayerwatchApp"]
+        var found: [String] = []
+        for file in try Self.swiftFiles(in: "CameraKit") {
+            for line in try Self.codeLines(of: file) where forbidden.contains(where: { Self.imports(line, $0) }) {
+                found.append("\(file.lastPathComponent): \(line)")
+            }
+        }
+        XCTAssertEqual(found, [], "CameraKit shows one camera: its owner adds the printer's status (StatsOverlay.extraLines)")
+    }
+
     func testTheAppConnectsSignalsAndDropsReferencesThroughGtkKit() throws {
         let chores = ["g_signal_connect", "@convention(c)", "g_object_unref", "g_free(", "lw_accessible_"]
         var found: [String] = []
-        for file in try Self.swiftFiles(in: "LayerwatchApp") {
+        for file in try Self.swiftFiles(in: "LayerwatchApp") + Self.swiftFiles(in: "CameraKit") {
             for line in try Self.codeLines(of: file) where chores.contains(where: line.contains) {
                 found.append("\(file.lastPathComponent): \(line)")
             }
         }
         XCTAssertEqual(found, [], "use GtkKit's connectSignal family, GObjectRef, keepAlive, String(takingGLibString:), setAccessibleLabel")
+    }
+
+    /// Whether `line` imports `module` (plainly, `@testable`, or one of its declarations).
+    private static func imports(_ line: String, _ module: String) -> Bool {
+        let words = line.split(separator: " ")
+        guard words.contains("import"), let imported = words.last else { return false }
+        return imported == module || imported.hasPrefix(module + ".")
     }
 
     /// The Swift files of `module`, in its folders too, sorted.

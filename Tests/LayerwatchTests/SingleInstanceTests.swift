@@ -55,4 +55,36 @@ final class SingleInstanceTests: XCTestCase {
         XCTAssertTrue(waitUntil(timeout: 10) { farmShown() == true }, "saved: \(String(describing: farmShown()))")
         XCTAssertEqual(server.events(named: "request").count, 1, "switching views opens no connection")
     }
+
+    /// A file whose name looks like an option, given after `--`, opens as a camera: GOption reads the
+    /// options before `run`'s `--`, so the file `--farm` is neither the farm view nor refused.
+    func testAFileNamedLikeAnOptionOpensAsACamera() throws {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
+            throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
+        }
+        let directory = try TestPaths.temporaryDirectory()
+        try FileManager.default.copyItem(at: TestPaths.repository.appendingPathComponent("data/demo-printer.mp4"),
+                                         to: directory.appendingPathComponent("--farm"))
+        let log = directory.appendingPathComponent("layerwatch.log")
+        XCTAssertTrue(FileManager.default.createFile(atPath: log.path, contents: nil))
+        let launch = Process()
+        launch.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        launch.arguments = ["--", "--farm"]
+        launch.currentDirectoryURL = directory
+        launch.environment = environment.merging(["XDG_CONFIG_HOME": directory.path, "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]) { $1 }
+        let logHandle = try FileHandle(forWritingTo: log)
+        launch.standardOutput = logHandle
+        launch.standardError = logHandle
+        try launch.run()
+        let output = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        XCTAssertTrue(waitUntil(timeout: 20) { output().contains("/--farm: live") }, "the file plays: \(output())")
+        XCTAssertTrue(waitUntil(timeout: 10) { output().contains("window mapped") }, output())
+        launch.terminate()  // SIGTERM quits as Ctrl+Q does, saving what changed (the farm view shown, had it been)
+        launch.waitUntilExit()
+        let saved = (try? Data(contentsOf: directory.appendingPathComponent("layerwatch/printers.json")))
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        XCTAssertNotEqual((saved?["farm"] as? [String: Any])?["shown"] as? Bool, true,
+                          "the window opened on the file's tab, not the farm: \(String(describing: saved))")
+    }
 }

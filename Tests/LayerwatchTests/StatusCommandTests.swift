@@ -146,6 +146,29 @@ final class StatusCommandTests: XCTestCase {
         XCTAssertTrue(camera.stderr.contains("has no print status"), camera.stderr)
     }
 
+    /// A Klipper printer saved without a camera: `status` shows its print, `probe` and `record` say
+    /// in words that it has no camera (no crash, no camera tried).
+    func testASavedPrinterWithoutACamera() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        defer { moonraker.stop() }
+        let config = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
+        try Data("""
+            {"formatVersion": 3, "printers": [
+             {"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FF", "name": "Voron", "kind": "klipper", "host": "127.0.0.1",
+              "apiPort": \(moonraker.port), "cameras": []}]}
+            """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
+        let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+        let run = try CommandRun.product("layerwatch", ["status", "--printer", "Voron"], environment: environment)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("state      Idle"), run.stdout)
+        for command in [["probe", "--printer", "Voron"], ["record", "--printer", "Voron", "--seconds", "1", "-o", config.appendingPathComponent("x.mkv").path]] {
+            let refused = try CommandRun.product("layerwatch", command, environment: environment)
+            XCTAssertEqual(refused.status, 2, "\(command): \(refused.stdout) \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.contains("“Voron” has no camera: it is watched without a picture"), refused.stderr)
+        }
+    }
+
     func testGo2RTCStreamsListAsRTSPCamerasWithoutTheirSources() throws {
         let go2rtc = try TestServer(script: "go2rtc_server.py", arguments: ["--basic-auth", "farm:Gr33nH0use"])
         defer { go2rtc.stop() }

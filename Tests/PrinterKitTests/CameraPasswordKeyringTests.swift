@@ -43,14 +43,15 @@ final class CameraPasswordKeyringTests: XCTestCase {
         XCTAssertFalse(try fileText.contains("Pa55w0rd"))
     }
 
-    func testAPasswordInAnExistingFileMovesToTheKeyring() throws {
+    func testAPasswordInAnExistingFileMovesToTheKeyringWhenAsked() throws {
         try ConfigStore(directory: directory, secrets: nil).save(config)
         XCTAssertTrue(try fileText.contains("Pa55w0rd"))
         let keyring = MemorySecretStore()
         let store = ConfigStore(directory: directory, secrets: keyring)
         let loaded = store.load()
-        XCTAssertTrue(loaded.needsSave, "the app saves at once to move them")
         XCTAssertEqual(loaded.config, config)
+        XCTAssertEqual(Set(store.secretsToMove(among: loaded.config.printers)), [camera.id, Fixtures.x1c.id], "the app offers to move them")
+        store.requestMove(of: store.secretsToMove(among: loaded.config.printers))
         try store.save(loaded.config)
         XCTAssertFalse(try fileText.contains("Pa55w0rd"))
         XCTAssertFalse(try fileText.contains("12345678"))

@@ -169,4 +169,29 @@ final class ConfigFormatThreeTests: XCTestCase {
         XCTAssertEqual(loaded.config.printers.first?.cameras, [.own(id: bambu)])
         XCTAssertNotNil(loaded.problem)
     }
+
+    /// A Klipper or OctoPrint printer saved without a camera reads back as it was, beside an older
+    /// printer with cameras; a camera by URL listing none is still left out.
+    func testAPrinterWatchedWithoutACameraRoundTrips() throws {
+        let directory = try makeTemporaryDirectory()
+        let voron = Printer(name: "Voron", kind: .klipper, host: "10.0.0.5", apiPort: 7130)
+        let prusa = Printer(name: "Prusa", kind: .octoprint, host: "octopi.local", accessCode: "OCTOKEY123456", timelapse: .perLayer)
+        let config = AppConfig(printers: [voron, expected[0], prusa], selectedPrinterID: voron.id)
+        for secrets in [nil, MemorySecretStore()] as [MemorySecretStore?] {
+            try ConfigStore(directory: directory, secrets: secrets).save(config)
+            let loaded = ConfigStore(directory: directory, secrets: secrets).load()
+            XCTAssertNil(loaded.problem)
+            XCTAssertEqual(loaded.config.printers.map(\.cameras.count), [0, 2, 0])
+            XCTAssertEqual(loaded.config, config)
+        }
+        let door = UUID()
+        let json = """
+        {"formatVersion": 3, "printers": [
+          {"id": "\(door)", "name": "Door", "kind": "generic", "cameras": []},
+          {"id": "\(voron.id)", "name": "Voron", "kind": "klipper", "host": "10.0.0.5", "cameras": []}]}
+        """
+        try Data(json.utf8).write(to: directory.appendingPathComponent("printers.json"))
+        let loaded = ConfigStore(directory: directory, secrets: nil).load()
+        XCTAssertEqual(loaded.config.printers.map(\.id), [voron.id], "a camera by URL without one is left out")
+    }
 }

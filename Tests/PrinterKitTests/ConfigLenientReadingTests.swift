@@ -83,13 +83,17 @@ final class ConfigLenientReadingTests: XCTestCase {
         let mini = #""miniWindows": [{"printerID": "\#(Self.goodID)", "width": 480, "height": 270}]"#
         let selected = #""selectedPrinterID": "\#(Self.otherID)""#
         let hint = #""keepAboveHintShown": true"#
-        let good = try load([window, farm, mini, selected, hint], printers: printers).config
+        // A closed tab of a printer not in the file is dropped.
+        let closed = #""closedTabs": ["\#(Self.otherID)", "5A7D3C9E-0F4B-4E11-9C77-2B1D0E6F8A90"]"#
+        let good = try load([window, farm, mini, selected, hint, closed], printers: printers).config
         XCTAssertEqual(good.printers.count, 2)
         XCTAssertEqual(good.window, .init(width: 1400, height: 900, maximized: true))
         XCTAssertEqual(good.farm, .init(shown: true, attentionFirst: false))
         XCTAssertEqual(good.miniWindows.count, 1)
         XCTAssertEqual(good.selectedPrinterID?.uuidString, Self.otherID)
         XCTAssertTrue(good.keepAboveHintShown)
+        XCTAssertEqual(good.closedTabs.map(\.uuidString), [Self.otherID])
+        XCTAssertEqual(try load([window], printers: printers).config.closedTabs, [], "a file from before closed tabs: none closed")
 
         let cases: [(field: String, path: String, change: (inout AppConfig) -> Void)] = [
             (#""window": {"width": "wide", "height": 900, "maximized": true}"#, "window.width", { $0.window.width = 960 }),
@@ -104,13 +108,15 @@ final class ConfigLenientReadingTests: XCTestCase {
             (#""selectedPrinterID": 5"#, "selectedPrinterID", { $0.selectedPrinterID = nil }),
             (#""selectedPrinterID": "not a uuid""#, "selectedPrinterID", { $0.selectedPrinterID = nil }),
             (#""keepAboveHintShown": "true""#, "keepAboveHintShown", { $0.keepAboveHintShown = false }),
+            (#""closedTabs": "none""#, "closedTabs", { $0.closedTabs = [] }),
+            (#""closedTabs": [7, "\#(Self.otherID)"]"#, "closedTabs[0]", { _ in }),
         ]
         for (field, path, change) in cases {
             let key = field.prefix { $0 != ":" }
             let before = logged.lines.count
             var expected = good
             change(&expected)
-            let loaded = try load([window, farm, mini, selected, hint].map { $0.hasPrefix(key) ? field : $0 }, printers: printers)
+            let loaded = try load([window, farm, mini, selected, hint, closed].map { $0.hasPrefix(key) ? field : $0 }, printers: printers)
             XCTAssertNil(loaded.problem)
             XCTAssertEqual(loaded.config, expected, field)
             let lines = Array(logged.lines.dropFirst(before))

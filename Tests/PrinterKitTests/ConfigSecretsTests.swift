@@ -41,7 +41,7 @@ final class ConfigSecretsTests: XCTestCase {
         XCTAssertTrue(try fileText.contains(#""accessCode" : "12345678""#))
         XCTAssertTrue(try fileText.contains(#""accessCode" : "abcdEF12""#))
         XCTAssertEqual(try permissions(store.fileURL), 0o600)
-        XCTAssertEqual(store.secretsNotice,
+        XCTAssertEqual(store.secretsPlace(for: nil).sentence(for: .accessCode),
                        "No keyring (Secret Service) is running, so the access code is kept in \(directory.path)/printers.json, which only you can read.")
         XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config, Fixtures.config)
     }
@@ -49,27 +49,67 @@ final class ConfigSecretsTests: XCTestCase {
     func testTheNoticeNeverWaitsForTheKeyring() throws {
         // (Asking would D-Bus-activate a keyring on the test bus: the tests with a keyring start their own.)
         let store = ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path])
-        XCTAssertTrue(store.secretsNotice.contains("if one answers"), "nobody asked yet: \(store.secretsNotice)")
+        XCTAssertEqual(store.secretsPlace(for: nil), .keyringIfAnswering(path: store.fileURL.path), "nobody asked yet")
     }
 
-    func testARefusingKeyringLeavesTheCodeInTheFile() throws {
+    func testARefusingKeyringLeavesTheCodeInTheFileAndTheDialogSaysSo() throws {
         let keyring = MemorySecretStore()
         keyring.refuse()
         let store = ConfigStore(directory: directory, secrets: keyring)
-        XCTAssertEqual(store.secretsNotice, "The access code is kept in your keyring (Secret Service), not in printers.json.")
-        XCTAssertEqual(try store.save(Fixtures.config).location, .configFile)
+        XCTAssertEqual(store.secretsPlace(for: nil), .keyring, "it answers: nothing declined yet")
+        let saved = try store.save(Fixtures.config)
+        XCTAssertEqual(saved.location, .configFile)
+        XCTAssertEqual(Set(saved.keptInFile), [Fixtures.x1c.id, Fixtures.p1s.id], "the user is to be told which")
+        XCTAssertTrue(saved.keyringAnswered)
         XCTAssertTrue(try fileText.contains(#""accessCode" : "12345678""#))
+        XCTAssertEqual(try permissions(store.fileURL), 0o600)
+        let path = store.fileURL.path
+        XCTAssertEqual(store.secretsPlace(for: Fixtures.x1c), .file(path: path))
+        XCTAssertEqual(store.secretsPlace(for: Fixtures.x1c).sentence(for: .accessCode),
+                       "This access code is kept in \(path), which only you can read, not in your keyring.")
+        XCTAssertEqual(store.secretsPlace(for: nil), .keyringDeclined(path: path), "a new code goes to the file too")
+        XCTAssertEqual(keyring.storeCount, 0)
+
+        var resized = Fixtures.config
+        resized.window.width = 1000
+        XCTAssertEqual(try store.save(resized).keptInFile, [], "told once: the codes were in the file already")
     }
 
-    func testCodesInTheFileMoveToTheKeyringOnTheNextSave() throws {
+    func testCodesInTheFileStayThereUntilTheUserMovesThem() throws {
         try ConfigStore(directory: directory, secrets: nil).save(Fixtures.config)
         let keyring = MemorySecretStore()
         let store = ConfigStore(directory: directory, secrets: keyring)
         let loaded = store.load()
         XCTAssertEqual(loaded.config, Fixtures.config)
-        XCTAssertEqual(try store.save(loaded.config).location, .keyring)
+        XCTAssertFalse(loaded.needsSave, "nothing moves unasked")
+        XCTAssertEqual(Set(store.secretsToMove(among: loaded.config.printers)), [Fixtures.x1c.id, Fixtures.p1s.id])
+        XCTAssertEqual(try store.save(loaded.config).location, .configFile)
+        XCTAssertTrue(try fileText.contains("12345678"))
+        XCTAssertEqual(keyring.storeCount, 0, "the keyring was not asked")
+
+        store.requestMove(of: [Fixtures.x1c.id])
+        let moved = try store.save(loaded.config)
+        XCTAssertEqual(moved.moved, [Fixtures.x1c.id])
         XCTAssertFalse(try fileText.contains("12345678"))
+        XCTAssertTrue(try fileText.contains("abcdEF12"), "only the one asked for")
         XCTAssertEqual(keyring.code(Fixtures.x1c.id), "12345678")
+        XCTAssertEqual(store.secretsPlace(for: Fixtures.x1c), .keyring)
+        XCTAssertEqual(store.secretsToMove(among: loaded.config.printers), [Fixtures.p1s.id])
+    }
+
+    func testAMoveAsksAKeyringThatDeclinedBefore() throws {
+        let keyring = MemorySecretStore()
+        keyring.refuse()
+        let store = ConfigStore(directory: directory, secrets: keyring)
+        try store.save(Fixtures.config)
+        keyring.accept()
+        store.requestMove(of: [Fixtures.x1c.id, Fixtures.p1s.id])
+        let moved = try store.save(Fixtures.config)
+        XCTAssertEqual(Set(moved.moved), [Fixtures.x1c.id, Fixtures.p1s.id])
+        XCTAssertEqual(moved.keptInFile, [])
+        let text = try fileText
+        XCTAssertFalse(text.contains("12345678") || text.contains("abcdEF12"), text)
+        XCTAssertEqual(store.secretsPlace(for: nil), .keyring)
     }
 
     func testUnchangedCodesAreNotStoredAgainAndRemovedPrintersLoseTheirs() throws {

@@ -14,6 +14,7 @@ enum Fixtures {
         selectedPrinterID: webcam.id,
         window: .init(width: 1400, height: 900, maximized: true),
         miniWindows: [.init(printerID: x1c.id, cameraID: x1c.cameras[0].id, width: 480, height: 270),
-                      .init(printerID: p1s.id, cameraID: nil, width: 640, height: 360)]
+                      .init(printerID: p1s.id, cameraID: nil, width: 640, height: 360)],
+        closedTabs: [webcam.id, x1c.id]
     )
 }

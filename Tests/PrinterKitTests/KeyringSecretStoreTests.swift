@@ -53,14 +53,70 @@ final class KeyringSecretStoreTests: XCTestCase {
         XCTAssertEqual(try KeyringSecretStore().accessCode(for: Fixtures.p1s.id), "abcdEF12")
     }
 
+    /// libsecret against a Secret Service that asks the user to create a keyring, who cancels (as
+    /// gnome-keyring's "Choose password for new keyring" prompt): the codes stay in the owner-only
+    /// file, the save says which, and the dialog's claims say the file. Then, with a keyring that
+    /// takes them, the move the user asks for takes them out of the file.
+    func testACancelledPromptKeepsTheCodesInTheFileUntilTheUserMovesThem() throws {
+        guard isChild() else { return try runInChild(launcher: ["dbus-run-session", "--"]) }
+        let declining = try TestServer(script: "declining_secret_service.py", arguments: ["--mode", "dismiss"])
+        let store = ConfigStore.standard()
+        let saved = try store.save(Fixtures.config)
+        XCTAssertNotNil(declining.waitFor("dismissed", timeout: 5), "the keyring prompted and the user cancelled")
+        XCTAssertEqual(Set(saved.keptInFile), [Fixtures.x1c.id, Fixtures.p1s.id])
+        XCTAssertTrue(saved.keyringAnswered)
+        XCTAssertEqual(declining.events(named: "call").filter { $0.string("method") == "CreateCollection" }.count, 1,
+                       "one prompt, not one per printer")
+        let file = store.fileURL
+        var text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""accessCode" : "12345678""#) && text.contains(#""accessCode" : "abcdEF12""#))
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int, 0o600)
+        XCTAssertEqual(store.secretsPlace(for: Fixtures.x1c), .file(path: file.path))
+        XCTAssertEqual(store.secretsPlace(for: nil), .keyringDeclined(path: file.path))
+        // The user made a keyring meanwhile (the same service: libsecret keeps the owner it met first).
+        XCTAssertNotNil(declining.perform(["cmd": "mode", "mode": "accept"]))
+        let accepting = declining
+        let restarted = ConfigStore.standard()
+        let loaded = restarted.load()
+        XCTAssertFalse(loaded.needsSave)
+        try restarted.save(loaded.config)
+        XCTAssertTrue(accepting.events(named: "stored").isEmpty, "nothing moves unasked")
+        let movable = restarted.secretsToMove(among: loaded.config.printers)
+        XCTAssertEqual(Set(movable), [Fixtures.x1c.id, Fixtures.p1s.id])
+        restarted.requestMove(of: movable)
+        XCTAssertEqual(Set(try restarted.save(loaded.config).moved), [Fixtures.x1c.id, Fixtures.p1s.id])
+        XCTAssertEqual(accepting.events(named: "stored").count, 2)
+        text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        XCTAssertFalse(text.contains("12345678") || text.contains("abcdEF12"), "the file has no code left")
+        XCTAssertEqual(try KeyringSecretStore().accessCode(for: Fixtures.x1c.id), "12345678", "the keyring has it")
+        XCTAssertEqual(restarted.secretsPlace(for: Fixtures.x1c), .keyring)
+    }
+
+    /// A locked keyring that does not unlock: the code stays in the file, and the save says so.
+    func testALockedKeyringKeepsTheCodeInTheFile() throws {
+        guard isChild() else { return try runInChild(launcher: ["dbus-run-session", "--"]) }
+        let locked = try TestServer(script: "declining_secret_service.py", arguments: ["--mode", "locked"])
+        XCTAssertThrowsError(try KeyringSecretStore().store(accessCode: "12345678", for: UUID(), label: "test"))
+        let store = ConfigStore.standard()
+        let saved = try store.save(AppConfig(printers: [Fixtures.x1c]))
+        XCTAssertNotNil(locked.waitFor("call", timeout: 5) { $0.string("method") == "CreateItem" })
+        XCTAssertEqual(saved.keptInFile, [Fixtures.x1c.id])
+        XCTAssertTrue(String(decoding: try Data(contentsOf: store.fileURL), as: UTF8.self).contains(#""accessCode" : "12345678""#))
+        XCTAssertEqual(store.secretsPlace(for: Fixtures.x1c), .file(path: store.fileURL.path))
+    }
+
     func testWithoutASessionBusCodesGoToTheFileAtOnce() throws {
         guard isChild() else { return try runInChild() }
         let started = Date()
         let store = ConfigStore.standard()
         XCTAssertLessThan(Date().timeIntervalSince(started), 1.5)
         XCTAssertEqual(store.secretsLocation, .configFile)
-        XCTAssertEqual(try store.save(Fixtures.config).location, .configFile)
+        let saved = try store.save(Fixtures.config)
+        XCTAssertEqual(saved.location, .configFile)
+        XCTAssertEqual(Set(saved.keptInFile), [Fixtures.x1c.id, Fixtures.p1s.id], "the user is told")
+        XCTAssertFalse(saved.keyringAnswered)
         XCTAssertTrue(String(decoding: try Data(contentsOf: store.fileURL), as: UTF8.self).contains("12345678"))
+        XCTAssertEqual(store.secretsPlace(for: Fixtures.x1c), .file(path: store.fileURL.path))
     }
 
     func testABusWithoutASecretServiceIsNoKeyring() throws {

@@ -16,6 +16,8 @@ final class MemorySecretStore: SecretStore, @unchecked Sendable {
 
     func refuse() { lock.withLock { refusing = true } }
 
+    func accept() { lock.withLock { refusing = false } }
+
     func store(accessCode: String, for printerID: UUID, label: String) throws {
         try lock.withLock {
             if refusing { throw Refused() }

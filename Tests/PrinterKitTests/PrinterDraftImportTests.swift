@@ -32,19 +32,14 @@ final class PrinterDraftImportTests: XCTestCase {
              [.accessCode: "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys)."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", accessCode: "s3cret key\r\nX-Evil: 1", cameras: [nozzleCamera]),
              [.accessCode: "An API key has only letters, digits and punctuation, no spaces: copy it again."]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5"),
-             [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [nozzleCamera, PrinterCamera(name: "Old", url: "/home/me/cam.mp4")]),
              [.cameras: "“Old”: This is not a network camera: a printer's camera is an rtsp://, rtsps://, http://, https:// or webrtc: address."]),
             (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "ftp://10.0.0.5/cam")]),
              [.url: SourceError.unsupportedScheme("ftp").description]),
-            (PrinterDraft(kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "  ")]),
-             [.cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
             (PrinterDraft(kind: .octoprint, name: "", host: "", accessCode: ""),
              [.name: "Enter a name for this printer, for example “X1C workshop”.",
               .host: "Enter the address of the computer running OctoPrint (the one you open OctoPrint at).",
-              .accessCode: "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).",
-              .cameras: "Check at least one camera: “Find Cameras” lists the ones this printer has."]),
+              .accessCode: "Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys)."]),
         ]
         for (draft, expected) in cases {
             switch draft.printers() {
@@ -57,6 +52,25 @@ final class PrinterDraftImportTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// A Klipper or OctoPrint printer is watched without a picture when it has no camera (none
+    /// found, or an empty row left); a camera by URL still needs its URL.
+    func testAKlipperOrOctoPrintPrinterMayHaveNoCamera() throws {
+        let id = UUID()
+        let klipper = try PrinterDraft(id: id, kind: .klipper, name: "Voron", host: "10.0.0.5", cameras: [PrinterCamera(url: "  ")]).validate().get()
+        XCTAssertEqual(klipper, Printer(id: id, name: "Voron", kind: .klipper, host: "10.0.0.5"))
+        XCTAssertEqual(klipper.cameras, [])
+        XCTAssertEqual(klipper.statusEndpoint, .moonraker(host: "10.0.0.5", port: StatusEndpoint.moonrakerPort, apiKey: nil))
+        let octoprint = try PrinterDraft(kind: .octoprint, name: "Prusa", host: "10.0.0.6", accessCode: "OCTOKEY123456").validate().get()
+        XCTAssertEqual(octoprint.cameras, [])
+        XCTAssertEqual(octoprint.statusEndpoint, .octoprint(host: "10.0.0.6", port: StatusEndpoint.octoprintPort, apiKey: "OCTOKEY123456"))
+        guard case .failure(let problems) = PrinterDraft(kind: .generic, name: "Door").validate() else {
+            return XCTFail("a camera by URL without its URL was accepted")
+        }
+        XCTAssertNotNil(problems[.url])
+        XCTAssertEqual(try PrinterDraft(kind: .bambuJPEG(nil), name: "A1", host: "10.0.0.3", accessCode: "12345678").validate().get().cameras.count, 1,
+                       "a Bambu printer keeps its own camera")
     }
 
     func testTheChosenCamerasAreOnePrinterEachWithItsMounting() throws {

@@ -17,7 +17,7 @@ Paths (one server serves every case; HTTP/1.0, the connection closes after each 
   /sdp                 an SDP body asking for RTP on UDP port --udp-port
   /giant-snapshot      image/jpeg: a JPEG whose frame header says 60000x60000
   /giant-stream        MJPEG stream of that JPEG at --fps
-  /bad-jpeg-stream     MJPEG stream of parts FF D8, random bytes, FF D9 at --fps
+  /bad-jpeg-stream     MJPEG stream of parts FF D8, random bytes without FF, FF D9 at --fps
   /empty-parts         MJPEG stream at --fps whose good parts (with and without Content-Length) have
                        empty ones between them: Content-Length: 0, no Content-Length and only the
                        line break before the boundary, and the boundary right after the headers
@@ -89,7 +89,9 @@ class Handler(BaseHTTPRequestHandler):
             "/sdp": self.sdp,
             "/giant-snapshot": lambda: self.body("image/jpeg", giant(self.server.jpeg)),
             "/giant-stream": lambda: self.stream(lambda n: giant(self.server.jpeg)),
-            "/bad-jpeg-stream": lambda: self.stream(lambda n: b"\xff\xd8" + os.urandom(6000) + b"\xff\xd9"),
+            # No 0xFF in the garbage: random bytes would now and then hold a frame header (FF C0)
+            # declaring a giant picture, which is refused as too large rather than as damaged.
+            "/bad-jpeg-stream": lambda: self.stream(lambda n: b"\xff\xd8" + os.urandom(6000).replace(b"\xff", b"\x00") + b"\xff\xd9"),
             "/empty-parts": self.empty_parts,
             "/post-only": self.post_only,
             "/gone": lambda: self.send_error(410, "Gone"),

@@ -11,6 +11,11 @@ JSON commands on stdin.  Stdlib only; any python3 works.
 Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the asked objects
            GET /server/webcams/list                        result.webcams
            GET /server/info, GET /printer/info
+           GET /server/files/metadata?filename=F         result: the file's metadata (Moonraker's
+                                                   docs' example), its `thumbnails` list (width,
+                                                   height, size, relative_path beside the file) for
+                                                   a file given one; 404 for another file
+           GET /server/files/gcodes/PATH                   a thumbnail's bytes (image/png)
            POST /printer/print/pause|resume|cancel   change print_stats.state as Klipper would
                                                    (printing→paused, paused→printing, either→
                                                    cancelled), else 400 with Klipper's words
@@ -24,6 +29,9 @@ stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer ob
         {"cmd":"webcams","list":[…]}          replaces the webcam list
         {"cmd":"spoolman","spool_id":N|null[,"spools":{"ID":{…spool…},…}]}   the active spool and
                                               spools added to (or replacing) Spoolman's
+        {"cmd":"thumbnail","filename":F,"width":W,"height":H[,"garbage":true]}   file F (a job) gets a
+                                              W x H PNG thumbnail and a 32 x 32 one beside it, in
+                                              .thumbs/ (garbage: the large one's bytes are no picture)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
@@ -37,12 +45,12 @@ import os
 import sys
 import threading
 import time
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qs, parse_qsl, unquote
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_http_commands,  # noqa: E402
-                          start_http_server)
+from servercommon import (GARBAGE_PICTURE, JsonApiHandler, add_common_args, deep_merge, emit,  # noqa: E402
+                          serve_http_commands, start_http_server, thumbnail_png)
 
 NAME = "moonraker_server"
 REASONS = {401: "Unauthorized", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error"}
@@ -152,6 +160,40 @@ class Printer:
         self.webcams = webcams
         self.spools = {"2": copy.deepcopy(DEFAULT_SPOOL)} if spoolman else None
         self.spool_id = 2 if spoolman else None
+        self.metadata = {}  # file name → its metadata
+        self.files = {}  # path under gcodes/ → bytes
+
+    def add_thumbnail(self, command):
+        """Gives file `filename` a W x H thumbnail and a 32 x 32 one, as a slicer embeds them and
+        Moonraker extracts them to .thumbs/ beside the file."""
+        filename = str(command["filename"])
+        width, height = int(command["width"]), int(command["height"])
+        folder, _, name = filename.rpartition("/")
+        stem = name.rsplit(".", 1)[0]
+        thumbnails = []
+        for w, h, garbage in ((32, 32, False), (width, height, bool(command.get("garbage")))):
+            relative = f".thumbs/{stem}-{w}x{h}.png"
+            data = GARBAGE_PICTURE if garbage else thumbnail_png(w, h)
+            thumbnails.append({"width": w, "height": h, "size": len(data), "relative_path": relative})
+            with self.lock:
+                self.files[f"{folder}/{relative}" if folder else relative] = data
+        with self.lock:
+            self.metadata[filename] = {
+                "print_start_time": None, "job_id": None, "size": 4926481, "modified": 1615077020.2025201,
+                "slicer": "PrusaSlicer", "slicer_version": "2.7.1", "layer_height": 0.15, "first_layer_height": 0.2,
+                "object_height": 48.05, "filament_total": 4056.4, "estimated_time": 7569, "thumbnails": thumbnails,
+                "first_layer_bed_temp": 60, "first_layer_extr_temp": 215, "gcode_start_byte": 79451,
+                "gcode_end_byte": 4915668, "filename": filename}
+
+    def file_metadata(self, query):
+        filename = (parse_qs(query).get("filename") or [""])[0]
+        with self.lock:
+            metadata = copy.deepcopy(self.metadata.get(filename))
+        return (200, {"result": metadata}) if metadata else (404, moonraker_error(404))
+
+    def file(self, path):
+        with self.lock:
+            return self.files.get(path)
 
     def query(self, query):
         """Klipper's objects/query: each asked object (all its attributes, or only those listed);
@@ -245,7 +287,17 @@ class Handler(JsonApiHandler):
             return 200, {"result": SERVER_INFO}
         if path == "/printer/info":
             return 200, {"result": PRINTER_INFO}
+        if path == "/server/files/metadata":
+            return printer.file_metadata(query)
         return 404, moonraker_error(404)
+
+    def respond(self, mode, size, authorized, url):
+        prefix = "/server/files/gcodes/"
+        data = self.server.printer.file(unquote(url.path[len(prefix):])) if url.path.startswith(prefix) else None
+        if mode == "normal" and authorized and self.command == "GET" and data is not None:
+            self.send_picture(data)
+        else:
+            super().respond(mode, size, authorized, url)
 
     def answer_post(self, path, body):
         if path in PRINT_COMMANDS:
@@ -265,6 +317,9 @@ def handle_command(server, command):
         emit(event="done", cmd=name)
     elif name == "webcams":
         server.printer.replace_webcams(command.get("list") or [])
+        emit(event="done", cmd=name)
+    elif name == "thumbnail":
+        server.printer.add_thumbnail(command)
         emit(event="done", cmd=name)
     elif name == "mode":
         emit(event="done", cmd=name, **server.faults.apply(command))

@@ -11,6 +11,9 @@ only; any python3 works.
 
 Endpoints: GET /api/version, /api/server, /api/job, /api/settings
            GET /api/printer    409 {"error":"Printer is not operational"} while Offline / closedOrError
+           GET /api/files/local/PATH   a stored file's entry, with the PrusaSlicer Thumbnails plugin's
+                               `thumbnail` (a relative URL) and `thumbnail_src` for a file given one
+           GET /plugin/prusaslicerthumbnails/thumbnail/NAME   the plugin's thumbnail (image/png)
            POST /api/job       {"command":"pause","action":…} / {"command":"cancel"}: 204, or 409
                                while neither printing nor paused (the state follows; a cancel
                                is Cancelling for a second, then Operational, as OctoPrint does)
@@ -18,6 +21,9 @@ Endpoints: GET /api/version, /api/server, /api/job, /api/settings
 stdin:  {"cmd":"set","job":{…},"progress":{…},"state":TEXT,"temperature":{…},"flags":{…}}
              deep-merged; a new `state` without `flags` sets the flags OctoPrint shows for it
         {"cmd":"settings","webcam":{…}}    replaces the settings' webcam block
+        {"cmd":"thumbnail","path":P,"width":W,"height":H[,"garbage":true][,"address":A]}   stored file P
+                                           gets a W x H PNG thumbnail (garbage: bytes that are no
+                                           picture; address: the `thumbnail` its entry gives instead)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET","path":P,"authorized":B}   every request, before answering
@@ -26,13 +32,14 @@ stdout: {"event":"ready","port":N}
 import argparse
 import copy
 import os
+from urllib.parse import unquote
 import sys
 import threading
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import (JsonApiHandler, add_common_args, deep_merge, emit, serve_http_commands,  # noqa: E402
-                          start_http_server)
+from servercommon import (GARBAGE_PICTURE, JsonApiHandler, add_common_args, deep_merge, emit,  # noqa: E402
+                          serve_http_commands, start_http_server, thumbnail_png)
 
 NAME = "octoprint_server"
 VERSION = "1.10.3"
@@ -132,6 +139,30 @@ class Printer:
         self.lock = threading.Lock()
         self.printer = initial_printer()
         self.webcam = default_webcam(old_settings)
+        self.files = {}  # stored path → its entry
+        self.thumbnails = {}  # the plugin's thumbnail name → bytes
+
+    def add_thumbnail(self, command):
+        path = str(command["path"])
+        name = path.replace("/", "_").rsplit(".", 1)[0] + ".png"
+        data = GARBAGE_PICTURE if command.get("garbage") else thumbnail_png(int(command["width"]), int(command["height"]))
+        with self.lock:
+            self.thumbnails[name] = data
+            self.files[path] = {
+                "name": path.rpartition("/")[2], "display": path.rpartition("/")[2], "path": path, "type": "machinecode",
+                "typePath": ["machinecode", "gcode"], "origin": "local", "size": 1468987, "date": 1378847754,
+                "refs": {"resource": f"http://127.0.0.1/api/files/local/{path}", "download": f"http://127.0.0.1/downloads/files/local/{path}"},
+                "thumbnail": command.get("address") or f"plugin/prusaslicerthumbnails/thumbnail/{name}?20240101120000",
+                "thumbnail_src": "prusaslicerthumbnails"}
+
+    def file_entry(self, path):
+        with self.lock:
+            entry = copy.deepcopy(self.files.get(path))
+        return (200, entry) if entry else (404, {"error": ERRORS[404]})
+
+    def thumbnail(self, name):
+        with self.lock:
+            return self.thumbnails.get(name)
 
     def set(self, changes):
         changes = {k: v for k, v in changes.items() if k in ("job", "progress", "state", "temperature", "flags")}
@@ -224,7 +255,17 @@ class Handler(JsonApiHandler):
             return printer.printer_state()
         if path == "/api/settings":
             return 200, printer.settings()
+        if path.startswith("/api/files/local/"):
+            return printer.file_entry(unquote(path[len("/api/files/local/"):]))
         return 404, {"error": ERRORS[404]}
+
+    def respond(self, mode, size, authorized, url):
+        prefix = "/plugin/prusaslicerthumbnails/thumbnail/"
+        data = self.server.printer.thumbnail(unquote(url.path[len(prefix):])) if url.path.startswith(prefix) else None
+        if mode == "normal" and authorized and self.command == "GET" and data is not None:
+            self.send_picture(data)
+        else:
+            super().respond(mode, size, authorized, url)
 
     def answer_post(self, path, body):
         if path == "/api/job":
@@ -239,6 +280,9 @@ def handle_command(server, command):
         emit(event="done", cmd=name)
     elif name == "settings":
         server.printer.replace_webcam(command.get("webcam") or {})
+        emit(event="done", cmd=name)
+    elif name == "thumbnail":
+        server.printer.add_thumbnail(command)
         emit(event="done", cmd=name)
     elif name == "mode":
         emit(event="done", cmd=name, **server.faults.apply(command))

@@ -15,11 +15,13 @@ import os
 import queue
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import threading
 import time
 import traceback
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
@@ -195,6 +197,28 @@ def make_jpeg(path, width, height, source="smptebars", vf=None):
         data = f.read()
     assert data[:2] == b"\xff\xd8" and data[-2:] == b"\xff\xd9", "ffmpeg did not write a JPEG"
     return data
+
+
+def thumbnail_png(width, height):
+    """A slicer's job thumbnail as a PNG of `width` x `height` (RGB): an orange disc, the part, on a
+    dark plate."""
+    rows = []
+    radius = min(width, height) * 0.35
+    for y in range(height):
+        row = bytearray(b"\x00")  # filter: none
+        for x in range(width):
+            inside = (x - width / 2) ** 2 + (y - height / 2) ** 2 <= radius ** 2
+            row += bytes((0xF6, 0x8A, 0x1E) if inside else (0x3A, 0x3F, 0x47))
+        rows.append(bytes(row))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"".join(rows))) + chunk(b"IEND", b""))
+
+
+# Bytes served as a thumbnail that are no picture: a PNG signature and header, then nonsense.
+GARBAGE_PICTURE = b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\x01\x00\x00\x00\x01\x00" + b"not a picture " * 64
 
 
 def openssl(*args):
@@ -401,6 +425,14 @@ class JsonApiHandler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         self.send_body(status, json.dumps(body).encode())
+
+    def send_picture(self, data):
+        """A file the API serves as it is (a thumbnail), 200 with Content-Length."""
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def send_body(self, status, data, chunked=False):
         self.send_response(status)

@@ -44,6 +44,25 @@ int lw_webrtc_pull(LwWebRTC *peer, int timeout_ms, uint8_t **data, size_t *size,
 /* Whether ICE has connected (checking done, a pair chosen). */
 int lw_webrtc_ice_connected(LwWebRTC *peer);
 
+/* lw_sdp_check's results. */
+enum { LW_SDP_OK = 0, LW_SDP_NOT_SDP = 1, LW_SDP_NO_VIDEO = 2, LW_SDP_NO_CODEC = 3, LW_SDP_NO_CANDIDATE = 4 };
+
+/* The camera's description `text` (its offer, or its answer to our `offer` when that is not NULL),
+ * checked and trimmed on GStreamer's SDP parser before webrtcbin sees it: in every media section only
+ * UDP candidates at `camera_address` (numeric), the `per_component` of highest priority for each
+ * component; in video sections only the payload formats `offer` has (all of them when it is NULL),
+ * one fmtp line for each (an x-google duplicate dropped). OK with *checked (free with
+ * lw_webrtc_free_text), *codec (the first H.264 or VP8 format's) and *candidates (how many kept);
+ * NOT_SDP, NO_VIDEO, NO_CANDIDATE, or NO_CODEC with *named (the video formats' encoding names,
+ * comma-separated; NULL when none is named). */
+int lw_sdp_check(const char *text, const char *camera_address, const char *offer, unsigned per_component, char **checked,
+                 int *codec, unsigned *candidates, char **named);
+/* The codec of the first format of `sdp`'s video section (Layerwatch's own answer); 0 when it is
+ * neither H.264 nor VP8. */
+int lw_sdp_first_codec(const char *sdp);
+/* The addresses of `sdp`'s candidates, comma-separated, for the log (free with lw_webrtc_free_text). */
+char *lw_sdp_candidate_addresses(const char *sdp);
+
 /* The address this host sends from to reach `host` (the route's source address), so ICE gathers on
  * that interface only; NULL when the host cannot be resolved. */
 char *lw_webrtc_route_source(const char *host);

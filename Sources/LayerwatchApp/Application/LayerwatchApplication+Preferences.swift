@@ -15,7 +15,7 @@ extension LayerwatchApplication {
             },
             remove: { [weak self] id, parent in
                 guard let self, let printer = library.printer(id: id) else { return }
-                editor.confirmRemoval(of: id, named: printer.name, over: parent)
+                editor.confirmRemoval(of: printer, over: parent)
             }))
     }
 

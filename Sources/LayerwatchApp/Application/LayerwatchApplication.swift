@@ -1,5 +1,6 @@
 import CGtk
 import CLayerwatch
+import CameraKit
 import Foundation
 import GtkKit
 import PrinterKit
@@ -84,23 +85,41 @@ public final class LayerwatchApplication {
         application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
         connectSignal(application, "activate") { [self] in activate() }
+        // GApplication parses the flags in the launching process and hands them, with the URLs, to
+        // the instance that shows the window as its options dictionary.
+        for flag in LaunchFlag.allCases {
+            g_application_add_main_option(gcast(application), flag.rawValue, 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE, flag.help, nil)
+        }
         connectIntSignal(application, "command-line") { [self] commandLine in
-            let arguments = commandLine.map { Self.arguments(of: gcast($0)) } ?? []
-            requested = Set(arguments.compactMap(LaunchFlag.init(rawValue:)))
-            open(urls: arguments.filter { LaunchFlag(rawValue: $0) == nil })
+            guard let commandLine else { return 0 }
+            let options = g_application_command_line_get_options_dict(gcast(commandLine))
+            requested = Set(LaunchFlag.allCases.filter { g_variant_dict_contains(options, $0.rawValue) != 0 })
+            open(urls: Self.arguments(of: gcast(commandLine)))
             return 0
         }
     }
 
-    /// What a launch asks besides camera URLs, as `run` passes it to the instance that shows the
-    /// window (a camera URL never looks like one: URLs are validated before).
-    public enum LaunchFlag: String, Sendable {
+    /// What a launch asks besides camera URLs: GApplication's main options (`--farm`…), which `run`
+    /// passes to the instance that shows the window.
+    public enum LaunchFlag: String, Sendable, CaseIterable {
         /// The window opens in, or switches to, the farm view.
-        case farm = "--farm"
+        case farm
         /// The demo printer's tab opens (or comes up).
-        case demo = "--demo"
+        case demo
         /// Layerwatch starts watching with no window (at login); a running one is left as it is.
-        case background = "--background"
+        case background
+
+        /// The option on a command line.
+        public var argument: String { "--" + rawValue }
+
+        /// What the option does, for the command line's help.
+        public var help: String {
+            switch self {
+            case .farm: tr("Open in the farm view: every printer at once (remembered for next time).")
+            case .demo: tr("Open the demo printer: a recorded camera and a simulated print.")
+            case .background: tr("Start watching with no window (as at login); launch Layerwatch again to show it.")
+            }
+        }
     }
 
     /// Runs the app with camera `urls` (already validated) to open as tabs that are not saved, and
@@ -114,7 +133,8 @@ public final class LayerwatchApplication {
             connectEarly(cameras: Self.cameras(from: urls))
         }
         quitOnSignals()
-        let arguments = ["layerwatch"] + flags.map(\.rawValue).sorted() + urls
+        // After `--`, GOption leaves a URL that starts with `-` (a file `-1.mp4`, `--farm`) a URL.
+        let arguments = ["layerwatch"] + flags.map(\.argument).sorted() + (urls.isEmpty ? [] : ["--"] + urls)
         let status = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 g_application_run(gcast(application), Int32(arguments.count), $0)
@@ -137,7 +157,7 @@ public final class LayerwatchApplication {
         connect(commandLine)  // needs no code from the keyring
         library.whenSecretsLoaded { [self] in
             guard window?.tabs.all.isEmpty ?? true else { return }  // the tabs are up already
-            connect(tabsToOpen(commandLine: commandLine).tabs.flatMap { $0 }.filter { camera in !commandLine.contains { $0.id == camera.id } })
+            connect(tabsToOpen(commandLine: commandLine).tabs.flatMap(\.cameras).filter { camera in !commandLine.contains { $0.id == camera.id } })
         }
     }
 
@@ -147,12 +167,12 @@ public final class LayerwatchApplication {
 
     /// The tabs a new window opens, each with its cameras: the saved printers (and those that can't
     /// be opened, with why) and the command line's cameras; with neither, the window welcomes.
-    private func tabsToOpen(commandLine: [Camera]) -> (tabs: [[Camera]], unopenable: [String]) {
-        var tabs: [[Camera]] = [], unopenable: [String] = []
+    private func tabsToOpen(commandLine: [Camera]) -> (tabs: [PrinterCameras], unopenable: [String]) {
+        var tabs: [PrinterCameras] = [], unopenable: [String] = []
         for printer in library.config.printers {
-            do { tabs.append(try Camera.all(of: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+            do { tabs.append(try PrinterCameras(printer: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
         }
-        tabs += commandLine.map { [$0] }
+        tabs += commandLine.map(PrinterCameras.init(camera:))
         return (tabs, unopenable)
     }
 
@@ -171,18 +191,21 @@ public final class LayerwatchApplication {
         }
         for camera in cameras {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
-            window.open([camera], select: true)
+            window.open(PrinterCameras(camera: camera), select: true)
         }
         if requested.contains(.demo) { showDemo() }
         if requested.contains(.farm) { window.showFarm(true) }
         window.present()
     }
 
+    /// The URLs of a command line: what GOption left after the program's name and the options,
+    /// without the `--` that `run` puts before them.
     private static func arguments(of commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> [String] {
         var count: Int32 = 0
         guard let argv = g_application_command_line_get_arguments(commandLine, &count) else { return [] }
         defer { g_strfreev(argv) }
-        return (1..<max(1, Int(count))).compactMap { argv[$0].map { String(cString: $0) } }
+        let arguments = (1..<max(1, Int(count))).compactMap { argv[$0].map { String(cString: $0) } }
+        return arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
     }
 
     /// Registers the application (which runs `startup`) without running its loop, for tests that
@@ -214,6 +237,8 @@ public final class LayerwatchApplication {
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
+        miniWindows.onReturnToTab = { [weak self] id, camera in self?.showPrinter(id, camera: camera) }
+        miniWindows.onLastClosed = { [weak self] in self?.lastWindowCloses() }
         for feature in Feature.all {
             if !feature.accelerators.isEmpty { setAccelerators(application, feature.actionName, feature.accelerators) }
             if feature.scope == .application { _ = feature.install(on: application, for: self) }
@@ -234,7 +259,7 @@ public final class LayerwatchApplication {
             guard let self else { return }
             statusHub.sync(library.config.printers)  // watching again if a window before this one ended it
         }
-        window.tabs.onCloseRequest = { [weak self] page in self?.editor.confirmClose(page) }
+        window.tabs.onCloseRequest = { [weak self] page in self?.editor.closeTab(page) }
         window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         window.onCameraChange = { [weak self] page in self?.miniWindows.follow(page) }
         // The welcome page lists the printers on the network while it shows.
@@ -248,8 +273,8 @@ public final class LayerwatchApplication {
             guard let self else { return }
             self.window = nil
             editor.listDiscovered(in: nil)
-            // Not held in the background, the process ends with its window: nothing is watched any more.
-            if !background.isHeld { statusHub.stopAll() }
+            // Not held in the background, the process ends with its last window: nothing is watched any more.
+            if !background.isHeld, miniWindows.all.isEmpty { statusHub.stopAll() }
         }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
 
@@ -282,10 +307,13 @@ public final class LayerwatchApplication {
         window.present()
         for mini in saved.miniWindows {
             guard let page = window.tabs.page(id: mini.printerID) else { continue }
-            // The tab shows the camera its mini window showed.
-            page.showCamera(at: page.cameras.firstIndex { $0.id == mini.cameraID } ?? 0)
+            // The tab shows the camera its mini window shows (one left open when the window closed)
+            // or showed.
+            let alreadyOpen = miniWindows[mini.printerID]
+            page.showCamera(at: page.cameras.firstIndex { $0.id == (alreadyOpen?.camera.id ?? mini.cameraID) } ?? 0)
+            guard alreadyOpen == nil, let camera = page.camera else { continue }
             let position = mini.x.flatMap { x in mini.y.map { (x: Int32(x), y: Int32($0)) } }
-            miniWindows.toggle(page.camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
+            miniWindows.toggle(camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
         }
     }
 
@@ -300,33 +328,40 @@ public final class LayerwatchApplication {
         }
     }
 
-    /// The main window is closing (its close button, the desktop's close): it is
-    /// remembered, and Layerwatch goes on in the background when it watches something and the
-    /// preference says so; else the process ends with the window.
+    /// The main window is closing (its close button, the desktop's close): it is remembered. The
+    /// mini windows stay open (a picture-in-picture is for watching while working), the recordings'
+    /// cameras held, and Layerwatch runs on with them; with none open, the last window is closing
+    /// (`lastWindowCloses`).
     private func windowCloses() {
-        if closesToBackground { goToBackground() }
+        if miniWindows.all.isEmpty { lastWindowCloses() } else { recordings.holdSessions() }
         rememberWindow()
     }
 
-    /// Remembers the main window's size and its mini windows, which close with it (they stay in
-    /// the config and come back with the window).
+    /// The last window (the main window, or the last mini window with the main window closed) is
+    /// closing: Layerwatch goes on in the background when it watches something and the preference
+    /// says so; else the process ends with the window, and nothing is watched any more.
+    private func lastWindowCloses() {
+        if closesToBackground { goToBackground() } else if window == nil { statusHub.stopAll() }
+    }
+
+    /// Remembers the main window's size (if it is open), and puts what is saved on disk.
     private func rememberWindow() {
+        defer { flushSaves() }
         guard let window else { return }
         let placement = window.placement
         library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
-        defer { flushSaves() }
         self.window = nil
-        miniWindows.closeRemembering()
     }
 
     /// Ends everything (Ctrl+Q, the menu's Quit, the background notice's Quit): the recordings are
     /// closed whole first, while their sessions still run, then the main window goes as closing it
-    /// does (its size and its mini windows remembered for next time), every other window with it,
+    /// does (its size remembered), the mini windows (remembered for next time), every other window,
     /// the status connections stop, what is saved reaches the disk, and the application's loop ends.
     func quit() {
         recordings.finishAll()
         recordings.releaseSessions()
         let main = window
+        miniWindows.closeRemembering()
         rememberWindow()
         // The other windows (dialogs, About…) let go of their parent first: one still handling the
         // key that quit is freed after the event, when its parent may be gone.
@@ -370,21 +405,20 @@ public final class LayerwatchApplication {
     /// A fresh picture of the printer's camera for a notification: the newest a view shows (its
     /// tab's, or its mini window's), else one taken from the camera (`FreshPicture`).
     private func freshPicture(of id: UUID, _ completion: @escaping @MainActor (VideoFrame?) -> Void) {
-        let shown = [window?.tabs.page(id: id)?.surface.shownFrame, miniWindows[id]?.surface.shownFrame]
+        let shown = [window?.tabs.page(id: id)?.surface?.shownFrame, miniWindows[id]?.surface.shownFrame]
             .compactMap { $0 }.max { $0.decodedAt < $1.decodedAt }
         FreshPicture.fetch(shown: shown, session: pictureCamera(of: id)?.session, completion: completion)
     }
 
     /// The camera a printer's pictures (timelapse, notifications) come from: the one its tab shows,
-    /// else, with no tab (closed, or the window in the background), its first.
+    /// else, with no tab (closed, or the window in the background), its first; nil for a printer
+    /// without a camera.
     private func pictureCamera(of id: UUID) -> (camera: Camera, session: StreamSession)? {
-        if let page = window?.tabs.page(id: id) { return (page.camera, page.session) }
-        guard let printer = library.printer(id: id), let camera = try? Camera.all(of: printer).first else { return nil }
+        if let page = window?.tabs.page(id: id) { return page.camera.flatMap { camera in page.session.map { (camera, $0) } } }
+        guard let printer = library.printer(id: id), let camera = try? PrinterCameras(printer: printer).cameras.first else { return nil }
         return (camera, sessions.session(for: camera.source))
     }
 
-    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
-    /// selected tab's (none while the farm shows: tiles do not zoom).
     /// The printer the print controls act on: the mini window's whose menu is open or which has the
     /// keyboard, else the selected tab's (the focused tile's in the farm) — with its name, its
     /// window and where that window shows a message.
@@ -402,9 +436,17 @@ public final class LayerwatchApplication {
         return (page.printerID, page.name, window.window, { [weak window] in window?.toast($0) })
     }
 
+    /// The tab of the printer the print controls act on: its cameras are the ones the menus and
+    /// camera keys show.
+    private var targetPage: PrinterPage? {
+        printTarget.flatMap { window?.tabs.page(id: $0.id) }
+    }
+
     /// The window whose actions are being refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
     private var evaluatedWindow: MiniWindow??
 
+    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
+    /// selected tab's (none while the farm shows: tiles do not zoom).
     private var zoomTarget: CameraSurface? {
         if let mini = miniWindows.active?.surface { return mini }
         guard let window, !window.isFarmShown else { return nil }
@@ -415,9 +457,10 @@ public final class LayerwatchApplication {
 /// The application as the features' context: each feature reaches the owner of what it acts on.
 extension LayerwatchApplication: FeatureContext {
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
-    var selectedCameraState: SessionState? { window?.tabs.selected?.state }
-    var selectedPrinterCameras: [Camera] { window?.tabs.selected?.cameras ?? [] }
-    var selectedCameraRecords: Bool { window?.tabs.selected?.session.recording != nil }
+    var selectedCameraState: SessionState? { window?.tabs.selected?.surface?.state }
+    var targetPrinterCameras: [Camera] { targetPage?.cameras ?? [] }
+    var selectedCameraRecords: Bool { window?.tabs.selected?.session?.recording != nil }
+    var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
     var selectedPrinter: Printer? { window?.tabs.selected.flatMap { library.printer(id: $0.printerID) } }
     var hasSavedPrinters: Bool { !library.config.printers.isEmpty }
@@ -459,14 +502,14 @@ extension LayerwatchApplication: FeatureContext {
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
     func stepZoom(in zoomIn: Bool) { zoomTarget?.stepZoom(in: zoomIn) }
     func setZoom(_ zoom: PictureZoom) { zoomTarget?.setZoom(zoom) }
-    func reconnectSelected() { window?.tabs.selected?.surface.reconnect() }
-    func showCamera(at index: Int) { window?.tabs.selected?.showCamera(at: index) }
+    func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
+    func showCamera(at index: Int) { targetPage?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
     func showDemo() {
         guard let window else { return }
-        if let open = window.tabs.all.first(where: { $0.camera.isDemo }) { return window.reveal(printer: open.printerID) }
+        if let open = window.tabs.all.first(where: \.printer.isDemo) { return window.reveal(printer: open.printerID) }
         guard let demo = Camera.demo() else { return window.toast(tr("The demo clip is not installed.")) }
-        window.open([demo], select: true)
+        window.open(PrinterCameras(camera: demo), select: true)
         if window.isFarmShown { window.showFarm(false) }
     }
     func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }
@@ -480,9 +523,12 @@ extension LayerwatchApplication: FeatureContext {
     func showFarm(_ shown: Bool) { window?.showFarm(shown) }
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
     /// Presents the main window (opening it if need be) with the printer's tab selected.
-    func showPrinter(_ id: UUID) {
+    func showPrinter(_ id: UUID) { showPrinter(id, camera: nil) }
+    /// Presents the main window (opening it if need be) with the printer's tab (opened again if it
+    /// was closed) selected, showing `camera` when given.
+    func showPrinter(_ id: UUID, camera: UUID?) {
         activate()
-        library.whenSecretsLoaded { [weak self] in self?.window?.reveal(printer: id) }
+        library.whenSecretsLoaded { [weak self] in self?.window?.reveal(printer: id, camera: camera) }
     }
     /// Opens `file` in the desktop's application for it (a picture viewer, a video player): a saved
     /// file's toast, and the finish notification's Open Timelapse.

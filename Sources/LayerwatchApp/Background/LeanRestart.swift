@@ -10,7 +10,7 @@ import GtkKit
 @MainActor
 enum LeanRestart {
     /// What the process becomes: its own program name, with `--background`.
-    static var arguments: [String] { [CommandLine.arguments.first ?? "layerwatch", LayerwatchApplication.LaunchFlag.background.rawValue] }
+    static var arguments: [String] { [CommandLine.arguments.first ?? "layerwatch", LayerwatchApplication.LaunchFlag.background.argument] }
     /// The descriptors the process was started with (`noteInheritedDescriptors`), which the new
     /// process keeps as this one had them: what started it may watch them (a launcher's pipe).
     private static var inherited: Set<Int32> = []

@@ -1,3 +1,4 @@
+import CameraKit
 import PrinterKit
 import StreamKit
 
@@ -11,11 +12,6 @@ extension Camera {
                   subtitle: printer.subtitle(source: source))
         orientation = PictureOrientation(rotation: camera.rotation, flipHorizontal: camera.flipHorizontal,
                                          flipVertical: camera.flipVertical)
-    }
-
-    /// Every camera of the saved printer, in its order; throws the first that cannot be opened.
-    static func all(of printer: Printer) throws -> [Camera] {
-        try printer.cameras.map { try Camera(printer: printer, camera: $0) }
     }
 }
 

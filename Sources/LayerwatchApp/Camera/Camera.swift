@@ -1,3 +1,4 @@
+import CameraKit
 import Foundation
 import StreamKit
 

@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import Foundation
 import GtkKit
 import StatusKit
@@ -11,11 +12,19 @@ import StreamKit
 /// A failed or paused print frames the tile, a printer in trouble
 /// (its status or camera failing) in another colour; a print ending within ten minutes is marked.
 /// Click or Enter opens the printer's tab; the menu (its button, a
-/// right-click, the Menu key or Shift+F10) holds the printer's other actions.
+/// right-click, the Menu key or Shift+F10) holds the printer's other actions. A printer watched
+/// without a picture has a `NoCameraArea` (its job's thumbnail, or its icon) in the picture's place.
 @MainActor
 final class FarmTile: CameraSurfaceDelegate {
-    let camera: Camera
-    let surface: CameraSurface
+    /// The printer it shows, and its name.
+    let printerID: UUID
+    let name: String
+    /// The camera shown (the one its tab shows); nil for a printer without a camera.
+    let camera: Camera?
+    /// The picture; nil for a printer without a camera.
+    let surface: CameraSurface?
+    /// What stands in the picture's place for a printer without a camera.
+    let noCamera: NoCameraArea?
     /// The print's state, progress and time left, below the picture.
     let status = PrintStatusBinding(style: .tile)
     let light = ChamberLightToggle(classes: ["circular", "flat"])
@@ -38,20 +47,33 @@ final class FarmTile: CameraSurfaceDelegate {
     /// The tile's menu closed, an action chosen or not (the farm holds its order a while).
     var onMenuClosed: @MainActor () -> Void = {}
 
-    init(camera: Camera, session: StreamSession, menu: OpaquePointer) {
+    /// A tile for printer `printerID` called `name`, showing `camera` on `session` (the camera its
+    /// tab shows), or its `NoCameraArea` when it has none.
+    init(printerID: UUID, name printerName: String, camera: Camera?, session: StreamSession?, menu: OpaquePointer) {
+        self.printerID = printerID
+        name = printerName
         self.camera = camera
-        surface = CameraSurface(session: session, name: camera.name, style: .tile, orientation: camera.orientation)
-        pictureSlot = AspectSlot(surface.widget, ratio: 16.0 / 9.0)
+        if let camera, let session {
+            let surface = CameraSurface(session: session, name: camera.name, style: .tile, orientation: camera.orientation)
+            self.surface = surface
+            noCamera = nil
+            pictureSlot = AspectSlot(surface.widget, ratio: 16.0 / 9.0)
+        } else {
+            let area = NoCameraArea(style: .tile)
+            surface = nil
+            noCamera = area
+            pictureSlot = AspectSlot(area.widget, ratio: 16.0 / 9.0)
+        }
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(widget, "farm-tile")
         gtk_widget_set_focusable(widget, true.gboolean)
-        setAccessibleLabel(widget, camera.name)
+        setAccessibleLabel(widget, printerName)
         gtk_widget_set_overflow(widget, GTK_OVERFLOW_HIDDEN)
 
-        let name = makeLabel(camera.name, classes: ["tile-name"], leading: true)
-        gtk_label_set_ellipsize(gcast(name), PANGO_ELLIPSIZE_END)
-        gtk_widget_set_hexpand(name, true.gboolean)
-        gtk_widget_set_tooltip_text(name, camera.name)
+        let title = makeLabel(printerName, classes: ["tile-name"], leading: true)
+        gtk_label_set_ellipsize(gcast(title), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(title, true.gboolean)
+        gtk_widget_set_tooltip_text(title, printerName)
         gtk_widget_set_visible(finishing, false.gboolean)
         gtk_widget_set_valign(finishing, GTK_ALIGN_CENTER)
         gtk_menu_button_set_icon_name(gcast(menuButton), "view-more-symbolic")
@@ -61,7 +83,7 @@ final class FarmTile: CameraSurfaceDelegate {
         gtk_widget_set_tooltip_text(menuButton, tr("Printer Menu"))
         setAccessibleLabel(menuButton, tr("Printer Menu"))
         let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        for child in [name, finishing, light.button, menuButton] { gtk_box_append(gcast(heading), child) }
+        for child in [title, finishing, light.button, menuButton] { gtk_box_append(gcast(heading), child) }
         let caption = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
         gtk_widget_add_css_class(caption, "tile-caption")
         gtk_box_append(gcast(caption), heading)
@@ -75,13 +97,14 @@ final class FarmTile: CameraSurfaceDelegate {
             connectSignal(popover, "hide") { [weak self] in self?.onMenuClosed() }
         }
         listenForActivation()
-        surface.delegate = self
+        surface?.delegate = self
     }
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
     func followStatus(in hub: PrinterStatusHub) {
         self.hub = hub
-        status.follow(camera.printerID, in: hub, light: light) { [weak self] in self?.statusChanged() }
+        status.follow(printerID, in: hub, light: light) { [weak self] in self?.statusChanged() }
+        noCamera?.follow(printerID, in: hub)
     }
 
     /// A camera failing or coming back changes the tile's place as its status does.
@@ -97,19 +120,26 @@ final class FarmTile: CameraSurfaceDelegate {
 
     /// What the farm's order needs of this printer, from `hub`.
     func entry(in hub: PrinterStatusHub) -> FarmOrder.Entry {
-        let update = hub.latest(camera.printerID)
+        let update = hub.latest(printerID)
         let status = update?.connection == .live ? update?.status : nil
-        let cameraFailing = switch surface.state {
-        case .failed, .reconnecting: true
-        case .idle, .connecting, .live, .stopped: false
+        let cameraFailing = switch surface?.state {
+        case .failed?, .reconnecting?: true
+        case .idle?, .connecting?, .live?, .stopped?, nil: false
         }
-        return FarmOrder.Entry(id: camera.printerID, state: status?.state, timeLeft: status?.timeLeft,
-                               inTrouble: hub.failure(of: camera.printerID) != nil || cameraFailing,
+        return FarmOrder.Entry(id: printerID, state: status?.state, timeLeft: status?.timeLeft,
+                               inTrouble: hub.failure(of: printerID) != nil || cameraFailing,
                                alerted: status.map { $0.printError != nil || $0.alerts.contains(where: \.isGrave) } ?? false)
     }
 
+    /// Whether the tile shows what `page` shows now: its printer, by its name, on its session
+    /// (none for a printer without a camera).
+    func shows(_ page: PrinterPage) -> Bool {
+        page.printerID == printerID && page.name == name && page.session === surface?.session
+    }
+
     func dismantle() {
-        surface.dismantle()
+        surface?.dismantle()
+        noCamera?.dismantle()
     }
 
     var isMenuOpen: Bool {

@@ -5,7 +5,8 @@ import GtkKit
 import StreamKit
 
 /// The farm view: every open printer at once, as tiles in a grid that reflows with the window
-/// (one column in a narrow window, up to six in a wide one), in the printers' own order or with
+/// (one column in a narrow window, up to six in a wide one; tiles that all fit the window grow to
+/// fill it, so four printers in a maximised window are two rows of two), in the printers' own order or with
 /// those needing attention first. Each tile shows its printer's shared session (never a second
 /// connection); reordering and reflowing only move tiles, and a tile scrolled out of the window
 /// tells its session it is not seen, so it costs what a hidden tab costs. The first `liveTiles`
@@ -38,6 +39,14 @@ final class FarmView {
     let menu = FeatureMenu(Feature.placed(\.tileMenuItem).map(\.feature))
     private weak var hub: PrinterStatusHub?
     private lazy var visibilityIdle = CoalescingIdle { [weak self] in self?.updateOnScreen() }
+    /// Around the grid, inside the scrolled window.
+    private static let margin: Int32 = 12
+    /// Tells the grid the height it is seen in, less its margins (from an idle: the scrolled
+    /// window's page size changes inside the size-allocate pass, where no resize may be queued).
+    private lazy var fitIdle = CoalescingIdle { [weak self] in
+        guard let self else { return }
+        grid.fitHeight = max(0, Int32(gtk_adjustment_get_page_size(gtk_scrolled_window_get_vadjustment(gcast(scroller)))) - 2 * Self.margin)
+    }
     /// Keeps the order while a tile's menu or dialog is open or the pointer was just at work.
     private let hold = FarmHold()
 
@@ -50,7 +59,9 @@ final class FarmView {
         gtk_viewport_set_scroll_to_focus(gcast(viewport), true.gboolean)
         gtk_viewport_set_child(gcast(viewport), grid.widget)
         gtk_scrolled_window_set_child(gcast(scroller), viewport)
-        gtk_widget_add_css_class(grid.widget, "farm-grid")
+        for setMargin in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            setMargin(grid.widget, Self.margin)
+        }
         gtk_widget_set_valign(grid.widget, GTK_ALIGN_START)
         let empty = adw_status_page_new()!
         adw_status_page_set_icon_name(gcast(empty), "view-grid-symbolic")
@@ -70,6 +81,7 @@ final class FarmView {
         grid.onAllocate = { [weak self] in self?.visibilityIdle.schedule() }
         let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller))!
         connectSignal(adjustment, "value-changed") { [weak self] in self?.visibilityIdle.schedule() }
+        connectSignal(adjustment, "changed") { [weak self] in self?.fitIdle.schedule() }
         let keys = gtk_event_controller_key_new()!
         connectKeySignal(keys) { [weak self] key, _ in
             self?.hold.noteActivity()
@@ -81,14 +93,14 @@ final class FarmView {
     }
 
     /// Makes the tiles match `pages` (the tabs, in their order): a tile for each new printer, a new
-    /// tile for a printer whose session was replaced (edited), none for printers gone.
+    /// tile for a printer whose session was replaced (edited) or that was renamed, none for printers gone.
     func sync(_ pages: [PrinterPage]) {
-        for tile in tiles where !pages.contains(where: { $0.camera.printerID == tile.camera.printerID && $0.session === tile.surface.session }) {
+        for tile in tiles where !pages.contains(where: tile.shows) {
             grid.remove(tile.widget)
             tile.dismantle()
         }
         tiles = pages.map { page in
-            tiles.first { $0.camera.printerID == page.camera.printerID && $0.surface.session === page.session } ?? makeTile(for: page)
+            tiles.first { $0.shows(page) } ?? makeTile(for: page)
         }
         showEmptyPage()
         reorder()
@@ -105,7 +117,7 @@ final class FarmView {
     private var isDismantled = false
 
     func tile(id: UUID) -> FarmTile? {
-        tiles.first { $0.camera.printerID == id }
+        tiles.first { $0.printerID == id }
     }
 
     /// The tiles in the order they are shown.
@@ -125,8 +137,8 @@ final class FarmView {
     }
 
     private func makeTile(for page: PrinterPage) -> FarmTile {
-        let tile = FarmTile(camera: page.camera, session: page.session, menu: menu.model.pointer)
-        let id = page.camera.printerID
+        let tile = FarmTile(printerID: page.printerID, name: page.name, camera: page.camera, session: page.session, menu: menu.model.pointer)
+        let id = page.printerID
         tile.onActivate = { [weak self] in self?.onActivate(id) }
         tile.onSelect = { [weak self] in self?.onSelect(id) }
         grid.append(tile.widget)
@@ -142,7 +154,7 @@ final class FarmView {
     private func reorder(now: Bool = false) {
         guard let hub, !isDismantled, now || hold.mayMove() else { return }
         let ordered = attentionFirst
-            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.camera.printerID == id } }
+            ? FarmOrder.attentionFirst(tiles.map { $0.entry(in: hub) }).compactMap { id in tiles.first { $0.printerID == id } }
             : tiles
         grid.setOrder(ordered.map(\.widget))
         visibilityIdle.schedule()
@@ -216,9 +228,9 @@ final class FarmView {
             var bounds = graphene_rect_t()
             let known = Bool(gboolean: gtk_widget_compute_bounds(tile.widget, scroller, &bounds))
             let seen = !known || (bounds.origin.y < height && bounds.origin.y + bounds.size.height > 0)
-            tile.surface.setOnScreen(seen)
+            tile.surface?.setOnScreen(seen)
             if seen { live += 1 }
-            tile.surface.setKeyframesSuffice(seen && live > Self.liveTiles)
+            tile.surface?.setKeyframesSuffice(seen && live > Self.liveTiles)
         }
     }
 }

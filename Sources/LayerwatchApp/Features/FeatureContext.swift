@@ -1,3 +1,4 @@
+import CameraKit
 import Foundation
 import PrinterKit
 import StatusKit
@@ -12,10 +13,14 @@ protocol FeatureContext: AnyObject {
 
     /// The selected tab's camera (the focused tile's while the farm shows); nil when there is none.
     var selectedCamera: Camera? { get }
-    /// The selected tab's connection state; nil when no tab is selected.
+    /// The selected tab's connection state; nil when no tab is selected or it has no camera.
     var selectedCameraState: SessionState? { get }
-    /// The cameras of the selected tab's printer, in its order.
-    var selectedPrinterCameras: [Camera] { get }
+    /// The selected tab's printer (the focused tile's while the farm shows); nil when there is none.
+    var selectedPrinterID: UUID? { get }
+    /// The cameras of the printer the menus and camera keys act on, in its order: the mini
+    /// window's whose menu is open or which has the keyboard, else the selected tab's (while
+    /// `evaluating(for:)` runs, that window's) — the printer the print controls act on.
+    var targetPrinterCameras: [Camera] { get }
     /// Whether the selected tab's camera is being recorded.
     var selectedCameraRecords: Bool { get }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
@@ -53,7 +58,7 @@ protocol FeatureContext: AnyObject {
     func stepZoom(in zoomIn: Bool)
     func setZoom(_ zoom: PictureZoom)
     func reconnectSelected()
-    /// Shows the selected printer's camera at `index` in its tab (and its farm tile).
+    /// Shows that printer's camera at `index` in its tab (and so its farm tile and mini window).
     func showCamera(at index: Int)
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?)
@@ -80,4 +85,10 @@ protocol FeatureContext: AnyObject {
     func sendPrintCommand(_ command: PrintCommand)
     /// Opens one of Bambu's help pages: a notification's Learn More.
     func openLink(_ url: String)
+}
+
+extension FeatureContext {
+    /// Whether the selected printer is watched without a picture: stats and fullscreen, which need
+    /// no particular camera otherwise, are off for it (the features acting on a camera need one).
+    var selectedPrinterHasNoCamera: Bool { selectedPrinterID != nil && selectedCamera == nil }
 }

@@ -26,11 +26,17 @@ extension Feature {
     static let quit = Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
                               placements: [.menu(section: 1)], handler: .command { $0.quit() })
 
+    /// The farm view, which the page shown while every tab is closed offers too.
+    static let farmView = Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
+                                  placements: [.headerBar(icon: "view-grid-symbolic")],
+                                  handler: .toggle { context, shown in context.showFarm(shown) },
+                                  state: { $0.isFarmShown })
+
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
-                handler: .command { context in context.selectedCamera.map { context.showTab($0.printerID) } },
-                isEnabled: { $0.selectedCamera != nil }),
+                handler: .command { context in context.selectedPrinterID.map(context.showTab) },
+                isEnabled: { $0.selectedPrinterID != nil }),
         // Camera: the selected printer's page.
         Feature(name: "snapshot", title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "camera-photo-symbolic"), .tileMenu],
@@ -43,10 +49,12 @@ extension Feature {
                 state: { $0.selectedCameraRecords }),
         Feature(name: "show-stats", title: tr("Show Stats"), accelerators: ["<Control>i"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "preferences-system-details-symbolic")],
-                handler: .toggle { context, shown in context.setStatsShown(shown) }),
+                handler: .toggle { context, shown in context.setStatsShown(shown) },
+                isEnabled: { !$0.selectedPrinterHasNoCamera }),
         Feature(name: "fullscreen", title: tr("Fullscreen"), accelerators: ["F11"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "view-fullscreen-symbolic")],
-                handler: .command { $0.toggleFullscreen() }),
+                handler: .command { $0.toggleFullscreen() },
+                isEnabled: { !$0.selectedPrinterHasNoCamera }),
         Feature(name: "leave-fullscreen", title: tr("Leave Fullscreen"), accelerators: ["Escape"], shortcutGroup: .camera,
                 handler: .command { $0.setFullscreen(false) },
                 isEnabled: { $0.isFullscreen }),
@@ -67,7 +75,7 @@ extension Feature {
                 shortcutGroup: .camera, placements: [.miniWindow],
                 handler: .command { $0.setZoom(.fitted) },
                 isEnabled: { $0.canZoom }),
-        // The camera switcher's keys and the farm tile's menu: one of the printer's cameras.
+        // The camera switcher's keys and the farm tile's and mini window's menus: one of the printer's cameras.
         showCamera(1), showCamera(2), showCamera(3), showCamera(4), showCamera(5), showCamera(6), showCamera(7),
         showCamera(8), showCamera(9),
         Feature(name: "reconnect", title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
@@ -97,7 +105,7 @@ extension Feature {
                 isEnabled: { $0.hasSavedPrinters }),
         Feature(name: "close-tab", title: tr("Close Tab"), accelerators: ["<Control>w"], shortcutGroup: .printers,
                 handler: .command { $0.closeSelectedTab() },
-                isEnabled: { $0.selectedCamera != nil }),
+                isEnabled: { $0.selectedPrinterID != nil }),
         // General.
         Feature(name: "preferences", scope: .application, title: tr("Preferences"), accelerators: ["<Control>comma"],
                 shortcutGroup: .general, placements: [.menu(section: 1)], handler: .command { $0.showPreferences() }),
@@ -115,24 +123,29 @@ extension Feature {
         Feature(name: PrintNotifier.openLinkAction, scope: .application, title: tr("Learn More"),
                 handler: .textCommand { context, url in context.openLink(url) }),
         // The farm view (last: its shortcut changes what the window shows).
-        Feature(name: "farm-view", title: tr("Farm View"), accelerators: ["<Control>g"], shortcutGroup: .printers,
-                placements: [.headerBar(icon: "view-grid-symbolic")],
-                handler: .toggle { context, shown in context.showFarm(shown) },
-                state: { $0.isFarmShown }),
+        farmView,
         Feature(name: "attention-first", title: tr("Needs Attention First"), placements: [.menu(section: 0)],
                 handler: .toggle { context, on in context.setAttentionFirst(on) },
                 isEnabled: { $0.isFarmShown },
                 state: { $0.attentionFirst }, hiddenWhenDisabled: true),
     ]
 
-    /// Shows the selected printer's camera `number`: in the tile's menu while the printer has it,
-    /// and on Alt+Shift+number (`CameraKeys`, since GTK's accelerators would need the symbol a
-    /// layout puts on the shifted digit). The shortcuts window lists the nine as one row
-    /// (data/shortcuts.ui).
+    /// Shows camera `number` of the printer a menu or the keyboard acts on: in the farm tile's and
+    /// the mini window's menu while that printer has it, named for it ("Show Chamber", as the tab's
+    /// switcher names it), and on Alt+Shift+number (`CameraKeys`, since GTK's accelerators would
+    /// need the symbol a layout puts on the shifted digit). The shortcuts window, for no printer in
+    /// particular, lists the nine as one row (data/shortcuts.ui).
     static func showCamera(_ number: Int) -> Feature {
-        Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number), placements: [.tileMenu],
+        Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number),
+                currentTitle: { context in
+                    let cameras = context.targetPrinterCameras
+                    // TRANSLATORS: a farm tile's or mini window's menu item; %@ is the camera's name ("Chamber", "Camera 2").
+                    return cameras.indices.contains(number - 1) ? String(format: tr("Show %@"), cameras[number - 1].title)
+                        : String(format: tr("Show Camera %ld"), number)
+                },
+                placements: [.tileMenu, .miniWindowMenu],
                 handler: .command { $0.showCamera(at: number - 1) },
-                isEnabled: { $0.selectedPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
+                isEnabled: { $0.targetPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
     }
 
     /// A print command: a button in the control bar, an item in the farm tile's and the mini

@@ -4,7 +4,8 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// The main window: a header bar, one tab per printer or the farm view of all of them, a banner for
+/// The main window: a header bar, one tab per printer (a saved printer's tab can be closed and
+/// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
 /// actions (farm view, snapshot, stats, fullscreen, pop-out, reconnect, printers), kept enabled
 /// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
@@ -29,12 +30,15 @@ final class MainWindow {
     private let header: UnsafeMutablePointer<GtkWidget>
     /// The header bar's primary menu (F10 opens it).
     let menuButton: UnsafeMutablePointer<GtkWidget>
+    /// The header bar's Printers menu, which opens closed tabs again.
+    let printersMenu: PrintersMenu
     private let title: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let banner: Banner
     /// The tabs' view or the farm's.
     private let body: UnsafeMutablePointer<GtkWidget>
-    /// The tabs' pages, or the welcome page while there is no tab (once the saved ones are up).
+    /// The tabs' pages, the welcome page while there is no printer (once the saved ones are up), or
+    /// the closed tabs' page while every tab is closed.
     private let tabsArea: UnsafeMutablePointer<GtkWidget>
     let welcome = WelcomePage()
     /// Told when the welcome page comes and goes (discovery runs while it shows).
@@ -88,6 +92,8 @@ final class MainWindow {
             gtk_actionable_set_action_name(gcast(button), feature.actionName)
             adw_header_bar_pack_start(gcast(header), button)
         }
+        printersMenu = PrintersMenu(window: window)
+        adw_header_bar_pack_start(gcast(header), printersMenu.button)
         menuButton = AppMenu.button()
         adw_header_bar_pack_end(gcast(header), menuButton)
         banner = Banner()
@@ -96,6 +102,7 @@ final class MainWindow {
         tabsArea = gtk_stack_new()
         gtk_stack_add_named(gcast(tabsArea), tabs.view, "pages")
         gtk_stack_add_named(gcast(tabsArea), welcome.widget, "welcome")
+        gtk_stack_add_named(gcast(tabsArea), ClosedTabsPage.make(), "closed")
         gtk_stack_add_named(gcast(body), tabsArea, "tabs")
         gtk_stack_add_named(gcast(body), farm.widget, "farm")
         let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
@@ -113,11 +120,12 @@ final class MainWindow {
         }
         actions = InstalledFeatures(Feature.all.filter { $0.scope == .window }, on: window, for: context)
         wireParts()
+        listPrinters()
         // Shown (at start too, before the window had a focus to give), the farm puts the keyboard
         // on the selected printer's tile, so the arrows work at once.
         connectSignal(farm.widget, "map") { [weak self] in
             guard let self, farm.focusedTile == nil, let selected = tabs.selected else { return }
-            farm.focus(selected.camera.printerID)
+            farm.focus(selected.printerID)
         }
         CameraKeys.install(on: window)
         keepAlive(self, untilDestroyed: window)
@@ -136,6 +144,8 @@ final class MainWindow {
     /// Tabs, farm and selection follow each other, and the library keeps what they show.
     private func wireParts() {
         library.onProblem = { [weak self] message in self?.showBanner(message) }
+        library.onSecretsNews = { [weak self] news in self?.toastLong(news) }
+        library.onMoveOffer = { [weak self] printers in self?.offerMove(printers) }
         foldersObservation = library.observePreferences { [weak self] preferences in
             self?.snapshotFolder = SavedFiles.snapshotFolder(preferences)
             self?.recordingFolder = SavedFiles.recordingFolder(preferences)
@@ -151,6 +161,17 @@ final class MainWindow {
             library.reorder(tabs.all.map(\.printerID))
             farm.sync(tabs.all)
             selectionChanged(tabs.selected)
+            listPrinters()
+            showPlaceholder()
+        }
+        printersMenu.onChoose = { [weak self] id, checked in
+            guard let self else { return }
+            if checked { reveal(printer: id) } else if let page = tabs.page(id: id) { closeTab(page) }
+            focusSelectedPage()
+        }
+        printersMenu.onReopenAll = { [weak self] in
+            self?.reopenAllTabs()
+            self?.focusSelectedPage()
         }
         farm.attentionFirst = library.config.farm.attentionFirst
         farm.onActivate = { [weak self] id in self?.reveal(printer: id) }
@@ -177,8 +198,34 @@ final class MainWindow {
     /// in its folder (`SavedFileToast`).
     func toast(_ text: String, file: URL? = nil) {
         guard !isDestroyed else { return }
-        let overlay = isFarmShown ? toasts : tabs.selected?.toasts ?? toasts
-        WindowChores.toast(text, file: file, in: overlay, seconds: file == nil ? 4 : 8)
+        WindowChores.toast(text, file: file, in: toastOverlay, seconds: file == nil ? 4 : 8)
+    }
+
+    /// Where `toast` shows one now: the selected tab's picture, or the window's bottom.
+    private var toastOverlay: UnsafeMutablePointer<GtkWidget> { isFarmShown ? toasts : tabs.selected?.toasts ?? toasts }
+
+    /// Shows a sentence too long for one line (where a printer's secret went, naming the file) as
+    /// `toast` does, wrapped, for ten seconds.
+    func toastLong(_ text: String) {
+        guard !isDestroyed else { return }
+        let toast = WindowChores.wrappingToast(text, width: 48)
+        adw_toast_set_timeout(toast, 10)
+        adw_toast_overlay_add_toast(gcast(toastOverlay), toast)
+    }
+
+    /// Offers to move the secrets of `printers` from `printers.json` into the keyring: a toast with
+    /// "Move to Keyring" that stays until the user moves them or dismisses it (an offer, not news).
+    private func offerMove(_ printers: [Printer]) {
+        guard !isDestroyed else { return }
+        let toast = WindowChores.wrappingToast(SecretsNews.offer(printers, path: library.store.fileURL.path), width: 48)
+        adw_toast_set_button_label(toast, SecretsNews.moveButton)
+        adw_toast_set_timeout(toast, 0)
+        let ids = printers.map(\.id)
+        connectSignal(toast, "button-clicked") { [weak self] in
+            adw_toast_dismiss(toast)  // libadwaita 1.2 leaves a toast without timeout up after its button
+            self?.library.moveSecretsToKeyring(ids)
+        }
+        adw_toast_overlay_add_toast(gcast(toastOverlay), toast)
     }
 
     /// Shows a problem the user must see until they dismiss it (a config file that could not be read).
@@ -197,42 +244,79 @@ final class MainWindow {
         return (width, height, Bool(gboolean: gtk_window_is_maximized(gcast(window))))
     }
 
-    /// Opens a tab for each printer's `cameras` that has none yet (selecting those that are not
-    /// saved printers: the command line's, the demo), then the saved selection, which from then on
-    /// is saved as it changes.
-    func restore(_ printers: [[Camera]], selecting id: UUID?) {
-        for cameras in printers where tabs.page(id: cameras[0].printerID) == nil {
-            open(cameras, select: library.printer(id: cameras[0].printerID) == nil)
+    /// Opens a tab for each of `printers` that has none yet (selecting those that are not saved
+    /// printers: the command line's, the demo; those whose tab was closed stay closed), then the
+    /// saved selection, which from then on is saved as it changes.
+    func restore(_ printers: [PrinterCameras], selecting id: UUID?) {
+        for printer in printers where tabs.page(id: printer.printerID) == nil {
+            open(printer, select: library.printer(id: printer.printerID) == nil)
         }
-        if let id, let page = tabs.page(id: id) { tabs.select(page) }
+        if let id, let page = tabs.page(id: id), !tabs.isClosed(page) { tabs.select(page) }
         remembersSelection = true
         restored = true
-        showWelcomeIfEmpty()
+        showPlaceholder()
     }
 
-    /// Whether the welcome page shows (no tab).
-    var isWelcomeShown: Bool {
-        gtk_stack_get_visible_child_name(gcast(tabsArea)).map { String(cString: $0) } == "welcome"
+    /// Whether the welcome page shows (no printer).
+    var isWelcomeShown: Bool { shownArea == "welcome" }
+
+    /// Whether the closed tabs' page shows (every printer's tab closed).
+    var isClosedTabsPageShown: Bool { shownArea == "closed" }
+
+    private var shownArea: String? {
+        gtk_stack_get_visible_child_name(gcast(tabsArea)).map { String(cString: $0) }
     }
 
-    /// The welcome page where there is no tab, the tabs where there are.
-    private func showWelcomeIfEmpty() {
-        let empty = restored && tabs.all.isEmpty
-        guard empty != isWelcomeShown else { return }
-        gtk_stack_set_visible_child_name(gcast(tabsArea), empty ? "welcome" : "pages")
-        onWelcomeChange(empty)
+    /// The tabs where a tab is open; else, once the saved ones are up, the welcome page where there
+    /// is no printer and the closed tabs' page where every tab is closed.
+    private func showPlaceholder() {
+        let area = !restored || !tabs.open.isEmpty ? "pages" : tabs.all.isEmpty ? "welcome" : "closed"
+        guard area != shownArea else { return }
+        let welcomed = isWelcomeShown
+        gtk_stack_set_visible_child_name(gcast(tabsArea), area)
+        if isWelcomeShown != welcomed { onWelcomeChange(isWelcomeShown) }
     }
 
-    /// Opens a printer's page (its `cameras`) as a tab at `position` (the end when nil), on each
-    /// camera's one session, following the printer's status, with the window's stats setting.
-    func open(_ cameras: [Camera], select: Bool, at position: Int? = nil) {
-        let page = PrinterPage(cameras: cameras) { [sessions] in sessions.session(for: $0.source) }
+    /// Lists the saved printers in the Printers menu, each checked while its tab is open.
+    private func listPrinters() {
+        printersMenu.show(tabs.all.compactMap { page in
+            library.printer(id: page.printerID).map { PrintersMenu.Entry(id: $0.id, name: $0.name, open: !tabs.isClosed(page)) }
+        })
+    }
+
+    /// Closes a saved printer's tab without removing anything: the printer stays saved and watched,
+    /// its farm tile and mini window stay, and the Printers menu opens the tab again. Remembered.
+    func closeTab(_ page: PrinterPage) {
+        tabs.closeTab(page)
+        library.setTabClosed(true, for: page.printerID)
+    }
+
+    /// Puts the keyboard in the selected tab's page (or on the window): a menu item that opened or
+    /// closed a tab would otherwise keep it, hidden with its menu, where no shortcut is heard.
+    private func focusSelectedPage() {
+        if let page = tabs.selected, Bool(gboolean: gtk_widget_grab_focus(page.widget)) { return }
+        gtk_window_set_focus(gcast(window), nil)
+    }
+
+    /// Opens every closed tab again, at their places.
+    func reopenAllTabs() {
+        for page in tabs.all where tabs.isClosed(page) {
+            library.setTabClosed(false, for: page.printerID)
+            tabs.reopen(page, select: false)
+        }
+    }
+
+    /// Opens a printer's page as a tab at `position` among the pages (the end when nil; its tab
+    /// stays closed if the user closed it), on each camera's one session, following the printer's
+    /// status, with the window's stats setting.
+    func open(_ printer: PrinterCameras, select: Bool, at position: Int? = nil) {
+        let page = PrinterPage(printer: printer) { [sessions] in sessions.session(for: $0.source) }
         // The demo printer's simulated print is followed like a printer's status.
-        if page.camera.isDemo { hub.demo = page.printerID }
+        if printer.isDemo { hub.demo = page.printerID }
         page.followStatus(in: hub)
         let printerID = page.printerID
         if library.printer(id: printerID) != nil {
-            page.surface.onEditAccessCode = { [weak self] in
+            page.surface?.onEditAccessCode = { [weak self] in
                 guard let self, let printer = library.printer(id: printerID) else { return }
                 context.editAccessCode(of: printer)
             }
@@ -250,22 +334,25 @@ final class MainWindow {
             tabs.describe(page)  // the red dot
             refreshFeatures()
         }
-        page.surface.setStatsShown(statsShown)
-        tabs.add(page, select: select, at: position)
-        showWelcomeIfEmpty()
+        page.surface?.setStatsShown(statsShown)
+        tabs.add(page, select: select, at: position, closed: library.isTabClosed(printerID))
     }
 
     /// Closes the page's tab; its cameras' sessions go with their last views.
     func close(_ page: PrinterPage) {
         tabs.remove(page)
         page.sessions.forEach { sessions.forget($0.source) }
-        if page.camera.isDemo { hub.demo = nil }
-        showWelcomeIfEmpty()
+        if page.printer.isDemo { hub.demo = nil }
     }
 
-    /// Brings up printer `id`: its tab selected, the farm left, the window presented.
+    /// Brings up printer `id`: its tab (opened again if it was closed) selected, the farm left, the
+    /// window presented.
     func reveal(printer id: UUID, camera: UUID? = nil) {
         guard let page = tabs.page(id: id) else { return }
+        if tabs.isClosed(page) {
+            library.setTabClosed(false, for: id)
+            tabs.reopen(page, select: false)
+        }
         if let camera, let index = page.cameras.firstIndex(where: { $0.id == camera }) { page.showCamera(at: index) }
         tabs.select(page)
         showFarm(false)
@@ -282,6 +369,7 @@ final class MainWindow {
         guard shown != isFarmShown else { return }
         gtk_stack_set_visible_child_name(gcast(body), shown ? "farm" : "tabs")
         gtk_widget_set_visible(tabs.bar, (!shown && !isFullscreen).gboolean)
+        if !shown { tabs.selectOpenTab() }  // a closed tab's page the farm selected
         selectionChanged(tabs.selected)
     }
 
@@ -306,7 +394,7 @@ final class MainWindow {
 
     func setStatsShown(_ shown: Bool) {
         statsShown = shown
-        tabs.all.forEach { $0.surface.setStatsShown(shown) }
+        tabs.all.forEach { $0.surface?.setStatsShown(shown) }
     }
 
     func toggleFullscreen() {
@@ -328,7 +416,7 @@ final class MainWindow {
             gtk_window_set_title(gcast(window), String(format: tr("%@ — Layerwatch"), tr("Farm")))
         } else {
             adw_window_title_set_title(gcast(title), page?.name ?? "Layerwatch")
-            adw_window_title_set_subtitle(gcast(title), page?.camera.subtitle ?? "")
+            adw_window_title_set_subtitle(gcast(title), page?.subtitle ?? "")
             gtk_window_set_title(gcast(window), page.map { String(format: tr("%@ — Layerwatch"), $0.name) } ?? "Layerwatch")
         }
         // The print controls follow the selected printer's status as it changes.

@@ -9,22 +9,30 @@ import StreamKit
 /// connecting, a warning sign when failed, nothing more while live), a red dot while the camera
 /// records, and its print's: the percentage after the name while a print runs or is paused, the
 /// print's state and time left in the tooltip, and libadwaita's attention mark while a print is
-/// paused or has failed. Closing a tab is only a
-/// request: the owner asks the user before anything is removed.
+/// paused or has failed. Closing a tab is only a request: the owner decides. A page can be kept
+/// with its tab closed (`closeTab`): it goes on following its printer (the farm's tile and the
+/// mini window show its sessions) and keeps its place among the pages, where its tab comes back
+/// (`reopen`).
 @MainActor
 final class PrinterTabs {
     let view: UnsafeMutablePointer<GtkWidget>
     let bar: UnsafeMutablePointer<GtkWidget>
     private let ownership: [GObjectRef<UnsafeMutablePointer<GtkWidget>>]
-    private var pages: [(page: PrinterPage, tab: OpaquePointer)] = []
+    /// Every page in the printers' order, each with its tab while it has one.
+    private var pages: [(page: PrinterPage, tab: OpaquePointer?)] = []
+    /// The tab being closed by `remove` or `closeTab`: libadwaita may close it.
+    private var approvedClose: OpaquePointer?
+    /// The page of a closed tab that the farm selected (its tile has the focus), until a tab is
+    /// selected again.
+    private var selectedWithoutTab: PrinterPage?
 
-    /// The user pressed a tab's close button (or Ctrl+W): decide, then call `remove` or nothing.
+    /// The user pressed a tab's close button (or Ctrl+W): decide, then call `remove`, `closeTab` or nothing.
     var onCloseRequest: @MainActor (PrinterPage) -> Void = { _ in }
     /// The selected tab changed.
     var onSelectionChange: @MainActor (PrinterPage?) -> Void = { _ in }
     /// A page's session changed state.
     var onPageStateChange: @MainActor () -> Void = {}
-    /// Tabs were added, removed or reordered.
+    /// Pages were added or removed, tabs closed, reopened or reordered.
     var onOrderChange: @MainActor () -> Void = {}
 
     init() {
@@ -36,40 +44,50 @@ final class PrinterTabs {
         gtk_widget_add_css_class(bar, "printer-tabs")
         gtk_widget_set_vexpand(view, true.gboolean)
         connectBoolSignal(view, "close-page") { [weak self] tab in
-            guard let self, let tab, let page = page(for: OpaquePointer(tab)), !page.isBeingRemoved else {
-                return false // Approved by `remove`: libadwaita closes it.
+            guard let self, let tab, OpaquePointer(tab) != approvedClose, let page = page(for: OpaquePointer(tab)) else {
+                return false // Approved by `remove` or `closeTab`: libadwaita closes it.
             }
-            // Never close on our own: the owner asks first and calls `remove` if the user agrees.
+            // Never close on our own: the owner decides and calls `remove` or `closeTab`.
             adw_tab_view_close_page_finish(gcast(view), OpaquePointer(tab), false.gboolean)
             onCloseRequest(page)
             return true
         }
         connectNotify(view, "selected-page") { [weak self] in
             guard let self else { return }
+            selectedWithoutTab = nil
             onSelectionChange(selected)
         }
-        connectSignal(view, "page-reordered") { [weak self] (_: UnsafeMutableRawPointer?, _: Int32) in self?.onOrderChange() }
+        connectSignal(view, "page-reordered") { [weak self] (_: UnsafeMutableRawPointer?, _: Int32) in
+            guard let self else { return }
+            followTabOrder()
+            onOrderChange()
+        }
     }
 
-    var all: [PrinterPage] {
-        (0..<Int(adw_tab_view_get_n_pages(gcast(view)))).compactMap { index in
-            page(for: adw_tab_view_get_nth_page(gcast(view), Int32(index)))
-        }
+    /// Every page, with its tab open or closed, in the printers' order.
+    var all: [PrinterPage] { pages.map(\.page) }
+
+    /// The pages whose tab is open, in the tabs' order.
+    var open: [PrinterPage] { pages.filter { $0.tab != nil }.map(\.page) }
+
+    /// Whether `page`'s tab is closed (the page is kept).
+    func isClosed(_ page: PrinterPage) -> Bool {
+        pages.contains { $0.page === page && $0.tab == nil }
     }
 
     var selected: PrinterPage? {
-        adw_tab_view_get_selected_page(gcast(view)).flatMap { page(for: $0) }
+        selectedWithoutTab ?? adw_tab_view_get_selected_page(gcast(view)).flatMap { page(for: $0) }
     }
 
     func page(id: UUID) -> PrinterPage? {
-        pages.first { $0.page.camera.printerID == id }?.page
+        pages.first { $0.page.printerID == id }?.page
     }
 
-    /// Adds `page` as a tab at `position` (the end when nil).
-    func add(_ page: PrinterPage, select: Bool, at position: Int? = nil) {
-        let tab = position.map { adw_tab_view_insert(gcast(view), page.widget, Int32($0))! }
-            ?? adw_tab_view_append(gcast(view), page.widget)!
-        pages.append((page, tab))
+    /// Adds `page` at `position` among all pages (the end when nil), with its tab, or with its tab
+    /// closed.
+    func add(_ page: PrinterPage, select: Bool, at position: Int? = nil, closed: Bool = false) {
+        let index = min(max(position ?? pages.count, 0), pages.count)
+        pages.insert((page, nil), at: index)
         page.onStateChange = { [weak self, weak page] _ in
             guard let self, let page else { return }
             describe(page)
@@ -79,24 +97,79 @@ final class PrinterTabs {
             guard let self, let page else { return }
             describe(page)
         }
-        describe(page)
-        if select { self.select(page) }
-        // The view selected its first tab while appending it, before the page was recorded.
-        if Bool(gboolean: adw_tab_page_get_selected(tab)) { onSelectionChange(page) }
+        if !closed { openTab(at: index, select: select) }
         onOrderChange()
     }
 
-    func select(_ page: PrinterPage) {
-        guard let tab = tab(for: page) else { return }
-        adw_tab_view_set_selected_page(gcast(view), tab)
+    /// Gives the page at `index` its tab, among the open ones where its place says.
+    private func openTab(at index: Int, select: Bool) {
+        let page = pages[index].page
+        let before = pages[..<index].filter { $0.tab != nil }.count
+        let tab = adw_tab_view_insert(gcast(view), page.widget, Int32(before))!
+        pages[index].tab = tab
+        describe(page)
+        if select { self.select(page) }
+        // The view selected its first tab while inserting it, before the page was recorded.
+        if Bool(gboolean: adw_tab_page_get_selected(tab)) { onSelectionChange(page) }
     }
 
-    /// Removes the tab and dismantles its page (the session stops if nothing else shows it).
-    func remove(_ page: PrinterPage) {
-        guard let tab = tab(for: page) else { return }
-        page.isBeingRemoved = true
+    /// Closes `page`'s tab and keeps the page: it still follows its printer and keeps its place.
+    func closeTab(_ page: PrinterPage) {
+        guard let index = pages.firstIndex(where: { $0.page === page }), let tab = pages[index].tab else { return }
+        approvedClose = tab
         adw_tab_view_close_page(gcast(view), tab)
+        approvedClose = nil
+        pages[index].tab = nil
+        onOrderChange()
+    }
+
+    /// Gives `page` its tab again, at its place among the open ones.
+    func reopen(_ page: PrinterPage, select: Bool) {
+        guard let index = pages.firstIndex(where: { $0.page === page }), pages[index].tab == nil else {
+            if select { self.select(page) }
+            return
+        }
+        if selectedWithoutTab === page { selectedWithoutTab = nil }
+        openTab(at: index, select: select)
+        onOrderChange()
+    }
+
+    /// Selects `page`'s tab; with its tab closed, the page becomes the selection until a tab is
+    /// selected (the farm's focused tile).
+    func select(_ page: PrinterPage) {
+        guard let entry = pages.first(where: { $0.page === page }) else { return }
+        guard let tab = entry.tab else {
+            guard selectedWithoutTab !== page else { return }
+            selectedWithoutTab = page
+            return onSelectionChange(page)
+        }
+        let wasWithoutTab = selectedWithoutTab != nil
+        selectedWithoutTab = nil
+        if adw_tab_view_get_selected_page(gcast(view)) == tab {
+            if wasWithoutTab { onSelectionChange(page) }
+        } else {
+            adw_tab_view_set_selected_page(gcast(view), tab)
+        }
+    }
+
+    /// Makes the selected tab the selection again (the farm, where a closed tab's page may be
+    /// selected, is left).
+    func selectOpenTab() {
+        guard selectedWithoutTab != nil else { return }
+        selectedWithoutTab = nil
+        onSelectionChange(selected)
+    }
+
+    /// Removes the page and its tab and dismantles it (the session stops if nothing else shows it).
+    func remove(_ page: PrinterPage) {
+        guard let index = pages.firstIndex(where: { $0.page === page }) else { return }
+        if let tab = pages[index].tab {
+            approvedClose = tab
+            adw_tab_view_close_page(gcast(view), tab)
+            approvedClose = nil
+        }
         pages.removeAll { $0.page === page }
+        if selectedWithoutTab === page { selectOpenTab() }
         page.forgetListeners()
         page.dismantle()
         onOrderChange()
@@ -109,24 +182,47 @@ final class PrinterTabs {
             page.dismantle()
         }
         pages.removeAll()
+        selectedWithoutTab = nil
     }
 
     /// Asks to close the selected tab, as its close button would.
     func requestCloseSelected() {
-        guard let selected else { return }
+        guard let selected, !isClosed(selected) else { return }
         onCloseRequest(selected)
     }
 
-    /// Moves `page`'s tab to `position` (its owner hears of the new order).
+    /// Moves `page` to `position` among all pages (its tab among the open ones); its owner hears
+    /// of the new order.
     func move(_ page: PrinterPage, to position: Int) {
-        guard let tab = tab(for: page) else { return }
-        adw_tab_view_reorder_page(gcast(view), tab, Int32(position))
+        guard let index = pages.firstIndex(where: { $0.page === page }) else { return }
+        let entry = pages.remove(at: index)
+        pages.insert(entry, at: min(max(position, 0), pages.count))
+        if let tab = entry.tab {
+            let target = Int32(self.open.firstIndex { $0 === page } ?? 0)
+            if adw_tab_view_get_page_position(gcast(view), tab) != target {
+                adw_tab_view_reorder_page(gcast(view), tab, target)  // heard through "page-reordered"
+                return
+            }
+        }
+        onOrderChange()
     }
 
-    /// Where `page`'s tab is now.
+    /// Where `page` is now among all pages.
     func position(of page: PrinterPage) -> Int? {
-        guard let tab = tab(for: page) else { return nil }
-        return Int(adw_tab_view_get_page_position(gcast(view), tab))
+        pages.firstIndex { $0.page === page }
+    }
+
+    /// Puts the open tabs' pages in the order the user dragged them to; the closed tabs' pages
+    /// keep their places.
+    private func followTabOrder() {
+        let count = Int(adw_tab_view_get_n_pages(gcast(view)))
+        var inView = (0..<count).compactMap { index in
+            let tab = adw_tab_view_get_nth_page(gcast(view), Int32(index))!
+            return page(for: tab).map { (page: $0, tab: Optional(tab)) }
+        }.makeIterator()
+        for index in pages.indices where pages[index].tab != nil {
+            if let entry = inView.next() { pages[index] = entry }
+        }
     }
 
     private func tab(for page: PrinterPage) -> OpaquePointer? {
@@ -146,7 +242,8 @@ final class PrinterTabs {
     /// for the one state worth a mark on every tab: the red dot while the printer's camera records.
     func describe(_ page: PrinterPage) {
         guard let tab = tab(for: page) else { return }
-        let camera = Self.cameraState(page.state, source: page.session.source)
+        // A printer watched without a picture has no camera state to show: no spinner, no sign.
+        let camera = page.session.map { Self.cameraState(page.state, source: $0.source) } ?? (loading: false, icon: nil, tooltip: tr("No camera"))
         adw_tab_page_set_loading(tab, camera.loading.gboolean)
         let icon = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
         adw_tab_page_set_icon(tab, icon.map { gcast($0.pointer) })

@@ -2,8 +2,9 @@ import CGtk
 import GtkKit
 import StreamKit
 
-/// What the window shows where a printer's tab would be when there is none: on the first start
-/// (no saved printer) and after the last tab closed, never a blank window. It says what Layerwatch
+/// What the window shows where a printer's tab would be when there is no printer: on the first
+/// start and after the last one was removed (or the demo's tab closed), never a blank window (with
+/// printers whose tabs are all closed, `ClosedTabsPage` shows instead). It says what Layerwatch
 /// does and offers the next step: Add Printer, the suggested action, Try the Demo Printer, which
 /// opens the built-in demo with a simulated print, and the Bambu printers announcing themselves on
 /// the network, listed live (a pick opens Add Printer filled in).

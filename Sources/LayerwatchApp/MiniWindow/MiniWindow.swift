@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import Foundation
 import GtkKit
 import StreamKit
@@ -153,14 +154,7 @@ final class MiniWindow {
     /// title is a label of its own that wraps. The toast takes its title's natural width (clipped,
     /// not wrapped, past the window): at most 36 characters keeps it inside the 480 px default.
     func toast(_ text: String) {
-        let toast = adw_toast_new("")!
-        let title = gtk_label_new(text)!
-        gtk_label_set_wrap(gcast(title), true.gboolean)
-        gtk_label_set_wrap_mode(gcast(title), PANGO_WRAP_WORD_CHAR)
-        gtk_label_set_max_width_chars(gcast(title), 36)
-        gtk_label_set_xalign(gcast(title), 0)
-        gtk_widget_add_css_class(title, "heading")  // as the toast's own title
-        adw_toast_set_custom_title(toast, title)
+        let toast = WindowChores.wrappingToast(text, width: 36)
         adw_toast_set_timeout(toast, 8)
         adw_toast_overlay_add_toast(gcast(toasts), toast)
     }

@@ -6,8 +6,10 @@ import StreamKit
 /// The open mini windows, one per printer at most: popping a printer's shown camera out and back
 /// in, following the camera its tab shows, opening it beside the main window (X11), remembering
 /// each window's size, camera and (on X11) place in the library (so it comes back there next
-/// time, which wins over beside) and telling, once, where the desktop cannot keep it on top. One
-/// owner, so the windows' list, their saved sizes and what the zoom keys act on never disagree.
+/// time, which wins over beside) and telling, once, where the desktop cannot keep it on top. They
+/// stay open when the main window closes (picture-in-picture while working is what they are for);
+/// Quit closes them remembered, to come back with the main window next time. One owner, so the
+/// windows' list, their saved sizes and what the zoom keys act on never disagree.
 @MainActor
 final class MiniWindows {
     private let application: OpaquePointer
@@ -15,11 +17,17 @@ final class MiniWindows {
     private let hub: PrinterStatusHub
     private unowned let library: PrinterLibrary
     private unowned let context: FeatureContext
-    /// The main window, while it is open: "Back to the Tab" reveals the printer there.
+    /// The main window, while it is open: a new mini window opens beside it.
     private let mainWindow: @MainActor () -> MainWindow?
     private var windows: [UUID: MiniWindow] = [:]
     /// Where each printer's mini window was when it closed (X11), to pop out there again.
     private var closedPositions: [UUID: (x: Int32, y: Int32)] = [:]
+
+    /// "Back to the Tab": the printer's tab (at the window's camera) in the main window, opened if
+    /// it is closed.
+    var onReturnToTab: @MainActor (_ printer: UUID, _ camera: UUID) -> Void = { _, _ in }
+    /// The last mini window closed while the main window is closed (not by Quit).
+    var onLastClosed: @MainActor () -> Void = {}
 
     init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, library: PrinterLibrary,
          context: FeatureContext, mainWindow: @escaping @MainActor () -> MainWindow?) {
@@ -57,17 +65,12 @@ final class MiniWindows {
             guard let self, let mini, windows[id] === mini else { return }
             windows[id] = nil
             closedPositions[id] = mini.position
-            // Closing the main window closes the mini windows too: keep them listed for next time.
-            if mainWindow() != nil { library.setMiniWindow(nil, for: id) }
+            library.setMiniWindow(nil, for: id)
+            if windows.isEmpty, mainWindow() == nil { onLastClosed() }
         }
-        mini.onReturnToTab = { [weak self, weak mini] in self?.mainWindow()?.reveal(printer: id, camera: mini?.camera.id) }
-        // However the main window goes (closing it lists the mini windows first), they go with it.
-        if let main = mainWindow() {
-            connectSignal(main.window, "destroy") { [weak self, weak mini] in
-                guard let self, let mini, windows[id] === mini else { return }  // closed already
-                remember(mini)
-                mini.close()
-            }
+        mini.onReturnToTab = { [weak self, weak mini] in
+            guard let self, let mini else { return }
+            onReturnToTab(id, mini.camera.id)
         }
         mini.present()
         remember(mini)
@@ -79,8 +82,8 @@ final class MiniWindows {
 
     /// Shows the camera `page` shows now in its printer's mini window, if one is open.
     func follow(_ page: PrinterPage) {
-        guard let mini = windows[page.printerID] else { return }
-        mini.show(page.camera, session: page.session)
+        guard let mini = windows[page.printerID], let camera = page.camera, let session = page.session else { return }
+        mini.show(camera, session: session)
         remember(mini)
     }
 
@@ -99,10 +102,11 @@ final class MiniWindows {
     }
 
     /// Closes every mini window, keeping each listed in the library at its size, to come back with
-    /// the main window next time (the main window is closing).
+    /// the main window next time (Quit).
     func closeRemembering() {
-        for mini in windows.values {
+        for (id, mini) in windows {
             remember(mini)
+            windows[id] = nil  // its closing is not the user's (it may end after the key that quit)
             mini.close()
         }
     }

@@ -3,9 +3,9 @@ import GtkKit
 import StatusKit
 import StreamKit
 
-/// "Find Cameras": asks a Klipper or OctoPrint host, or a go2rtc restreamer, for its cameras off
-/// the main loop and answers on it. A new search or `cancel()` stops the one in flight, whose
-/// answer is then dropped.
+/// "Find Cameras": asks a Klipper or OctoPrint host, or a go2rtc restreamer, for its cameras (and
+/// whether each can be reached) off the main loop and answers on it. A new search or `cancel()`
+/// stops the one in flight, whose answer is then dropped.
 @MainActor
 final class CameraSearch {
     /// What a search asks.
@@ -23,9 +23,11 @@ final class CameraSearch {
             }
         }
 
+        /// The cameras it lists; a printer's host's each marked when nothing answers where it
+        /// streams (go2rtc's streams are all served by the go2rtc that just answered).
         func cameras(stop: StopSignal) throws(StatusFailure) -> [ImportedCamera] {
             switch self {
-            case .statusAPI(let endpoint): return try CameraImport.cameras(at: endpoint, stop: stop)
+            case .statusAPI(let endpoint): return CameraReachability.marked(try CameraImport.cameras(at: endpoint, stop: stop), stop: stop)
             case .go2rtc(let api): return try api.cameras(stop: stop)
             }
         }

@@ -13,7 +13,8 @@ struct CheckFailurePlacement: Equatable {
     /// The printer or camera said no to the code, key or login: saving it would only fail again.
     var isRejection = false
 
-    /// A failed "Find Cameras" (the printer's or go2rtc's API); `hasPort` when the form shows a port field.
+    /// A failed "Find Cameras" (the printer's or go2rtc's API) or status connection of "Test
+    /// Connection"; `hasPort` when the form shows a port field.
     init(_ failure: StatusFailure, hasPort: Bool) {
         switch failure {
         case .authRejected, .loginRequired:

@@ -1,7 +1,7 @@
 import PrinterKit
 import StreamKit
 
-/// The status line Test Connection shows for a Creality printer, before its camera's: what the
+/// The status row Test Connection shows for a Creality printer, before its cameras': what the
 /// printer said it is, and the Model it chose from that.
 enum CrealityTestText {
     /// `model`: the model the printer named (nil: none Layerwatch knows); `webRTC`: its firmware

@@ -1,4 +1,5 @@
 import CGtk
+import Foundation
 import GtkKit
 import PrinterKit
 import StreamKit
@@ -6,7 +7,10 @@ import StreamKit
 /// The Add Printer dialog's "On your network" list. Discovery hands it the whole list several times
 /// a second while printers (or a flood of fakes) announce themselves, so an update only touches the
 /// rows whose printer appeared, changed, moved or left. What a printer announces is shown as plain
-/// text on one line each (title and details), never as markup, however long or odd it is.
+/// text on one line each (title and details), never as markup, however long or odd it is. While no
+/// printer is listed it keeps looking, spinner turning, for as long as it shows: a printer may
+/// announce itself only now and then, so after a quiet while it says none has yet, never that
+/// there is none. When no port could be listened on, it says that instead of looking.
 @MainActor
 final class DiscoveredPrinterList {
     /// The list box (owned here too: an Edit Printer dialog never shows it).
@@ -17,25 +21,96 @@ final class DiscoveredPrinterList {
     private(set) var printers: [DiscoveredPrinter] = []
     /// Each shown printer's row by serial; the reference keeps a row alive while it is moved.
     private var rows: [String: GObjectRef<UnsafeMutablePointer<GtkWidget>>] = [:]
-    /// "Looking for Bambu printers…", in the list while it has no printer.
+    /// "Looking for Bambu printers…" with a spinner, in the list while it has no printer.
     private let searching: GObjectRef<UnsafeMutablePointer<GtkWidget>>
+    /// The searching row's spinner, turning as long as the list shows.
+    private let spinner = gtk_spinner_new()!
     private let listBox = GObjectRef(adopting: gtk_list_box_new()!)
+    /// Whether any printer was listed since the list was made.
+    private var heardAny = false
+    /// Whether the list was told no port could be listened on (`showCannotListen`).
+    private var deaf = false
+    private let quietSeconds: UInt32
+    /// While the searching row shows, until it fires, the row says printers announce themselves;
+    /// then, if none has, that none has yet.
+    private var patience: RepeatingTimer?
 
-    init() {
+    /// A list that says no printer has announced itself yet after `quietSeconds` without one.
+    init(quietSeconds: UInt32 = 60) {
+        self.quietSeconds = quietSeconds
         searching = GObjectRef(adopting: Self.makeRow())
         // Its own sentence, not a printer's text: it wraps (at 360 px wide it takes two lines).
         adw_action_row_set_subtitle_lines(gcast(searching.pointer), 0)
+        gtk_spinner_start(gcast(spinner))
+        gtk_widget_set_valign(spinner, GTK_ALIGN_CENTER)
+        adw_action_row_add_suffix(gcast(searching.pointer), spinner)
         gtk_widget_add_css_class(widget, "boxed-list")
         gtk_list_box_set_selection_mode(gcast(widget), GTK_SELECTION_NONE)
-        Self.describe(searching.pointer, title: tr("Looking for Bambu printers…"),
-                      subtitle: tr("Printers in LAN mode announce themselves every few seconds."))
+        Self.describe(searching.pointer, title: Self.lookingTitle, subtitle: Self.lookingText)
         gtk_list_box_append(gcast(widget), searching.pointer)
+        // The quiet while counts from when the row comes on screen (a welcome page is made long
+        // before it shows, and its listener starts when it does).
+        connectSignal(searching.pointer, "map") { [weak self] in self?.startLooking() }
+        connectSignal(searching.pointer, "unmap") { [weak self] in self?.patience = nil }
+    }
+
+    /// Says it is looking, the quiet while counted from now.
+    private func startLooking() {
+        guard !deaf else { return }
+        if !heardAny { adw_action_row_set_subtitle(gcast(searching.pointer), Self.lookingText) }
+        patience = RepeatingTimer(seconds: quietSeconds) { [weak self] in self?.quietWhileEnded() }
+    }
+
+    /// The searching row's subtitle, for tests.
+    var searchingText: String {
+        adw_action_row_get_subtitle(gcast(searching.pointer)).map { String(cString: $0) } ?? ""
+    }
+
+    private static var lookingTitle: String { tr("Looking for Bambu printers…") }
+    private static var lookingText: String {
+        tr("Bambu Lab printers on this network announce themselves every few seconds. You can also add one by its address.")
+    }
+
+    /// Says, if no printer has announced itself so far, that none has yet; the list keeps looking.
+    private func quietWhileEnded() {
+        patience?.cancel()
+        patience = nil
+        guard !heardAny else { return }
+        adw_action_row_set_subtitle(gcast(searching.pointer),
+                                    tr("No printer has announced itself yet. Check that it is on and on the same network as this computer, or add it by its address."))
+    }
+
+    /// Says, in place of looking, that no printer can be heard: no port they announce themselves
+    /// on could be listened on (`failures`, each port's reason). The spinner stops.
+    func showCannotListen(_ failures: [PrinterDiscovery.BindFailure]) {
+        deaf = true
+        patience = nil
+        gtk_spinner_stop(gcast(spinner))
+        gtk_widget_set_visible(spinner, false.gboolean)
+        let held = failures.contains { $0.code == EADDRINUSE }
+        Self.describe(searching.pointer, title: tr("Cannot look for printers"),
+                      subtitle: held ? tr("Another program on this computer holds the port Bambu Lab printers announce themselves on. Add the printer by its address.")
+                                     : tr("This computer does not let Layerwatch listen for printers on the network. Add the printer by its address."))
+    }
+
+    /// Looks again after `showCannotListen`: the listener now listens.
+    func showListening() {
+        guard deaf else { return }
+        deaf = false
+        gtk_widget_set_visible(spinner, true.gboolean)
+        gtk_spinner_start(gcast(spinner))
+        adw_preferences_row_set_title(gcast(searching.pointer), Self.lookingTitle)
+        if gtk_widget_get_mapped(searching.pointer) != 0 { startLooking() }
     }
 
     /// Shows `printers` in this order, reusing the row of every printer already shown.
     func show(_ printers: [DiscoveredPrinter]) {
         let shown = Dictionary(self.printers.map { ($0.serial, $0) }) { first, _ in first }
         self.printers = printers
+        if !printers.isEmpty && !heardAny {
+            heardAny = true
+            adw_action_row_set_subtitle(gcast(searching.pointer), Self.lookingText)
+        }
         let wanted = Set(printers.map(\.serial))
         for (serial, row) in rows where !wanted.contains(serial) {
             gtk_list_box_remove(gcast(widget), row.pointer)

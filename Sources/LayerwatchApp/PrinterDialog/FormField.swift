@@ -25,10 +25,11 @@ final class FormField {
         self.init(row: row, title: title, hint: hint, isChoice: false)
     }
 
-    /// A choice of one of `choices`, the first chosen.
+    /// A choice of one of `choices`, the first chosen; its list shows every title whole.
     convenience init(title: String, choices: [String], hint: String? = nil) {
         let row = adw_combo_row_new()!
         setChoices(of: row, choices)
+        FullTitleChoiceList.attach(to: row)
         self.init(row: row, title: title, hint: hint, isChoice: true)
     }
 

@@ -6,7 +6,8 @@ import StreamKit
 /// The printer dialog's cameras of a Klipper or OctoPrint host or a go2rtc restreamer: "Find
 /// Cameras", a spinner while the host is asked (off the main loop), and what it listed, one row each with a check button:
 /// name, address (passwords and keys masked), service and mounting. A WebRTC-only camera is listed
-/// but cannot be checked. What the host sent is shown as plain text, never markup.
+/// but cannot be checked; one nothing answered for says so (the dialog leaves it unchecked). What
+/// the host sent is shown as plain text, never markup.
 @MainActor
 final class ImportedCameraList {
     /// The button, the spinner and the list.
@@ -97,7 +98,10 @@ final class ImportedCameraList {
         let otherHost = camera.otherHost.map { String(format: tr("on %@, not the printer's host"), $0) }
         let fallback = camera.mjpegFallback.map { _ in tr("MJPEG when WebRTC fails") }
         let details = [camera.service, fallback, Self.mounting(camera), otherHost].compactMap { $0 }.joined(separator: " · ")
-        let address = [camera.url.map(redactor.redact), camera.refusal].compactMap { $0 }.joined(separator: " — ")
+        var address = [camera.url.map(redactor.redact), camera.refusal].compactMap { $0 }.joined(separator: " — ")
+        if let reason = camera.unreachable, let url = camera.url {
+            address = String(format: tr("Not reachable at %@ — %@"), redactor.redact(url), reason)
+        }
         let row = Self.row(title: camera.name, subtitle: address + "\n" + details)
         gtk_widget_set_valign(check, GTK_ALIGN_CENTER)
         setAccessibleLabel(check, camera.name)
@@ -114,7 +118,7 @@ final class ImportedCameraList {
         switch target {
         case .statusAPI:
             return row(title: tr("This printer lists no cameras"),
-                       subtitle: tr("Add the camera in Mainsail, Fluidd or OctoPrint's settings, then find again."))
+                       subtitle: tr("Add it as it is to watch it without a picture, or add the camera in Mainsail, Fluidd or OctoPrint's settings, then find again."))
         case .go2rtc:
             return row(title: tr("go2rtc lists no streams"),
                        subtitle: tr("Add the cameras under streams: in go2rtc.yaml, then find again."))
@@ -130,14 +134,15 @@ final class ImportedCameraList {
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }
 
-    /// An action row whose title and subtitle are plain text; the subtitle's lines ellipsized.
+    /// An action row whose title and subtitle are plain text; the subtitle ellipsized after three
+    /// lines (an address said unreachable takes two).
     private static func row(title: String, subtitle: String) -> UnsafeMutablePointer<GtkWidget> {
         let row = adw_action_row_new()!
         adw_preferences_row_set_use_markup(gcast(row), false.gboolean)
         adw_preferences_row_set_title(gcast(row), title)
         adw_action_row_set_title_lines(gcast(row), 1)
         adw_action_row_set_subtitle(gcast(row), subtitle)
-        adw_action_row_set_subtitle_lines(gcast(row), 2)
+        adw_action_row_set_subtitle_lines(gcast(row), 3)
         return row
     }
 }

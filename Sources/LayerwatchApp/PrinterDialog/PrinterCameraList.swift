@@ -17,6 +17,8 @@ final class PrinterCameraList {
     }
 
     let field: FormField
+    /// The heading over the printer's cameras, when no "Find Cameras" above already says it.
+    static var title: String { tr("Cameras") }
     var onRequest: @MainActor (Request) -> Void = { _ in }
     private let listBox = gtk_list_box_new()!
     private let addButton = gtk_button_new_with_label(tr("Add Camera"))!
@@ -31,8 +33,7 @@ final class PrinterCameraList {
         gtk_widget_set_halign(addButton, GTK_ALIGN_START)
         gtk_box_append(gcast(box), listBox)
         gtk_box_append(gcast(box), addButton)
-        field = FormField(title: tr("Cameras of this printer"), control: box,
-                          hint: tr("Select a camera to change its URL and mounting. The printer's tab shows the first and switches between them."))
+        field = FormField(title: Self.title, control: box, hint: Self.hint)
         connectSignal(addButton, "clicked") { [weak self] in self?.onRequest(.add) }
         connectSignal(listBox, "row-selected") { [weak self] (row: UnsafeMutableRawPointer?) in
             guard let self, !rebuilding, let row else { return }
@@ -40,8 +41,14 @@ final class PrinterCameraList {
         }
     }
 
-    /// Shows `cameras` of a printer of `kind`, the one at `selected` selected.
+    private static let hint = tr("Select a camera to change its URL and mounting. The printer's tab shows the first and switches between them.")
+
+    /// Shows `cameras` of a printer of `kind`, the one at `selected` selected; a Klipper or
+    /// OctoPrint printer without any is said to be watched without a picture.
     func show(_ cameras: [PrinterCamera], kind: Printer.Kind, selected: Int?) {
+        field.setHint(cameras.isEmpty && kind.canGoWithoutCamera
+            ? tr("No camera: the printer will be watched without a picture, its tab showing its status and the job's thumbnail. “Find Cameras” or “Add Camera” gives it one.")
+            : Self.hint)
         rebuilding = true
         defer { rebuilding = false }
         rows.forEach { gtk_list_box_remove(gcast(listBox), $0) }

@@ -42,6 +42,8 @@ extension PrinterDialog {
         let choice = choice
         cameraRows.show(printerCameras, kind: draft.kind, selected: selectedCamera)
         cameraRows.field.setShown(!choice.isGo2RTC)
+        // One heading over the cameras: "Find Cameras" and its list, just above, carry it when shown.
+        cameraRows.field.setTitle(choice.shows(.cameras) ? "" : PrinterCameraList.title)
         url.setShown(showsURL)
         mounting.field.setShown(!choice.isGo2RTC && selectedCamera != nil)
     }

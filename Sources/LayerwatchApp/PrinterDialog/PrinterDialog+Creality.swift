@@ -7,7 +7,7 @@ import StreamKit
 /// The printer dialog's Creality printer: the Model row (the family, whose camera the printer's own
 /// camera is) with the camera in its hint, and Test Connection, which first asks the printer's
 /// status websocket what it is — setting the Model row from the answer, and saying so — then tries
-/// the selected camera.
+/// its cameras.
 extension PrinterDialog {
     /// The family the Model row shows.
     var crealityFamily: CrealityFamily {
@@ -28,27 +28,25 @@ extension PrinterDialog {
     }
 
     /// Test Connection of a Creality printer: its status websocket first, whose answer may set the
-    /// Model row, then the selected camera of the printer as the form now describes it.
-    func testCreality(_ printer: Printer) {
-        guard case .creality(let host, let port)? = printer.statusEndpoint else { return }
+    /// Model row, then every camera of the printer as the form then describes it (none when the
+    /// status did not answer).
+    func testCreality(_ printer: Printer, host: String, port: Int, in run: ConnectionTestRun) {
         crealityCheck.start({ stop throws(StatusFailure) in try CrealityIdentity.read(host: host, port: port, stop: stop) }) { [weak self] result in
             guard let self else { return }
             switch result {
             case .failure(let failure):
-                gtk_widget_set_sensitive(testButton, true.gboolean)
-                showCheckProblem(CheckFailurePlacement(crealityStatus: failure, port: port))
-                showTestResult([tr("Not connected: the message under the marked field says why.")])
+                // Its cameras are where its model has them, which only its status says: not tried.
+                for camera in printer.cameras {
+                    finish(.camera(camera.id), in: run, passed: false, tr("Not tried until the printer's status answers: it says where the camera is."))
+                }
+                finish(.status, in: run, passed: false, failure.userMessage, placement: CheckFailurePlacement(crealityStatus: failure, port: port))
             case .success(let identity):
                 let detected = CrealityModel.family(of: identity)
                 let chosen = crealityFamily, changed = detected.flatMap { $0 == chosen ? nil : $0 }
                 if let changed { crealityFamily = changed }
-                let status = CrealityTestText.status(model: CrealityModel(identity), webRTC: identity.webrtcSupport == true, chosen: changed)
-                guard case .success(let tested) = draft.validate() else {
-                    gtk_widget_set_sensitive(testButton, true.gboolean)
-                    return showTestResult([status])
-                }
-                showTestResult([status, tr("Connecting to the camera…")])
-                testCamera(of: tested, after: status)
+                finish(.status, in: run, passed: true,
+                       CrealityTestText.status(model: CrealityModel(identity), webRTC: identity.webrtcSupport == true, chosen: changed))
+                testCameras(of: (try? draft.validate().get()) ?? printer, in: run)
             }
         }
     }

@@ -47,4 +47,21 @@ extension PrinterDialog {
     func focus(_ field: FormField) {
         gtk_widget_grab_focus(field.entry)
     }
+
+    /// Puts the keyboard on `field`'s row and scrolls the form so the whole field shows, its
+    /// message under it too (the form's viewport alone would bring only the row into sight).
+    func reveal(_ field: FormField) {
+        focus(field)
+        guard let scroller = gtk_widget_get_ancestor(field.widget, gtk_scrolled_window_get_type()),
+              let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller)) else { return }
+        var bounds = graphene_rect_t()
+        guard Bool(gboolean: gtk_widget_compute_bounds(field.widget, scroller, &bounds)) else { return }
+        let top = Double(bounds.origin.y), below = top + Double(bounds.size.height) - Double(gtk_widget_get_height(scroller))
+        let value = gtk_adjustment_get_value(adjustment)
+        if top < 0 {
+            gtk_adjustment_set_value(adjustment, value + top)
+        } else if below > 0 {
+            gtk_adjustment_set_value(adjustment, value + min(below, top))
+        }
+    }
 }

@@ -71,7 +71,7 @@ extension PrinterDialog {
     }
 
     /// Asks the Klipper, OctoPrint or go2rtc host for its cameras off the main loop and lists them:
-    /// every playable one checked for a new printer, the one the printer shows when editing.
+    /// every playable one that answered checked for a new printer, the one the printer shows when editing.
     func findCameras() {
         splitAddress()
         let target: CameraSearch.Target
@@ -86,63 +86,13 @@ extension PrinterDialog {
         }
         checkProblems = [:]
         showProblems()
-        // A new printer takes every playable camera; an edited one shows those it has checked.
+        // A new printer takes every playable camera that answered; an edited one shows those it has
+        // checked (a camera it has that does not answer now stays: unchecked, it would be removed).
         let kept = editing.map { Set($0.cameras.compactMap(\.url)) }
         let hasPort = choice.shows(.apiPort)
-        cameraList.find(target, checked: { found in kept.map { found.url.map($0.contains) ?? false } ?? true }) { [weak self] failure in
+        cameraList.find(target, checked: { found in kept.map { found.url.map($0.contains) ?? false } ?? (found.unreachable == nil) }) { [weak self] failure in
             self?.showCheckProblem(CheckFailurePlacement(failure, hasPort: hasPort))
         }
-    }
-
-    /// Probes the selected camera (a Creality printer's status first); what went wrong stands
-    /// under the field to fix, the rest under the button.
-    func testConnection() {
-        splitAddress()
-        guard case .success(let printer) = draft.validate() else {
-            attemptedSave = true
-            showProblems()
-            gtk_label_set_text(gcast(testResult), tr("Fix the fields marked above first."))
-            return
-        }
-        checkProblems = [:]
-        showProblems()
-        gtk_widget_set_sensitive(testButton, false.gboolean)
-        gtk_label_set_text(gcast(testResult), tr("Connecting…"))
-        if printer.kind.crealityFamily != nil { return testCreality(printer) }
-        testCamera(of: printer, after: nil)
-    }
-
-    /// Probes `printer`'s selected camera and says what it found, after `status` (a Creality
-    /// printer's status line) when there is one.
-    func testCamera(of printer: Printer, after status: String?) {
-        let selected = selectedCamera.map { editedCameras[$0].id }
-        let camera = printer.cameras.first { $0.id == selected } ?? printer.cameras[0]
-        let source: StreamSource
-        do { source = try printer.source(of: camera) } catch {
-            gtk_widget_set_sensitive(testButton, true.gboolean)
-            return showTestResult([status, "\(error)"])
-        }
-        let placement = { (failure: StreamProbe.Report.Failure) in
-            camera.url == nil ? printer.kind.crealityFamily.map { CheckFailurePlacement(failure, crealityCamera: $0) }
-                                    ?? CheckFailurePlacement(failure, byURL: false)
-                              : CheckFailurePlacement(failure, byURL: true)
-        }
-        onTest(source) { [weak self] report in
-            guard let self else { return }
-            gtk_widget_set_sensitive(testButton, true.gboolean)
-            if let placed = report?.error.flatMap(placement) {
-                showCheckProblem(placed)
-                showTestResult([status, status == nil ? tr("Not connected: the message under the marked field says why.")
-                                                      : tr("The camera did not connect: the message under the marked field says why.")])
-            } else {
-                showTestResult([status, ConnectionTestText.describe(report, asCamera: status != nil)])
-            }
-        }
-    }
-
-    /// Shows the lines of a test's result under its button.
-    func showTestResult(_ lines: [String?]) {
-        gtk_label_set_text(gcast(testResult), lines.compactMap { $0 }.joined(separator: "\n"))
     }
 
     func showCheckProblem(_ placed: CheckFailurePlacement) {

@@ -14,8 +14,9 @@ import StreamKit
 /// finds its cameras, of which the user checks one or several (go2rtc's streams are saved as other
 /// cameras over RTSP); the printer's cameras (`PrinterCameraList`: add, remove, reorder; the one
 /// selected has its URL and mounting in the rows below, an imported camera's filled in); the
-/// print's timelapse; "Test Connection" probes the selected camera (a Creality printer's status
-/// first, `PrinterDialog+Creality`). Each field says what is wrong under itself
+/// print's timelapse; "Test Connection" tries the printer as it would be saved — its status and every
+/// camera, a row each (`PrinterDialog+ConnectionTest`); editing, Remove Printer… at the end asks
+/// before removing it. Each field says what is wrong under itself
 /// (`PrinterDialog+Problems`), and the name warns when another printer has it; Escape and Ctrl+W
 /// close it; it opens on the first empty field.
 @MainActor
@@ -48,12 +49,16 @@ final class PrinterDialog {
     let saveButton: UnsafeMutablePointer<GtkWidget>
     /// "On your network" (adding only), shown while a Bambu kind is chosen.
     private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
-    let testButton = gtk_button_new_with_label(tr("Test Connection"))!
-    let testResult = makeLabel(wraps: true, leading: true)
+    /// "Connection test": the Test Connection button and a row per check.
+    let connectionTest = ConnectionTestRows()
+    /// The test running or shown, whose answers count (`PrinterDialog+ConnectionTest`).
+    var currentTest: ConnectionTestRun?
     /// The printers discovery hears ("On your network"); picking one prefills the form.
     let discovered = DiscoveredPrinterList()
     /// Test Connection's question to a Creality printer's status websocket, while it runs.
     let crealityCheck = StatusQuestion<CrealityIdentity>()
+    /// Test Connection's status connection to any other printer, while it runs.
+    let statusCheck = StatusQuestion<PrinterStatus?>()
     private var model: BambuModel?
     private let id: UUID
     /// The printer being edited.
@@ -77,8 +82,16 @@ final class PrinterDialog {
     /// The code, key or camera login a check saw rejected, by field: the form is not saved until
     /// that field changes (another check does not clear it).
     var rejections: [PrinterDraft.Field: String] = [:]
-    /// Where saved access codes are kept, said under a Bambu printer's access code.
-    private var secretsNote: String
+    /// Where this printer's secret is, or where one typed now would go, said under the access code
+    /// or API key of a printer that saves it (Bambu, Klipper, OctoPrint).
+    private(set) var secretsPlace: SecretsPlace
+    /// Whether a keyring answers that could take a secret kept in the file (`moveSecrets` shows).
+    private var keyringCanTake = false
+    /// Set once the window is destroyed: where the secret is, learnt later, changes nothing.
+    private var destroyed = false
+    /// "Move to Keyring" under the access code or API key while `printers.json` holds it and a
+    /// keyring answers.
+    let moveSecrets: UnsafeMutablePointer<GtkWidget>
     /// The access code field's title now, and what was typed under each other title: a Bambu access
     /// code never becomes the API key sent to a Klipper host.
     private var secretTitle: String?
@@ -91,14 +104,22 @@ final class PrinterDialog {
     var onTest: @MainActor (StreamSource, @escaping @MainActor (StreamProbe.Report?) -> Void) -> Void = { _, _ in }
     /// The user saved valid printers (several when several go2rtc streams were chosen); the dialog closes itself.
     var onSave: @MainActor ([Printer]) -> Void = { _ in }
+    /// The user asked to move the printer's secret from `printers.json` into the keyring.
+    var onMoveSecrets: @MainActor () -> Void = {}
+    /// Editing, the user chose Remove Printer…: the owner asks, and closes the dialog if removed.
+    var onRemove: @MainActor () -> Void = {}
+    /// Remove Printer…, at the end of the form while editing.
+    let removeButton: UnsafeMutablePointer<GtkWidget>?
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsNote: String, otherNames: Set<String> = []) {
+    init(parent: UnsafeMutablePointer<GtkWidget>?, editing printer: Printer?, secretsPlace: SecretsPlace = .keyring,
+         otherNames: Set<String> = []) {
         id = printer?.id ?? UUID()
         editing = printer
         self.otherNames = otherNames
-        self.secretsNote = secretsNote
+        self.secretsPlace = secretsPlace
         cameras = FormField(title: tr("Cameras"), control: cameraList.widget)
         useWebRTC = url.addFixButton(tr("Use WebRTC Address"))
+        moveSecrets = accessCode.addFixButton(SecretsNews.moveButton)
         window = adw_window_new()
         gtk_window_set_title(gcast(window), printer == nil ? tr("Add Printer") : tr("Edit Printer"))
         gtk_window_set_modal(gcast(window), true.gboolean)
@@ -116,7 +137,6 @@ final class PrinterDialog {
         adw_header_bar_pack_start(gcast(header), cancel)
         adw_header_bar_pack_end(gcast(header), saveButton)
         gtk_window_set_default_widget(gcast(window), saveButton)
-        gtk_label_set_selectable(gcast(testResult), true.gboolean)
         // The choice's whole title under "Type": the row is too narrow for it beside the title.
         adw_combo_row_set_use_subtitle(gcast(kind.entry), true.gboolean)
         adw_combo_row_set_use_subtitle(gcast(family.entry), true.gboolean)
@@ -129,15 +149,20 @@ final class PrinterDialog {
         } else {
             discoveredGroup = nil
         }
-        let testGroup = adw_preferences_group_new()!
-        gtk_widget_set_halign(testButton, GTK_ALIGN_START)
-        adw_preferences_group_add(gcast(testGroup), testButton)
-        adw_preferences_group_add(gcast(testGroup), testResult)
+        let remove = printer == nil ? nil : gtk_button_new_with_label(tr("Remove Printer…"))
+        removeButton = remove
+        let removeGroup = remove.map { button in
+            gtk_widget_add_css_class(button, "destructive-action")
+            gtk_widget_set_halign(button, GTK_ALIGN_END)
+            let group = adw_preferences_group_new()!
+            adw_preferences_group_add(gcast(group), button)
+            return group
+        }
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_add_css_class(form, "printer-form")
         for group in [kind.widget, discoveredGroup, name.widget, host.widget, family.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
-                      mounting.field.widget, timelapse.field.widget, testGroup].compactMap({ $0 }) {
+                      mounting.field.widget, timelapse.field.widget, connectionTest.widget, removeGroup].compactMap({ $0 }) {
             gtk_box_append(gcast(form), group)
         }
         adw_window_set_content(gcast(window), Self.scrolling(form, under: header))
@@ -148,14 +173,21 @@ final class PrinterDialog {
 
         connectSignal(cancel, "clicked") { [window] in gtk_window_close(gcast(window)) }
         connectSignal(saveButton, "clicked") { [weak self] in self?.save() }
-        connectSignal(testButton, "clicked") { [weak self] in self?.testConnection() }
+        connectSignal(connectionTest.button, "clicked") { [weak self] in self?.testConnection() }
+        connectionTest.onActivate = { [weak self] index in self?.revealFailure(at: index) }
+        if let removeButton { connectSignal(removeButton, "clicked") { [weak self] in self?.onRemove() } }
         connectSignal(useWebRTC, "clicked") { [weak self] in self?.useWebRTCAddress() }
+        connectSignal(moveSecrets, "clicked") { [weak self] in self?.onMoveSecrets() }
         connectSignal(cameraList.findButton, "clicked") { [weak self] in self?.findCameras() }
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         kind.onChange { [weak self] in self?.choiceChanged() }
         family.onChange { [weak self] in self?.familyChanged() }
-        connectSignal(window, "destroy") { [crealityCheck] in crealityCheck.cancel() }
+        connectSignal(window, "destroy") { [weak self, crealityCheck, statusCheck] in
+            crealityCheck.cancel()
+            statusCheck.cancel()
+            self?.destroyed = true
+        }
         watchEdits()
         answerEnter()
         closeOnEscape()
@@ -168,9 +200,12 @@ final class PrinterDialog {
         focus(field.map(formField) ?? firstEmptyField)
     }
 
-    /// Says where the access code will be kept, once the keyring has answered.
-    func setSecretsNote(_ note: String) {
-        secretsNote = note
+    /// Says where the secret is or will be kept once the keyring has answered (or a move ended),
+    /// and offers to move one `printers.json` holds while a keyring answers (`keyringCanTake`).
+    func setSecretsPlace(_ place: SecretsPlace, keyringCanTake: Bool) {
+        guard !destroyed else { return }
+        secretsPlace = place
+        self.keyringCanTake = keyringCanTake
         showAccessCodeHint()
     }
 
@@ -200,7 +235,8 @@ final class PrinterDialog {
                             notifies: editing?.notifies ?? true, timelapse: timelapse.timelapse)
     }
 
-    var testResultText: String { String(cString: gtk_label_get_text(gcast(testResult))) }
+    /// What Test Connection says: its rows' results a line each, or why it did not run.
+    var testResultText: String { connectionTest.text }
 
     /// The printers the "On your network" list shows.
     var discoveredPrinters: [DiscoveredPrinter] { discovered.printers }
@@ -316,10 +352,14 @@ final class PrinterDialog {
         revalidate()
     }
 
-    /// The choice's hint under the access code, a Bambu printer's followed by where its code is kept.
+    /// The choice's hint under the access code or API key, followed by where it is kept when the
+    /// printer saves it (not go2rtc's password, which is never saved), with "Move to Keyring" while
+    /// `printers.json` holds it and a keyring could take it.
     private func showAccessCodeHint() {
         let choice = choice, hint = choice.fields[.accessCode]?.hint ?? ""
-        accessCode.setHint(choice.kind.isBambu ? hint + " " + secretsNote : hint)
+        let noun: SecretsPlace.Noun? = choice.kind.isBambu ? .accessCode : choice.kind.hasStatusAPI ? .apiKey : nil
+        accessCode.setHint(noun.map { hint + " " + secretsPlace.sentence(for: $0) } ?? hint)
+        gtk_widget_set_visible(moveSecrets, (noun != nil && secretsPlace.isInFile && keyringCanTake).gboolean)
     }
 
     /// Keeps what was typed as the secret under its old title and brings back what was typed under

@@ -5,9 +5,9 @@ import PrinterKit
 import StreamKit
 
 /// Adding, editing, testing and removing printers: the Add/Edit Printer dialog, discovery while
-/// the Add dialog or the welcome page is open, the connection test, the removal confirmation, and
-/// what each does to the saved list, the tabs and the mini windows. The dialog, the listener and
-/// the confirmation are its own.
+/// the Add dialog or the welcome page is open, the connection test, the removal confirmation (from
+/// Edit Printer and Preferences; closing a tab only closes it), and what each does to the saved
+/// list, the tabs and the mini windows. The dialog, the listener and the confirmation are its own.
 @MainActor
 final class PrinterEditor {
     /// The Add/Edit Printer dialog while it is open.
@@ -21,7 +21,7 @@ final class PrinterEditor {
     private var addDialogOpen = false
     /// What discovery heard last.
     private var heard: [DiscoveredPrinter] = []
-    /// The confirmation shown by the last close request of a saved printer, while it is open.
+    /// The confirmation shown by the last request to remove a printer, while it is open.
     private(set) var pendingRemoval: OpaquePointer?
 
     private unowned let library: PrinterLibrary
@@ -43,14 +43,32 @@ final class PrinterEditor {
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.
     func showDialog(editing printer: Printer?, focusing field: PrinterChoice.Field? = nil) {
         let others = Set(library.config.printers.filter { $0.id != printer?.id }.map(\.name))
-        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsNote: library.store.secretsNotice,
+        let dialog = PrinterDialog(parent: mainWindow()?.window, editing: printer, secretsPlace: library.store.secretsPlace(for: printer),
                                    otherNames: others)
-        library.askWhereSecretsGo { [weak dialog] notice in dialog?.setSecretsNote(notice) }
+        let answer: @MainActor (SecretsPlace, Bool) -> Void = { [weak dialog] place, canTake in
+            dialog?.setSecretsPlace(place, keyringCanTake: canTake)
+        }
+        library.askWhereSecretsGo(for: printer, answer)
+        dialog.onMoveSecrets = { [weak self] in
+            guard let self, let printer else { return }
+            library.moveSecretsToKeyring([printer.id])
+            library.askWhereSecretsGo(for: printer, answer)  // after the move, on the same queue
+        }
         dialog.onTest = { [weak self] source, answer in self?.testConnection(source, answer: answer) }
         dialog.onSave = { [weak self] saved in saved.forEach { self?.save($0) } }
+        if let printer {
+            dialog.onRemove = { [weak self, weak dialog] in
+                guard let self, let dialog, let saved = library.printer(id: printer.id) else { return }
+                confirmRemoval(of: saved, over: dialog.window) { [weak dialog] in
+                    // Once the question, over the dialog, is done with its answer.
+                    MainLoopExecutor.main.runOnMainActor { if let dialog { gtk_window_destroy(gcast(dialog.window)) } }
+                }
+            }
+        }
         if printer == nil {
             addDialogOpen = true
             startDiscovery()
+            sayWhetherListening(dialog.discovered)
             connectSignal(dialog.window, "destroy") { [weak self] in
                 guard let self else { return }
                 addDialogOpen = false
@@ -63,7 +81,7 @@ final class PrinterEditor {
     }
 
     func save(_ printer: Printer) {
-        guard let window = mainWindow(), let cameras = try? Camera.all(of: printer) else { return }
+        guard let window = mainWindow(), let shown = try? PrinterCameras(printer: printer) else { return }
         let existing = window.tabs.page(id: printer.id)
         let position = existing.flatMap { window.tabs.position(of: $0) }
         library.upsert(printer)
@@ -73,10 +91,10 @@ final class PrinterEditor {
             window.close(existing)
         }
         // The demo camera made way for the first real printer.
-        for demo in window.tabs.all where demo.camera.isDemo {
+        for demo in window.tabs.all where demo.printer.isDemo {
             close(demo)
         }
-        window.open(cameras, select: true, at: position)
+        window.open(shown, select: true, at: position)
         library.reorder(window.tabs.all.map(\.printerID))
     }
 
@@ -91,34 +109,39 @@ final class PrinterEditor {
         }
         var next = 0
         for printer in library.config.printers {
-            guard let cameras = try? Camera.all(of: printer) else { continue }
-            if let page = window.tabs.page(id: printer.id), page.cameras == cameras {
+            guard let shown = try? PrinterCameras(printer: printer) else { continue }
+            if let page = window.tabs.page(id: printer.id), page.printer == shown {
                 if window.tabs.position(of: page) != next { window.tabs.move(page, to: next) }
             } else {
                 let old = window.tabs.page(id: printer.id)
                 let selected = old != nil && window.tabs.selected === old
                 if let old { close(old) }
-                window.open(cameras, select: selected, at: next)
+                window.open(shown, select: selected, at: next)
             }
             next += 1
         }
     }
 
-    /// Asks before removing a saved printer's tab (and the printer); closes any other tab at once.
-    func confirmClose(_ page: PrinterPage) {
+    /// Closes a tab as its close button or Ctrl+W asks, without a question: a saved printer's tab
+    /// only closes (the printer stays saved and watched; the Printers menu opens it again); any
+    /// other tab (the demo, a camera from the command line) closes for good, with its mini window.
+    func closeTab(_ page: PrinterPage) {
         guard library.printer(id: page.printerID) != nil, let window = mainWindow() else { return close(page) }
-        confirmRemoval(of: page.printerID, named: page.name, over: window.window)
+        window.closeTab(page)
     }
 
-    /// Asks over `parent` (the main window, the Preferences window) before removing a saved
-    /// printer: its settings, its tab and its mini window.
-    func confirmRemoval(of id: UUID, named name: String, over parent: UnsafeMutablePointer<GtkWidget>) {
-        let dialog = DestructiveQuestion.present(over: parent, heading: String(format: tr("Remove “%@”?"), name),
-                                                 body: tr("Its settings and access code will be deleted from this computer."),
-                                                 action: tr("Remove")) { [weak self] in
+    /// Asks over `parent` (the Edit Printer dialog, the Preferences window) before removing a saved
+    /// printer: its settings and the secrets it holds (`RemovalText`), its tab and its mini
+    /// window; `removed` runs once it is removed.
+    func confirmRemoval(of printer: Printer, over parent: UnsafeMutablePointer<GtkWidget>,
+                        removed: @escaping @MainActor () -> Void = {}) {
+        let id = printer.id
+        let dialog = DestructiveQuestion.present(over: parent, heading: String(format: tr("Remove “%@”?"), printer.name),
+                                                 body: RemovalText.body(for: printer), action: tr("Remove")) { [weak self] in
             guard let self else { return }
             library.remove(id: id)
             if let page = mainWindow()?.tabs.page(id: id) { close(page) } else { miniWindows.close(id) }
+            removed()
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
         pendingRemoval = dialog
@@ -143,7 +166,17 @@ final class PrinterEditor {
     /// Lists the printers on the network in `list` (the welcome page's) while it shows, or stops.
     func listDiscovered(in list: DiscoveredPrinterList?) {
         welcomeList = list
-        if list != nil { startDiscovery() } else { stopDiscoveryIfUnwatched() }
+        if let list {
+            startDiscovery()
+            sayWhetherListening(list)
+        } else {
+            stopDiscoveryIfUnwatched()
+        }
+    }
+
+    /// Tells `list` whether the listener listens: on no port, no printer can be heard.
+    private func sayWhetherListening(_ list: DiscoveredPrinterList) {
+        if case .failed(let failures)? = discovery?.state { list.showCannotListen(failures) } else { list.showListening() }
     }
 
     /// Opens the Add Printer dialog filled in from a printer the welcome page listed.

@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import GtkKit
 import StatusKit
 import StreamKit

@@ -5,19 +5,25 @@ import GtkKit
 /// to its action, so a button, its shortcut and its menu item are one feature, then the page's own
 /// controls (a Bambu printer's chamber light). A feature that hides while it does not apply (the
 /// print controls) shows its button only while it applies, its tooltip saying why while it is
-/// locked. The bar only knows how to lie flat below the video or stand up beside it.
+/// locked. A printer watched without a picture has no camera buttons (snapshot, record, stats,
+/// fullscreen, pop-out, reconnect): only its print's. The bar only knows how to lie flat below the
+/// video or stand up beside it.
 @MainActor
 final class ControlBar {
     let widget: UnsafeMutablePointer<GtkWidget>
     /// The buttons of the features that hide while they do not apply.
     private var hiding: [(feature: Feature, button: UnsafeMutablePointer<GtkWidget>)] = []
+    /// The features it has a button for, in order.
+    private(set) var featureNames: [String] = []
 
-    init() {
+    /// A bar with a button for each feature placed in it, the camera's only `withCamera`.
+    init(withCamera: Bool) {
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)
         gtk_widget_add_css_class(widget, "control-bar")
         gtk_widget_set_halign(widget, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(widget, GTK_ALIGN_CENTER)
-        for (feature, icon) in Feature.placed(\.controlBarIcon) {
+        for (feature, icon) in Feature.placed(\.controlBarIcon) where withCamera || feature.shortcutGroup != .camera {
+            featureNames.append(feature.name)
             let button = Self.button(for: feature, icon: icon)
             gtk_box_append(gcast(widget), button)
             if feature.hiddenWhenDisabled {

@@ -24,11 +24,12 @@ final class FilamentSwatch {
         setDrawFunction(widget) { [weak self] cairo, width, height in self?.draw(cairo, width: width, height: height) }
     }
 
-    /// The fill of `color` (`RRGGBBAA`) as red, green, blue, alpha in 0...1.
-    static func components(_ color: String) -> (Double, Double, Double, Double)? {
-        guard let value = UInt32(color, radix: 16), color.count == 8 else { return nil }
-        return (Double(value >> 24 & 0xFF) / 255, Double(value >> 16 & 0xFF) / 255,
-                Double(value >> 8 & 0xFF) / 255, Double(value & 0xFF) / 255)
+    /// The fill of `color` (`RRGGBBAA`, as `FilamentSlot` keeps it), read by GDK; nil for anything
+    /// else (GDK would also take `RGB` or a colour name), and the swatch shows the faint dot of an
+    /// unknown colour.
+    nonisolated static func fill(_ color: String) -> GdkRGBA? {
+        var rgba = GdkRGBA()
+        return color.utf8.count == 8 && gdk_rgba_parse(&rgba, "#" + color) != 0 ? rgba : nil
     }
 
     private func draw(_ cairo: OpaquePointer, width: Int32, height: Int32) {
@@ -39,8 +40,8 @@ final class FilamentSwatch {
         let radius = Double(min(width, height)) / 2 - 3
         cairo_arc(cairo, x, y, radius, 0, 2 * .pi)
         if !slot.isEmpty {
-            let fill = slot.color.flatMap(Self.components) ?? (Double(foreground.red), Double(foreground.green), Double(foreground.blue), 0.25)
-            cairo_set_source_rgba(cairo, fill.0, fill.1, fill.2, fill.3)
+            var fill = slot.color.flatMap(Self.fill) ?? GdkRGBA(red: foreground.red, green: foreground.green, blue: foreground.blue, alpha: 0.25)
+            gdk_cairo_set_source_rgba(cairo, &fill)
             cairo_fill_preserve(cairo)
         }
         cairo_set_source_rgba(cairo, Double(foreground.red), Double(foreground.green), Double(foreground.blue), slot.isEmpty ? 0.6 : 0.35)

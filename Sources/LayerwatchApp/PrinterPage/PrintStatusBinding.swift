@@ -1,3 +1,4 @@
+import CameraKit
 import Foundation
 import GtkKit
 import StatusKit
@@ -29,8 +30,8 @@ final class PrintStatusBinding {
     var summary: PrintSummary? { strip.summary }
 
     /// Shows printer `printerID`'s status from `hub` from now on: the strip, `light` (the owner's
-    /// switch, wherever it placed it) and `temperatures` (the owner's stats overlay: the status
-    /// while live, nil otherwise); then tells `onChange`.
+    /// switch, wherever it placed it) and `temperatures` (the owner's stats overlay: the heaters
+    /// while live, none otherwise); then tells `onChange`.
     func follow(_ printerID: UUID, in hub: PrinterStatusHub, light: ChamberLightToggle,
                 temperatures: StatsOverlay? = nil, onChange: @escaping @MainActor () -> Void = {}) {
         light.onRequest = { [weak hub] on in hub?.setChamberLight(on, for: printerID) }
@@ -39,7 +40,8 @@ final class PrintStatusBinding {
             glance?.show(update?.connection == .live ? update?.status : nil)
             strip.show(PrintSummary(of: printerID, in: hub))
             tickAge(of: printerID, in: hub)
-            temperatures?.printerStatus = update?.connection == .live ? update?.status : nil
+            let live = update?.connection == .live ? update?.status : nil
+            temperatures?.extraLines = live.map(Self.temperatureLines) ?? []
             light?.show(update, switchable: hub.endpoint(of: printerID)?.hasSwitchableLight ?? false)
             onChange()
         }
@@ -47,6 +49,14 @@ final class PrintStatusBinding {
             guard let self, let hub else { return }
             strip.show(PrintSummary(of: printerID, in: hub))
         }
+    }
+
+    /// `nozzle  215 / 220 °C`, `bed  60 / 60 °C`, `chamber  32 °C`: each heater the printer reports,
+    /// as the stats overlay lists them.
+    static func temperatureLines(_ status: PrinterStatus) -> [String] {
+        let rows = StatusText.heaters(status)
+        let width = rows.map(\.label.count).max() ?? 0
+        return rows.map { $0.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.value }
     }
 
     /// Counts the shown last status's age each second while it is shown, and stops after.

@@ -24,6 +24,7 @@ extension PrinterPage {
     /// Starts recording the camera into a new file in `folder` (listed in `recordings` until it
     /// ends), or stops it.
     func setRecording(_ on: Bool, into folder: URL, listedIn recordings: Recordings) {
+        guard let session, let surface else { return }
         if on {
             startRecording(into: folder, listedIn: recordings)
         } else {
@@ -36,6 +37,7 @@ extension PrinterPage {
     /// Records into a new file in `folder`, named after the camera ("Voron — Nozzle") and the time; says where when
     /// it ends, or why it stopped.
     private func startRecording(into folder: URL, listedIn recordings: Recordings) {
+        guard let camera, let session else { return }
         let say = onMessage
         do throws(ExclusiveFile.Failure) {
             try ExclusiveFile.makeFolder(folder)
@@ -51,7 +53,7 @@ extension PrinterPage {
                 recordings?.remove(recording)
                 // The file the message names: the first part saved, or the last written before a failure.
                 say(status.failureMessage ?? Self.savedText(status), status.failureMessage == nil ? status.files.first : status.files.last)
-                self?.surface.showRecording()
+                self?.surface?.showRecording()
                 self?.onRecordingChange()
             }
         }

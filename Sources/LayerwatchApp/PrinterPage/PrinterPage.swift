@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import Foundation
 import GtkKit
 import StreamKit
@@ -7,36 +8,45 @@ import StreamKit
 /// status) and the control bar (with the camera switcher of a printer with several cameras and the
 /// chamber-light switch of a Bambu printer), arranged by an AdaptiveLayout that moves only the bar
 /// when the window turns wide or tall. The surface is made once and never moves; switching cameras
-/// shows the other camera's session in it, each camera keeping its one connection meanwhile.
+/// shows the other camera's session in it, each camera keeping its one connection meanwhile. A
+/// printer watched without a picture has no surface: a `NoCameraArea` (the job's thumbnail where
+/// the printer serves one) stands in its place, with the same status strip and control bar.
 @MainActor
 final class PrinterPage: CameraSurfaceDelegate {
-    /// The printer's cameras in its order (a command-line or demo tab has one).
-    let cameras: [Camera]
+    /// The printer and its cameras.
+    let printer: PrinterCameras
+    /// The printer's cameras in its order (a command-line or demo tab has one; a printer watched
+    /// without a picture none).
+    var cameras: [Camera] { printer.cameras }
     /// Their sessions, in the same order.
     let sessions: [StreamSession]
     /// Which camera the tab shows.
     private(set) var shownIndex = 0
-    /// The camera shown.
-    var camera: Camera { cameras[shownIndex] }
+    /// The camera shown; nil for a printer without a camera.
+    var camera: Camera? { cameras.indices.contains(shownIndex) ? cameras[shownIndex] : nil }
     /// The shown camera's session.
-    var session: StreamSession { sessions[shownIndex] }
-    var printerID: UUID { cameras[0].printerID }
-    var name: String { camera.name }
-    let surface: CameraSurface
+    var session: StreamSession? { sessions.indices.contains(shownIndex) ? sessions[shownIndex] : nil }
+    var printerID: UUID { printer.printerID }
+    var name: String { printer.name }
+    /// The window's subtitle: the shown camera's, else the printer's.
+    var subtitle: String { camera?.subtitle ?? printer.subtitle }
+    /// The video; nil for a printer watched without a picture.
+    let surface: CameraSurface?
+    /// What stands in the video's place for a printer without a camera.
+    let noCamera: NoCameraArea?
     /// The toasts' place: over the picture, above its status strip, so they never cover the
     /// control bar (nor the strip).
     let toasts: UnsafeMutablePointer<GtkWidget>
     /// The printer's status over the surface's bottom edge, whichever camera it shows.
     let status = PrintStatusBinding(style: .full)
-    let controls = ControlBar()
+    /// Its buttons: the camera's only where it has one.
+    let controls: ControlBar
     /// The camera switcher, in the control bar while the printer has more than one camera.
     let switcher: UnsafeMutablePointer<GtkWidget>
     /// Hidden views of the cameras not shown, so each keeps its connection and shows at once.
     private var standby: [Int: StreamConsumer] = [:]
     let light = ChamberLightToggle(classes: ["circular", "flat"])
     let layout: AdaptiveLayout
-    /// Set while its tab is being closed for good.
-    var isBeingRemoved = false
     /// Told of every state change (the tab's state indicator listens).
     var onStateChange: @MainActor (SessionState) -> Void = { _ in }
     /// Told of every change of the printer's status (the tab's progress listens).
@@ -48,27 +58,42 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     /// The widget to put in a window or tab.
     var widget: UnsafeMutablePointer<GtkWidget> { layout.widget }
-    var state: SessionState { surface.state }
+    /// The shown camera's state; idle without a camera.
+    var state: SessionState { surface?.state ?? .idle }
     /// The printer's status as the strip shows it; nil without one.
     var printSummary: PrintSummary? { status.summary }
 
-    /// A page for `cameras` (one printer's, at least one), each camera's session from `session`.
-    init(cameras: [Camera], session: (Camera) -> StreamSession) {
-        self.cameras = cameras
-        sessions = cameras.map(session)
-        surface = CameraSurface(session: sessions[0], name: cameras[0].name, style: .full, orientation: cameras[0].orientation)
-        if cameras[0].isDemo { surface.markAsDemo() }
-        surface.addBottomOverlay(status.strip.widget)
+    /// A page for `printer`, each camera's session from `session`.
+    init(printer: PrinterCameras, session: (Camera) -> StreamSession) {
+        self.printer = printer
+        sessions = printer.cameras.map(session)
         // An overlay without a child is as large as its toast: nothing while none shows.
         toasts = adw_toast_overlay_new()
         gtk_widget_set_halign(toasts, GTK_ALIGN_CENTER)
-        surface.addAboveBottomOverlays(toasts)
-        layout = AdaptiveLayout(primary: surface.widget, secondary: controls.widget)
-        switcher = makeDropDown(cameras.map(\.title))
+        let primary: UnsafeMutablePointer<GtkWidget>
+        if let first = printer.cameras.first {
+            let surface = CameraSurface(session: sessions[0], name: first.name, style: .full, orientation: first.orientation)
+            if first.isDemo { surface.markAsDemo() }
+            surface.addBottomOverlay(status.strip.widget)
+            surface.addAboveBottomOverlays(toasts)
+            self.surface = surface
+            noCamera = nil
+            primary = surface.widget
+        } else {
+            let area = NoCameraArea(style: .full)
+            area.addBottomOverlay(status.strip.widget)
+            area.addAboveBottomOverlays(toasts)
+            surface = nil
+            noCamera = area
+            primary = area.widget
+        }
+        controls = ControlBar(withCamera: !printer.cameras.isEmpty)
+        layout = AdaptiveLayout(primary: primary, secondary: controls.widget)
+        switcher = makeDropDown(printer.cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
         setAccessibleLabel(switcher, tr("Camera"))
         gtk_widget_set_visible(switcher, (cameras.count > 1).gboolean)
-        surface.delegate = self
+        surface?.delegate = self
         controls.append(switcher)
         controls.append(light.button)
         for index in sessions.indices.dropFirst() { standby[index] = sessions[index].keepConnected() }
@@ -79,12 +104,13 @@ final class PrinterPage: CameraSurfaceDelegate {
         layout.onArrangementChange = { [weak self] arrangement in
             self?.controls.setOrientation(arrangement == .beside ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
         }
-        followAspectRatio(of: surface.state)
+        followAspectRatio(of: state)
     }
 
     /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
     func followStatus(in hub: PrinterStatusHub) {
-        status.follow(printerID, in: hub, light: light, temperatures: surface.stats) { [weak self] in self?.onStatusChange() }
+        status.follow(printerID, in: hub, light: light, temperatures: surface?.stats) { [weak self] in self?.onStatusChange() }
+        noCamera?.follow(printerID, in: hub)
     }
 
     /// Told when the tab shows another camera.
@@ -93,10 +119,10 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// Shows the camera at `index` (the switcher, Alt+Shift+1…9) in the same picture; the camera
     /// left keeps its connection.
     func showCamera(at index: Int) {
-        guard cameras.indices.contains(index), index != shownIndex else { return }
-        standby[shownIndex] = session.keepConnected()
+        guard cameras.indices.contains(index), index != shownIndex, let surface else { return }
+        standby[shownIndex] = sessions[shownIndex].keepConnected()
         shownIndex = index
-        surface.show(session, name: camera.name, orientation: camera.orientation)
+        surface.show(sessions[index], name: cameras[index].name, orientation: cameras[index].orientation)
         standby.removeValue(forKey: index)?.detach()
         if Int(gtk_drop_down_get_selected(gcast(switcher))) != index { gtk_drop_down_set_selected(gcast(switcher), guint(index)) }
         onCameraChange()
@@ -113,7 +139,8 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     /// Detaches the video from the sessions (the last view leaving stops a stream).
     func dismantle() {
-        surface.dismantle()
+        surface?.dismantle()
+        noCamera?.dismantle()
         standby.values.forEach { $0.detach() }
         standby = [:]
     }
@@ -121,11 +148,12 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// Saves the current picture at the stream's full resolution as a PNG, upright (see SnapshotWriter).
     func takeSnapshot(into folder: URL = SavedFiles.folder(.pictures),
                       completion: @escaping @MainActor (Result<URL, SnapshotWriter.Failure>) -> Void) {
-        let (printer, orientation) = (camera.fullName, camera.orientation)
+        guard let camera, let session else { return completion(.failure(.noPicture)) }
+        let (fullName, orientation) = (camera.fullName, camera.orientation)
         session.captureFullResolution(executor: MainLoopExecutor.main) { frame in
             MainActor.assumeIsolated {
                 guard let frame else { return completion(.failure(.noPicture)) }
-                SnapshotWriter.save(frame, printer: printer, orientation: orientation, into: folder, completion: completion)
+                SnapshotWriter.save(frame, printer: fullName, orientation: orientation, into: folder, completion: completion)
             }
         }
     }
@@ -142,7 +170,7 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     /// The layout judges its arrangements by the stream's shape once it is known.
     private func followAspectRatio(of state: SessionState) {
-        if state == .live, let size = session.stats.sourceSize, size.width > 0, size.height > 0 {
+        if state == .live, let camera, let size = session?.stats.sourceSize, size.width > 0, size.height > 0 {
             let ratio = Double(size.width) / Double(size.height)
             layout.contentAspectRatio = camera.orientation.isSideways ? 1 / ratio : ratio
         }

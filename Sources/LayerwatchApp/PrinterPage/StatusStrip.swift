@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import GtkKit
 
 /// The print's status over the bottom of the video: a state chip, the job, a progress bar, the

@@ -3,7 +3,8 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// The app's saved state (printers in tab order, selection, window size, open mini windows) and the
+/// The app's saved state (printers in tab order, selection, closed tabs, window size, open mini
+/// windows) and the
 /// one place that writes it: every change is saved at once, atomically, through the ConfigStore —
 /// off the main loop (the keyring and fsync can take a while), newest state first, one at a time.
 /// The file is read at once; codes kept in the keyring arrive later, off the main loop too
@@ -34,6 +35,17 @@ final class PrinterLibrary {
     /// Called with a sentence the user must read (logged already): a save failed (the file on disk
     /// is unchanged) or kept a file changed outside Layerwatch aside, or such a file cannot be read.
     var onProblem: @MainActor (String) -> Void = { _ in }
+    /// Called with a sentence on where printers' secrets went, for a toast: kept in `printers.json`
+    /// because the keyring did not take them (or none runs), or moved into the keyring.
+    var onSecretsNews: @MainActor (String) -> Void = { _ in }
+    /// Called, once, with the saved printers whose secrets `printers.json` holds while a keyring
+    /// answers (learnt after the codes are in at start): the window offers to move them
+    /// (`moveSecretsToKeyring`). Set late (a window opened later), it is called then.
+    var onMoveOffer: (@MainActor ([Printer]) -> Void)? {
+        didSet { offerMove() }
+    }
+    /// The printers `onMoveOffer` is to be told of.
+    private var movable: [UUID] = []
     /// Called with the printers held before, once those of a file edited outside Layerwatch replace
     /// them (the observers have been told).
     var onOutsideEdit: @MainActor (_ before: [Printer]) -> Void = { _ in }
@@ -73,16 +85,48 @@ final class PrinterLibrary {
         }
     }
 
-    /// Asks, on the save queue, whether a keyring answers, and hands `answer` the dialog's sentence
-    /// on where access codes go once it is known (never on the main loop: a keyring can stall).
-    func askWhereSecretsGo(_ answer: @escaping @MainActor (String) -> Void) {
+    /// Asks, on the save queue (after the saves asked before), whether a keyring answers, and hands
+    /// `answer` where `printer`'s secret is (or a new one would go) and whether a keyring could take
+    /// it from `printers.json`, once known (never on the main loop: a keyring can stall).
+    func askWhereSecretsGo(for printer: Printer?, _ answer: @escaping @MainActor (SecretsPlace, _ keyringCanTake: Bool) -> Void) {
         guard store.hasKeyring else { return }
         let store = store
         saver.async {
             _ = store.secretsLocation
-            let notice = store.secretsNotice
-            MainLoopExecutor.main.runOnMainActor { answer(notice) }
+            let place = store.secretsPlace(for: printer)
+            let canTake = printer.map { !store.secretsToMove(among: [$0]).isEmpty } ?? false
+            MainLoopExecutor.main.runOnMainActor { answer(place, canTake) }
         }
+    }
+
+    /// Moves the secrets of these printers from `printers.json` into the keyring, the user having
+    /// asked (asking it again even after it declined one); `onSecretsNews` says how it went.
+    func moveSecretsToKeyring(_ ids: [UUID]) {
+        movable.removeAll { ids.contains($0) }
+        store.requestMove(of: ids)
+        save()
+    }
+
+    /// Learns, on the save queue, which saved printers' secrets `printers.json` holds while a
+    /// keyring answers, for `onMoveOffer`.
+    private func findMovableSecrets() {
+        let store = store, printers = config.printers
+        saver.async {
+            let found = store.secretsToMove(among: printers)
+            guard !found.isEmpty else { return }
+            MainLoopExecutor.main.runOnMainActor { [weak self] in
+                self?.movable = found
+                self?.offerMove()
+            }
+        }
+    }
+
+    /// Hands the printers whose secrets could move to `onMoveOffer`, once.
+    private func offerMove() {
+        guard let onMoveOffer else { return }
+        let printers = movable.compactMap(printer(id:))
+        movable = []
+        if !printers.isEmpty { onMoveOffer(printers) }
     }
 
     /// Calls `handler` with the saved printers once their codes are in (now, if they are) and again
@@ -118,8 +162,8 @@ final class PrinterLibrary {
         if secretsLoaded { body() } else { waitingForSecrets.append(body) }
     }
 
-    /// Takes the keyring's codes for printers unchanged since the file was read, and moves secrets
-    /// the file still holds into the keyring.
+    /// Takes the keyring's codes for printers unchanged since the file was read, saves at once an
+    /// older format, and learns which secrets the file holds that a keyring could take (the offer).
     private func secretsArrived(_ filled: ConfigStore.Loaded, fromFile: AppConfig) {
         for printer in filled.config.printers {
             guard let index = config.printers.firstIndex(where: { $0.id == printer.id }),
@@ -133,6 +177,7 @@ final class PrinterLibrary {
         waitingForSecrets = []
         waiting.forEach { $0() }
         if filled.needsSave { save() }
+        findMovableSecrets()
     }
 
     func printer(id: UUID) -> Printer? {
@@ -153,6 +198,7 @@ final class PrinterLibrary {
     func remove(id: UUID) {
         config.printers.removeAll { $0.id == id }
         config.miniWindows.removeAll { $0.printerID == id }
+        config.closedTabs.remove(id)
         if config.selectedPrinterID == id { config.selectedPrinterID = nil }
         save()
         printersChanged()
@@ -171,6 +217,18 @@ final class PrinterLibrary {
     func select(_ id: UUID?) {
         guard config.selectedPrinterID != id, id.map({ printer(id: $0) != nil }) ?? true else { return }
         config.selectedPrinterID = id
+        save()
+    }
+
+    /// Whether the saved printer's tab was closed (the printer stays saved and watched).
+    func isTabClosed(_ id: UUID) -> Bool {
+        config.closedTabs.contains(id)
+    }
+
+    /// Remembers that the saved printer's tab was closed, or opened again.
+    func setTabClosed(_ closed: Bool, for id: UUID) {
+        guard printer(id: id) != nil, closed != isTabClosed(id) else { return }
+        if closed { config.closedTabs.insert(id) } else { config.closedTabs.remove(id) }
         save()
     }
 
@@ -243,14 +301,20 @@ final class PrinterLibrary {
         let store = store
         saver.async { [pending] in
             guard let newest = pending.take() else { return }
-            let problem: String?
+            let problem: String?, news: [String]
             do {
-                problem = try store.save(newest).keptAside
+                let saved = try store.save(newest)
+                problem = saved.keptAside
+                news = SecretsNews.after(saved, printers: newest.printers, path: store.fileURL.path)
             } catch {
                 problem = "\(error)"
+                news = []
             }
-            guard let problem else { return }
-            MainLoopExecutor.main.runOnMainActor { [weak self] in self?.tell(problem) }
+            guard problem != nil || !news.isEmpty else { return }
+            MainLoopExecutor.main.runOnMainActor { [weak self] in
+                if let problem { self?.tell(problem) }
+                news.forEach { self?.onSecretsNews($0) }
+            }
         }
     }
 

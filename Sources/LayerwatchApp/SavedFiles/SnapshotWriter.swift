@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import Foundation
 import GtkKit
 import PrinterKit

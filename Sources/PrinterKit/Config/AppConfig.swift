@@ -1,7 +1,8 @@
 import Foundation
 
-/// Everything Layerwatch restores at start: the printers in tab order, which tab was shown, the
-/// main window's size, the mini windows that were open and the farm view's settings. `ConfigStore` keeps it in `printers.json`.
+/// Everything Layerwatch restores at start: the printers in tab order, which tab was shown, which
+/// printers' tabs were closed, the main window's size, the mini windows that were open and the farm
+/// view's settings. `ConfigStore` keeps it in `printers.json`.
 public struct AppConfig: Hashable, Sendable {
     /// The `formatVersion` this build writes; a file with a higher one is not read (see `NewerFormat`).
     /// Version 2 added Klipper and OctoPrint printers, camera mounting and per-printer
@@ -119,6 +120,9 @@ public struct AppConfig: Hashable, Sendable {
     public var selectedPrinterID: UUID?
     public var window: Window
     public var miniWindows: [MiniWindow]
+    /// The printers whose tab the user closed: still saved and watched, in the farm view and the
+    /// Printers menu, which opens the tab again. Optional in the file (older files: none closed).
+    public var closedTabs: Set<UUID>
     /// Whether the user was already told how to keep the mini window on top on Wayland (once).
     public var keepAboveHintShown: Bool
     public var farm: Farm
@@ -128,12 +132,13 @@ public struct AppConfig: Hashable, Sendable {
     public var backgroundNoticeShown: Bool
 
     public init(printers: [Printer] = [], selectedPrinterID: UUID? = nil, window: Window = .standard,
-                miniWindows: [MiniWindow] = [], keepAboveHintShown: Bool = false, farm: Farm = .standard,
-                preferences: Preferences = .standard, backgroundNoticeShown: Bool = false) {
+                miniWindows: [MiniWindow] = [], closedTabs: Set<UUID> = [], keepAboveHintShown: Bool = false,
+                farm: Farm = .standard, preferences: Preferences = .standard, backgroundNoticeShown: Bool = false) {
         self.printers = printers
         self.selectedPrinterID = selectedPrinterID
         self.window = window
         self.miniWindows = miniWindows
+        self.closedTabs = closedTabs
         self.keepAboveHintShown = keepAboveHintShown
         self.farm = farm
         self.preferences = preferences
@@ -143,7 +148,8 @@ public struct AppConfig: Hashable, Sendable {
 
 extension AppConfig: Encodable {
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, printers, selectedPrinterID, window, miniWindows, keepAboveHintShown, farm, preferences, backgroundNoticeShown
+        case formatVersion, printers, selectedPrinterID, window, miniWindows, closedTabs, keepAboveHintShown, farm, preferences
+        case backgroundNoticeShown
     }
 
     /// A file read: the config, and the printers it had to leave out.
@@ -160,7 +166,7 @@ extension AppConfig: Encodable {
         /// Reads a file of this format or an older one. Only a file that is not a printer list of
         /// such a format is refused; a printer without what it cannot do without (its id, name or a
         /// known kind) is left out alone, and any other field that is bad takes its default. A
-        /// selection or mini window of a printer that is not in the list is dropped rather than
+        /// selection, mini window or closed tab of a printer that is not in the list is dropped rather than
         /// restored pointing at nothing.
         init(from decoder: Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -177,6 +183,7 @@ extension AppConfig: Encodable {
                 selectedPrinterID: fields.value(.selectedPrinterID, as: UUID.self),
                 window: fields.value(.window) ?? .standard,
                 miniWindows: (fields.value(.miniWindows, as: [Droppable<MiniWindow>].self) ?? []).compactMap(\.element),
+                closedTabs: Set((fields.value(.closedTabs, as: [Droppable<UUID>].self) ?? []).compactMap(\.element)),
                 keepAboveHintShown: fields.value(.keepAboveHintShown) ?? false,
                 farm: fields.value(.farm) ?? .standard,
                 preferences: fields.value(.preferences) ?? .standard,
@@ -186,6 +193,7 @@ extension AppConfig: Encodable {
             joinedIDs = migrated ? FormatTwoMigration.joinPrinters(of: &config) : []
             let ids = Set(config.printers.map(\.id))
             if let selected = config.selectedPrinterID, !ids.contains(selected) { config.selectedPrinterID = nil }
+            config.closedTabs.formIntersection(ids)
             config.miniWindows = config.miniWindows.filter { mini in
                 config.printers.first { $0.id == mini.printerID }.map { printer in mini.cameraID.map { printer.camera(id: $0) != nil } ?? true } ?? false
             }
@@ -201,6 +209,7 @@ extension AppConfig: Encodable {
         try container.encodeIfPresent(selectedPrinterID, forKey: .selectedPrinterID)
         try container.encode(window, forKey: .window)
         try container.encode(miniWindows, forKey: .miniWindows)
+        try container.encode(closedTabs.sorted { $0.uuidString < $1.uuidString }, forKey: .closedTabs)
         try container.encode(keepAboveHintShown, forKey: .keepAboveHintShown)
         try container.encode(farm, forKey: .farm)
         try container.encode(preferences, forKey: .preferences)

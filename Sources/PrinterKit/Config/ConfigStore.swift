@@ -2,9 +2,12 @@ import Foundation
 import StreamKit
 
 /// Keeps `AppConfig` in `$XDG_CONFIG_HOME/layerwatch/printers.json` and access codes in the keyring
-/// when there is one. A file it cannot read is moved aside, never overwritten, and the app starts
-/// empty with a message for its banner; one with printers it cannot read is copied aside and the
-/// rest loaded. Every save replaces the file atomically with mode 0600; a file changed on disk
+/// when there is one and it takes them; it knows, per printer, which of the two holds its secret
+/// (`secretsPlace(for:)`), from what the keyring did with it, and a secret the file holds stays
+/// there until the user asks to move it (`requestMove`): a keyring that declined once (a cancelled
+/// prompt) is not asked again unasked. A file it cannot read is moved aside, never overwritten,
+/// and the app starts empty with a message for its banner; one with printers it cannot read is
+/// copied aside and the rest loaded. Every save replaces the file atomically with mode 0600; a file changed on disk
 /// since the store last read or wrote it (edited by hand) is renamed `printers.json.conflict-<time>`
 /// first, never written over, and `outsideEdit` tells such a change for the app to follow it.
 public final class ConfigStore: @unchecked Sendable {
@@ -25,6 +28,14 @@ public final class ConfigStore: @unchecked Sendable {
     public struct Saved: Sendable {
         public let location: SecretsLocation
         public let keptAside: String?
+        /// The printers whose secret was to go to the keyring (new, changed, or asked to move) and
+        /// is in the file instead: the keyring declined it (a cancelled prompt, a locked keyring, no
+        /// answer in time) or none answers. Empty for a store without a keyring.
+        public var keptInFile: [UUID] = []
+        /// Whether a keyring answered at all (false: `keptInFile` went there for want of one).
+        public var keyringAnswered = false
+        /// The printers whose secret left the file for the keyring in this save (`requestMove`).
+        public var moved: [UUID] = []
     }
 
     /// What `outsideEdit` found in a file changed on disk since this store last read or wrote it.
@@ -43,7 +54,7 @@ public final class ConfigStore: @unchecked Sendable {
 
     public let directory: URL
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
-    /// Where access codes go; the dialog tells the user (see `secretsNotice`). The standard store
+    /// Where access codes go; the dialog tells the user (see `secretsPlace`). The standard store
     /// asks the Secret Service first (at most two seconds), once; a load has usually done so.
     public var secretsLocation: SecretsLocation { keyring.available == nil ? .configFile : .keyring }
     /// True when access codes may go to a keyring, so loading their codes can wait on it.
@@ -59,6 +70,12 @@ public final class ConfigStore: @unchecked Sendable {
     private var knownPrinterIDs: Set<UUID> = []
     /// The ids of the format-2 entries the file last loaded joined into another printer.
     private var joinedEntryIDs: Set<UUID> = []
+    /// Guards the two below; never held during a keyring call, so the main loop may ask at any time.
+    private let placesLock = NSLock()
+    /// The printers whose secret the file holds as it is (not in the keyring), as last loaded or saved.
+    private var secretsInFile: Set<UUID> = []
+    /// The printers whose secret the next save moves from the file into the keyring (`requestMove`).
+    private var moveRequested: Set<UUID> = []
     /// Set when an unreadable file could not be moved aside: saving would destroy it, so it refuses.
     private var keptUnreadableFile: String?
     /// What the file held when this store last read, wrote or adopted it (empty: no file); nil
@@ -100,20 +117,36 @@ public final class ConfigStore: @unchecked Sendable {
         return URL(fileURLWithPath: UserHome.path(environment: environment)).appendingPathComponent(".config/layerwatch")
     }
 
-    /// One sentence for the printer dialog saying where the access code will be kept. It never
-    /// waits for the keyring (the dialog opens on the main loop): while nobody knows yet whether
-    /// one answers, it says both.
-    public var secretsNotice: String {
-        switch keyring.isKnownAvailable {
-        case true?:
-            return String(format: tr("The access code is kept in your keyring (Secret Service), not in %@."), Self.fileName)
-        case false?:
-            return String(format: tr("No keyring (Secret Service) is running, so the access code is kept in %@, which only you can read."),
-                          fileURL.path)
-        case nil:
-            return String(format: tr("The access code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
-                          fileURL.path)
+    /// Where `printer`'s secret is (a saved printer that has one), or where one typed now would go
+    /// (a new printer, or one without a secret), for the printer dialog. It never waits for the
+    /// keyring (the dialog opens on the main loop): while nobody knows yet whether one answers, it
+    /// says both.
+    public func secretsPlace(for printer: Printer?) -> SecretsPlace {
+        let path = fileURL.path
+        if let printer, printer.keyringSecret != nil {
+            return placesLock.withLock { secretsInFile.contains(printer.id) } ? .file(path: path) : .keyring
         }
+        if keyring.isRefused && keyring.exists { return .keyringDeclined(path: path) }
+        switch keyring.isKnownAvailable {
+        case true?: return .keyring
+        case false?: return .noKeyring(path: path)
+        case nil: return .keyringIfAnswering(path: path)
+        }
+    }
+
+    /// The printers of `printers` whose secret the file holds while a keyring answers (asking it
+    /// first, once: may wait up to its check's time limit), which the user may move into it.
+    public func secretsToMove(among printers: [Printer]) -> [UUID] {
+        let inFile = placesLock.withLock { secretsInFile }
+        let movable = printers.filter { $0.keyringSecret != nil && inFile.contains($0.id) }.map(\.id)
+        guard !movable.isEmpty, keyring.available != nil else { return [] }
+        return movable
+    }
+
+    /// Has the next save move these printers' secrets from the file into the keyring, asking it
+    /// again even if it declined one before: the user asked.
+    public func requestMove(of printerIDs: [UUID]) {
+        placesLock.withLock { moveRequested.formUnion(printerIDs) }
     }
 
     /// The saved config with access codes filled in, or an empty one when there is no file or it
@@ -152,6 +185,7 @@ public final class ConfigStore: @unchecked Sendable {
         seen = data
         knownPrinterIDs = Set(reading.config.printers.map(\.id))
         joinedEntryIDs = reading.joinedIDs
+        placesLock.withLock { secretsInFile = Self.secretsInClear(reading.config) }
         let problem = reading.droppedPrinters.isEmpty ? nil : leftOut(reading.droppedPrinters, of: data, keepingCopy: settingAside)
         return Loaded(config: reading.config, problem: problem, needsSave: reading.migrated && settingAside)
     }
@@ -187,6 +221,14 @@ public final class ConfigStore: @unchecked Sendable {
         defer { lock.unlock() }
         seen = contents
         knownPrinterIDs.formUnion(printers.map(\.id))
+        if let reading = try? Self.decode(contents) {
+            placesLock.withLock { secretsInFile = Self.secretsInClear(reading.config) }
+        }
+    }
+
+    /// The printers of `config` (as the file has it) whose secret the file holds as it is, not masked.
+    private static func secretsInClear(_ config: AppConfig) -> Set<UUID> {
+        Set(config.printers.filter { $0.keyringSecret != nil && $0.withoutKeyringSecret != $0 }.map(\.id))
     }
 
     /// The config in `data`, the whole file; throws why it is not one.
@@ -202,19 +244,18 @@ public final class ConfigStore: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var filled = file.config
-        // A secret the file holds as it is (not masked), which the keyring should keep instead.
-        let secretsInFile = filled.printers.contains { $0.keyringSecret != nil && $0.withoutKeyringSecret != $0 }
         let problem = [file.problem, fillAccessCodes(&filled)].compactMap { $0 }.joined(separator: " ")
-        return Loaded(config: filled, problem: problem.isEmpty ? nil : problem,
-                      needsSave: file.needsSave || (secretsInFile && keyring.available != nil))
+        return Loaded(config: filled, problem: problem.isEmpty ? nil : problem, needsSave: file.needsSave)
     }
 
-    /// Writes `config` atomically, its access codes to the keyring when there is one (to the file
-    /// for any the keyring refuses), and removes the codes of printers no longer in it. A file
-    /// changed on disk since the store last read or wrote it is first renamed
-    /// `printers.json.conflict-<yyyyMMdd-HHmmss>`, and the result says so.
-    /// - Returns: where the codes went this time (`.configFile` if the keyring refused any), and
-    ///   the sentence on a file kept aside.
+    /// Writes `config` atomically, its secrets to the keyring when there is one and it takes them
+    /// (to the file for any it declines, and from then on without asking it until `requestMove`),
+    /// and removes the codes of printers no longer in it. A secret the file holds stays there
+    /// unless the user asked to move it. A file changed on disk since the store last read or wrote
+    /// it is first renamed `printers.json.conflict-<yyyyMMdd-HHmmss>`, and the result says so.
+    /// - Returns: where the codes went this time (`.configFile` if the keyring refused any), which
+    ///   printers' secrets went to the file instead of the keyring or moved into it, and the
+    ///   sentence on a file kept aside.
     @discardableResult
     public func save(_ config: AppConfig) throws -> Saved {
         lock.lock()
@@ -222,34 +263,28 @@ public final class ConfigStore: @unchecked Sendable {
         if let keptUnreadableFile { throw SaveError(description: keptUnreadableFile) }
         var written = config
         let current = Set(config.printers.map(\.id))
+        let (inFile, moving) = placesLock.withLock { (secretsInFile, moveRequested) }
+        if !moving.isEmpty { keyring.retry() }
         // A list with no code to keep or clear never wakes the keyring: on a desktop whose Secret
         // Service starts on demand, saving the window's size or view would otherwise start it.
         let needsKeyring = config.printers.contains { $0.keyringSecret != nil } || !knownPrinterIDs.subtracting(current).isEmpty
         let secrets = needsKeyring ? keyring.available : nil
         var location: SecretsLocation = secrets != nil || (!needsKeyring && keyring.isKnownAvailable == true) ? .keyring : .configFile
-        if let secrets {
-            for index in written.printers.indices {
-                let printer = written.printers[index]
-                guard let secret = printer.keyringSecret else { continue }
-                if codesInKeyring[printer.id] != secret {
-                    guard !keyring.isRefused else {
-                        location = .configFile
-                        continue
-                    }
-                    do {
-                        let label = printer.kind.isBambu ? tr("Layerwatch access code for %@")
-                            : printer.kind.hasStatusAPI ? tr("Layerwatch API key for %@") : tr("Layerwatch camera password for %@")
-                        try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))
-                        codesInKeyring[printer.id] = secret
-                    } catch {
-                        keyring.refuse()
-                        location = .configFile
-                        continue
-                    }
-                }
-                written.printers[index] = printer.withoutKeyringSecret
+        var nowInFile: Set<UUID> = [], keptInFile: [UUID] = [], moved: [UUID] = []
+        for index in written.printers.indices {
+            let printer = written.printers[index]
+            guard let secret = printer.keyringSecret else { continue }
+            let stays = inFile.contains(printer.id) && !moving.contains(printer.id)
+            guard !stays, let secrets, codesInKeyring[printer.id] == secret || store(secret, of: printer, in: secrets) else {
+                nowInFile.insert(printer.id)
+                location = .configFile
+                if !stays && keyring.exists { keptInFile.append(printer.id) }
+                continue
             }
+            if inFile.contains(printer.id) { moved.append(printer.id) }
+            written.printers[index] = printer.withoutKeyringSecret
         }
+        placesLock.withLock { moveRequested.subtract(moving) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var keptAside: String?
@@ -270,7 +305,24 @@ public final class ConfigStore: @unchecked Sendable {
             codesInKeyring[removed] = nil
         }
         knownPrinterIDs = current
-        return Saved(location: location, keptAside: keptAside)
+        placesLock.withLock { secretsInFile = nowInFile }
+        return Saved(location: location, keptAside: keptAside, keptInFile: keptInFile, keyringAnswered: secrets != nil, moved: moved)
+    }
+
+    /// Stores `printer`'s `secret` in `secrets` unless the keyring declined one before; false when
+    /// it does not take it (from then on it is not asked until the user asks to move a secret).
+    private func store(_ secret: String, of printer: Printer, in secrets: any SecretStore) -> Bool {
+        guard !keyring.isRefused else { return false }
+        do {
+            let label = printer.kind.isBambu ? tr("Layerwatch access code for %@")
+                : printer.kind.hasStatusAPI ? tr("Layerwatch API key for %@") : tr("Layerwatch camera password for %@")
+            try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))
+            codesInKeyring[printer.id] = secret
+            return true
+        } catch {
+            keyring.decline()
+            return false
+        }
     }
 
     /// Renames the file at `target` to `printers.json.conflict-<time>` when it is there and differs
@@ -399,7 +451,7 @@ public final class ConfigStore: @unchecked Sendable {
     }
 
     /// A printer's name in the quotation marks of the user's language.
-    private static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         // TRANSLATORS: a printer's name in quotation marks, as in the keyring messages.
         String(format: tr("“%@”"), name)
     }

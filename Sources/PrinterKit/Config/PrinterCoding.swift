@@ -3,7 +3,7 @@ import Foundation
 /// How a printer is written in `printers.json`: flat, readable keys, a Bambu model as the code its
 /// SSDP announcement uses, a Creality printer's family (`k1`, `k2`; one this version does not know
 /// is read as `k1`), the access code or API key only when there is one to keep in the file, its
-/// cameras as a list (format 3), and the optional fields (API port, notifications, timelapse) only
+/// cameras as a list (format 3; empty for a Klipper or OctoPrint printer without a camera), and the optional fields (API port, notifications, timelapse) only
 /// when not their defaults. A format-1 or 2 printer had one camera in its own fields (`url`,
 /// `rotation`, `flipHorizontal`, `flipVertical`): it is read as a printer with that one camera,
 /// whose id is the printer's (`AppConfig.Reading` then joins the entries of one printer).
@@ -18,8 +18,9 @@ extension Printer: Codable {
         case bambuRTSPS, bambuJPEG, generic, klipper, octoprint, creality
     }
 
-    /// A printer needs its id, name, a kind this version knows and a camera (else it is left out, see
-    /// `AppConfig.Reading`); every other field that is bad takes its default, the printer kept.
+    /// A printer needs its id, name, a kind this version knows and a camera — but a Klipper or
+    /// OctoPrint printer, which may go without (else it is left out, see `AppConfig.Reading`); every
+    /// other field that is bad takes its default, the printer kept.
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decode(UUID.self, forKey: .id)
@@ -38,8 +39,13 @@ extension Printer: Codable {
         case .creality: kind = .creality(fields.value(.family, as: String.self, CrealityFamily.init(rawValue:)) ?? .k1)
         }
         var cameras: [PrinterCamera]
+        // An empty list is a Klipper or OctoPrint printer watched without a picture; a list none of
+        // whose cameras can be read is not.
+        var listsNone = false
         if container.contains(.cameras) {
-            cameras = PrinterCamera.kept((fields.value(.cameras, as: [Droppable<PrinterCamera>].self) ?? []).compactMap(\.element))
+            let listed = fields.value(.cameras, as: [Droppable<PrinterCamera>].self)
+            listsNone = listed?.isEmpty ?? false
+            cameras = PrinterCamera.kept((listed ?? []).compactMap(\.element))
             if cameras.isEmpty && kind.hasOwnCamera { cameras = [.own(id: id)] }
         } else {
             cameras = [PrinterCamera(id: id, url: fields.value(.url),
@@ -47,7 +53,7 @@ extension Printer: Codable {
                                      flipHorizontal: fields.value(.flipHorizontal) ?? false,
                                      flipVertical: fields.value(.flipVertical) ?? false)]
         }
-        guard !cameras.isEmpty else {
+        guard !cameras.isEmpty || (listsNone && kind.canGoWithoutCamera) else {
             throw DecodingError.dataCorruptedError(forKey: .cameras, in: container, debugDescription: "a printer without a camera")
         }
         self.init(

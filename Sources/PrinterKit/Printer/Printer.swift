@@ -56,6 +56,11 @@ public struct Printer: Hashable, Identifiable, Sendable {
 
         /// True for printers whose status comes from an HTTP API (Moonraker, OctoPrint).
         public var hasStatusAPI: Bool { self == .klipper || self == .octoprint }
+
+        /// True for printers that may have no camera: their status connection owes nothing to a
+        /// camera (Klipper, OctoPrint), so they are watched without a picture. A Bambu or Creality
+        /// printer always has its own camera; a camera by URL is nothing without one.
+        public var canGoWithoutCamera: Bool { hasStatusAPI }
     }
 
     public let id: UUID
@@ -73,7 +78,8 @@ public struct Printer: Hashable, Identifiable, Sendable {
     public var accessCode: String
     /// Its cameras in the order the tab's switcher lists them; the tab shows the first at start,
     /// and its farm tile and mini window the one the tab shows. A Bambu printer's own camera has
-    /// no URL, nor has a Creality printer's; made without cameras, such a printer has its own.
+    /// no URL, nor has a Creality printer's; made without cameras, such a printer has its own. Empty
+    /// for a Klipper or OctoPrint printer watched without a picture (`Kind.canGoWithoutCamera`).
     public var cameras: [PrinterCamera]
     /// Whether a finished, failed or paused print on this printer raises a desktop notification.
     public var notifies: Bool

@@ -123,7 +123,8 @@ public struct PrinterDraft: Equatable, Sendable {
     }
 
     /// The cameras with their URLs trimmed, those without one left out (a Bambu or Creality
-    /// printer's own camera kept, first); a message for each URL that cannot be played — under the
+    /// printer's own camera kept, first; none is fine for a Klipper or OctoPrint printer, a camera
+    /// by URL needs its URL); a message for each URL that cannot be played — under the
     /// URL field for a printer's only camera, else in the camera list, naming the camera. A
     /// printer's camera (Klipper, OctoPrint, Creality) must be on the network; a WebRTC (WHEP)
     /// address without `webrtc:` would only fail with HTTP 405.
@@ -140,9 +141,8 @@ public struct PrinterDraft: Equatable, Sendable {
             cameras = [own] + cameras.filter { $0.url != nil }
         }
         guard !cameras.isEmpty else {
-            if kind.hasStatusAPI {
-                messages[.cameras] = tr("Check at least one camera: “Find Cameras” lists the ones this printer has.")
-            } else {
+            // A Klipper or OctoPrint printer without a camera is watched without a picture.
+            if !kind.canGoWithoutCamera {
                 do { _ = try StreamSource.parse("") } catch { messages[.url] = error.description }
             }
             return []

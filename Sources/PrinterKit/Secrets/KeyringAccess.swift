@@ -1,17 +1,19 @@
 import Foundation
 
 /// The keyring as `ConfigStore` uses it: checked for a Secret Service once, at first use (off the
-/// main loop in the app, so a stalled one never freezes the window), and given up on for good once
-/// it refused a code or the app quits while a call hangs, so codes go to the owner-only file instead.
+/// main loop in the app, so a stalled one never freezes the window), and given up on once it
+/// declined a secret (a cancelled prompt, a locked keyring, no answer in time) until the user asks
+/// to move secrets into it (`retry`), and for good once the app quits while a call hangs, so
+/// secrets go to the owner-only file instead and no prompt comes back unasked.
 final class KeyringAccess: @unchecked Sendable {
     private let store: (any SecretStore)?
     /// Guards `check`, which runs once; held only while it runs (bounded by its own time limit).
     private let checkLock = NSLock()
     private var check: (() -> Bool)?
     private var answered = true
-    /// Guards `refused`; never held during a keyring call, so quitting can set it while one hangs.
+    /// Guards the two below; never held during a keyring call, so quitting can set them while one hangs.
     private let stateLock = NSLock()
-    private var refused = false
+    private var declined = false, abandoned = false
 
     /// - Parameters:
     ///   - store: the keyring, nil for none.
@@ -43,16 +45,22 @@ final class KeyringAccess: @unchecked Sendable {
         return check == nil ? answered && store != nil : nil
     }
 
-    var isRefused: Bool { stateLock.withLock { refused } }
+    /// True when secrets go to the file without asking the keyring: it declined one, or the app quits.
+    var isRefused: Bool { stateLock.withLock { declined || abandoned } }
 
-    /// Keeps codes out of the keyring from now on, after it refused one.
-    func refuse() {
-        stateLock.withLock { refused = true }
+    /// Keeps secrets out of the keyring until `retry`, after it declined one.
+    func decline() {
+        stateLock.withLock { declined = true }
+    }
+
+    /// Asks the keyring again after it declined: the user asked to move secrets into it.
+    func retry() {
+        stateLock.withLock { declined = false }
     }
 
     /// Refuses from now on and cancels the calls in progress: the app is quitting.
     func abandon() {
-        refuse()
+        stateLock.withLock { abandoned = true }
         store?.abandon()
     }
 }

@@ -45,12 +45,15 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
         }) ?? false
     }
 
+    /// Throws when the keyring does not keep it: an error (a dismissed prompt, a locked keyring, no
+    /// answer in time), or a false answer without one.
     public func store(accessCode: String, for printerID: UUID, label: String) throws {
         let attributes = Self.attributes(printerID)
-        _ = try call(limit: timeout) { cancellable, error in
+        let stored = try call(limit: timeout) { cancellable, error in
             secret_password_storev_sync(schema, attributes.table, SECRET_COLLECTION_DEFAULT, label, accessCode,
                                         cancellable, &error)
         }
+        guard stored != 0 else { throw Failure(description: tr("the keyring did not keep it")) }
     }
 
     public func accessCode(for printerID: UUID) throws -> String? {
@@ -107,7 +110,22 @@ public final class KeyringSecretStore: SecretStore, @unchecked Sendable {
             if callsLock.withLock({ abandoned }) { throw Failure(description: tr("Layerwatch stopped waiting for the keyring")) }
             throw Failure(description: String(format: tr("the keyring did not answer within %ld s"), Int(limit.rounded(.up))))
         }
-        throw Failure(description: String(cString: error.pointee.message))
+        // The user is told in their own terms; libsecret's and D-Bus's own words go to the log.
+        StreamLog.log(.info, "keyring: \(String(cString: error.pointee.message))")
+        throw Failure(description: Self.words(for: error.pointee))
+    }
+
+    /// What went wrong with the keyring, as the user would say it.
+    private static func words(for error: GError) -> String {
+        if error.domain == secret_error_get_quark(), error.code == SECRET_ERROR_IS_LOCKED.rawValue {
+            return tr("the keyring is locked")
+        }
+        if error.domain == g_dbus_error_quark(),
+           [G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_SPAWN_SERVICE_NOT_FOUND]
+            .map { gint($0.rawValue) }.contains(error.code) {
+            return tr("no keyring is running")
+        }
+        return tr("the keyring refused the request")
     }
 }
 

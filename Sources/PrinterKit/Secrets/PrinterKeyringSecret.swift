@@ -11,9 +11,7 @@ import StreamKit
 extension Printer {
     /// The secret to keep in the keyring, nil when the printer has none.
     var keyringSecret: String? {
-        let urls = Dictionary(uniqueKeysWithValues: cameras.compactMap { camera in
-            camera.url.flatMap { Self.masked($0) != $0 ? (camera.id.uuidString, $0) : nil }
-        })
+        let urls = Dictionary(uniqueKeysWithValues: camerasHoldingPasswords.compactMap { camera in camera.url.map { (camera.id.uuidString, $0) } })
         if kind.isBambu && urls.isEmpty { return accessCode.isEmpty ? nil : accessCode }
         let key = kind.isBambu || kind.hasStatusAPI ? accessCode : ""
         guard !key.isEmpty || !urls.isEmpty else { return nil }
@@ -21,6 +19,11 @@ extension Printer {
         parts[Self.keyPart] = key.isEmpty ? nil : key
         parts[Self.urlsPart] = urls.isEmpty ? nil : urls
         return (try? JSONSerialization.data(withJSONObject: parts, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The cameras whose URL holds a password (in its user part or its query), which the keyring keeps.
+    public var camerasHoldingPasswords: [PrinterCamera] {
+        cameras.filter { camera in camera.url.map { Self.masked($0) != $0 } ?? false }
     }
 
     /// The printer as the file keeps it when the keyring holds its secret.

@@ -18,6 +18,9 @@ public struct ImportedCamera: Equatable, Sendable {
     /// The camera's host when it is not the printer's own (a host may list any address), set by
     /// the import so the list can say so beside the URL.
     public var otherHost: String?
+    /// Why nothing answered where the camera streams when the list was made (`CameraReachability`);
+    /// nil when something did, or when it was not asked.
+    public var unreachable: String?
 
     public init(name: String, service: String, url: String?, mjpegFallback: String? = nil, rotation: Int = 0,
                 flipHorizontal: Bool = false, flipVertical: Bool = false) {

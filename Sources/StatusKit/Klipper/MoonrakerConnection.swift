@@ -4,7 +4,8 @@ import StreamKit
 /// Klipper's status through Moonraker's HTTP API: one query of the objects the status strip needs
 /// every `HTTPStatusAPI.pollInterval` (the documented `printer/objects/query`; polling at 2 s is what
 /// Mainsail's own fallback does, and far from the 1 s floor the printer's host deserves), and the
-/// active Spoolman spool where the host has Spoolman (`SpoolmanWatch`).
+/// active Spoolman spool where the host has Spoolman (`SpoolmanWatch`), and the job's thumbnail
+/// once per job (`JobThumbnailWatch`): the largest the file's metadata lists.
 final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     static let queryPath = "/printer/objects/query?print_stats&display_status&virtual_sdcard&heater_bed&extruder"
     private let api: HTTPStatusAPI
@@ -16,6 +17,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
         var isLive = false
+        var thumbnails = JobThumbnailWatch()
         while !stop.isStopped {
             let answer: [String: Any]
             do {
@@ -33,8 +35,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
             }
             var current = Self.status(from: status)
             current.filament = spoolman.filament(from: api, stop: stop)
-            if stop.isStopped { return }
-            report(current)
+            thumbnails.report(current, stop: stop, to: report) { job in Self.thumbnail(of: job, from: api, stop: stop) }
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }
     }
@@ -54,6 +55,33 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
 
     /// The stop signal already interrupts its requests and its wait between polls.
     func interrupt() {}
+
+    /// `job`'s largest thumbnail: its metadata (`/server/files/metadata`) lists them, each beside the
+    /// file (`relative_path`); nil when it lists none or one cannot be read.
+    static func thumbnail(of job: String, from api: HTTPStatusAPI, stop: StopSignal) -> Data? {
+        let query = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#?"))
+        guard let name = job.addingPercentEncoding(withAllowedCharacters: query),
+              let metadata = try? api.object("/server/files/metadata?filename=" + name, stop: stop),
+              let path = thumbnailPath(metadata, job: job) else { return nil }
+        return try? api.data(path, limit: JobThumbnailWatch.maximumBytes, stop: stop)
+    }
+
+    /// Where the largest thumbnail of the metadata's `result.thumbnails` is served: under
+    /// `/server/files/gcodes/`, in the job's folder; nil without one (or with a path leaving it).
+    static func thumbnailPath(_ metadata: [String: Any], job: String) -> String? {
+        let listed = ((metadata["result"] as? [String: Any])?["thumbnails"] as? [Any] ?? []).compactMap { $0 as? [String: Any] }
+        let largest = listed.compactMap { entry -> (pixels: Int, path: String)? in
+            guard let path = JSONValue.string(entry["relative_path"]), !path.isEmpty else { return nil }
+            let side = { (key: String) in PrinterNumber.int(entry[key], in: 0...100_000) ?? 0 }
+            return (side("width") * side("height"), path)
+        }.max { $0.pixels < $1.pixels }
+        guard let relative = largest?.path else { return nil }
+        let folder = (job as NSString).deletingLastPathComponent
+        let path = folder.isEmpty ? relative : folder + "/" + relative
+        guard !path.hasPrefix("/"), !path.split(separator: "/").contains(".."),
+              let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else { return nil }
+        return "/server/files/gcodes/" + encoded
+    }
 
     /// The status in Moonraker's `result.status` object.
     static func status(from objects: [String: Any]) -> PrinterStatus {

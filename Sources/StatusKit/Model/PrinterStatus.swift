@@ -61,6 +61,8 @@ public struct PrinterStatus: Equatable, Sendable {
     public var speed: PrintSpeed?
     /// The filament loaded (AMS trays, external spool, Spoolman's active spool); empty when unknown.
     public var filament = Filament()
+    /// The job's thumbnail where the printer serves one (Moonraker, OctoPrint); nil before it came.
+    public var thumbnail: JobThumbnail?
 
     public init(state: State = .idle, job: String? = nil, progress: Double? = nil, layer: Int? = nil,
                 totalLayers: Int? = nil, timeLeft: TimeInterval? = nil, nozzles: [Temperature] = [],

@@ -35,6 +35,18 @@ struct HTTPStatusAPI: Sendable {
         }
     }
 
+    /// The bytes at `path` (a thumbnail), at most `limit` of them; a path that would leave the
+    /// API's scheme, host or port (an absolute address a host sent) is refused, so the key goes
+    /// nowhere else.
+    func data(_ path: String, limit: Int, stop: StopSignal?) throws(HTTPFetch.Failure) -> Data {
+        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL, url.scheme == baseURL.scheme,
+              url.host == baseURL.host, url.port == baseURL.port else {
+            throw HTTPFetch.Failure(failure: .protocolError("bad path"), otherClientError: false)
+        }
+        return try HTTPFetch.get(url, headers: key.map { [($0.header, $0.value)] } ?? [],
+                                 secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout, limit: limit, stop: stop)
+    }
+
     /// POSTs `json` to `path` on a thread of its own and hands `answer` the outcome: a 2xx is done,
     /// 401/403 a rejected key, another 4xx or 5xx a refusal with the host's reason (Moonraker's
     /// `error.message`, OctoPrint's `error`, or the text it sent).

@@ -4,7 +4,8 @@ import StreamKit
 /// OctoPrint's status through its REST API: `/api/job` and `/api/printer` every
 /// `HTTPStatusAPI.pollInterval`, with the API key. `/api/printer` answers 409 while no printer is
 /// connected: the job's state still stands, without temperatures. A cancel reads as cancelled
-/// (`OctoPrintCancelWatch`), though OctoPrint then says only "Operational".
+/// (`OctoPrintCancelWatch`), though OctoPrint then says only "Operational". The job's thumbnail,
+/// once per job, is the `thumbnail` the PrusaSlicer Thumbnails plugin adds to the file's entry.
 final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     private let api: HTTPStatusAPI
 
@@ -15,6 +16,7 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
         var isLive = false
         var cancels = OctoPrintCancelWatch()
+        var thumbnails = JobThumbnailWatch()
         while !stop.isStopped {
             let job: [String: Any]
             var printer: [String: Any]?
@@ -33,7 +35,10 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
                 isLive = true
                 live()
             }
-            report(cancels.resolve(Self.status(job: job, printer: printer)))
+            let file = (job["job"] as? [String: Any])?["file"] as? [String: Any]
+            thumbnails.report(cancels.resolve(Self.status(job: job, printer: printer)), stop: stop, to: report) { _ in
+                Self.thumbnail(of: file, from: api, stop: stop)
+            }
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }
     }
@@ -54,6 +59,17 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
 
     /// The stop signal already interrupts its requests and its wait between polls.
     func interrupt() {}
+
+    /// The thumbnail of `file` (`/api/job`'s `job.file`, stored in OctoPrint): the `thumbnail` address
+    /// its entry in `/api/files/local/` has where the PrusaSlicer Thumbnails plugin runs; nil
+    /// without one, or when it cannot be read.
+    static func thumbnail(of file: [String: Any]?, from api: HTTPStatusAPI, stop: StopSignal) -> Data? {
+        guard JSONValue.string(file?["origin"]) == "local", let path = JSONValue.string(file?["path"]), !path.isEmpty,
+              let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed),
+              let entry = try? api.object("/api/files/local/" + encoded, stop: stop),
+              let address = JSONValue.string(entry["thumbnail"]), !address.isEmpty else { return nil }
+        return try? api.data(address, limit: JobThumbnailWatch.maximumBytes, stop: stop)
+    }
 
     /// The status in `/api/job`'s and (when a printer is connected) `/api/printer`'s answers.
     static func status(job: [String: Any], printer: [String: Any]?) -> PrinterStatus {

@@ -29,6 +29,12 @@ public enum NetworkCamera {
         URLOrigin(signalling(text))?.host
     }
 
+    /// Where `text` connects first (a `webrtc:` URL's signalling server): its host, lowercased and
+    /// without IPv6 brackets, and its port (the scheme's usual one when it names none); nil when it has none.
+    public static func address(of text: String) -> (host: String, port: Int)? {
+        URLOrigin(signalling(text)).map { ($0.host, $0.port) }
+    }
+
     /// A `webrtc:` URL's signalling URL (what its host and scheme are read from); any other text as it is.
     private static func signalling(_ text: String) -> String {
         text.lowercased().hasPrefix("webrtc:") ? String(text.dropFirst("webrtc:".count)) : text

@@ -49,7 +49,7 @@ final class WebRTCInput: PacketSource {
             local = try peer.makeOffer(interrupting: gate)
             let answer = try exchange.trade(offer: local, style: style)
             do {
-                remote = try WebRTCDescription(answer.sdp, cameraAddress: camera, offered: Self.payloadTypes(of: local))
+                remote = try WebRTCDescription(answer.sdp, cameraAddress: camera, answering: local)
                 try peer.take(answer: remote.text)
             } catch {
                 Self.end(answer.session, secrets: secrets)
@@ -59,7 +59,7 @@ final class WebRTCInput: PacketSource {
             codec = remote.codec
         }
         StreamLog.log(.debug, "WebRTC \(style.rawValue) to \(source): local candidates "
-                      + "\(WebRTCDescription.candidateAddresses(of: local)), remote \(remote.candidates)")
+                      + "[\(WebRTCDescription.candidateAddresses(of: local))], remote \(remote.candidates)")
     }
 
     deinit {
@@ -115,11 +115,5 @@ final class WebRTCInput: PacketSource {
 
     private static var iceFailed: FFmpegError {
         FFmpegError(code: lw_averror(EHOSTUNREACH), stage: .read, failure: .mediaUnreachable)
-    }
-
-    /// The payload types of `sdp`'s video section.
-    private static func payloadTypes(of sdp: String) -> Set<Int> {
-        let video = sdp.split(whereSeparator: \.isNewline).first { $0.hasPrefix("m=video ") }
-        return Set(video.map { $0.split(separator: " ").dropFirst(3).compactMap { Int($0) } } ?? [])
     }
 }

@@ -82,7 +82,7 @@ final class WebRTCPeer {
     /// The address this host sends from to reach `address`.
     static func routeSource(to address: String) -> String? { taking(lw_webrtc_route_source(address)) }
 
-    private static func taking(_ text: UnsafeMutablePointer<CChar>?) -> String? {
+    static func taking(_ text: UnsafeMutablePointer<CChar>?) -> String? {
         guard let text else { return nil }
         defer { lw_webrtc_free_text(text) }
         return String(cString: text)

@@ -1,12 +1,11 @@
 import CGtk
 import Foundation
 import GtkKit
-import StatusKit
 import StreamKit
 
 /// What a CameraSurface tells the view that owns it.
 @MainActor
-protocol CameraSurfaceDelegate: AnyObject {
+public protocol CameraSurfaceDelegate: AnyObject {
     /// The session's state changed; the surface's own overlays already show it.
     func cameraSurface(_ surface: CameraSurface, didChange state: SessionState)
 }
@@ -20,9 +19,9 @@ protocol CameraSurfaceDelegate: AnyObject {
 /// `widget`, and hears of states through `delegate`; the picture is made once and never moves
 /// inside the surface.
 @MainActor
-final class CameraSurface {
+public final class CameraSurface {
     /// What a surface shows besides the picture and the status card.
-    enum Style {
+    public enum Style {
         /// A printer's page: LIVE badge, picture age, stats; the full status strip at the bottom.
         case full
         /// A mini window: a compact status card; a one-line status strip.
@@ -33,26 +32,26 @@ final class CameraSurface {
     }
 
     /// The camera's session shown now (see `show(_:name:orientation:)`).
-    private(set) var session: StreamSession
+    public private(set) var session: StreamSession
     let status = StatusOverlay()
     /// The stream's figures, and the printer's temperatures its owner's status binding gives.
-    let stats = StatsOverlay()
-    weak var delegate: CameraSurfaceDelegate?
-    private(set) var state: SessionState = .idle
+    public let stats = StatsOverlay()
+    public weak var delegate: CameraSurfaceDelegate?
+    public private(set) var state: SessionState = .idle
 
     /// The widget to embed: the overlay holding the picture and its overlays.
-    var widget: UnsafeMutablePointer<GtkWidget> { overlay.pointer }
+    public var widget: UnsafeMutablePointer<GtkWidget> { overlay.pointer }
     /// The GtkPicture showing the video; stable until `dismantle`.
     var picture: UnsafeMutablePointer<GtkWidget>? { cameraHost.widget }
     /// The frame on screen now.
-    var shownFrame: VideoFrame? { cameraHost.coordinator?.shownFrame }
+    public var shownFrame: VideoFrame? { cameraHost.coordinator?.shownFrame }
     /// How frames reach this surface's renderer.
     var framePath: FramePath? { cameraHost.coordinator?.path }
     /// How often the picture's wrapper was updated and dismantled (it is made once, with the surface).
     var lifecycle: (updates: Int, dismantles: Int) { (cameraHost.updateCount, cameraHost.dismantleCount) }
 
     /// Set where the printer's settings can be edited: a rejected access code then offers that.
-    var onEditAccessCode: (@MainActor () -> Void)? {
+    public var onEditAccessCode: (@MainActor () -> Void)? {
         get { status.onEdit }
         set { status.onEdit = newValue }
     }
@@ -85,7 +84,7 @@ final class CameraSurface {
 
     /// A surface for `session`, captioned with the printer's `name`, showing the picture upright for
     /// a camera mounted as `orientation` says.
-    init(session: StreamSession, name: String, style: Style, orientation: PictureOrientation = .upright) {
+    public init(session: StreamSession, name: String, style: Style, orientation: PictureOrientation = .upright) {
         self.session = session
         self.name = name
         self.orientation = orientation
@@ -138,7 +137,12 @@ final class CameraSurface {
         allocation.onChange = { [weak self] width, height in
             self?.displaySizeChanged(PixelSize(width: width, height: height))
         }
-        connectSignal(widget, "map") { [weak self] in self?.startTicking() }
+        // What the ticks show is shown at once too: a view appearing (a tab switched to, the farm,
+        // a mini window) never shows a recording's time as it was when it went, or no badge, for a second.
+        connectSignal(widget, "map") { [weak self] in
+            self?.showRecording()
+            self?.startTicking()
+        }
         connectSignal(widget, "unmap") { [weak self] in self?.ticker = nil }
         cameraHost.update(cameraView())
         apply(session.state)
@@ -146,7 +150,7 @@ final class CameraSurface {
 
     /// Shows another camera's `session` in the same picture (a printer's camera switcher): the
     /// picture, its overlays and zoom stay; the picture waits for that camera's frames.
-    func show(_ session: StreamSession, name: String, orientation: PictureOrientation) {
+    public func show(_ session: StreamSession, name: String, orientation: PictureOrientation) {
         guard session !== self.session else { return }
         self.session = session
         self.name = name
@@ -159,7 +163,7 @@ final class CameraSurface {
 
     /// Takes the picture out and detaches it from the session (the last view leaving stops the
     /// stream). Only the first call does anything.
-    func dismantle() {
+    public func dismantle() {
         guard !cameraHost.isDismantled else { return }
         ticker = nil
         gtk_overlay_set_child(gcast(widget), nil)
@@ -167,35 +171,35 @@ final class CameraSurface {
     }
 
     /// Dismantles when `owner` (the window the surface lives in) is destroyed.
-    func dismantleOnDestroy(of owner: some GObjectPointer) {
+    public func dismantleOnDestroy(of owner: some GObjectPointer) {
         connectSignal(owner, "destroy") { [weak self] in self?.dismantle() }
     }
 
     /// Lays the owner's own controls over the picture (the mini window's hover buttons).
-    func addOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
+    public func addOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
         gtk_overlay_add_overlay(gcast(widget), control)
     }
 
     /// Connects again at once (the status card's Retry, the Reconnect action).
-    func reconnect() {
+    public func reconnect() {
         session.restart()
     }
 
     /// Lays the owner's `control` (its print status strip) along the bottom: below the picture's
     /// age and the zoom on a page, over the picture's bottom edge in a mini window.
-    func addBottomOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
+    public func addBottomOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
         if let bottom { gtk_box_append(gcast(bottom), control) } else { gtk_overlay_add_overlay(gcast(widget), control) }
     }
 
     /// Lays `control` (a page's toasts) along the bottom above the picture's age, the zoom and the
     /// status strip, so it covers none of them (over the bottom edge where there is no such row).
-    func addAboveBottomOverlays(_ control: UnsafeMutablePointer<GtkWidget>) {
+    public func addAboveBottomOverlays(_ control: UnsafeMutablePointer<GtkWidget>) {
         if let bottom { gtk_box_prepend(gcast(bottom), control) } else { gtk_overlay_add_overlay(gcast(widget), control) }
     }
 
     /// Whether the picture can be seen: a farm tile scrolled out of the window is mapped but
     /// hidden, and then costs what a hidden tab costs (the session converts nothing for it).
-    func setOnScreen(_ shown: Bool) {
+    public func setOnScreen(_ shown: Bool) {
         guard shown != onScreen else { return }
         onScreen = shown
         cameraHost.update(cameraView())
@@ -205,7 +209,7 @@ final class CameraSurface {
 
     /// Whether a new picture at each keyframe is enough here (a farm tile past the live ones): while
     /// no other view of the session is shown, it then decodes keyframes only (see `HiddenDecoding`).
-    func setKeyframesSuffice(_ suffice: Bool) {
+    public func setKeyframesSuffice(_ suffice: Bool) {
         guard suffice != keyframesSuffice else { return }
         keyframesSuffice = suffice
         cameraHost.update(cameraView())
@@ -219,12 +223,12 @@ final class CameraSurface {
     var zoom: PictureZoom { zoomControls?.zoom ?? .fitted }
 
     /// Zooms to `zoom` (a farm tile stays fitted).
-    func setZoom(_ zoom: PictureZoom) {
+    public func setZoom(_ zoom: PictureZoom) {
         zoomControls?.set(zoom)
     }
 
     /// One step in or out about the middle (the `+` and `-` keys).
-    func stepZoom(in zoomIn: Bool) {
+    public func stepZoom(in zoomIn: Bool) {
         zoomControls?.step(in: zoomIn)
     }
 
@@ -255,7 +259,7 @@ final class CameraSurface {
         return indicator
     }
 
-    func setStatsShown(_ shown: Bool) {
+    public func setStatsShown(_ shown: Bool) {
         stats.setShown(shown)
         if shown { stats.show(session.stats) }
     }
@@ -266,7 +270,7 @@ final class CameraSurface {
     var liveBadgeText: String { String(cString: gtk_label_get_text(gcast(liveBadge.pointer))) }
 
     /// Says "DEMO" where a camera says "LIVE": the demo clip is a recording, never a live picture.
-    func markAsDemo() {
+    public func markAsDemo() {
         gtk_label_set_text(gcast(liveBadge.pointer), tr("DEMO"))
         gtk_widget_remove_css_class(liveBadge.pointer, "live-badge")
         gtk_widget_add_css_class(liveBadge.pointer, "demo-badge")
@@ -314,7 +318,7 @@ final class CameraSurface {
 
     /// Shows whether the camera is being recorded, how long and how large (each second, and at once
     /// when a recording starts or ends).
-    func showRecording() {
+    public func showRecording() {
         recordingBadge.show(session.recording?.current)
     }
 

@@ -53,7 +53,7 @@ public struct PictureOrientation: Equatable, Sendable {
     /// The picture upright: 4-byte pixels (any channel order) `width`×`height` with rows `stride`
     /// bytes apart, flipped then turned as this orientation says, packed into new rows. For a
     /// snapshot, off the main loop.
-    func upright(_ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> (bytes: [UInt8], width: Int, height: Int) {
+    public func upright(_ pixels: UnsafeRawPointer, width: Int, height: Int, stride: Int) -> (bytes: [UInt8], width: Int, height: Int) {
         let (outWidth, outHeight) = isSideways ? (height, width) : (width, height)
         var out = [UInt32](repeating: 0, count: outWidth * outHeight)
         out.withUnsafeMutableBufferPointer { target in

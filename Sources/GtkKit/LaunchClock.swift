@@ -3,11 +3,11 @@ import Foundation
 /// Milliseconds since the process was started (by the kernel's count, in its 10 ms ticks), for the
 /// debug log's start-up milestones: the window on screen, the first picture.
 @MainActor
-enum LaunchClock {
+public enum LaunchClock {
     private static var logged: Set<String> = []
 
     /// Logs `milestone` with the time since start, the first time it is reached.
-    static func reached(_ milestone: String) {
+    public static func reached(_ milestone: String) {
         guard logged.insert(milestone).inserted, let elapsed = millisecondsSinceStart() else { return }
         GLibLog.debug("\(milestone) \(elapsed) ms after start")
     }

@@ -5,11 +5,11 @@ import StreamKit
 /// picture, fitted) to 8, and the point of the upright picture at the middle of the view, in
 /// fractions of its sides. Plain arithmetic: `ZoomControls` turns wheel, pinch, drag, double-click
 /// and keys into these steps, and the view shows `visible`.
-struct PictureZoom: Equatable {
+public struct PictureZoom: Equatable {
     static let maximum = 8.0
     /// One step of the `+` and `-` keys: every other step is a power of two (1, 1.4, 2, 2.8, 4 …).
     static let step = 2.0.squareRoot()
-    static let fitted = PictureZoom()
+    public static let fitted = PictureZoom()
 
     private(set) var scale = 1.0
     private(set) var centerX = 0.5

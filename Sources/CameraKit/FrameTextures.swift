@@ -32,7 +32,7 @@ public enum FrameTextures {
     }
 
     /// GDK's name for pixels in `order` (alpha 255, so premultiplied is exact).
-    static func memoryFormat(of order: PixelOrder) -> GdkMemoryFormat {
+    public static func memoryFormat(of order: PixelOrder) -> GdkMemoryFormat {
         order == .rgba ? GDK_MEMORY_R8G8B8A8_PREMULTIPLIED : GDK_MEMORY_B8G8R8A8_PREMULTIPLIED
     }
 }
