@@ -51,13 +51,13 @@ let package = Package(
         .target(name: "CLayerwatch", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
         // Pixel loops the debug build would leave unoptimised (17× slower at -O0), so always -O2.
         .target(name: "CPixels", cSettings: [.unsafeFlags(["-O2"])]),
-        // The CPU budget under libsoup's WebSocket reads (a GIO stream and the GProxy that puts it
-        // there), GObject subclasses Swift cannot write.
-        .target(name: "CWebSocketBudget", dependencies: ["CSoup"]),
+        // The guard under libsoup's WebSocket reads (a GIO stream reading the frame headers, and the
+        // GProxy that puts it there), GObject subclasses Swift cannot write.
+        .target(name: "CWebSocketGuard", dependencies: ["CSoup"]),
         .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels", "CWebRTC"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
         // Printers' live status (Bambu MQTT, Moonraker, OctoPrint, Creality's websocket): GTK-free, one client per printer.
-        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketBudget"]),
+        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketGuard"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit", "StatusKit", "CSecret"]),
         // One camera shown: the picture, its frame path, zoom, orientation and overlays. Knows nothing
         // of printers or their status (ModuleBoundaryTests keeps it so); the app adds those.

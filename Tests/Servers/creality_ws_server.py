@@ -28,8 +28,8 @@ stdin:  {"cmd":"set","fields":{…}}    merged into the state and pushed as one 
                                       | fragmented (the whole state in three fragments, a ping
                                       between them) | close (a close frame, then the socket closed)
         {"cmd":"interleave","deltas":[{…},…]}   the deltas merged and pushed in one write, each
-                                      followed by bad messages (a binary one not UTF-8, not JSON,
-                                      nested 100 000 deep): garbage between good frames
+                                      followed by bad messages (not UTF-8, not JSON, nested 100 000
+                                      deep): garbage between good frames
         {"cmd":"pingflood","seconds":S}   pings as fast as the client takes them for S seconds, a
                                       state delta ({"printProgress":N}, N counting from 1) pushed
                                       between them every 0.25 s; pongs are counted, not reported one by one
@@ -275,8 +275,7 @@ class Printer:
             with self.lock:
                 self.state.update(delta)
             data += frame(0x1, json.dumps(delta, separators=(",", ":")).encode())
-            # The one that is not UTF-8 as a binary message: as text, RFC 6455 fails the connection.
-            data += b"".join(frame(0x2 if bad is BAD_MESSAGES[0] else 0x1, bad) for bad in BAD_MESSAGES)
+            data += b"".join(frame(0x1, bad) for bad in BAD_MESSAGES)
         with self.lock:
             clients = list(self.clients)
         for client in clients:

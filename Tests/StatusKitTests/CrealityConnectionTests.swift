@@ -162,17 +162,14 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertFalse(recorder.all.contains { $0.failure != nil }, "\(recorder.all)")
     }
 
-    /// What breaks the protocol ends the connection with a clear failure in the user's terms (none
-    /// of libsoup's text), and it reconnects: reserved bits, a frame over the size cap (refused from
-    /// its header, before its 8 MiB come), a text message that is not UTF-8 (RFC 6455 §8.1).
+    /// What breaks the protocol ends the connection with a clear failure, and it reconnects.
     func testHostileFramesAreRefusedWithAClearFailure() throws {
         let server = try printer()
         let recorder = recorder(server)
         recorder.awaitStatus(10, "idle") { $0.state == .idle }
         let cases: [(mode: String, detail: String)] = [
-            ("badframe", "a WebSocket frame the protocol forbids"),
-            ("huge", "a message over the 1 MB limit"),
-            ("badutf8", "a WebSocket text message that is not UTF-8"),
+            ("badframe", "a WebSocket frame with reserved bits set"),
+            ("huge", "a message of 8388608 bytes, over the 1 MB limit"),
         ]
         for (mode, detail) in cases {
             let index = recorder.all.count
@@ -189,14 +186,13 @@ final class CrealityConnectionTests: XCTestCase {
         recorder.awaitStatus(10, "the status still follows", from: index) { $0.state == .printing }
     }
 
-    /// A message that is not JSON, nested 100 000 deep or (binary) not UTF-8 is skipped, as a bad
-    /// MQTT report is: the good messages around it, in the same read, still count, and the
-    /// connection stays.
+    /// A message that is not UTF-8, not JSON or nested 100 000 deep is skipped, as a bad MQTT report
+    /// is: the good messages around it, in the same read, still count, and the connection stays.
     func testBadMessagesBetweenGoodOnesAreSkipped() throws {
         let server = try printer()
         let recorder = recorder(server)
         recorder.awaitStatus(10, "idle") { $0.state == .idle }
-        for mode in ["garbage", "deep"] { self.mode(server, mode) }
+        for mode in ["garbage", "badutf8", "deep"] { self.mode(server, mode) }
         server.send(["cmd": "interleave", "deltas": [["state": 1, "printFileName": "/usr/data/e.gcode", "printProgress": 5],
                                                      ["printProgress": 6, "layer": 3]]])
         XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "interleave" })
@@ -227,10 +223,8 @@ final class CrealityConnectionTests: XCTestCase {
     }
 
     /// A server flooding pings as fast as the client takes them costs the status thread a bounded
-    /// share of a core: libsoup answers each ping it reads, and past the share the CPU budget under
-    /// libsoup allows (CWebSocketBudget) the flood is read — and answered — at a bounded pace; held
-    /// back for seconds on end, the connection fails with a clear failure, and the status is back
-    /// once it has reconnected.
+    /// share of a core: pongs are paced and answer the newest ping, and past a budget the flood is
+    /// read at a bounded pace; the status pushed between the pings still flows.
     func testAPingFloodCostsABoundedShareOfACore() throws {
         let server = try printer()
         let recorder = recorder(server)
@@ -239,7 +233,6 @@ final class CrealityConnectionTests: XCTestCase {
         let seconds = 6.0
         let cpuBefore = ThreadCensus.cpuSeconds(prefix: StatusMonitor.threadName)
         let started = Date()
-        let index = recorder.all.count
         server.send(["cmd": "pingflood", "seconds": seconds])
         let flooded = try XCTUnwrap(server.waitFor("flooded", timeout: seconds + 10))
         let elapsed = Date().timeIntervalSince(started)
@@ -250,14 +243,13 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertGreaterThan(pings, 10_000, "a flood")
         XCTAssertLessThan(cpu, 0.25 * elapsed, "the status thread's CPU during the flood")
         XCTAssertGreaterThan(pongs, 0, "pings are still answered")
-        XCTAssertLessThanOrEqual(pongs, pings, "one pong at most for each ping")
-        let failed = recorder.expect(10, "the flood ends the connection", from: index) { $0.failure != nil }
-        XCTAssertEqual(failed?.failure, .protocolError("more WebSocket frames than a printer sends, for seconds on end"))
-        // Reconnected, the printer's state comes whole: the last progress pushed in the flood.
-        recorder.awaitStatus(10, "the last progress pushed in the flood", from: index) { $0.progress == Double(progress) }
-        XCTAssertGreaterThanOrEqual(server.events(named: "connected").count, 2)
+        XCTAssertLessThanOrEqual(pongs, Int(elapsed / ControlFrameBudget.pongSpacing) + 2, "pongs are paced")
+        // The progress pushed between the pings arrives: during the flood, and its last soon after.
+        XCTAssertTrue(recorder.all.contains { ($0.status?.progress ?? 0) >= 2 && ($0.status?.progress ?? 0) < Double(progress) }, "\(recorder.all.suffix(3))")
+        recorder.awaitStatus(10, "the last progress pushed in the flood") { $0.progress == Double(progress) }
         set(server, ["printProgress": 99])
         recorder.awaitStatus(10, "the status follows after the flood") { $0.progress == 99 }
+        XCTAssertFalse(recorder.all.contains { $0.failure != nil }, "\(recorder.all.filter { $0.failure != nil })")
     }
 
     func testAnHTTPServerThatIsNoWebSocketIsRefused() throws {

@@ -91,9 +91,9 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
         lock.withLock { client }?.wakeUp()
     }
 
-    /// The JSON object in a message, or nil (logged) when it is none: one bad message from a
-    /// printer costs only itself (a text message that is not UTF-8 never gets here: libsoup fails
-    /// the connection on it, as RFC 6455 asks; a binary one is read here).
+    /// The JSON object in a message, or nil (logged) when it is none: RFC 6455 would fail the
+    /// connection on a text message that is not UTF-8 (so the client hands text to libsoup as
+    /// binary), but one bad message from a printer should cost only itself.
     private func object(_ message: [UInt8]) -> [String: Any]? {
         guard String(validating: message, as: UTF8.self) != nil else {
             log.info("ignored a message that is not UTF-8")

@@ -1,5 +1,5 @@
 import CSoup
-import CWebSocketBudget
+import CWebSocketGuard
 import Foundation
 import StreamKit
 
@@ -7,10 +7,12 @@ import StreamKit
 /// fragments, pongs and close. libsoup runs on a GMainContext of this client's own, which only the
 /// thread that calls `receive` (the status monitor's) pushes as its thread-default and iterates,
 /// so nothing runs on the app's main loop and libsoup is only ever called from one thread; other
-/// threads queue text (`send`) and wake that thread. The thread's CPU spent reading is bounded
-/// below libsoup (`lw_websocket_budget_session`, against a ping flood), a frame larger than
-/// `maximumMessage` ends the connection before its payload is kept, and libsoup's errors reach the
-/// caller as `StatusFailure`s in the user's terms (`WebSocketFailure`), never as libsoup's text.
+/// threads queue text (`send`) and wake that thread. Below libsoup, a guard on the server's frames
+/// (`lw_websocket_guard_session`) hands text messages over as binary (one that is not UTF-8 costs
+/// only itself, the caller skips it), bounds a ping flood (`ControlFrameBudget`) and ends the
+/// connection on a message larger than `maximumMessage` before its payload is kept; libsoup's and
+/// the guard's errors reach the caller as `StatusFailure`s in the user's terms (`WebSocketFailure`),
+/// never as libsoup's text.
 final class WebSocketClient: @unchecked Sendable {
     /// The largest message kept: a printer's status message is a few kilobytes.
     static let maximumMessage = 1 << 20
@@ -44,7 +46,8 @@ final class WebSocketClient: @unchecked Sendable {
         context = g_main_context_new()
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
-        session = lw_websocket_budget_session(host, Int32(port))
+        var limits = ControlFrameBudget.limits(maximumMessage: Self.maximumMessage)
+        session = lw_websocket_guard_session(host, Int32(port), &limits)
         self.stop = stop
         soup_session_set_user_agent(session, "Layerwatch")
         guard let message = soup_message_new("GET", "ws://\(StreamSource.bracketed(host)):\(port)/") else { throw .timeout }
@@ -80,8 +83,8 @@ final class WebSocketClient: @unchecked Sendable {
         if cancelled { throw .timeout }
         if let failure { throw failure }
         guard let connection else { throw .timeout }
+        // libsoup's own cap (128 KiB by default) above the guard's, which refuses first.
         soup_websocket_connection_set_max_incoming_payload_size(connection, guint64(Self.maximumMessage))
-        lw_soup_websocket_cap_messages(connection, guint64(Self.maximumMessage))
         if keepalive > 0 { soup_websocket_connection_set_keepalive_interval(connection, guint(keepalive.rounded(.up))) }
         listen(on: connection)
         lastHeard = Date()

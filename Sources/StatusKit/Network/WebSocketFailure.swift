@@ -1,9 +1,10 @@
 import CSoup
+import CWebSocketGuard
 import Foundation
 import StreamKit
 
-/// libsoup's errors on a printer's WebSocket in the user's terms: its GErrors' texts are a
-/// library's English, so only their domain and code are read, and the answer's HTTP status.
+/// libsoup's and its guard's errors on a printer's WebSocket in the user's terms: libsoup's texts
+/// are a library's English, so only their domain and code are read, and the answer's HTTP status.
 enum WebSocketFailure {
     /// The end of an open connection the server closed.
     static let closed = StatusFailure.protocolError(tr("the printer closed the connection"))
@@ -34,19 +35,28 @@ enum WebSocketFailure {
         return .timeout
     }
 
-    /// Why an open connection failed: libsoup's code is the close code it sends (RFC 6455 §7.4.1).
+    /// Why an open connection failed: the guard's refusal (CWebSocketGuard), or libsoup's code,
+    /// the close code it sends (RFC 6455 §7.4.1).
     static func open(_ error: GError) -> StatusFailure {
-        if error.domain == g_io_error_quark() && error.code == Int32(G_IO_ERROR_BUSY.rawValue) {
-            return .protocolError(tr("more WebSocket frames than a printer sends, for seconds on end"))
-        }
+        if error.domain == lw_websocket_guard_error_quark() { return refused(error) }
         guard error.domain == soup_websocket_error_quark() else { return closed }
-        switch SoupWebsocketCloseCode(rawValue: UInt32(error.code)) {
-        case SOUP_WEBSOCKET_CLOSE_BAD_DATA:
-            return .protocolError(tr("a WebSocket text message that is not UTF-8"))
-        case SOUP_WEBSOCKET_CLOSE_TOO_BIG:
-            return .protocolError(String(format: tr("a message over the %d MB limit"), max(1, WebSocketClient.maximumMessage / 1_000_000)))
+        return .protocolError(tr("a WebSocket frame the protocol forbids"))
+    }
+
+    /// What the guard refused.
+    private static func refused(_ error: GError) -> StatusFailure {
+        switch LwWebsocketGuardError(rawValue: UInt32(error.code)) {
+        case LW_WEBSOCKET_GUARD_RESERVED_BITS: return .protocolError(tr("a WebSocket frame with reserved bits set"))
+        case LW_WEBSOCKET_GUARD_UNKNOWN_KIND: return .protocolError(tr("a WebSocket frame of an unknown kind"))
+        case LW_WEBSOCKET_GUARD_MASKED: return .protocolError(tr("a masked WebSocket frame from the server"))
+        case LW_WEBSOCKET_GUARD_BAD_CONTROL: return .protocolError(tr("a WebSocket control frame that is too long or fragmented"))
+        case LW_WEBSOCKET_GUARD_NESTED_MESSAGE: return .protocolError(tr("a new WebSocket message inside a fragmented one"))
+        case LW_WEBSOCKET_GUARD_ORPHAN_CONTINUATION: return .protocolError(tr("a WebSocket continuation frame without a message"))
         default:
-            return .protocolError(tr("a WebSocket frame the protocol forbids"))
+            // The message's size is the error's text, in decimal (the guard's own, never shown).
+            let size = error.message.flatMap { UInt64(String(cString: $0)) } ?? 0
+            return .protocolError(String(format: tr("a message of %d bytes, over the %d MB limit"), Int(min(size, UInt64(Int.max))),
+                                         max(1, WebSocketClient.maximumMessage / 1_000_000)))
         }
     }
 }
