@@ -27,8 +27,8 @@ XDG_CONFIG_HOME ?= $(HOME)/.config
 run: build
 	.build/debug/layerwatch $(if $(wildcard $(XDG_CONFIG_HOME)/layerwatch/printers.json),,--demo)
 
-# Every test: scripts/run-tests.sh runs the suites in three lanes at once (the GUI suites one after
-# the other in their own lane; each lane its own Xvfb and D-Bus session; GTK picks GL on Xvfb's
+# Every test: scripts/run-tests.sh runs the suites in three lanes at once (the GUI suites a class at
+# a time from a queue two lanes share; each lane its own Xvfb and D-Bus session; GTK picks GL on Xvfb's
 # Mesa; WebRTC cameras on Debian's aiortc, then again on PyPI's current one), then the draw path
 # under the other renderers; a failed test runs once more alone, and the summary ends the output.
 test: check-swift deps-test
