@@ -3,8 +3,8 @@
 #include <gio/gio.h>
 #include <string.h>
 
-/* Bytes taken from the socket at once (as main's TCP reads did): a flood is read at most one such
- * chunk a `pause`. */
+/* Bytes taken from the socket at once: past the control frames' budget, a flood is read at most one
+ * such chunk a `pause`. */
 #define CHUNK (64 * 1024)
 /* The longest server frame header: 2 bytes, then a 64-bit length (no mask: a masked frame is
  * refused on its second byte). */
@@ -167,7 +167,7 @@ static void take(LwGuardInput *guard, gsize count) {
         }
         }
     }
-    /* Past the second's control frames, the next read waits (ControlFrameBudget on main). */
+    /* Past the second's control frames, the next read waits `pause` (Swift's ControlFrameBudget). */
     double now = now_seconds();
     if (guard->counted > guard->limits.control_frames && now - guard->window_start < 1) guard->next_read = now + guard->limits.pause;
 }
