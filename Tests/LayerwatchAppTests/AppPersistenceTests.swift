@@ -95,8 +95,7 @@ final class AppPersistenceTests: XCTestCase {
             app.showDemo()
             XCTAssertTrue(window.tabs.all.first?.camera!.isDemo ?? false)
 
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try addPrinterDialog(of: app)
             dialog.selectKind(.generic)
             dialog.save()
             XCTAssertEqual(dialog.name.errorText, "Enter a name for this printer, for example “X1C workshop”.")

@@ -2,6 +2,7 @@ import CGtk
 import CameraKit
 import GtkKit
 @testable import LayerwatchApp
+import PrinterKit
 import StreamKit
 import TestSupport
 import XCTest
@@ -140,13 +141,49 @@ extension XCTestCase {
 /// on (the tests' app listens on 127.0.0.1 only).
 @MainActor
 func openAddPrinterDialog(in app: LayerwatchApplication) throws -> (dialog: PrinterDialog, port: UInt16) {
-    app.showDialog(editing: nil)
-    let dialog = try XCTUnwrap(app.editor.openDialog)
+    let dialog = try addPrinterDialog(of: app)
     guard case .listening(let ports, _)? = app.editor.discovery?.state, let port = ports.first else {
         gtk_window_destroy(gcast(dialog.window))
         throw XCTSkip("discovery is not listening: \(String(describing: app.editor.discovery?.state))")
     }
     return (dialog, port)
+}
+
+/// The Add Printer dialog, opened as the user opens it.
+@MainActor
+func addPrinterDialog(of app: LayerwatchApplication) throws -> PrinterDialog {
+    app.showDialog(editing: nil)
+    return try XCTUnwrap(app.editor.openDialog)
+}
+
+/// What most dialog tests start with: the app started on `store` and its Add Printer dialog opened.
+/// `body` runs on the main actor with the app, its main window and the dialog; the main window is
+/// destroyed after.
+func withAddPrinterDialog(store: ConfigStore,
+                          _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
+    try MainActor.assumeIsolated {
+        let (app, window) = try startApp(store: store)
+        defer { gtk_window_destroy(gcast(window.window)) }
+        try body(app, window, try addPrinterDialog(of: app))
+    }
+}
+
+/// The same on the config in `directory`, without keyring (as `startApp(in:)`).
+func withAddPrinterDialog(in directory: URL,
+                          _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
+    try withAddPrinterDialog(store: ConfigStore(directory: directory, secrets: nil), body)
+}
+
+extension PrinterDialog {
+    /// Chooses `kind` (when given) and types the printer's name, address, port and code or key
+    /// (those given), in that order, as a user fills the form in.
+    func fill(_ kind: Printer.Kind? = nil, name: String, host: String, port: Int? = nil, code: String? = nil) {
+        if let kind { selectKind(kind) }
+        self.name.text = name
+        self.host.text = host
+        if let port { apiPort.text = "\(port)" }
+        if let code { accessCode.text = code }
+    }
 }
 
 /// The text of every toast shown in `window`, as the user reads it.

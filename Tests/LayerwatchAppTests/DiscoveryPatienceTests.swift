@@ -98,8 +98,7 @@ final class DiscoveryPatienceTests: XCTestCase {
                 return XCTFail("the port is held: \(String(describing: app.editor.discovery?.state))")
             }
             XCTAssertEqual(failures.map(\.code), [EADDRINUSE])
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try addPrinterDialog(of: app)
             var dialogOpen = true
             defer { if dialogOpen { gtk_window_destroy(gcast(dialog.window)) } }
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })

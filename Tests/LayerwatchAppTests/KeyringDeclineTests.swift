@@ -23,15 +23,8 @@ final class KeyringDeclineTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let store = ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path])
         let file = store.fileURL
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(store: store)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let adding = try XCTUnwrap(app.editor.openDialog)
-            adding.selectKind(.bambuRTSPS(.x1c))
-            adding.name.text = "X1C"
-            adding.host.text = "127.0.0.1"
-            adding.accessCode.text = "12345678"
+        try withAddPrinterDialog(store: store) { app, window, adding in
+            adding.fill(.bambuRTSPS(.x1c), name: "X1C", host: "127.0.0.1", code: "12345678")
             adding.save()
 
             let told = "The access code of “X1C” is kept in \(file.path), which only you can read. The keyring did not take it."

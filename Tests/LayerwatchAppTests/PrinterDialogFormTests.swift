@@ -25,8 +25,7 @@ final class PrinterDialogFormTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
 
-            app.showDialog(editing: nil)
-            let adding = try XCTUnwrap(app.editor.openDialog)
+            let adding = try addPrinterDialog(of: app)
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.holdsFocus(adding.name, in: adding) }, "a new printer starts at its name")
             adding.name.text = "Voron"
             adding.selectKind(.klipper)
@@ -56,8 +55,7 @@ final class PrinterDialogFormTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             for keys in ["Escape", "ctrl+w"] {
-                app.showDialog(editing: nil)
-                let dialog = try XCTUnwrap(app.editor.openDialog)
+                let dialog = try addPrinterDialog(of: app)
                 let closed = Self.destroyed(dialog.window), xid = try Self.shown(dialog)
                 XCTAssertEqual(Keyboard.press(keys, window: xid), 0, "xdotool \(keys)")
                 XCTAssertTrue(iterateMainContext(timeout: 5, until: closed), "\(keys) closes the dialog")
@@ -70,11 +68,7 @@ final class PrinterDialogFormTests: XCTestCase {
     func testEnterAddsOnlyAValidPrinter() throws {
         let windowManager = try WindowManager()
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withAddPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.generic)
             let closed = Self.destroyed(dialog.window), xid = try Self.shown(dialog)
             XCTAssertEqual(gtk_window_get_default_widget(gcast(dialog.window)), dialog.saveButton, "Enter is Add")
@@ -110,8 +104,7 @@ final class PrinterDialogFormTests: XCTestCase {
             XCTAssertNil(own.name.warningText)
             gtk_window_destroy(gcast(own.window))
 
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try addPrinterDialog(of: app)
             dialog.selectKind(.generic)
             let closed = Self.destroyed(dialog.window)
             _ = try Self.shown(dialog)
@@ -140,16 +133,8 @@ final class PrinterDialogFormTests: XCTestCase {
     func testEachCheckSaysWhatIsWrongOnItsOwnFieldUntilThatFieldChanges() throws {
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "G00dK3y"])
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
-            dialog.selectKind(.klipper)
-            dialog.name.text = "Voron"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(moonraker.port)"
-            dialog.accessCode.text = "Wr0ngK3y"
+        try withAddPrinterDialog(in: directory) { app, window, dialog in
+            dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port, code: "Wr0ngK3y")
             _ = try Self.shown(dialog)
             let below = Self.top(of: dialog.cameras.widget, in: dialog)
 
@@ -190,11 +175,7 @@ final class PrinterDialogFormTests: XCTestCase {
 
     func testAFieldSaysWhatIsWrongOnceLeftNotWhileTyped() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withAddPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             _ = try Self.shown(dialog)
             dialog.focus(dialog.accessCode)
