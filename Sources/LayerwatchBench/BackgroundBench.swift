@@ -189,10 +189,9 @@ enum BackgroundBench {
         /// status servers' requests; then what is left connected and shown.
         private func measure(_ run: BackgroundRun, roots: [Int32], app: Process?, log: URL?) -> BackgroundRun {
             var run = run
-            let trees = FarmProcesses(roots: roots), xvfb = desk.session.server.processIdentifier
-            let cpuBefore = trees.cpuSeconds, serverBefore = serverCPU, statusBefore = status.cpuSeconds
-            let xvfbBefore = ProcFS.cpuSeconds(pid: xvfb) ?? 0, selfBefore = ProcFS.selfCPUSeconds()
-            let machineBefore = FarmProcesses.machineBusySeconds(), requestsBefore = status.requests
+            let trees = FarmProcesses(roots: roots)
+            let window = CPUWindow(trees: trees, serverPIDs: serverPIDs, xvfb: desk.session.server.processIdentifier)
+            let statusBefore = status.cpuSeconds, requestsBefore = status.requests
             var resident: [Double] = [], anonymous: [Double] = []
             for second in 0...Int(plan.seconds) {
                 if let rss = trees.megabytes("VmRSS") { resident.append(rss) }
@@ -201,15 +200,9 @@ enum BackgroundBench {
             }
             Thread.sleep(forTimeInterval: plan.seconds - Double(Int(plan.seconds)))
             let perMinute = 60 / plan.seconds
-            run.cpu = (trees.cpuSeconds - cpuBefore) * perMinute
-            run.serverCPU = (serverCPU - serverBefore) * perMinute
-            run.statusCPU = (status.cpuSeconds - statusBefore) * perMinute
-            run.xvfbCPU = ((ProcFS.cpuSeconds(pid: xvfb) ?? 0) - xvfbBefore) * perMinute
-            run.benchCPU = (ProcFS.selfCPUSeconds() - selfBefore) * perMinute
-            if let machineBefore, let machineAfter = FarmProcesses.machineBusySeconds(), let cpu = run.cpu, let server = run.serverCPU,
-               let statusCPU = run.statusCPU, let xvfbCPU = run.xvfbCPU, let bench = run.benchCPU {
-                run.otherCPU = (machineAfter - machineBefore) * perMinute - cpu - server - statusCPU - xvfbCPU - bench
-            }
+            let statusCPU = (status.cpuSeconds - statusBefore) * perMinute
+            run.statusCPU = statusCPU
+            window.split(over: plan.seconds, beside: statusCPU, into: &run)
             let answered = zip(status.requests, requestsBefore)
             run.pollsPerMinute = Double(answered.map { $0.polls - $1.polls }.reduce(0, +)) * perMinute / Double(printers)
             run.otherRequestsPerMinute = Double(answered.map { $0.others - $1.others }.reduce(0, +)) * perMinute / Double(printers)
@@ -227,8 +220,6 @@ enum BackgroundBench {
             }
             return run
         }
-
-        private var serverCPU: Double { serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +) }
 
         private func waitUntil(_ condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(Plan.stateLimit)

@@ -204,12 +204,9 @@ enum FarmBench {
                 }
                 if let shots, let last { try? Self.writePPM(last, to: shots.appendingPathComponent("\(name).ppm")) }
             }
-            let xvfb = desk.session.server.processIdentifier
             let main = run.player.isPeer ? nil : trees.roots.first
             let mainBefore = main.flatMap { ProcFS.cpuSeconds(pid: $0, thread: $0) }  // the GTK main loop
-            let cpuBefore = trees.cpuSeconds, serverBefore = serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +)
-            let xvfbBefore = ProcFS.cpuSeconds(pid: xvfb) ?? 0, selfBefore = ProcFS.selfCPUSeconds()
-            let machineBefore = FarmProcesses.machineBusySeconds()
+            let window = CPUWindow(trees: trees, serverPIDs: serverPIDs, xvfb: desk.session.server.processIdentifier)
             var resident: [Double] = []
             let sample = { if let rss = trees.megabytes("VmRSS") { resident.append(rss) } }
             sample()
@@ -226,16 +223,9 @@ enum FarmBench {
                 run.rejected = tiles.map(\.rejected).reduce(0, +)
             }
             let seconds = plan.seconds
-            run.cpu = (trees.cpuSeconds - cpuBefore) / seconds * 60
+            window.split(over: seconds, into: &run)
             if let main, let mainBefore, let mainAfter = ProcFS.cpuSeconds(pid: main, thread: main) {
                 run.mainThreadCPU = (mainAfter - mainBefore) / seconds * 60
-            }
-            run.serverCPU = (serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +) - serverBefore) / seconds * 60
-            run.xvfbCPU = ((ProcFS.cpuSeconds(pid: xvfb) ?? 0) - xvfbBefore) / seconds * 60
-            run.benchCPU = (ProcFS.selfCPUSeconds() - selfBefore) / seconds * 60
-            if let machineBefore, let machineAfter = FarmProcesses.machineBusySeconds(), let cpu = run.cpu, let server = run.serverCPU,
-               let xvfbCPU = run.xvfbCPU, let bench = run.benchCPU {
-                run.otherCPU = (machineAfter - machineBefore) / seconds * 60 - cpu - server - xvfbCPU - bench
             }
             run.peakRSS = trees.megabytes("VmHWM")
             run.steadyRSS = Percentiles(resident).median
@@ -361,7 +351,7 @@ enum FarmPlayer: String, Hashable {
 }
 
 /// One farm scenario's figures. CPU in seconds a minute over the window; memory in MiB.
-struct FarmRun {
+struct FarmRun: CPUSplitFigures {
     let player: FarmPlayer
     let stream: FarmStream
     let printers: Int
