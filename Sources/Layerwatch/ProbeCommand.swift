@@ -13,6 +13,8 @@ struct ProbeCommand: ParsableCommand {
 
     @OptionGroup var target: CameraTarget<ProbeCommand>
 
+    @OptionGroup var code: CodeFromStdin
+
     @Option(name: .long, help: ArgumentHelp(tr("Frames to decode before reporting success.")))
     var frames: Int = 30
 
@@ -22,10 +24,14 @@ struct ProbeCommand: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp(tr("Print the report as JSON.")))
     var json = false
 
+    func validate() throws {
+        try code.validate(url: target.url)
+    }
+
     func run() throws {
         let source: StreamSource
         do {
-            source = try target.source()
+            source = try target.source(code: code)
         } catch {
             FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
             throw ExitCode(2)

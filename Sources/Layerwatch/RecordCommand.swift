@@ -18,6 +18,8 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var target: CameraTarget<RecordCommand>
 
+    @OptionGroup var code: CodeFromStdin
+
     @Option(name: .long, help: ArgumentHelp(tr("How many seconds to record, from the first picture.")))
     var seconds: Double
 
@@ -25,6 +27,7 @@ struct RecordCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
+        try code.validate(url: target.url)
         guard seconds > 0, seconds.isFinite else { throw ValidationError(tr("--seconds must be more than 0.")) }
         guard (try? FileManager.default.destinationOfSymbolicLink(atPath: output)) == nil else {
             throw ValidationError(String(format: tr("“%@” is a symbolic link: choose another file."), output))
@@ -37,7 +40,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let source: StreamSource
         do {
-            source = try target.source()
+            source = try target.source(code: code)
         } catch {
             Self.complain(String(format: tr("error: %@"), "\(error)"))
             throw ExitCode(2)
