@@ -169,10 +169,8 @@ final class AppPersistenceTests: XCTestCase {
 
     func testPrintersAnnouncingThemselvesAppearInTheAddDialog() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let (dialog, port) = try openAddPrinterDialog(in: app)
+        try withAddPrinterDialog(in: directory) { app, window, dialog in
+            let port = try discoveryPort(of: app, closing: dialog)
             LoopbackSender().send(SSDPAnnouncement.bytes(serial: "01P00A123456789", name: "Garage P1S", location: "192.168.1.44"), to: port)
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
             gtk_window_destroy(gcast(dialog.window))

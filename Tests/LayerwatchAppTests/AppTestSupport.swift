@@ -137,16 +137,15 @@ extension XCTestCase {
     }
 }
 
-/// The Add Printer dialog opened as the user opens it, and the loopback port its discovery listens
-/// on (the tests' app listens on 127.0.0.1 only).
+/// The loopback port the discovery of `app`'s Add Printer `dialog` listens on (the tests' app
+/// listens on 127.0.0.1 only); when it does not listen, the dialog is closed and the test skipped.
 @MainActor
-func openAddPrinterDialog(in app: LayerwatchApplication) throws -> (dialog: PrinterDialog, port: UInt16) {
-    let dialog = try addPrinterDialog(of: app)
+func discoveryPort(of app: LayerwatchApplication, closing dialog: PrinterDialog) throws -> UInt16 {
     guard case .listening(let ports, _)? = app.editor.discovery?.state, let port = ports.first else {
         gtk_window_destroy(gcast(dialog.window))
         throw XCTSkip("discovery is not listening: \(String(describing: app.editor.discovery?.state))")
     }
-    return (dialog, port)
+    return port
 }
 
 /// The Add Printer dialog, opened as the user opens it.
