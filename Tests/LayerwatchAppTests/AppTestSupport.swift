@@ -148,29 +148,29 @@ func discoveryPort(of app: LayerwatchApplication, closing dialog: PrinterDialog)
     return port
 }
 
-/// The Add Printer dialog, opened as the user opens it.
+/// The printer dialog, opened as the user opens it: Add Printer, or the one that edits `printer`.
 @MainActor
-func addPrinterDialog(of app: LayerwatchApplication) throws -> PrinterDialog {
-    app.showDialog(editing: nil)
+func printerDialog(of app: LayerwatchApplication, editing printer: Printer? = nil) throws -> PrinterDialog {
+    app.showDialog(editing: printer)
     return try XCTUnwrap(app.editor.openDialog)
 }
 
-/// What most dialog tests start with: the app started on `store` and its Add Printer dialog opened.
-/// `body` runs on the main actor with the app, its main window and the dialog; the main window is
-/// destroyed after.
-func withAddPrinterDialog(store: ConfigStore,
-                          _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
+/// What most dialog tests start with: the app started on `store` and its printer dialog opened
+/// (Add Printer, or the one that edits `printer`). `body` runs on the main actor with the app, its
+/// main window and the dialog; the main window is destroyed after.
+func withPrinterDialog(store: ConfigStore, editing printer: Printer? = nil,
+                       _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
     try MainActor.assumeIsolated {
         let (app, window) = try startApp(store: store)
         defer { gtk_window_destroy(gcast(window.window)) }
-        try body(app, window, try addPrinterDialog(of: app))
+        try body(app, window, try printerDialog(of: app, editing: printer))
     }
 }
 
 /// The same on the config in `directory`, without keyring (as `startApp(in:)`).
-func withAddPrinterDialog(in directory: URL,
-                          _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
-    try withAddPrinterDialog(store: ConfigStore(directory: directory, secrets: nil), body)
+func withPrinterDialog(in directory: URL, editing printer: Printer? = nil,
+                       _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
+    try withPrinterDialog(store: ConfigStore(directory: directory, secrets: nil), editing: printer, body)
 }
 
 extension PrinterDialog {

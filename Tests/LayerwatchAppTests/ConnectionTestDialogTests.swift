@@ -28,7 +28,7 @@ final class ConnectionTestDialogTests: XCTestCase {
         addTeardownBlock { mqtt.stop() }
         let serial = try XCTUnwrap(mqtt.waitFor("ready")?.string("serial"))
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.bambuJPEG(.p1s))
             _ = try PrinterDialogFormTests.shown(dialog)
@@ -79,11 +79,7 @@ final class ConnectionTestDialogTests: XCTestCase {
         let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
                               cameras: [PrinterCamera(name: "Nozzle", url: live), PrinterCamera(name: "Bed", url: dead)], notifies: false)
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printer) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             _ = try PrinterDialogFormTests.shown(dialog)
             XCTAssertEqual(dialog.url.text, live, "the first camera shown")
@@ -133,8 +129,7 @@ final class ConnectionTestDialogTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.page(id: printer.id))
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } }, "the tab plays both cameras")
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try printerDialog(of: app, editing: printer)
             defer { gtk_window_destroy(gcast(dialog.window)) }
 
             dialog.testConnection()
@@ -159,7 +154,7 @@ final class ConnectionTestDialogTests: XCTestCase {
         ]).write(to: file)
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--bind", host, "--webcams", file.path])
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.klipper)
             _ = try PrinterDialogFormTests.shown(dialog)

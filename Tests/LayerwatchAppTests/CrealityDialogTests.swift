@@ -35,7 +35,7 @@ final class CrealityDialogTests: XCTestCase {
         let host = randomLoopbackAddress()
         let (printer, camera) = try fakeK1C(on: host)
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.select(.creality)
             XCTAssertEqual(dialog.kind.selected, PrinterChoice.all.firstIndex(of: .creality))
             XCTAssertEqual([dialog.name, dialog.host, dialog.family, dialog.timelapse.field, dialog.cameraRows.field].map(\.isShown),
@@ -102,7 +102,7 @@ final class CrealityDialogTests: XCTestCase {
                                                                             "--port", "\(CrealityFamily.k2.cameraPort)"])
         addTeardownBlock { camera.stop() }
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.select(.creality)
             dialog.fill(name: "K2 Plus", host: host)
             dialog.testConnection()
@@ -140,7 +140,7 @@ final class CrealityDialogTests: XCTestCase {
         let refusing = try TestServer(script: "creality_ws_server.py", arguments: ["--bind", locked, "--port", "\(StatusEndpoint.crealityPort)", "--refuse", "401"])
         addTeardownBlock { refusing.stop() }
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.select(.creality)
             dialog.fill(name: "K2", host: randomLoopbackAddress())

@@ -16,7 +16,7 @@ final class DiscoveryFloodTests: XCTestCase {
 
     func testTheMainLoopKeepsAnsweringWhileTenThousandFakePrintersFloodTheDialog() throws {
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             let port = try discoveryPort(of: app, closing: dialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(dialog.window)) })

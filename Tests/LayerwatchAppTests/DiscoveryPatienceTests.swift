@@ -17,7 +17,7 @@ final class DiscoveryPatienceTests: XCTestCase {
 
     func testAPrinterAnnouncingAfterTwelveSecondsAppearsAndNothingSaidNoneWasFound() throws {
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             let port = try discoveryPort(of: app, closing: dialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })
@@ -96,7 +96,7 @@ final class DiscoveryPatienceTests: XCTestCase {
                 return XCTFail("the port is held: \(String(describing: app.editor.discovery?.state))")
             }
             XCTAssertEqual(failures.map(\.code), [EADDRINUSE])
-            let dialog = try addPrinterDialog(of: app)
+            let dialog = try printerDialog(of: app)
             var dialogOpen = true
             defer { if dialogOpen { gtk_window_destroy(gcast(dialog.window)) } }
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })

@@ -24,7 +24,7 @@ final class HostileNameTests: XCTestCase {
     func testDiscoveredNamesAreShownAsPlainTextOnOneLine() throws {
         XCTAssertEqual(Self.longName.count, 500)
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             let port = try discoveryPort(of: app, closing: dialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             let mark = GLibWarningLog.mark

@@ -39,7 +39,7 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertEqual(store.secretsLocation, .keyring)
             let (app, window) = try startApp(store: store)
             defer { gtk_window_destroy(gcast(window.window)) }
-            let dialog = try addPrinterDialog(of: app)
+            let dialog = try printerDialog(of: app)
             dialog.selectKind(.klipper)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "cameras"])
             XCTAssertEqual(dialog.apiPort.placeholderText, "7125")
@@ -113,7 +113,7 @@ final class ImportDialogTests: XCTestCase {
         ]]])
         XCTAssertNotNil(octoprint.waitFor("done"))
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.octoprint)
             XCTAssertEqual(dialog.apiPort.placeholderText, "80")
             dialog.fill(name: "Prusa", host: "127.0.0.1", port: octoprint.port)
@@ -155,7 +155,7 @@ final class ImportDialogTests: XCTestCase {
             ["name": "Nozzle", "service": "webrtc-camerastreamer", "stream_url": "http://127.0.0.1:\(camera.port)/webcam/webrtc"],
         ], key: nil)
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port)
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
@@ -197,11 +197,7 @@ final class ImportDialogTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, accessCode: "k3yk3yk3y", cameras: [PrinterCamera(url: stream, rotation: 90, flipHorizontal: true)], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printer) { app, window, dialog in
             XCTAssertEqual(dialog.draft.kind, .klipper)
             XCTAssertEqual([dialog.host.text, dialog.apiPort.text, dialog.accessCode.text, dialog.url.text],
                            ["127.0.0.1", "\(moonraker.port)", "k3yk3yk3y", stream])
@@ -217,8 +213,7 @@ final class ImportDialogTests: XCTestCase {
                            "mounting, notification switch and API port kept")
 
             // Found again, the camera it has is the one checked; checking the other adds it.
-            app.showDialog(editing: renamed)
-            let again = try XCTUnwrap(app.editor.openDialog)
+            let again = try printerDialog(of: app, editing: renamed)
             again.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !again.cameraList.isSearching })
             XCTAssertEqual((0..<2).map { checked(again.cameraList, $0) }, [false, true])

@@ -45,7 +45,7 @@ final class NoCameraPrinterTests: XCTestCase {
     func testAMoonrakerPrinterWithoutACameraIsAddedAndShowsItsStatusAndThumbnail() throws {
         let moonraker = try printingMoonraker()
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port)
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })

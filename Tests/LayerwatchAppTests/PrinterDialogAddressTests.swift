@@ -18,7 +18,7 @@ final class PrinterDialogAddressTests: XCTestCase {
     func testAPastedURLOrHostAndPortIsSplitWhenLeftAndOctoPrintAnswersThere() throws {
         let servers = try octoPrintWithACamera(), octoprint = servers.octoprint
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             _ = try PrinterDialogFormTests.shown(dialog)
 
@@ -73,7 +73,7 @@ final class PrinterDialogAddressTests: XCTestCase {
         let windowManager = try WindowManager()
         let servers = try octoPrintWithACamera(), octoprint = servers.octoprint
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.octoprint)
             dialog.name.text = "Prusa"
             dialog.accessCode.text = "OCTOKEY123456"

@@ -17,7 +17,7 @@ final class PrinterDialogEnterTests: XCTestCase {
     func testEnterOnAGreyAddMarksTheFirstFieldThatKeepsItGrey() throws {
         let windowManager = try WindowManager()
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.bambuRTSPS(nil))
             let closed = PrinterDialogFormTests.destroyed(dialog.window), xid = try PrinterDialogFormTests.shown(dialog)
             dialog.fill(name: "X1C", host: "127.0.0.1")
@@ -56,7 +56,7 @@ final class PrinterDialogEnterTests: XCTestCase {
         let windowManager = try WindowManager()
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "G00dK3y"])
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port, code: "Wr0ngK3y")
             dialog.camerasEdited(.add)
             dialog.url.text = "http://127.0.0.1:\(closedLoopbackPort())/?action=stream"

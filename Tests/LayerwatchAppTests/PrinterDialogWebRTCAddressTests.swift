@@ -18,7 +18,7 @@ final class PrinterDialogWebRTCAddressTests: XCTestCase {
 
     func testAWHEPPathIsRecognisedAndTheButtonFixesIt() throws {
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.generic)
             _ = try PrinterDialogFormTests.shown(dialog)
@@ -56,7 +56,7 @@ final class PrinterDialogWebRTCAddressTests: XCTestCase {
     func testACameraAnswering405ToTestConnectionIsToldAsAWebRTCAddress() throws {
         let server = try TestServer(script: "hostile_http_server.py")
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.generic)
             _ = try PrinterDialogFormTests.shown(dialog)

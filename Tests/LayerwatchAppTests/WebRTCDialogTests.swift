@@ -21,7 +21,7 @@ final class WebRTCDialogTests: XCTestCase {
         let unreachable = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", "dead-candidate"])
         addTeardownBlock { unreachable.stop() }
         let directory = try makeTemporaryDirectory()
-        try withAddPrinterDialog(in: directory) { app, window, dialog in
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.select(.camera)
             dialog.name.text = "K2 Plus"
