@@ -33,7 +33,7 @@ struct StopCommand: ParsableCommand {
         if !yes && isatty(STDIN_FILENO) != 1 {
             throw ValidationError(tr("stop asks before it acts: give --yes when standard input is not a terminal. Nothing was sent."))
         }
-        if !yes && target.code.isOn {
+        if !yes && target.source.code.isOn {
             throw ValidationError(tr("stop reads its answer from standard input: give --yes with --code-from-stdin. Nothing was sent."))
         }
     }
@@ -55,13 +55,7 @@ struct PrintControl: ParsableArguments {
         CommandConfiguration(commandName: name, abstract: abstract, discussion: tr("Exit codes as for status, and: 11 when the printer refused the command, or its state does not allow it, or the print ended or another began before the command went (nothing is sent then); 12 when stop's question was answered no (nothing is sent); 13 when the printer accepted the command but did not report the state it leads to within 10 seconds.\n--printer takes a saved printer's id, its name, or its number in the list of printers (1 is the first); a name several printers share is refused, listing them.\nCodes and keys are replaced by *** in everything printed."))
     }
 
-    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
-    var url: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("Act on this saved printer (its name, number or id), its code or key taken from the keyring.")))
-    var printer: String?
-
-    @OptionGroup var code: CodeFromStdin
+    @OptionGroup var source: StatusTargetArguments<PrintControl>
 
     @Flag(name: .long, help: ArgumentHelp(tr("Print the outcome as JSON.")))
     var json = false
@@ -69,49 +63,39 @@ struct PrintControl: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(tr("Give up after this many seconds without a status.")))
     var timeout: Double = 20
 
-    func validate() throws {
-        guard (url == nil) != (printer == nil) else {
-            throw ValidationError(tr("Give either a status URL or --printer NAME."))
-        }
-        try code.validate(url: url)
-    }
-
     /// Connects, checks, asks (a stop, on a terminal, unless `confirmed`), sends once, and reports.
     func run(_ command: PrintCommand, confirmed: Bool = true) throws {
-        let endpoint = try printer.map(StatusTarget.savedPrinter) ?? StatusTarget.endpoint(url ?? "", code: code)
-        let updates = UpdateQueue()
-        let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.command")) { updates.push($0) }
-        monitor.start()
-        defer { monitor.stop(waitingUpTo: 2) }
-        let (status, underWay) = try firstStatus(updates, endpoint: endpoint)
-        if status.needsDeveloperMode { throw refuse(command, .needsDeveloperMode, status: status, endpoint: endpoint) }
-        guard command.applies(to: status.state) else {
-            print(report(command, kind: "notApplicable", message: PrintCommandText.notApplicable(command, state: status.state),
-                         status: status, endpoint: endpoint))
-            throw ExitCode(Self.refusedExitCode)
+        try source.watch(queue: "layerwatch.command") { endpoint, monitor, updates in
+            let (status, underWay) = try firstStatus(updates, endpoint: endpoint)
+            if status.needsDeveloperMode { throw refuse(command, .needsDeveloperMode, status: status, endpoint: endpoint) }
+            guard command.applies(to: status.state) else {
+                print(report(command, kind: "notApplicable", message: PrintCommandText.notApplicable(command, state: status.state),
+                             status: status, endpoint: endpoint))
+                throw ExitCode(Self.refusedExitCode)
+            }
+            if !confirmed && !askToStop(status, endpoint: endpoint) {
+                FileHandle.standardError.write(Data((tr("Nothing was sent.") + "\n").utf8))
+                throw ExitCode(Self.declinedExitCode)
+            }
+            // The monitor sends it only while the print asked about is still the one under way.
+            let answer = OutcomeWait()
+            monitor.send(command, for: underWay) { answer.give($0) }
+            let outcome = answer.wait()
+            // What the printer then reports: its next status in the command's state, or the last one.
+            var reported = status
+            let deadline = Date().addingTimeInterval(outcome == .done ? StatusMonitor.commandTimeout : 0)
+            while !command.isDone(in: reported), let update = updates.pop(timeout: deadline.timeIntervalSinceNow) {
+                if let next = update.status, update.connection == .live { reported = next }
+            }
+            guard outcome == .done else { throw refuse(command, outcome, status: reported, endpoint: endpoint) }
+            guard command.isDone(in: reported) else {
+                let message = String(format: tr("%@: the printer accepted it but still reports: %@."), commandTitle(command, for: endpoint),
+                                     StatusText.state(reported.state).lowercased())
+                print(report(command, kind: "unconfirmed", message: message, status: reported, endpoint: endpoint))
+                throw ExitCode(Self.unconfirmedExitCode)
+            }
+            print(report(command, kind: outcome.kind, message: nil, status: reported, endpoint: endpoint))
         }
-        if !confirmed && !askToStop(status, endpoint: endpoint) {
-            FileHandle.standardError.write(Data((tr("Nothing was sent.") + "\n").utf8))
-            throw ExitCode(Self.declinedExitCode)
-        }
-        // The monitor sends it only while the print asked about is still the one under way.
-        let answer = OutcomeWait()
-        monitor.send(command, for: underWay) { answer.give($0) }
-        let outcome = answer.wait()
-        // What the printer then reports: its next status in the command's state, or the last one.
-        var reported = status
-        let deadline = Date().addingTimeInterval(outcome == .done ? StatusMonitor.commandTimeout : 0)
-        while !command.isDone(in: reported), let update = updates.pop(timeout: deadline.timeIntervalSinceNow) {
-            if let next = update.status, update.connection == .live { reported = next }
-        }
-        guard outcome == .done else { throw refuse(command, outcome, status: reported, endpoint: endpoint) }
-        guard command.isDone(in: reported) else {
-            let message = String(format: tr("%@: the printer accepted it but still reports: %@."), commandTitle(command, for: endpoint),
-                                 StatusText.state(reported.state).lowercased())
-            print(report(command, kind: "unconfirmed", message: message, status: reported, endpoint: endpoint))
-            throw ExitCode(Self.unconfirmedExitCode)
-        }
-        print(report(command, kind: outcome.kind, message: nil, status: reported, endpoint: endpoint))
     }
 
     /// The first live status and the print under way in it, or the failure's report and exit code.
@@ -133,7 +117,7 @@ struct PrintControl: ParsableArguments {
     /// Asks on the terminal, naming the job and the printer; true for yes.
     private func askToStop(_ status: PrinterStatus, endpoint: StatusEndpoint) -> Bool {
         let question = PrintCommandText.confirmationHeading(for: endpoint) + " "
-            + PrintCommandText.confirmationBody(job: status.job, printer: printer ?? endpoint.host, for: endpoint)
+            + PrintCommandText.confirmationBody(job: status.job, printer: source.printer ?? endpoint.host, for: endpoint)
         FileHandle.standardError.write(Data((TerminalText.safe(question) + " " + tr("[y/N]") + " ").utf8))
         let reply = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces).lowercased()
         return [tr("y"), tr("yes"), "y", "yes"].contains(reply)
@@ -189,4 +173,8 @@ private final class OutcomeWait: @unchecked Sendable {
             return outcome!
         }
     }
+}
+
+extension PrintControl: StatusTargetHelp {
+    static var printerHelp: String { tr("Act on this saved printer (its name, number or id), its code or key taken from the keyring.") }
 }

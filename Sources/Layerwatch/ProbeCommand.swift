@@ -11,13 +11,7 @@ struct ProbeCommand: ParsableCommand {
         discussion: tr("Exit codes: 0 ok, 2 invalid URL, 3 access code rejected, 4 refused, 5 timeout or unreachable,\n6 not found, 7 unsupported codec, 8 end of stream, 9 protocol error.\nAccess codes are replaced by *** in everything printed.")
     )
 
-    @Argument(help: ArgumentHelp(tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), webrtc:http(s)://…[#format=camera-streamer|creality] (WHEP, go2rtc, camera-streamer, Creality), or a file path.")))
-    var url: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("Probe this saved printer (its name, number or id), its access code taken from the keyring.")))
-    var printer: String?
-
-    @OptionGroup var camera: CameraChoice
+    @OptionGroup var target: CameraTarget<ProbeCommand>
 
     @OptionGroup var code: CodeFromStdin
 
@@ -31,17 +25,13 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard (url == nil) != (printer == nil) else {
-            throw ValidationError(tr("Give either a camera URL or --printer NAME."))
-        }
-        try code.validate(url: url)
-        try camera.validate(printer: printer)
+        try code.validate(url: target.url)
     }
 
     func run() throws {
         let source: StreamSource
         do {
-            source = try ProbeTarget.source(url: url, printer: printer, camera: camera, code: code)
+            source = try target.source(code: code)
         } catch {
             FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
             throw ExitCode(2)
@@ -50,4 +40,9 @@ struct ProbeCommand: ParsableCommand {
         print(json ? ProbeReportFormatter.json(report) : ProbeReportFormatter.text(report))
         if let error = report.error { throw ExitCode(ProbeReportFormatter.exitCode(forKind: error.kind)) }
     }
+}
+
+extension ProbeCommand: CameraTargetHelp {
+    static var urlHelp: String { tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), webrtc:http(s)://…[#format=camera-streamer|creality] (WHEP, go2rtc, camera-streamer, Creality), or a file path.") }
+    static var printerHelp: String { tr("Probe this saved printer (its name, number or id), its access code taken from the keyring.") }
 }

@@ -37,14 +37,6 @@ enum ProbeTarget {
         }
     }
 
-    /// The camera a command names: a saved printer, or a URL with the code `code` reads from
-    /// standard input put in (or as typed).
-    static func source(url: String?, printer: String?, camera: CameraChoice, code: CodeFromStdin) throws -> StreamSource {
-        if let printer { return try savedPrinter(printer, camera: camera) }
-        guard let secret = try code.read() else { return try StreamSource.parse(url ?? "") }
-        return try Self.url(url ?? "", withCode: secret)
-    }
-
     /// The saved printer `name` names: the one with that id, else the one so named, else (no printer
     /// being so named) the one at that number in the list, 1 the first; its secrets from the
     /// keyring, and what loading the config had to say. The id comes first so that an id always

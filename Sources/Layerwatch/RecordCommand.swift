@@ -16,13 +16,7 @@ struct RecordCommand: ParsableCommand {
     /// How long the camera may take to send its first picture.
     static let firstPictureLimit = 30.0
 
-    @Argument(help: ArgumentHelp(tr("The camera: rtsps://…, rtsp://…, bambu-jpeg://IP?code=CODE, http(s)://…, webrtc:http(s)://… or a file.")))
-    var url: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("Record this saved printer's camera (its name, number or id), its access code taken from the keyring.")))
-    var printer: String?
-
-    @OptionGroup var camera: CameraChoice
+    @OptionGroup var target: CameraTarget<RecordCommand>
 
     @OptionGroup var code: CodeFromStdin
 
@@ -33,9 +27,7 @@ struct RecordCommand: ParsableCommand {
     var output: String
 
     func validate() throws {
-        guard (url == nil) != (printer == nil) else { throw ValidationError(tr("Give either a camera URL or --printer NAME.")) }
-        try code.validate(url: url)
-        try camera.validate(printer: printer)
+        try code.validate(url: target.url)
         guard seconds > 0, seconds.isFinite else { throw ValidationError(tr("--seconds must be more than 0.")) }
         guard (try? FileManager.default.destinationOfSymbolicLink(atPath: output)) == nil else {
             throw ValidationError(String(format: tr("“%@” is a symbolic link: choose another file."), output))
@@ -48,7 +40,7 @@ struct RecordCommand: ParsableCommand {
     func run() throws {
         let source: StreamSource
         do {
-            source = try ProbeTarget.source(url: url, printer: printer, camera: camera, code: code)
+            source = try target.source(code: code)
         } catch {
             Self.complain(String(format: tr("error: %@"), "\(error)"))
             throw ExitCode(2)
@@ -115,4 +107,9 @@ struct RecordCommand: ParsableCommand {
     private static func complain(_ text: String) {
         FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
     }
+}
+
+extension RecordCommand: CameraTargetHelp {
+    static var urlHelp: String { tr("The camera: rtsps://…, rtsp://…, bambu-jpeg://IP?code=CODE, http(s)://…, webrtc:http(s)://… or a file.") }
+    static var printerHelp: String { tr("Record this saved printer's camera (its name, number or id), its access code taken from the keyring.") }
 }

@@ -12,20 +12,7 @@ struct RelayCommand: ParsableCommand {
         discussion: tr("Exit codes: 0 the reader went away, 2 invalid URL or not a JPEG camera, 3 access code rejected, 6 not found, 10 untrusted certificate. Other failures are retried. Access codes are replaced by *** in everything printed.")
     )
 
-    @Argument(help: ArgumentHelp(tr("bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000) or http(s)://… (MJPEG or JPEG snapshot).")))
-    var url: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("Relay this saved printer's camera (its name, number or id), its access code taken from the keyring.")))
-    var printer: String?
-
-    @OptionGroup var camera: CameraChoice
-
-    func validate() throws {
-        guard (url == nil) != (printer == nil) else {
-            throw ValidationError(tr("Give either a camera URL or --printer NAME."))
-        }
-        try camera.validate(printer: printer)
-    }
+    @OptionGroup var target: CameraTarget<RelayCommand>
 
     func run() throws {
         let relay: JPEGRelay
@@ -47,7 +34,7 @@ struct RelayCommand: ParsableCommand {
     }
 
     private func makeRelay() throws -> JPEGRelay {
-        let source = try printer.map { try ProbeTarget.savedPrinter($0, camera: camera) } ?? StreamSource.parse(url ?? "")
+        let source = try target.source()
         if let relay = JPEGRelay(source: source) { return relay }
         if case .rtsp = source {
             throw ProbeTarget.Failure(description: tr("relay passes JPEG cameras through; for an RTSP camera give go2rtc its URL directly"))
@@ -81,4 +68,9 @@ struct RelayCommand: ParsableCommand {
     private static func complain(_ text: String) {
         FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
     }
+}
+
+extension RelayCommand: CameraTargetHelp {
+    static var urlHelp: String { tr("bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000) or http(s)://… (MJPEG or JPEG snapshot).") }
+    static var printerHelp: String { tr("Relay this saved printer's camera (its name, number or id), its access code taken from the keyring.") }
 }

@@ -14,13 +14,7 @@ struct StatusCommand: ParsableCommand {
         discussion: tr("Exit codes: 0 ok, 2 invalid URL or missing serial, 3 access code or API key rejected, 4 refused,\n5 timeout or unreachable, 6 no printer API there, 9 protocol error.\nCodes and keys are replaced by *** in everything printed.")
     )
 
-    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or creality://HOST[:PORT].")))
-    var url: String?
-
-    @Option(name: .long, help: ArgumentHelp(tr("The status of this saved printer (its name, number or id), its code or key taken from the keyring.")))
-    var printer: String?
-
-    @OptionGroup var code: CodeFromStdin
+    @OptionGroup var source: StatusTargetArguments<StatusCommand>
 
     @Flag(name: .long, help: ArgumentHelp(tr("Print the status as JSON (one object per line with --watch).")))
     var json = false
@@ -31,41 +25,31 @@ struct StatusCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp(tr("Give up after this many seconds without a status (without --watch).")))
     var timeout: Double = 20
 
-    func validate() throws {
-        guard (url == nil) != (printer == nil) else {
-            throw ValidationError(tr("Give either a status URL or --printer NAME."))
-        }
-        try code.validate(url: url)
-    }
-
     func run() throws {
-        let endpoint = try printer.map(StatusTarget.savedPrinter) ?? StatusTarget.endpoint(url ?? "", code: code)
-        let updates = UpdateQueue()
-        let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "layerwatch.status")) { updates.push($0) }
-        monitor.start()
-        defer { monitor.stop(waitingUpTo: 2) }
-        var printed: PrinterStatus?
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            guard let update = updates.pop(timeout: watch ? .infinity : deadline.timeIntervalSinceNow) else {
-                print(format(StatusFailure.timeout, endpoint))
-                throw ExitCode(ProbeReportFormatter.exitCode(forKind: StatusFailure.timeout.kind))
-            }
-            switch update.connection {
-            case .failed(let failure, let retryIn):
-                print(format(failure, endpoint))
-                if !watch || retryIn == nil { throw ExitCode(Self.exitCode(failure)) }
-            case .live:
-                // The job's thumbnail is not printed: its coming is no change here.
-                guard var status = update.status else { continue }
-                status.thumbnail = nil
-                guard status != printed else { continue }
-                printed = status
-                print(json ? StatusReportFormatter.json(status, endpoint: endpoint) : StatusReportFormatter.text(status, endpoint: endpoint) + (watch ? "\n" : ""))
-                fflush(stdout)
-                if !watch { return }
-            case .connecting:
-                continue
+        try source.watch(queue: "layerwatch.status") { endpoint, _, updates in
+            var printed: PrinterStatus?
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                guard let update = updates.pop(timeout: watch ? .infinity : deadline.timeIntervalSinceNow) else {
+                    print(format(StatusFailure.timeout, endpoint))
+                    throw ExitCode(ProbeReportFormatter.exitCode(forKind: StatusFailure.timeout.kind))
+                }
+                switch update.connection {
+                case .failed(let failure, let retryIn):
+                    print(format(failure, endpoint))
+                    if !watch || retryIn == nil { throw ExitCode(Self.exitCode(failure)) }
+                case .live:
+                    // The job's thumbnail is not printed: its coming is no change here.
+                    guard var status = update.status else { continue }
+                    status.thumbnail = nil
+                    guard status != printed else { continue }
+                    printed = status
+                    print(json ? StatusReportFormatter.json(status, endpoint: endpoint) : StatusReportFormatter.text(status, endpoint: endpoint) + (watch ? "\n" : ""))
+                    fflush(stdout)
+                    if !watch { return }
+                case .connecting:
+                    continue
+                }
             }
         }
     }
@@ -77,6 +61,10 @@ struct StatusCommand: ParsableCommand {
     static func exitCode(_ failure: StatusFailure) -> Int32 {
         failure == .missingSerial ? 2 : ProbeReportFormatter.exitCode(forKind: failure.kind)
     }
+}
+
+extension StatusCommand: StatusTargetHelp {
+    static var printerHelp: String { tr("The status of this saved printer (its name, number or id), its code or key taken from the keyring.") }
 }
 
 /// `layerwatch cameras moonraker://…|octoprint://…|go2rtc://…`: the cameras an import would add.

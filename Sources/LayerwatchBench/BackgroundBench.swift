@@ -24,23 +24,20 @@ enum BackgroundBench {
             let machine = Machine.current(), started = Date()
             let logs = flags.string("--logs").map { URL(fileURLWithPath: $0) } ?? temporary
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
-            BenchRun.progress("X server, window manager, session bus")
-            let session = try XDisplaySession(directory: temporary)
-            defer { session.stop() }
-            BenchRun.progress("\(printers) loopback Moonraker printers, printing")
-            let status = try MoonrakerPrinters(count: printers, script: "Tests/Servers/moonraker_server.py")
-            defer { status.stop() }
-            BenchRun.progress("server: \(FarmStream.fullHD.label), \(StreamProfile.cameraLike.label), \(printers) paths")
-            let server = try BenchServer(script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py", profile: .cameraLike,
-                                         extra: ["--screen-marks", "--paths", "\(printers)"])
-            defer { server.stop() }
-            let bench = Bench(app: flags.string("--app") ?? ".build-screen/release/layerwatch", session: session,
-                              screen: try XScreen(display: session.display),
-                              home: LayerwatchHome(directory: temporary.appendingPathComponent("home")), logs: logs,
-                              status: status, server: server, serverPIDs: FarmProcesses.children(matching: "rtsp_server.py"), plan: plan)
-            let runs = bench.measureAll(tabs: !flags.has("--no-tabs"), peers: !flags.has("--no-peers"))
-            let report = BackgroundReport(machine: machine, plan: plan, runs: runs, minutes: Date().timeIntervalSince(started) / 60)
-            try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/BACKGROUND.md")
+            try ScreenDesk.run(in: temporary, flags: flags) { desk in
+                BenchRun.progress("\(printers) loopback Moonraker printers, printing")
+                let status = try MoonrakerPrinters(count: printers, script: "Tests/Servers/moonraker_server.py")
+                defer { status.stop() }
+                BenchRun.progress("server: \(FarmStream.fullHD.label), \(StreamProfile.cameraLike.label), \(printers) paths")
+                let server = try BenchServer(script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py", profile: .cameraLike,
+                                             extra: ["--screen-marks", "--paths", "\(printers)"])
+                defer { server.stop() }
+                let bench = Bench(desk: desk, logs: logs, status: status, server: server,
+                                  serverPIDs: FarmProcesses.children(matching: "rtsp_server.py"), plan: plan)
+                let runs = bench.measureAll(tabs: !flags.has("--no-tabs"), peers: !flags.has("--no-peers"))
+                let report = BackgroundReport(machine: machine, plan: plan, runs: runs, minutes: Date().timeIntervalSince(started) / 60)
+                try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/BACKGROUND.md")
+            }
         }
     }
 
@@ -53,13 +50,9 @@ enum BackgroundBench {
         static let stateLimit = 30.0
     }
 
-    /// What every run needs: the app, the X session and screen, Layerwatch's home, the printers'
-    /// status servers and camera server, where logs go.
+    /// What every run needs: the desk, the printers' status servers and camera server, where logs go.
     private struct Bench {
-        let app: String
-        let session: XDisplaySession
-        let screen: XScreen
-        let home: LayerwatchHome
+        let desk: ScreenDesk
         let logs: URL
         let status: MoonrakerPrinters
         let server: BenchServer
@@ -132,7 +125,7 @@ enum BackgroundBench {
             let expected = phase == .farm ? printers : 1
             var pictures = 0
             guard waitUntil({
-                pictures = screen.grabAll().map { FarmTiles.find(in: $0).count } ?? 0
+                pictures = desk.screen.grabAll().map { FarmTiles.find(in: $0).count } ?? 0
                 return pictures >= expected || !app.isRunning
             }), app.isRunning else {
                 throw BenchError("\(pictures) of \(expected) pictures on screen (running: \(app.isRunning)); its output ends:\n\(BenchRun.tail(of: log))")
@@ -184,12 +177,11 @@ enum BackgroundBench {
 
         /// Layerwatch with the 8 printers saved, in the farm view or tabs, its window maximized.
         private func startApp(farm: Bool, arguments: [String]) throws -> (Process, URL) {
-            try home.write(cameras: urls, farm: farm, maximized: true, statusPorts: status.ports)
+            try desk.home.write(cameras: urls, farm: farm, maximized: true, statusPorts: status.ports)
             let log = logs.appendingPathComponent("layerwatch-\(arguments.isEmpty ? (farm ? "farm" : "tabs") : "background")-\(UUID().uuidString.prefix(6)).log")
             guard FileManager.default.createFile(atPath: log.path, contents: nil) else { throw BenchError("cannot write \(log.path)") }
             let output = try FileHandle(forWritingTo: log)
-            let environment = session.environment.merging(home.environment) { $1 }.merging(["GSK_RENDERER": "cairo"]) { $1 }
-            return (try StartedProcesses.start(app, arguments, environment: environment, stdout: output, stderr: output), log)
+            return (try StartedProcesses.start(desk.app, arguments, environment: desk.appEnvironment(.cairo), stdout: output, stderr: output), log)
         }
 
         /// The window: CPU of the trees and, beside them, of the camera server, the status servers,
@@ -197,10 +189,9 @@ enum BackgroundBench {
         /// status servers' requests; then what is left connected and shown.
         private func measure(_ run: BackgroundRun, roots: [Int32], app: Process?, log: URL?) -> BackgroundRun {
             var run = run
-            let trees = FarmProcesses(roots: roots), xvfb = session.server.processIdentifier
-            let cpuBefore = trees.cpuSeconds, serverBefore = serverCPU, statusBefore = status.cpuSeconds
-            let xvfbBefore = ProcFS.cpuSeconds(pid: xvfb) ?? 0, selfBefore = ProcFS.selfCPUSeconds()
-            let machineBefore = FarmProcesses.machineBusySeconds(), requestsBefore = status.requests
+            let trees = FarmProcesses(roots: roots)
+            let window = CPUWindow(trees: trees, serverPIDs: serverPIDs, xvfb: desk.session.server.processIdentifier)
+            let statusBefore = status.cpuSeconds, requestsBefore = status.requests
             var resident: [Double] = [], anonymous: [Double] = []
             for second in 0...Int(plan.seconds) {
                 if let rss = trees.megabytes("VmRSS") { resident.append(rss) }
@@ -209,15 +200,9 @@ enum BackgroundBench {
             }
             Thread.sleep(forTimeInterval: plan.seconds - Double(Int(plan.seconds)))
             let perMinute = 60 / plan.seconds
-            run.cpu = (trees.cpuSeconds - cpuBefore) * perMinute
-            run.serverCPU = (serverCPU - serverBefore) * perMinute
-            run.statusCPU = (status.cpuSeconds - statusBefore) * perMinute
-            run.xvfbCPU = ((ProcFS.cpuSeconds(pid: xvfb) ?? 0) - xvfbBefore) * perMinute
-            run.benchCPU = (ProcFS.selfCPUSeconds() - selfBefore) * perMinute
-            if let machineBefore, let machineAfter = FarmProcesses.machineBusySeconds(), let cpu = run.cpu, let server = run.serverCPU,
-               let statusCPU = run.statusCPU, let xvfbCPU = run.xvfbCPU, let bench = run.benchCPU {
-                run.otherCPU = (machineAfter - machineBefore) * perMinute - cpu - server - statusCPU - xvfbCPU - bench
-            }
+            let statusCPU = (status.cpuSeconds - statusBefore) * perMinute
+            run.statusCPU = statusCPU
+            window.split(over: plan.seconds, beside: statusCPU, into: &run)
             let answered = zip(status.requests, requestsBefore)
             run.pollsPerMinute = Double(answered.map { $0.polls - $1.polls }.reduce(0, +)) * perMinute / Double(printers)
             run.otherRequestsPerMinute = Double(answered.map { $0.others - $1.others }.reduce(0, +)) * perMinute / Double(printers)
@@ -236,8 +221,6 @@ enum BackgroundBench {
             return run
         }
 
-        private var serverCPU: Double { serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +) }
-
         private func waitUntil(_ condition: () -> Bool) -> Bool {
             let deadline = Date().addingTimeInterval(Plan.stateLimit)
             while Date() < deadline {
@@ -255,7 +238,7 @@ enum BackgroundBench {
         @discardableResult
         private func xdotool(_ arguments: [String]) -> String {
             let output = Pipe()
-            guard let process = try? StartedProcesses.start("/usr/bin/xdotool", arguments, environment: ["DISPLAY": session.display],
+            guard let process = try? StartedProcesses.start("/usr/bin/xdotool", arguments, environment: ["DISPLAY": desk.session.display],
                                                             stdout: output) else { return "" }
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()

@@ -30,7 +30,7 @@ enum BackgroundPhase: String, CaseIterable {
 }
 
 /// One phase's figures over its window. CPU in seconds a minute; memory in MiB.
-struct BackgroundRun {
+struct BackgroundRun: CPUSplitFigures {
     let phase: BackgroundPhase
     var cpu: Double?
     /// The camera server's (encoder and TLS) CPU over the same window.

@@ -40,13 +40,10 @@ enum FarmBench {
             let logs = flags.string("--logs").map { URL(fileURLWithPath: $0) } ?? temporary
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
             let started = Date()
-            BenchRun.progress("X server, window manager, session bus")
-            let session = try XDisplaySession(directory: temporary)
-            defer { session.stop() }
-            let bench = Bench(app: flags.string("--app") ?? ".build-screen/release/layerwatch", session: session,
-                              home: LayerwatchHome(directory: temporary.appendingPathComponent("home")), logs: logs,
-                              shots: flags.string("--shots").map { URL(fileURLWithPath: $0) }, plan: plan)
-            let (runs, headless) = try bench.measure(scenarios, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
+            let (runs, headless) = try ScreenDesk.run(in: temporary, flags: flags) { desk in
+                let bench = Bench(desk: desk, logs: logs, shots: flags.string("--shots").map { URL(fileURLWithPath: $0) }, plan: plan)
+                return try bench.measure(scenarios, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
+            }
             let report = FarmReport(machine: machine, plan: plan, runs: runs, headless: headless,
                                     minutes: Date().timeIntervalSince(started) / 60)
             try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/FARM.md")
@@ -77,11 +74,9 @@ enum FarmBench {
         let headless: Int?
     }
 
-    /// What every run needs: the app, the X session, Layerwatch's home, where logs (and shots) go.
+    /// What every run needs: the desk, where logs (and shots) go.
     private struct Bench {
-        let app: String
-        let session: XDisplaySession
-        let home: LayerwatchHome
+        let desk: ScreenDesk
         let logs: URL
         let shots: URL?
         let plan: Plan
@@ -89,14 +84,14 @@ enum FarmBench {
         /// One server per stream, one after the other (one encoder on the cores at a time), each
         /// kept warm by an `ffmpeg -c copy` client as a camera always runs.
         func measure(_ scenarios: Scenarios, script: String) throws -> (runs: [FarmRun], headless: [Measurement]) {
-            let screen = try XScreen(display: session.display)
+            let screen = desk.screen
             var runs: [FarmRun] = [], headless: [Measurement] = []
             for stream in FarmStream.allCases {
                 var counts = stream == .fullHD ? scenarios.fullHD : scenarios.hd
                 guard !counts.isEmpty else { continue }
                 counts = Array(Set(counts)).sorted()
                 let paths = max(counts.max()!, stream == .fullHD ? scenarios.tabs ?? 0 : 0)
-                BenchRun.progress("server: \(stream.label), \(StreamProfile.cameraLike.label), marks at the pictures' corners, \(paths) paths (display \(session.display))")
+                BenchRun.progress("server: \(stream.label), \(StreamProfile.cameraLike.label), marks at the pictures' corners, \(paths) paths (display \(desk.session.display))")
                 let server = try BenchServer(script: script, profile: .cameraLike, extra: ["--screen-marks", "--paths", "\(paths)"] + stream.serverArguments)
                 defer { server.stop() }
                 let urls = (1...paths).map { $0 == 1 ? server.url : "\(server.url)/\($0)" }
@@ -209,12 +204,9 @@ enum FarmBench {
                 }
                 if let shots, let last { try? Self.writePPM(last, to: shots.appendingPathComponent("\(name).ppm")) }
             }
-            let xvfb = session.server.processIdentifier
             let main = run.player.isPeer ? nil : trees.roots.first
             let mainBefore = main.flatMap { ProcFS.cpuSeconds(pid: $0, thread: $0) }  // the GTK main loop
-            let cpuBefore = trees.cpuSeconds, serverBefore = serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +)
-            let xvfbBefore = ProcFS.cpuSeconds(pid: xvfb) ?? 0, selfBefore = ProcFS.selfCPUSeconds()
-            let machineBefore = FarmProcesses.machineBusySeconds()
+            let window = CPUWindow(trees: trees, serverPIDs: serverPIDs, xvfb: desk.session.server.processIdentifier)
             var resident: [Double] = []
             let sample = { if let rss = trees.megabytes("VmRSS") { resident.append(rss) } }
             sample()
@@ -231,16 +223,9 @@ enum FarmBench {
                 run.rejected = tiles.map(\.rejected).reduce(0, +)
             }
             let seconds = plan.seconds
-            run.cpu = (trees.cpuSeconds - cpuBefore) / seconds * 60
+            window.split(over: seconds, into: &run)
             if let main, let mainBefore, let mainAfter = ProcFS.cpuSeconds(pid: main, thread: main) {
                 run.mainThreadCPU = (mainAfter - mainBefore) / seconds * 60
-            }
-            run.serverCPU = (serverPIDs.map(ProcFS.treeCPUSeconds(root:)).reduce(0, +) - serverBefore) / seconds * 60
-            run.xvfbCPU = ((ProcFS.cpuSeconds(pid: xvfb) ?? 0) - xvfbBefore) / seconds * 60
-            run.benchCPU = (ProcFS.selfCPUSeconds() - selfBefore) / seconds * 60
-            if let machineBefore, let machineAfter = FarmProcesses.machineBusySeconds(), let cpu = run.cpu, let server = run.serverCPU,
-               let xvfbCPU = run.xvfbCPU, let bench = run.benchCPU {
-                run.otherCPU = (machineAfter - machineBefore) / seconds * 60 - cpu - server - xvfbCPU - bench
             }
             run.peakRSS = trees.megabytes("VmHWM")
             run.steadyRSS = Percentiles(resident).median
@@ -250,9 +235,8 @@ enum FarmBench {
         private func start(_ player: FarmPlayer, urls: [String], places: [ScreenRect], output: FileHandle) throws -> [Process] {
             switch player {
             case .layerwatch, .layerwatchTabs:
-                try home.write(cameras: urls, farm: player == .layerwatch, maximized: true)
-                let environment = session.environment.merging(home.environment) { $1 }.merging(["GSK_RENDERER": "cairo"]) { $1 }
-                return [try StartedProcesses.start(app, [], environment: environment, stdout: output, stderr: output)]
+                try desk.home.write(cameras: urls, farm: player == .layerwatch, maximized: true)
+                return [try StartedProcesses.start(desk.app, [], environment: desk.appEnvironment(.cairo), stdout: output, stderr: output)]
             case .ffmpeg:
                 return try urls.map { url in
                     try StartedProcesses.start("/usr/bin/ffmpeg", ["-hide_banner", "-nostdin", "-loglevel", "error", "-rtsp_transport", "tcp",
@@ -264,7 +248,7 @@ enum FarmBench {
                     return try StartedProcesses.start("/usr/bin/mpv", ["--no-config", "--profile=low-latency", "--untimed", "--vo=x11",
                                                                        "--no-border", "--geometry=\(geometry)", "--no-osc",
                                                                        "--no-input-default-bindings", "--really-quiet", url],
-                                                      environment: session.environment, stdout: output, stderr: output)
+                                                      environment: desk.session.environment, stdout: output, stderr: output)
                 }
             }
         }
@@ -367,7 +351,7 @@ enum FarmPlayer: String, Hashable {
 }
 
 /// One farm scenario's figures. CPU in seconds a minute over the window; memory in MiB.
-struct FarmRun {
+struct FarmRun: CPUSplitFigures {
     let player: FarmPlayer
     let stream: FarmStream
     let printers: Int

@@ -17,14 +17,10 @@ enum ScreenBench {
                 .compactMap(Renderer.init(rawValue:)).filter { _ in players.contains("layerwatch") }
             let order = renderers.map(ScreenPlayer.layerwatch) + ScreenPlayer.peers.filter { players.contains($0.label.lowercased()) }
             let machine = Machine.current()
-            BenchRun.progress("X server, window manager, session bus")
-            let session = try XDisplaySession(directory: directory)
-            defer { session.stop() }
-            let bench = Bench(app: flags.string("--app") ?? ".build-screen/release/layerwatch", session: session,
-                              home: LayerwatchHome(directory: directory.appendingPathComponent("home")), directory: directory,
-                              timing: plan.timing)
-            let measured = try bench.measure(order, rounds: plan.rounds, renderers: renderers,
-                                             script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
+            let measured = try ScreenDesk.run(in: directory, flags: flags) { desk in
+                try Bench(desk: desk, directory: directory, timing: plan.timing)
+                    .measure(order, rounds: plan.rounds, renderers: renderers, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
+            }
 
             let report = ScreenReport(machine: machine, plan: plan, order: order, runs: measured.runs, fourCameras: measured.fourCameras)
             try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/SCREEN.md")
@@ -38,20 +34,17 @@ enum ScreenBench {
         let quick: Bool
     }
 
-    /// What every run needs: the app, the X session, Layerwatch's home and where logs go.
+    /// What every run needs: the desk and where logs go.
     private struct Bench {
-        let app: String
-        let session: XDisplaySession
-        let home: LayerwatchHome
+        let desk: ScreenDesk
         let directory: URL
         let timing: ScreenRun.Timing
 
-        /// Starts the server, runs `order` `rounds` times, then the four-camera runs. Its connection
-        /// to the X server ends with it, before the X server does.
+        /// Starts the server, runs `order` `rounds` times, then the four-camera runs.
         func measure(_ order: [ScreenPlayer], rounds: Int, renderers: [Renderer],
                      script: String) throws -> (runs: [ScreenPlayer: [ScreenRun]], fourCameras: [Renderer: ScreenRun]) {
-            let screen = try XScreen(display: session.display)
-            BenchRun.progress("server: \(StreamProfile.ultrafast.label), marks at the picture's corners, 4 paths (display \(session.display))")
+            let screen = desk.screen
+            BenchRun.progress("server: \(StreamProfile.ultrafast.label), marks at the picture's corners, 4 paths (display \(desk.session.display))")
             let server = try BenchServer(script: script, profile: .ultrafast, extra: ["--screen-marks", "--paths", "4"])
             defer { server.stop() }
 
@@ -81,12 +74,12 @@ enum ScreenBench {
 
         /// One player on the stream alone: Layerwatch with the camera URL on its command line (a tab).
         private func single(_ player: ScreenPlayer, url: String, picture: ScreenRect, screen: XScreen) throws -> ScreenRun {
-            var command = player.command(url: url, app: app, picture: picture)
+            var command = player.command(url: url, app: desk.app, picture: picture)
             if case .layerwatch = player {
-                try home.write()
-                command.environment.merge(home.environment) { $1 }
+                try desk.home.write()
+                command.environment.merge(desk.home.environment) { $1 }
             }
-            return try ScreenRun.measure(player.label, command: command, screen: screen, session: session, timing: timing,
+            return try ScreenRun.measure(player.label, command: command, screen: screen, session: desk.session, timing: timing,
                                          log: log(player.label))
         }
 
@@ -94,12 +87,12 @@ enum ScreenBench {
         /// a mini window (kept on top), moved to the screen's top-left corner: over the main
         /// picture's LIVE badge at most, clear of its marks and clock.
         private func fourCameras(urls: [String], renderer: Renderer, screen: XScreen) throws -> ScreenRun {
-            try home.write(cameras: urls, mini: true)
-            let command = (app, [String](), renderer.environment.merging(home.environment) { $1 })
-            return try ScreenRun.measure("Layerwatch, 4 tabs + mini", command: command, screen: screen, session: session,
+            try desk.home.write(cameras: urls, mini: true)
+            let command = (desk.app, [String](), renderer.environment.merging(desk.home.environment) { $1 })
+            return try ScreenRun.measure("Layerwatch, 4 tabs + mini", command: command, screen: screen, session: desk.session,
                                          timing: timing, log: log("four-cameras")) {
                 let mover = try StartedProcesses.start("/usr/bin/timeout", ["5", "xdotool", "search", "--sync", "--name", " - PiP$",
-                                                                            "windowmove", "%@", "0", "0"], environment: session.environment)
+                                                                            "windowmove", "%@", "0", "0"], environment: desk.session.environment)
                 mover.waitUntilExit()
             }
         }

@@ -16,13 +16,9 @@ enum WebRTCBench {
                                     quick: quick)
         BenchRun.command("webrtc") { directory in
             let machine = Machine.current()
-            BenchRun.progress("X server, window manager, session bus")
-            let session = try XDisplaySession(directory: directory)
-            defer { session.stop() }
-            let bench = Bench(app: flags.string("--app") ?? ".build-screen/release/layerwatch", session: session,
-                              home: LayerwatchHome(directory: directory.appendingPathComponent("home")), directory: directory,
-                              timing: plan.timing)
-            let measured = try bench.measure(rounds: plan.rounds)
+            let measured = try ScreenDesk.run(in: directory, flags: flags) { desk in
+                try Bench(desk: desk, directory: directory, timing: plan.timing).measure(rounds: plan.rounds)
+            }
             let report = WebRTCReport(machine: machine, plan: plan, runs: measured.runs, ice: measured.ice,
                                       chromium: version("/usr/bin/chromium", ["--version"]),
                                       aiortc: version("/usr/bin/python3", ["-c", "import aiortc; print(aiortc.__version__)"]))
@@ -54,24 +50,22 @@ enum WebRTCBench {
         var answered: Set<String> = []
     }
 
-    /// What every run needs: the app, the X session, Layerwatch's home and where logs go.
+    /// What every run needs: the desk and where logs go.
     private struct Bench {
-        let app: String
-        let session: XDisplaySession
-        let home: LayerwatchHome
+        let desk: ScreenDesk
         let directory: URL
         let timing: ScreenRun.Timing
 
         func measure(rounds: Int) throws -> (runs: [Player: [ScreenRun]], ice: ICEAddresses) {
-            let screen = try XScreen(display: session.display)
+            let screen = desk.screen
             // Until Layerwatch's picture is measured, Chromium gets the size it is set up for.
             var picture = ScreenRect(x: 238, y: 210, width: 1443, height: 812)
             var runs: [Player: [ScreenRun]] = [:]
             var ice = ICEAddresses()
-            try home.write()
+            try desk.home.write()
             for round in 1...rounds {
                 for player in Player.allCases {
-                    BenchRun.progress("round \(round) of \(rounds): \(player.label) (display \(session.display))")
+                    BenchRun.progress("round \(round) of \(rounds): \(player.label) (display \(desk.session.display))")
                     let run = try single(player, round: round, picture: picture, screen: screen, ice: &ice)
                     if player == .layerwatchRTSP, runs[player] == nil, let measured = run.picture { picture = measured }
                     runs[player, default: []].append(run)
@@ -106,9 +100,9 @@ enum WebRTCBench {
 
         private func measure(_ player: Player, _ shown: ScreenPlayer, url: String, picture: ScreenRect, screen: XScreen,
                              log: URL, camera: Int32) throws -> ScreenRun {
-            var command = shown.command(url: url, app: app, picture: picture)
-            if case .layerwatch = shown { command.environment.merge(home.environment) { $1 } }
-            return try ScreenRun.measure(player.label, command: command, screen: screen, session: session, timing: timing,
+            var command = shown.command(url: url, app: desk.app, picture: picture)
+            if case .layerwatch = shown { command.environment.merge(desk.home.environment) { $1 } }
+            return try ScreenRun.measure(player.label, command: command, screen: screen, session: desk.session, timing: timing,
                                          log: log, camera: camera)
         }
 

@@ -19,13 +19,9 @@ enum ZoomBench {
         let rounds = flags.int("--rounds", default: quick ? 1 : 2), seconds = flags.double("--seconds", default: quick ? 10 : 20)
         BenchRun.command("zoom") { directory in
             let machine = Machine.current()
-            BenchRun.progress("X server, window manager, session bus")
-            let session = try XDisplaySession(directory: directory)
-            defer { session.stop() }
-            let bench = Bench(app: flags.string("--app") ?? ".build-screen/release/layerwatch", session: session,
-                              screen: try XScreen(display: session.display),
-                              home: LayerwatchHome(directory: directory.appendingPathComponent("home")), seconds: seconds)
-            let runs = try bench.measure(rounds: rounds, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
+            let runs = try ScreenDesk.run(in: directory, flags: flags) { desk in
+                try Bench(desk: desk, seconds: seconds).measure(rounds: rounds, script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py")
+            }
             let report = ZoomReport(machine: machine, rounds: rounds, seconds: seconds, quick: quick, runs: runs)
             try BenchRun.publish(table: report.table(), markdown: report.markdown(), to: flags.string("--results") ?? "bench/ZOOM.md")
         }
@@ -40,10 +36,7 @@ enum ZoomBench {
     }
 
     private struct Bench {
-        let app: String
-        let session: XDisplaySession
-        let screen: XScreen
-        let home: LayerwatchHome
+        let desk: ScreenDesk
         let seconds: Double
         let settle = 2.0
 
@@ -73,9 +66,8 @@ enum ZoomBench {
 
         /// Layerwatch with the stream on its command line, measured at every zoom in one process.
         private func layerwatch(url: String) throws -> ([Run], ScreenRect) {
-            try home.write()
-            let process = try StartedProcesses.start(app, [url], environment: session.environment
-                .merging(Renderer.cairo.environment) { $1 }.merging(home.environment) { $1 })
+            try desk.home.write()
+            let process = try StartedProcesses.start(desk.app, [url], environment: desk.appEnvironment(.cairo))
             defer { StartedProcesses.stop(process) }
             guard let picture = waitForPicture(of: process) else { throw BenchError("Layerwatch showed no picture within 30 s") }
             var runs: [Run] = []
@@ -92,9 +84,8 @@ enum ZoomBench {
         /// fitted: turned half way, the picture is where the upright one was; a quarter, it stands in
         /// the middle of it, as tall.
         private func turned(_ rotation: Int, url: String, upright: ScreenRect) throws -> Run {
-            try home.write(cameras: [url], rotation: rotation)
-            let process = try StartedProcesses.start(app, [], environment: session.environment
-                .merging(Renderer.cairo.environment) { $1 }.merging(home.environment) { $1 })
+            try desk.home.write(cameras: [url], rotation: rotation)
+            let process = try StartedProcesses.start(desk.app, [], environment: desk.appEnvironment(.cairo))
             defer { StartedProcesses.stop(process) }
             let width = rotation == 90 ? upright.height * 9 / 16 : upright.width
             let picture = ScreenRect(x: upright.x + (upright.width - width) / 2, y: upright.y, width: width, height: upright.height)
@@ -111,7 +102,7 @@ enum ZoomBench {
             let process = try StartedProcesses.start("/usr/bin/mpv", ["--no-config", "--profile=low-latency", "--untimed", "--vo=x11", "--no-border",
                                                                       "--geometry=\(geometry)", "--no-osc", "--no-input-default-bindings",
                                                                       "--video-zoom=\(log2(Double(zoom)))", url],
-                                                     environment: session.environment)
+                                                     environment: desk.session.environment)
             defer { StartedProcesses.stop(process) }
             // Zoomed, its marks are out of sight: wait for the middle to start changing instead.
             let deadline = Date().addingTimeInterval(30)
@@ -136,7 +127,7 @@ enum ZoomBench {
             let end = Date().addingTimeInterval(seconds)
             var last: [[UInt8]]?, changes = 0
             while Date() < end {
-                let shots = rows.compactMap { screen.grab($0)?.pixels }
+                let shots = rows.compactMap { desk.screen.grab($0)?.pixels }
                 if shots.count == rows.count {
                     if let last, last != shots { changes += 1 }
                     last = shots
@@ -150,7 +141,7 @@ enum ZoomBench {
         private func waitForPicture(of process: Process) -> ScreenRect? {
             let deadline = Date().addingTimeInterval(30)
             while process.isRunning, Date() < deadline {
-                if let shot = screen.grabAll(), let picture = ScreenMarks.find(in: shot) { return picture }
+                if let shot = desk.screen.grabAll(), let picture = ScreenMarks.find(in: shot) { return picture }
                 usleep(50_000)
             }
             return nil
@@ -160,7 +151,7 @@ enum ZoomBench {
         private func press(_ keys: [String]) throws {
             let xdotool = try StartedProcesses.start("/usr/bin/xdotool", ["search", "--sync", "--limit", "1", "--name", " — Layerwatch$",
                                                                           "windowactivate", "--sync", "%@", "key", "--delay", "100"] + keys,
-                                                     environment: session.environment)
+                                                     environment: desk.session.environment)
             xdotool.waitUntilExit()
             guard xdotool.terminationStatus == 0 else { throw BenchError("xdotool could not type \(keys)") }
         }

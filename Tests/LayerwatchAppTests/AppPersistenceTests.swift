@@ -95,8 +95,7 @@ final class AppPersistenceTests: XCTestCase {
             app.showDemo()
             XCTAssertTrue(window.tabs.all.first?.camera!.isDemo ?? false)
 
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try printerDialog(of: app)
             dialog.selectKind(.generic)
             dialog.save()
             XCTAssertEqual(dialog.name.errorText, "Enter a name for this printer, for example “X1C workshop”.")
@@ -170,10 +169,8 @@ final class AppPersistenceTests: XCTestCase {
 
     func testPrintersAnnouncingThemselvesAppearInTheAddDialog() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let (dialog, port) = try openAddPrinterDialog(in: app)
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            let port = try discoveryPort(of: app, closing: dialog)
             LoopbackSender().send(SSDPAnnouncement.bytes(serial: "01P00A123456789", name: "Garage P1S", location: "192.168.1.44"), to: port)
             XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.discoveredPrinters.map(\.serial) == ["01P00A123456789"] })
             gtk_window_destroy(gcast(dialog.window))
@@ -188,11 +185,7 @@ final class AppPersistenceTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let printers = ["First", "Second"].map { Printer(name: $0, kind: .generic, cameras: [PrinterCamera(url: clip.path)]) }
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: printers))
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printers[0])
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printers[0]) { app, window, dialog in
             dialog.name.text = "First, renamed"
             dialog.save()
             XCTAssertEqual(window.tabs.all.map(\.name), ["First, renamed", "Second"], "the edited tab stays first")

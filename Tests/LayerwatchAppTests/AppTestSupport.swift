@@ -2,6 +2,7 @@ import CGtk
 import CameraKit
 import GtkKit
 @testable import LayerwatchApp
+import PrinterKit
 import StreamKit
 import TestSupport
 import XCTest
@@ -136,17 +137,52 @@ extension XCTestCase {
     }
 }
 
-/// The Add Printer dialog opened as the user opens it, and the loopback port its discovery listens
-/// on (the tests' app listens on 127.0.0.1 only).
+/// The loopback port the discovery of `app`'s Add Printer `dialog` listens on (the tests' app
+/// listens on 127.0.0.1 only); when it does not listen, the dialog is closed and the test skipped.
 @MainActor
-func openAddPrinterDialog(in app: LayerwatchApplication) throws -> (dialog: PrinterDialog, port: UInt16) {
-    app.showDialog(editing: nil)
-    let dialog = try XCTUnwrap(app.editor.openDialog)
+func discoveryPort(of app: LayerwatchApplication, closing dialog: PrinterDialog) throws -> UInt16 {
     guard case .listening(let ports, _)? = app.editor.discovery?.state, let port = ports.first else {
         gtk_window_destroy(gcast(dialog.window))
         throw XCTSkip("discovery is not listening: \(String(describing: app.editor.discovery?.state))")
     }
-    return (dialog, port)
+    return port
+}
+
+/// The printer dialog, opened as the user opens it: Add Printer, or the one that edits `printer`.
+@MainActor
+func printerDialog(of app: LayerwatchApplication, editing printer: Printer? = nil) throws -> PrinterDialog {
+    app.showDialog(editing: printer)
+    return try XCTUnwrap(app.editor.openDialog)
+}
+
+/// What most dialog tests start with: the app started on `store` and its printer dialog opened
+/// (Add Printer, or the one that edits `printer`). `body` runs on the main actor with the app, its
+/// main window and the dialog; the main window is destroyed after.
+func withPrinterDialog(store: ConfigStore, editing printer: Printer? = nil,
+                       _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
+    try MainActor.assumeIsolated {
+        let (app, window) = try startApp(store: store)
+        defer { gtk_window_destroy(gcast(window.window)) }
+        try body(app, window, try printerDialog(of: app, editing: printer))
+    }
+}
+
+/// The same on the config in `directory`, without keyring (as `startApp(in:)`).
+func withPrinterDialog(in directory: URL, editing printer: Printer? = nil,
+                       _ body: @MainActor (LayerwatchApplication, MainWindow, PrinterDialog) throws -> Void) throws {
+    try withPrinterDialog(store: ConfigStore(directory: directory, secrets: nil), editing: printer, body)
+}
+
+extension PrinterDialog {
+    /// Chooses `kind` (when given) and types the printer's name, address, port and code or key
+    /// (those given), in that order, as a user fills the form in.
+    func fill(_ kind: Printer.Kind? = nil, name: String, host: String, port: Int? = nil, code: String? = nil) {
+        if let kind { selectKind(kind) }
+        self.name.text = name
+        self.host.text = host
+        if let port { apiPort.text = "\(port)" }
+        if let code { accessCode.text = code }
+    }
 }
 
 /// The text of every toast shown in `window`, as the user reads it.

@@ -28,17 +28,11 @@ final class ConnectionTestDialogTests: XCTestCase {
         addTeardownBlock { mqtt.stop() }
         let serial = try XCTUnwrap(mqtt.waitFor("ready")?.string("serial"))
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.bambuJPEG(.p1s))
             _ = try PrinterDialogFormTests.shown(dialog)
-            dialog.name.text = "Bench P1S"
-            dialog.host.text = host
-            dialog.accessCode.text = code
+            dialog.fill(name: "Bench P1S", host: host, code: code)
             dialog.serial.text = serial
 
             dialog.testConnection()
@@ -85,11 +79,7 @@ final class ConnectionTestDialogTests: XCTestCase {
         let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port,
                               cameras: [PrinterCamera(name: "Nozzle", url: live), PrinterCamera(name: "Bed", url: dead)], notifies: false)
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printer) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             _ = try PrinterDialogFormTests.shown(dialog)
             XCTAssertEqual(dialog.url.text, live, "the first camera shown")
@@ -139,8 +129,7 @@ final class ConnectionTestDialogTests: XCTestCase {
             defer { gtk_window_destroy(gcast(window.window)) }
             let page = try XCTUnwrap(window.tabs.page(id: printer.id))
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.sessions.allSatisfy { $0.state == .live } }, "the tab plays both cameras")
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try printerDialog(of: app, editing: printer)
             defer { gtk_window_destroy(gcast(dialog.window)) }
 
             dialog.testConnection()
@@ -165,17 +154,11 @@ final class ConnectionTestDialogTests: XCTestCase {
         ]).write(to: file)
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--bind", host, "--webcams", file.path])
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.klipper)
             _ = try PrinterDialogFormTests.shown(dialog)
-            dialog.name.text = "Voron"
-            dialog.host.text = host
-            dialog.apiPort.text = "\(moonraker.port)"
+            dialog.fill(name: "Voron", host: host, port: moonraker.port)
 
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 15) { !dialog.cameraList.isSearching })

@@ -35,19 +35,14 @@ final class CrealityDialogTests: XCTestCase {
         let host = randomLoopbackAddress()
         let (printer, camera) = try fakeK1C(on: host)
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.select(.creality)
             XCTAssertEqual(dialog.kind.selected, PrinterChoice.all.firstIndex(of: .creality))
             XCTAssertEqual([dialog.name, dialog.host, dialog.family, dialog.timelapse.field, dialog.cameraRows.field].map(\.isShown),
                            [true, true, true, true, true])
             XCTAssertEqual([dialog.accessCode, dialog.serial, dialog.apiPort, dialog.url, dialog.cameras].map(\.isShown),
                            [false, false, false, false, false], "no code, no port, no URL for its own camera")
-            dialog.name.text = "K1C workshop"
-            dialog.host.text = host
+            dialog.fill(name: "K1C workshop", host: host)
             dialog.crealityFamily = .k2  // the wrong family, which the printer's answer puts right
             XCTAssertEqual(dialog.family.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000"])
@@ -107,14 +102,9 @@ final class CrealityDialogTests: XCTestCase {
                                                                             "--port", "\(CrealityFamily.k2.cameraPort)"])
         addTeardownBlock { camera.stop() }
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.select(.creality)
-            dialog.name.text = "K2 Plus"
-            dialog.host.text = host
+            dialog.fill(name: "K2 Plus", host: host)
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.connectionTest.isDone }, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k2)
@@ -150,15 +140,10 @@ final class CrealityDialogTests: XCTestCase {
         let refusing = try TestServer(script: "creality_ws_server.py", arguments: ["--bind", locked, "--port", "\(StatusEndpoint.crealityPort)", "--refuse", "401"])
         addTeardownBlock { refusing.stop() }
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.select(.creality)
-            dialog.name.text = "K2"
-            dialog.host.text = randomLoopbackAddress()
+            dialog.fill(name: "K2", host: randomLoopbackAddress())
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.host.errorText != nil }, dialog.testResultText)
             XCTAssertEqual(dialog.host.errorText, "Nothing answers on port 9999, where a Creality printer reports its status — check the address and that the printer is on.")

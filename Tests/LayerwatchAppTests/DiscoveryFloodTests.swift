@@ -16,10 +16,8 @@ final class DiscoveryFloodTests: XCTestCase {
 
     func testTheMainLoopKeepsAnsweringWhileTenThousandFakePrintersFloodTheDialog() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let (dialog, port) = try openAddPrinterDialog(in: app)
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            let port = try discoveryPort(of: app, closing: dialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(dialog.window)) })
             let memoryBefore = ProcessMemory.residentBytes ?? 0

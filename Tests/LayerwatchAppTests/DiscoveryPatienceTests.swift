@@ -17,10 +17,8 @@ final class DiscoveryPatienceTests: XCTestCase {
 
     func testAPrinterAnnouncingAfterTwelveSecondsAppearsAndNothingSaidNoneWasFound() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let (dialog, port) = try openAddPrinterDialog(in: app)
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            let port = try discoveryPort(of: app, closing: dialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })
             let list = dialog.discovered
@@ -98,8 +96,7 @@ final class DiscoveryPatienceTests: XCTestCase {
                 return XCTFail("the port is held: \(String(describing: app.editor.discovery?.state))")
             }
             XCTAssertEqual(failures.map(\.code), [EADDRINUSE])
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try printerDialog(of: app)
             var dialogOpen = true
             defer { if dialogOpen { gtk_window_destroy(gcast(dialog.window)) } }
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(dialog.window) != 0 })

@@ -23,11 +23,7 @@ final class GoRTCImportDialogTests: XCTestCase {
                                                    "p1s": ["exec:layerwatch relay bambu-jpeg://192.0.2.11?code=Qz81Ww07"]]])
         XCTAssertNotNil(go2rtc.waitFor("done"))
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.select(.go2rtc)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "username", "API password", "cameras"])
             XCTAssertEqual(dialog.apiPort.placeholderText, "1984")

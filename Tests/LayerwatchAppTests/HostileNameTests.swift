@@ -24,10 +24,8 @@ final class HostileNameTests: XCTestCase {
     func testDiscoveredNamesAreShownAsPlainTextOnOneLine() throws {
         XCTAssertEqual(Self.longName.count, 500)
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let (dialog, port) = try openAddPrinterDialog(in: app)
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            let port = try discoveryPort(of: app, closing: dialog)
             defer { gtk_window_destroy(gcast(dialog.window)) }
             let mark = GLibWarningLog.mark
             let names = ["01P00A000000001": "Garage P1S", "01P00A000000002": Self.markupName, "01P00A000000003": Self.longName,

@@ -39,15 +39,11 @@ final class ImportDialogTests: XCTestCase {
             XCTAssertEqual(store.secretsLocation, .keyring)
             let (app, window) = try startApp(store: store)
             defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try printerDialog(of: app)
             dialog.selectKind(.klipper)
             XCTAssertEqual(shown(dialog), ["name", "host", "port", "API key", "cameras"])
             XCTAssertEqual(dialog.apiPort.placeholderText, "7125")
-            dialog.name.text = "Voron"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(moonraker.port)"
-            dialog.accessCode.text = Self.moonrakerKey
+            dialog.fill(name: "Voron", host: "127.0.0.1", port: moonraker.port, code: Self.moonrakerKey)
 
             dialog.findCameras()
             XCTAssertTrue(dialog.cameraList.isSearching)
@@ -117,16 +113,10 @@ final class ImportDialogTests: XCTestCase {
         ]]])
         XCTAssertNotNil(octoprint.waitFor("done"))
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.octoprint)
             XCTAssertEqual(dialog.apiPort.placeholderText, "80")
-            dialog.name.text = "Prusa"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(octoprint.port)"
+            dialog.fill(name: "Prusa", host: "127.0.0.1", port: octoprint.port)
 
             dialog.findCameras()
             XCTAssertFalse(dialog.cameraList.isSearching, "no key, no request")
@@ -165,15 +155,8 @@ final class ImportDialogTests: XCTestCase {
             ["name": "Nozzle", "service": "webrtc-camerastreamer", "stream_url": "http://127.0.0.1:\(camera.port)/webcam/webrtc"],
         ], key: nil)
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
-            dialog.selectKind(.klipper)
-            dialog.name.text = "Voron"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(moonraker.port)"
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port)
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
             XCTAssertEqual(subtitle(dialog.cameraList, 0), "\(webrtc)\nwebrtc-camerastreamer · MJPEG when WebRTC fails")
@@ -214,11 +197,7 @@ final class ImportDialogTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let printer = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port, accessCode: "k3yk3yk3y", cameras: [PrinterCamera(url: stream, rotation: 90, flipHorizontal: true)], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printer) { app, window, dialog in
             XCTAssertEqual(dialog.draft.kind, .klipper)
             XCTAssertEqual([dialog.host.text, dialog.apiPort.text, dialog.accessCode.text, dialog.url.text],
                            ["127.0.0.1", "\(moonraker.port)", "k3yk3yk3y", stream])
@@ -234,8 +213,7 @@ final class ImportDialogTests: XCTestCase {
                            "mounting, notification switch and API port kept")
 
             // Found again, the camera it has is the one checked; checking the other adds it.
-            app.showDialog(editing: renamed)
-            let again = try XCTUnwrap(app.editor.openDialog)
+            let again = try printerDialog(of: app, editing: renamed)
             again.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !again.cameraList.isSearching })
             XCTAssertEqual((0..<2).map { checked(again.cameraList, $0) }, [false, true])

@@ -23,15 +23,8 @@ final class KeyringDeclineTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let store = ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path])
         let file = store.fileURL
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(store: store)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let adding = try XCTUnwrap(app.editor.openDialog)
-            adding.selectKind(.bambuRTSPS(.x1c))
-            adding.name.text = "X1C"
-            adding.host.text = "127.0.0.1"
-            adding.accessCode.text = "12345678"
+        try withPrinterDialog(store: store) { app, window, adding in
+            adding.fill(.bambuRTSPS(.x1c), name: "X1C", host: "127.0.0.1", code: "12345678")
             adding.save()
 
             let told = "The access code of “X1C” is kept in \(file.path), which only you can read. The keyring did not take it."
@@ -44,8 +37,7 @@ final class KeyringDeclineTests: XCTestCase {
             ScreenCapture.saveIfAsked(as: "keyring-declined-toast")
 
             let printer = try XCTUnwrap(app.library.config.printers.first)
-            app.showDialog(editing: printer)
-            let editing = try XCTUnwrap(app.editor.openDialog)
+            let editing = try printerDialog(of: app, editing: printer)
             defer { gtk_window_destroy(gcast(editing.window)) }
             XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_visible(editing.moveSecrets) != 0 },
                           "a keyring answers: the dialog offers to move the code")
@@ -105,8 +97,7 @@ final class KeyringDeclineTests: XCTestCase {
                           "\(toastTitles(in: window.window))")
             XCTAssertFalse(try Self.text(of: file).contains("OCTOKEY123456"), "printers.json holds no key any more")
 
-            app.showDialog(editing: try XCTUnwrap(app.library.printer(id: octoprint.id)))
-            let editing = try XCTUnwrap(app.editor.openDialog)
+            let editing = try printerDialog(of: app, editing: try XCTUnwrap(app.library.printer(id: octoprint.id)))
             defer { gtk_window_destroy(gcast(editing.window)) }
             XCTAssertTrue(editing.accessCode.hintText?.hasSuffix("The API key is kept in your keyring (Secret Service), not in printers.json.") ?? false,
                           String(describing: editing.accessCode.hintText))

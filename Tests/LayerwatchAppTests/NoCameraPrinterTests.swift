@@ -45,15 +45,8 @@ final class NoCameraPrinterTests: XCTestCase {
     func testAMoonrakerPrinterWithoutACameraIsAddedAndShowsItsStatusAndThumbnail() throws {
         let moonraker = try printingMoonraker()
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
-            dialog.selectKind(.klipper)
-            dialog.name.text = "Voron"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(moonraker.port)"
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port)
             dialog.findCameras()
             XCTAssertTrue(iterateMainContext(timeout: 10) { !dialog.cameraList.isSearching })
             XCTAssertEqual(dialog.cameraList.cameras.count, 0)

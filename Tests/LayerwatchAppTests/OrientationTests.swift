@@ -51,11 +51,7 @@ final class OrientationTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let printer = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: clip.path)], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printer) { app, window, dialog in
             XCTAssertEqual([dialog.mounting.rotation], [0])
             XCTAssertEqual([dialog.mounting.flipHorizontal, dialog.mounting.flipVertical], [false, false])
             dialog.mounting.rotation = 90
@@ -71,8 +67,7 @@ final class OrientationTests: XCTestCase {
             let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
             XCTAssertEqual([saved.cameras[0].rotation], [90])
             XCTAssertEqual([saved.cameras[0].flipHorizontal, saved.cameras[0].flipVertical], [true, false])
-            app.showDialog(editing: saved)
-            let again = try XCTUnwrap(app.editor.openDialog)
+            let again = try printerDialog(of: app, editing: saved)
             XCTAssertEqual([again.mounting.rotation], [90], "the dialog shows the saved mounting")
             XCTAssertEqual([again.mounting.flipHorizontal, again.mounting.flipVertical], [true, false])
             gtk_window_destroy(gcast(again.window))

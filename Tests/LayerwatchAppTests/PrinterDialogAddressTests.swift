@@ -18,11 +18,7 @@ final class PrinterDialogAddressTests: XCTestCase {
     func testAPastedURLOrHostAndPortIsSplitWhenLeftAndOctoPrintAnswersThere() throws {
         let servers = try octoPrintWithACamera(), octoprint = servers.octoprint
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             _ = try PrinterDialogFormTests.shown(dialog)
 
@@ -77,11 +73,7 @@ final class PrinterDialogAddressTests: XCTestCase {
         let windowManager = try WindowManager()
         let servers = try octoPrintWithACamera(), octoprint = servers.octoprint
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.octoprint)
             dialog.name.text = "Prusa"
             dialog.accessCode.text = "OCTOKEY123456"

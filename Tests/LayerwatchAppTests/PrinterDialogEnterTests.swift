@@ -17,15 +17,10 @@ final class PrinterDialogEnterTests: XCTestCase {
     func testEnterOnAGreyAddMarksTheFirstFieldThatKeepsItGrey() throws {
         let windowManager = try WindowManager()
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.bambuRTSPS(nil))
             let closed = PrinterDialogFormTests.destroyed(dialog.window), xid = try PrinterDialogFormTests.shown(dialog)
-            dialog.name.text = "X1C"
-            dialog.host.text = "127.0.0.1"
+            dialog.fill(name: "X1C", host: "127.0.0.1")
             dialog.focus(dialog.accessCode)
             dialog.accessCode.text = "123"
             XCTAssertNil(dialog.accessCode.errorText, "nothing said while it is typed")
@@ -61,16 +56,8 @@ final class PrinterDialogEnterTests: XCTestCase {
         let windowManager = try WindowManager()
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "G00dK3y"])
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
-            dialog.selectKind(.klipper)
-            dialog.name.text = "Voron"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(moonraker.port)"
-            dialog.accessCode.text = "Wr0ngK3y"
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port, code: "Wr0ngK3y")
             dialog.camerasEdited(.add)
             dialog.url.text = "http://127.0.0.1:\(closedLoopbackPort())/?action=stream"
             let closed = PrinterDialogFormTests.destroyed(dialog.window), xid = try PrinterDialogFormTests.shown(dialog)

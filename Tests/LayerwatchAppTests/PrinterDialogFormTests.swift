@@ -25,8 +25,7 @@ final class PrinterDialogFormTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
 
-            app.showDialog(editing: nil)
-            let adding = try XCTUnwrap(app.editor.openDialog)
+            let adding = try printerDialog(of: app)
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.holdsFocus(adding.name, in: adding) }, "a new printer starts at its name")
             adding.name.text = "Voron"
             adding.selectKind(.klipper)
@@ -41,8 +40,7 @@ final class PrinterDialogFormTests: XCTestCase {
                           "“Edit Access Code…” opens on the code")
             gtk_window_destroy(gcast(editing.window))
 
-            app.showDialog(editing: Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: ""))
-            let missingCode = try XCTUnwrap(app.editor.openDialog)
+            let missingCode = try printerDialog(of: app, editing: Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", accessCode: ""))
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.holdsFocus(missingCode.accessCode, in: missingCode) },
                           "the first field left to fill in")
             gtk_window_destroy(gcast(missingCode.window))
@@ -56,8 +54,7 @@ final class PrinterDialogFormTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             for keys in ["Escape", "ctrl+w"] {
-                app.showDialog(editing: nil)
-                let dialog = try XCTUnwrap(app.editor.openDialog)
+                let dialog = try printerDialog(of: app)
                 let closed = Self.destroyed(dialog.window), xid = try Self.shown(dialog)
                 XCTAssertEqual(Keyboard.press(keys, window: xid), 0, "xdotool \(keys)")
                 XCTAssertTrue(iterateMainContext(timeout: 5, until: closed), "\(keys) closes the dialog")
@@ -70,11 +67,7 @@ final class PrinterDialogFormTests: XCTestCase {
     func testEnterAddsOnlyAValidPrinter() throws {
         let windowManager = try WindowManager()
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.selectKind(.generic)
             let closed = Self.destroyed(dialog.window), xid = try Self.shown(dialog)
             XCTAssertEqual(gtk_window_get_default_widget(gcast(dialog.window)), dialog.saveButton, "Enter is Add")
@@ -105,13 +98,11 @@ final class PrinterDialogFormTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
             // A printer's own name is no clash.
-            app.showDialog(editing: twin)
-            let own = try XCTUnwrap(app.editor.openDialog)
+            let own = try printerDialog(of: app, editing: twin)
             XCTAssertNil(own.name.warningText)
             gtk_window_destroy(gcast(own.window))
 
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+            let dialog = try printerDialog(of: app)
             dialog.selectKind(.generic)
             let closed = Self.destroyed(dialog.window)
             _ = try Self.shown(dialog)
@@ -129,8 +120,7 @@ final class PrinterDialogFormTests: XCTestCase {
             XCTAssertEqual(window.tabs.all.map(\.name), ["Twin", "Twin"])
 
             // Now each one's name is the other's too.
-            app.showDialog(editing: twin)
-            let editing = try XCTUnwrap(app.editor.openDialog)
+            let editing = try printerDialog(of: app, editing: twin)
             XCTAssertEqual(editing.name.warningText, "Another printer already has this name.")
             gtk_window_destroy(gcast(editing.window))
         }
@@ -140,16 +130,8 @@ final class PrinterDialogFormTests: XCTestCase {
     func testEachCheckSaysWhatIsWrongOnItsOwnFieldUntilThatFieldChanges() throws {
         let moonraker = try TestServer(script: "moonraker_server.py", arguments: ["--api-key", "G00dK3y"])
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
-            dialog.selectKind(.klipper)
-            dialog.name.text = "Voron"
-            dialog.host.text = "127.0.0.1"
-            dialog.apiPort.text = "\(moonraker.port)"
-            dialog.accessCode.text = "Wr0ngK3y"
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            dialog.fill(.klipper, name: "Voron", host: "127.0.0.1", port: moonraker.port, code: "Wr0ngK3y")
             _ = try Self.shown(dialog)
             let below = Self.top(of: dialog.cameras.widget, in: dialog)
 
@@ -190,11 +172,7 @@ final class PrinterDialogFormTests: XCTestCase {
 
     func testAFieldSaysWhatIsWrongOnceLeftNotWhileTyped() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             _ = try Self.shown(dialog)
             dialog.focus(dialog.accessCode)
@@ -214,11 +192,7 @@ final class PrinterDialogFormTests: XCTestCase {
         let long = String(repeating: "very long name ", count: 12)
         let printer = Printer(name: long, kind: .klipper, host: "klipper.example.org", apiPort: 7125,
                               cameras: [PrinterCamera(name: long, url: "http://klipper.example.org/webcam/?action=stream&" + long)])
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: printer)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: printer) { app, window, dialog in
             for choice in PrinterChoice.all {
                 dialog.select(choice)
                 dialog.attemptedSave = true

@@ -18,11 +18,7 @@ final class PrinterDialogWebRTCAddressTests: XCTestCase {
 
     func testAWHEPPathIsRecognisedAndTheButtonFixesIt() throws {
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.generic)
             _ = try PrinterDialogFormTests.shown(dialog)
@@ -60,11 +56,7 @@ final class PrinterDialogWebRTCAddressTests: XCTestCase {
     func testACameraAnswering405ToTestConnectionIsToldAsAWebRTCAddress() throws {
         let server = try TestServer(script: "hostile_http_server.py")
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.selectKind(.generic)
             _ = try PrinterDialogFormTests.shown(dialog)

@@ -76,11 +76,7 @@ final class StalledKeyringTests: XCTestCase {
     func testTheDialogSaysWhereCodesGoOnceTheKeyringAnswers() throws {
         _ = try TestServer(script: "stalled_secret_service.py") // Answers whether it is there; nothing else.
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(store: ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path]))
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(store: ConfigStore.standard(environment: ["XDG_CONFIG_HOME": directory.path])) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertTrue(dialog.accessCode.hintText?.contains("if one answers") ?? false, "not known yet: \(String(describing: dialog.accessCode.hintText))")
             XCTAssertTrue(iterateMainContext(timeout: 10) { dialog.accessCode.hintText?.contains("not in printers.json") ?? false },

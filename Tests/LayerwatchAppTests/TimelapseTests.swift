@@ -176,19 +176,14 @@ final class TimelapseTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let voron = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: Int(closedLoopbackPort()), cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(closedLoopbackPort())/live")], notifies: false)
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [voron]))
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: voron)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory, editing: voron) { app, window, dialog in
             XCTAssertNotEqual(gtk_widget_get_visible(dialog.timelapse.field.widget), 0, "a Klipper printer has prints to follow")
             XCTAssertNil(dialog.timelapse.timelapse)
             dialog.timelapse.timelapse = .every(seconds: 30)
             dialog.save()
             app.flushSaves()
             XCTAssertEqual(ConfigStore(directory: directory, secrets: nil).load().config.printers.first?.timelapse, .every(seconds: 30))
-            app.showDialog(editing: try XCTUnwrap(app.library.printer(id: voron.id)))
-            let again = try XCTUnwrap(app.editor.openDialog)
+            let again = try printerDialog(of: app, editing: try XCTUnwrap(app.library.printer(id: voron.id)))
             XCTAssertEqual(again.timelapse.timelapse, .every(seconds: 30), "the dialog shows the saved setting")
             again.selectKind(.generic)
             XCTAssertEqual(gtk_widget_get_visible(again.timelapse.field.widget), 0, "a plain camera has no print to follow")

@@ -21,11 +21,7 @@ final class WebRTCDialogTests: XCTestCase {
         let unreachable = try TestServer(script: "webrtc_camera.py", arguments: ["--hostile", "dead-candidate"])
         addTeardownBlock { unreachable.stop() }
         let directory = try makeTemporaryDirectory()
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            app.showDialog(editing: nil)
-            let dialog = try XCTUnwrap(app.editor.openDialog)
+        try withPrinterDialog(in: directory) { app, window, dialog in
             defer { gtk_window_destroy(gcast(dialog.window)) }
             dialog.select(.camera)
             dialog.name.text = "K2 Plus"
