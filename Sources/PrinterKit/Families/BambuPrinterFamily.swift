@@ -45,6 +45,16 @@ struct BambuPrinterFamily: PrinterFamily {
         return "bambu \(serial.uppercased())"
     }
 
+    /// A Bambu printer's camera: JPEG over TLS, or RTSPS as its user `bblp` (the one user its LAN
+    /// camera has), reached with the access code once LAN Only Liveview is on.
+    func cameraTerms(of source: StreamSource) -> CameraTerms? {
+        switch source {
+        case .bambuJPEG: return .bambu
+        case .rtsp(let url) where url.scheme?.lowercased() == "rtsps" && url.user == BambuCamera.user: return .bambu
+        default: return nil
+        }
+    }
+
     func printer(from draft: PrinterDraft, name: String, messages: inout [PrinterDraft.Field: String]) -> Printer {
         draft.bambuPrinter(name: name, messages: &messages)
     }
@@ -79,6 +89,18 @@ extension Printer.Kind {
 
     /// The Bambu printer's model, when known; nil for other kinds.
     public var model: BambuModel? { isBambu ? variant.flatMap(BambuModel.init(rawValue:)) : nil }
+}
+
+extension CameraTerms {
+    /// A Bambu printer's camera's words: its access code, on the printer's screen, and LAN Only Liveview.
+    static var bambu: CameraTerms {
+        CameraTerms(authRejected: tr("Access code rejected — check it on the printer's screen."),
+                    refused: tr("The printer refused the connection — check the address and port, and that LAN Only Liveview is on."),
+                    timeout: tr("The printer did not answer in time — check that it is on and on the same network."),
+                    rejectedTitle: tr("Access code rejected"),
+                    rejectedDetail: tr("Check the LAN access code on the printer's screen, then try again."),
+                    editCredentials: tr("Edit Access Code…"))
+    }
 }
 
 extension PrinterDraft {

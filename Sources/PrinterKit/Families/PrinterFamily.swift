@@ -35,6 +35,9 @@ protocol PrinterFamily: Sendable {
     func formatTwoJoinKey(of printer: Printer) -> String?
     /// The printer the dialog's fields describe, a message in `messages` for each field that is wrong.
     func printer(from draft: PrinterDraft, name: String, messages: inout [PrinterDraft.Field: String]) -> Printer
+    /// How failures of `source` are worded when it is this family's printer's camera; nil when it
+    /// is not, or the family has no words of its own.
+    func cameraTerms(of source: StreamSource) -> CameraTerms?
     /// `kind` made for the dialog's Bambu `model` (discovered or edited) or chosen Creality `family`.
     func kind(_ kind: Printer.Kind, model: BambuModel?, crealityFamily: CrealityFamily) -> Printer.Kind
 }
@@ -54,6 +57,7 @@ extension PrinterFamily {
     }
 
     func formatTwoJoinKey(of printer: Printer) -> String? { nil }
+    func cameraTerms(of source: StreamSource) -> CameraTerms? { nil }
     func kind(_ kind: Printer.Kind, model: BambuModel?, crealityFamily: CrealityFamily) -> Printer.Kind { kind }
 }
 

@@ -97,7 +97,7 @@ public struct PrinterDraft: Equatable, Sendable {
         return .success(endpoint)
     }
 
-    // MARK: Private
+    // MARK: What the families make of the fields
 
     /// The cameras with their URLs trimmed, those without one left out (a Bambu or Creality
     /// printer's own camera kept, first; none is fine for a Klipper or OctoPrint printer, a camera

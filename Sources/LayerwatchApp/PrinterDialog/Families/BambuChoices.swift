@@ -1,5 +1,4 @@
 import PrinterKit
-import StatusKit
 import StreamKit
 
 /// The Bambu Lab family's "Type" choices, one per camera transport (the model, when discovered or

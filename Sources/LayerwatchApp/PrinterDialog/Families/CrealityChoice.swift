@@ -1,5 +1,4 @@
 import PrinterKit
-import StatusKit
 import StreamKit
 
 /// The Creality family's "Type" choice.
