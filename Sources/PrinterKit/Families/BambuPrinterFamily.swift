@@ -11,6 +11,7 @@ struct BambuPrinterFamily: PrinterFamily {
     let kindNames = [Self.rtspsName, Self.jpegName]
     let variantKey: String? = "model"
     let hasOwnCamera = true
+    let secretNoun: SecretsPlace.Noun? = .accessCode
 
     /// A model this version does not know yet is dropped, not a reason to leave the printer out.
     func variant(_ raw: String) -> String? { BambuModel(rawValue: raw)?.rawValue }

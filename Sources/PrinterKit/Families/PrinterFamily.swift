@@ -21,6 +21,9 @@ protocol PrinterFamily: Sendable {
     var hasOwnCamera: Bool { get }
     /// True when its status comes from an HTTP API whose key is the printer's secret (Moonraker, OctoPrint).
     var hasStatusAPI: Bool { get }
+    /// What its printers' secret (`Printer.accessCode`) is called: a Bambu access code, an API key;
+    /// nil when it has none.
+    var secretNoun: SecretsPlace.Noun? { get }
     /// True when its cameras by URL must be on the network (a printer's, not a file).
     var camerasOnNetwork: Bool { get }
     /// What the window's subtitle calls a printer of `kind`; nil for a camera by URL.
@@ -48,6 +51,7 @@ extension PrinterFamily {
     var defaultVariant: String? { nil }
     var hasOwnCamera: Bool { false }
     var hasStatusAPI: Bool { false }
+    var secretNoun: SecretsPlace.Noun? { nil }
     var camerasOnNetwork: Bool { false }
     func statusEndpoint(of printer: Printer) -> StatusEndpoint? { nil }
     func ownCameraSource(of printer: Printer) throws -> StreamSource { try StreamSource.parse("") }
@@ -77,6 +81,7 @@ protocol StatusAPIFamily: PrinterFamily {
 
 extension StatusAPIFamily {
     var hasStatusAPI: Bool { true }
+    var secretNoun: SecretsPlace.Noun? { .apiKey }
     var camerasOnNetwork: Bool { true }
 
     func statusEndpoint(of printer: Printer) -> StatusEndpoint? {

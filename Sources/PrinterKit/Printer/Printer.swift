@@ -44,6 +44,10 @@ public struct Printer: Hashable, Identifiable, Sendable {
         /// printer always has its own camera; a camera by URL is nothing without one.
         public var canGoWithoutCamera: Bool { hasStatusAPI }
 
+        /// What the printer's secret (`accessCode`) is called: an access code (Bambu), an API key
+        /// (Klipper, OctoPrint); nil when it has none.
+        public var secretNoun: SecretsPlace.Noun? { family.secretNoun }
+
         /// What the window's subtitle calls a printer of this kind: its Bambu model, else its
         /// family; nil for a camera by URL.
         public var displayName: String? { family.displayName(of: self) }
