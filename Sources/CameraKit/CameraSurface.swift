@@ -293,7 +293,7 @@ public final class CameraSurface {
 
     private func apply(_ newState: SessionState) {
         state = newState
-        status.apply(newState, name: name, source: session.source)
+        status.apply(newState, name: name, terms: session.terms)
         gtk_widget_set_visible(liveBadge.pointer, (newState == .live).gboolean)
         cameraHost.update(cameraView())
         delegate?.cameraSurface(self, didChange: newState)
@@ -309,7 +309,7 @@ public final class CameraSurface {
     private func startTicking() {
         ticker = RepeatingTimer(seconds: 1) { [weak self] in
             guard let self else { return }
-            if state != .live { status.apply(state, name: name, source: session.source) }
+            if state != .live { status.apply(state, name: name, terms: session.terms) }
             if stats.isShown { stats.show(session.stats) }
             showFrameAge()
             showRecording()

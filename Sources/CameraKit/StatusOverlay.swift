@@ -48,9 +48,10 @@ final class StatusOverlay {
         }
     }
 
-    /// Shows what `state` means for printer `name`'s camera `source` (in its terms); `now` drives
+    /// Shows what `state` means for printer `name`'s camera, in `terms` when its printer family gave
+    /// some (else as any camera's); `now` drives
     /// the elapsed and countdown texts.
-    func apply(_ state: SessionState, name: String, source: StreamSource, now: Date = Date()) {
+    func apply(_ state: SessionState, name: String, terms: CameraTerms?, now: Date = Date()) {
         switch state {
         case .idle, .connecting:
             if connectingSince == nil { connectingSince = now }
@@ -65,18 +66,18 @@ final class StatusOverlay {
             let seconds = max(0, Int(retryAt.timeIntervalSince(now).rounded(.up)))
             let countdown = seconds > 0 ? String(format: tr("Reconnecting in %d s"), seconds) : tr("Reconnecting…")
             show(spinner: false, icon: "network-offline-symbolic", title: countdown,
-                 detail: attempt > 1 ? String(format: tr("%@ (attempt %d)"), cause.userMessage(for: source), attempt) : cause.userMessage(for: source),
+                 detail: attempt > 1 ? String(format: tr("%@ (attempt %d)"), cause.userMessage(in: terms), attempt) : cause.userMessage(in: terms),
                  button: tr("Retry Now"))
-        case .failed(.authRejected) where source.isBambuCamera:
-            connectingSince = nil
-            show(spinner: false, icon: "dialog-password-symbolic", title: tr("Access code rejected"),
-                 detail: tr("Check the LAN access code on the printer's screen, then try again."),
-                 button: onEdit == nil ? tr("Retry") : tr("Edit Access Code…"))
-            buttonEdits = onEdit != nil
         case .failed(let failure):
             connectingSince = nil
-            show(spinner: false, icon: "dialog-error-symbolic", title: String(format: tr("Can't show %@"), name),
-                 detail: failure.userMessage(for: source), button: tr("Retry"))
+            if failure == .authRejected, let terms {
+                show(spinner: false, icon: "dialog-password-symbolic", title: terms.rejectedTitle, detail: terms.rejectedDetail,
+                     button: onEdit == nil ? tr("Retry") : terms.editCredentials)
+                buttonEdits = onEdit != nil
+            } else {
+                show(spinner: false, icon: "dialog-error-symbolic", title: String(format: tr("Can't show %@"), name),
+                     detail: failure.userMessage(in: terms), button: tr("Retry"))
+            }
         case .stopped:
             connectingSince = nil
             show(spinner: false, icon: "media-playback-stop-symbolic", title: tr("Stopped"), detail: "", button: tr("Reconnect"))

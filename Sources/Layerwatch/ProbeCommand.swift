@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PrinterKit
 import StreamKit
 
 /// `layerwatch probe URL`: the tool a user runs when a camera doesn't show. Headless; prints what
@@ -36,7 +37,7 @@ struct ProbeCommand: ParsableCommand {
             FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
             throw ExitCode(2)
         }
-        let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout)
+        let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout, terms: Printer.cameraTerms(of: source))
         print(json ? ProbeReportFormatter.json(report) : ProbeReportFormatter.text(report))
         if let error = report.error { throw ExitCode(ProbeReportFormatter.exitCode(forKind: error.kind)) }
     }

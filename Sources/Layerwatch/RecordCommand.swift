@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PrinterKit
 import StreamKit
 
 /// `layerwatch record URL --seconds N -o FILE`: the app's recording without a window. One camera
@@ -45,14 +46,14 @@ struct RecordCommand: ParsableCommand {
             Self.complain(String(format: tr("error: %@"), "\(error)"))
             throw ExitCode(2)
         }
-        let session = StreamSession(source: source)
+        let session = StreamSession(source: source, terms: Printer.cameraTerms(of: source))
         let states = DispatchQueue(label: "layerwatch.record.states")
         var failure: StreamFailure?
         let consumer = session.attach(executor: states, visible: false, onState: { state in
             switch state {
             case .failed(let failed): failure = failed
             case .reconnecting(_, let retryAt, let cause):
-                Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), cause.userMessage(for: source), retryAt.timeIntervalSinceNow))
+                Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), cause.userMessage(in: session.terms), retryAt.timeIntervalSinceNow))
             default: break
             }
         }, onFrame: { _ in })
@@ -81,7 +82,7 @@ struct RecordCommand: ParsableCommand {
         }
         if final.files.isEmpty {
             if let failure = states.sync(execute: { failure }) {
-                Self.complain(failure.userMessage(for: source))
+                Self.complain(failure.userMessage(in: session.terms))
                 throw ExitCode(ProbeReportFormatter.exitCode(forKind: failure.kind))
             }
             Self.complain(String(format: tr("No picture came from the camera within %.0f s."), Self.firstPictureLimit))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PrinterKit
 import StreamKit
 
 /// `layerwatch relay URL`: a JPEG camera's pictures on standard output as MJPEG (the camera's JPEGs
@@ -25,10 +26,10 @@ struct RelayCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         Self.whenReaderGoes { relay.stop() }
         let failure = relay.run(retrying: { failure, delay in
-            Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), failure.userMessage(for: relay.source), delay))
+            Self.complain(String(format: tr("%@ Reconnecting in %.0f s."), failure.userMessage(in: Printer.cameraTerms(of: relay.source)), delay))
         }, send: Self.writeToStandardOutput)
         if let failure {
-            Self.complain(failure.userMessage(for: relay.source))
+            Self.complain(failure.userMessage(in: Printer.cameraTerms(of: relay.source)))
             throw ExitCode(ProbeReportFormatter.exitCode(forKind: failure.kind))
         }
     }

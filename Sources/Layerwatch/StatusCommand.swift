@@ -91,9 +91,7 @@ struct CamerasCommand: ParsableCommand {
             list = { () throws(StatusFailure) in try go2rtc.cameras() }
         } else {
             let endpoint = try StatusTarget.endpoint(url, code: code)
-            if case .bambu = endpoint {
-                throw ValidationError(tr("a Bambu printer has one camera: add it with its access code"))
-            }
+            if let refusal = endpoint.cameraListRefusal { throw ValidationError(refusal) }
             source = endpoint
             list = { () throws(StatusFailure) in try CameraImport.cameras(at: endpoint) }
         }

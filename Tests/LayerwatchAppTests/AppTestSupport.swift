@@ -1,6 +1,7 @@
 import CGtk
 import CameraKit
 import GtkKit
+import PrinterKit
 @testable import LayerwatchApp
 import PrinterKit
 import StreamKit
@@ -129,9 +130,11 @@ struct RenderedImage {
 }
 
 extension XCTestCase {
-    /// A new session for `url`, stopped when the test ends.
+    /// A new session for `url`, stopped when the test ends, its failures worded as the app's sessions
+    /// word them (its printer family's terms).
     func makeSession(_ url: String, options: SessionOptions = SessionOptions()) throws -> StreamSession {
-        let session = StreamSession(source: try StreamSource.parse(url), options: options)
+        let source = try StreamSource.parse(url)
+        let session = StreamSession(source: source, options: options, terms: Printer.cameraTerms(of: source))
         addTeardownBlock { session.stop() }
         return session
     }

@@ -24,6 +24,8 @@ final class StatusOverlayTests: XCTestCase {
             XCTAssertEqual(status.buttonText, "Retry")
             XCTAssertTrue(status.detailText.contains("access code"), status.detailText)
             XCTAssertFalse(status.detailText.contains("BADCODE1") || status.titleText.contains("BADCODE1"))
+            iterateFrames(10)  // drawn, for a screenshot
+            ScreenCapture.saveIfAsked(as: "overlay-access-code-rejected")
         }
     }
 

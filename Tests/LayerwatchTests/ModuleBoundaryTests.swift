@@ -37,6 +37,26 @@ final class ModuleBoundaryTests: XCTestCase {
         XCTAssertEqual(found, [], "use GtkKit's connectSignal family, GObjectRef, keepAlive, String(takingGLibString:), setAccessibleLabel")
     }
 
+    /// A printer family is one unit of code (issue 36): code outside a family's own files (whose
+    /// path names the family, or "famil") never singles one out with `case .bambu`, `case .klipper`…;
+    /// it asks the family through its registry (`StatusFamilies`, `PrinterFamilies`).
+    func testOnlyAFamilysOwnFilesSwitchOnIt() throws {
+        let families = ["bambu", "klipper", "moonraker", "octoprint", "creality", "elegoo", "prusa", "flashforge"]
+        let pattern = try NSRegularExpression(pattern: "case \\.(" + families.joined(separator: "|") + ")\\b")
+        var found: [String] = []
+        for module in ["StatusKit", "PrinterKit", "LayerwatchApp", "Layerwatch"] {
+            for file in try Self.swiftFiles(in: module) {
+                let path = file.path.dropFirst(Self.sources.path.count).lowercased()
+                guard !path.contains("famil"), !families.contains(where: path.contains) else { continue }
+                for line in try Self.codeLines(of: file)
+                where pattern.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    found.append("\(file.lastPathComponent): \(line)")
+                }
+            }
+        }
+        XCTAssertEqual(found, [], "declare what is a family's own in its file, and ask it through the registry")
+    }
+
     /// Whether `line` imports `module` (plainly, `@testable`, or one of its declarations).
     private static func imports(_ line: String, _ module: String) -> Bool {
         let words = line.split(separator: " ")

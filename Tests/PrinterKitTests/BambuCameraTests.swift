@@ -12,6 +12,24 @@ final class BambuCameraTests: XCTestCase {
                        .rtsp(URL(string: "rtsps://bblp:abcdEF12@[fe80::1]:322/streaming/live/1")!))
     }
 
+    /// A Bambu printer's camera speaks of its access code and LAN Only Liveview, as its family words
+    /// it (StreamKit no longer guesses it from the user name); any other camera of its URL.
+    func testItsCameraFailuresAreWordedInTheBambuFamilysTerms() throws {
+        let printer = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "192.168.1.20", accessCode: "12345678")
+        let jpeg = Printer(name: "P1S", kind: .bambuJPEG(.p1s), host: "192.168.1.21", accessCode: "12345678")
+        for own in [try printer.source(of: printer.cameras[0]), try jpeg.source(of: jpeg.cameras[0])] {
+            let terms = try XCTUnwrap(Printer.cameraTerms(of: own), "\(own)")
+            XCTAssertEqual(StreamFailure.authRejected.userMessage(in: terms), "Access code rejected — check it on the printer's screen.")
+            XCTAssertTrue(StreamFailure.refused.userMessage(in: terms).contains("LAN Only Liveview"))
+            XCTAssertTrue(StreamFailure.timeout.userMessage(in: terms).hasPrefix("The printer did not answer in time"))
+            XCTAssertEqual(terms.editCredentials, "Edit Access Code…")
+        }
+        for url in ["rtsps://admin:secret@192.168.1.30:322/streaming/live/1", "rtsp://bblp:x@192.168.1.30/live",
+                    "http://192.168.1.30/webcam/?action=stream"] {
+            XCTAssertNil(Printer.cameraTerms(of: try StreamSource.parse(url)), url)
+        }
+    }
+
     func testRejectsBadInputWithSpecificMessages() {
         let cases: [(String, String, BambuCamera.InputError)] = [
             ("", "12345678", .emptyHost),

@@ -5,6 +5,14 @@ import XCTest
 
 /// A saved printer turned into the stream to open, and written to and read from JSON.
 final class PrinterTests: XCTestCase {
+    /// Each family says what its printers' secret is called: the keyring's label, the dialog's
+    /// hint and the removal question all read it from there.
+    func testEachFamilyNamesItsSecret() {
+        let kinds: [Printer.Kind] = [.bambuRTSPS(.x1c), .bambuJPEG(nil), .klipper, .octoprint, .creality(.k2), .generic]
+        XCTAssertEqual(kinds.map(\.secretNoun), [.accessCode, .accessCode, .apiKey, .apiKey, nil, nil])
+        XCTAssertEqual(kinds.map(\.displayName), ["X1 Carbon", "Bambu Lab", "Klipper", "OctoPrint", "Creality", nil])
+    }
+
     func testBambuRTSPSPrinterOpensItsRTSPSStream() throws {
         XCTAssertEqual(try Fixtures.x1c.source(of: Fixtures.x1c.cameras[0]),
                        .rtsp(URL(string: "rtsps://bblp:12345678@192.168.1.20:322/streaming/live/1")!))

@@ -98,8 +98,7 @@ final class BambuStatusTests: XCTestCase {
 
     func testAWrongCodeIsRejectedOnceAndNotRetried() throws {
         let (server, good) = try printer()
-        guard case .bambu(let host, let port, _, let serial) = good else { return XCTFail() }
-        let recorder = StatusRecorder(.bambu(host: host, port: port, accessCode: "99999999", serial: serial))
+        let recorder = StatusRecorder(.bambu(host: good.host, port: good.port, accessCode: "99999999", serial: good.serial))
         recorder.expect(15, "authRejected") { $0.connection == .failed(.authRejected, retryIn: nil) }
         Thread.sleep(forTimeInterval: 3)
         XCTAssertEqual(recorder.all.filter { $0.connection == .connecting }.count, 1, "\(recorder.all)")
@@ -148,8 +147,7 @@ final class BambuStatusTests: XCTestCase {
 
     func testWithoutASerialTheCertificateGivesItOrStatusSaysItIsMissing() throws {
         let (server, endpoint) = try printer(["--partial"])
-        guard case .bambu(let host, let port, _, _) = endpoint else { return XCTFail() }
-        let fromCertificate = StatusRecorder(.bambu(host: host, port: port, accessCode: code, serial: nil))
+        let fromCertificate = StatusRecorder(.bambu(host: endpoint.host, port: endpoint.port, accessCode: code, serial: nil))
         fromCertificate.awaitStatus(15, "the report, subscribed with the certificate's serial") { $0.state == .idle }
         let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
         XCTAssertTrue(server.events(named: "subscribe").contains {
@@ -157,8 +155,7 @@ final class BambuStatusTests: XCTestCase {
         }, "\(server.events(named: "subscribe").map(\.fields))")
 
         let (_, unnamed) = try printer(["--certificate-name", "Bambu Lab printer"])
-        guard case .bambu(let otherHost, let otherPort, _, _) = unnamed else { return XCTFail() }
-        let noSerial = StatusRecorder(.bambu(host: otherHost, port: otherPort, accessCode: code, serial: nil))
+        let noSerial = StatusRecorder(.bambu(host: unnamed.host, port: unnamed.port, accessCode: code, serial: nil))
         noSerial.expect(15, "missingSerial") { $0.connection == .failed(.missingSerial, retryIn: nil) }
     }
 

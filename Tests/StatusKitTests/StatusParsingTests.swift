@@ -179,4 +179,16 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertThrowsError(try StatusEndpoint.parse("bambu://h?serial=S"))
         XCTAssertThrowsError(try StatusEndpoint.parse("http://h"))
     }
+
+    /// The usage hints list every family of the registry, in its order, as they always read.
+    func testTheUsageHintsNameEachFamilysURL() {
+        func message(_ url: String) -> String? {
+            do { _ = try StatusEndpoint.parse(url) } catch { return error.description }
+            return nil
+        }
+        XCTAssertEqual(message("not a url"), "not a status URL: use bambu://bblp:CODE@HOST?serial=SERIAL, moonraker://HOST, "
+                           + "octoprint://HOST?key=KEY or creality://HOST")
+        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint:// or creality://")
+        XCTAssertEqual(try StatusEndpoint.parse("klipper://voron:7126?key=K"), .moonraker(host: "voron", port: 7126, apiKey: "K"))
+    }
 }

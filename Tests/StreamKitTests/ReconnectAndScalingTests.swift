@@ -29,19 +29,19 @@ final class ReconnectAndScalingTests: XCTestCase {
         XCTAssertTrue(StreamFailure.protocolError("x").isRetryable)
     }
 
-    func testMessagesSpeakOfTheCamerasOwnTerms() throws {
-        let bambu = try StreamSource.parse("rtsps://bblp:12345678@192.168.1.20:322/streaming/live/1")
-        let bambuJPEG = try StreamSource.parse("bambu-jpeg://192.168.1.21?code=12345678")
-        let camera = try StreamSource.parse("rtsps://admin:secret@192.168.1.30:322/streaming/live/1")
-        for source in [bambu, bambuJPEG] {
-            XCTAssertEqual(StreamFailure.authRejected.userMessage(for: source), "Access code rejected — check it on the printer's screen.")
-            XCTAssertTrue(StreamFailure.refused.userMessage(for: source).contains("LAN Only Liveview"))
-            XCTAssertTrue(StreamFailure.timeout.userMessage(for: source).hasPrefix("The printer did not answer in time"))
-        }
-        XCTAssertEqual(StreamFailure.authRejected.userMessage(for: camera),
+    /// The terms a camera's printer family gives word its failures; without them, any camera's
+    /// words speak of its URL.
+    func testMessagesSpeakInTheTermsTheCamerasFamilyGives() {
+        let terms = CameraTerms(authRejected: "code wrong", refused: "turn it on", timeout: "no answer", rejectedTitle: "",
+                                rejectedDetail: "", editCredentials: "")
+        XCTAssertEqual(StreamFailure.authRejected.userMessage(in: terms), "code wrong")
+        XCTAssertEqual(StreamFailure.refused.userMessage(in: terms), "turn it on")
+        XCTAssertEqual(StreamFailure.timeout.userMessage(in: terms), "no answer")
+        XCTAssertEqual(StreamFailure.notFound.userMessage(in: terms), StreamFailure.notFound.userMessage)
+        XCTAssertEqual(StreamFailure.authRejected.userMessage(in: nil),
                        "The camera refused the user name or password — check them in its URL.")
-        XCTAssertEqual(StreamFailure.refused.userMessage(for: camera), "The camera refused the connection — check the address and port.")
-        XCTAssertEqual(StreamFailure.timeout.userMessage(for: camera),
+        XCTAssertEqual(StreamFailure.refused.userMessage(in: nil), "The camera refused the connection — check the address and port.")
+        XCTAssertEqual(StreamFailure.timeout.userMessage(in: nil),
                        "The camera did not answer in time — check that it is on and on the same network.")
     }
 

@@ -30,7 +30,7 @@ public final class LayerwatchApplication {
     private var commandLineCameras: [Camera] = []
     /// The flags on the latest command line (this launch's, or one passed on by another launch).
     private var requested: Set<LaunchFlag> = []
-    let sessions = SessionRegistry()
+    let sessions = SessionRegistry(terms: Printer.cameraTerms(of:))
     /// The recordings of those sessions, closed before the process ends.
     let recordings = Recordings()
     /// The saved printers' print status, one client each from start to Quit, window or not.

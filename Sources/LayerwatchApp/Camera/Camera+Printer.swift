@@ -19,20 +19,6 @@ extension Printer {
     /// What the window's subtitle says of the printer, `source` the camera shown (nil for none):
     /// "Klipper · 192.168.1.20".
     func subtitle(source: StreamSource?) -> String {
-        Camera.subtitle(kind.subtitleName ?? tr("Camera"), of: source, host: host)
-    }
-}
-
-extension Printer.Kind {
-    /// What the window's subtitle calls a printer of this kind: its Bambu model, else its family;
-    /// nil for a camera by URL.
-    var subtitleName: String? {
-        switch self {
-        case .bambuRTSPS(let model), .bambuJPEG(let model): return model?.displayName ?? "Bambu Lab"
-        case .klipper: return "Klipper"
-        case .octoprint: return "OctoPrint"
-        case .creality: return "Creality"
-        case .generic: return nil
-        }
+        Camera.subtitle(kind.displayName ?? tr("Camera"), of: source, host: host)
     }
 }

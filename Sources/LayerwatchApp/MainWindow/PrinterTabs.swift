@@ -243,7 +243,7 @@ final class PrinterTabs {
     func describe(_ page: PrinterPage) {
         guard let tab = tab(for: page) else { return }
         // A printer watched without a picture has no camera state to show: no spinner, no sign.
-        let camera = page.session.map { Self.cameraState(page.state, source: $0.source) } ?? (loading: false, icon: nil, tooltip: tr("No camera"))
+        let camera = page.session.map { Self.cameraState(page.state, terms: $0.terms) } ?? (loading: false, icon: nil, tooltip: tr("No camera"))
         adw_tab_page_set_loading(tab, camera.loading.gboolean)
         let icon = camera.icon.map { GObjectRef(adopting: g_themed_icon_new($0)!) }
         adw_tab_page_set_icon(tab, icon.map { gcast($0.pointer) })
@@ -263,7 +263,7 @@ final class PrinterTabs {
     /// The recording dot: the record icon, red (`.printer-tabs .tab-indicator` in style.css).
     static let recordingIcon = "media-record-symbolic"
 
-    private static func cameraState(_ state: SessionState, source: StreamSource) -> (loading: Bool, icon: String?, tooltip: String) {
+    private static func cameraState(_ state: SessionState, terms: CameraTerms?) -> (loading: Bool, icon: String?, tooltip: String) {
         let loading: Bool, icon: String?, tooltip: String
         switch state {
         case .idle, .connecting:
@@ -271,9 +271,9 @@ final class PrinterTabs {
         case .live:
             (loading, icon, tooltip) = (false, nil, tr("Live"))
         case .reconnecting(_, _, let cause):
-            (loading, icon, tooltip) = (true, nil, String(format: tr("Reconnecting — %@"), cause.userMessage(for: source)))
+            (loading, icon, tooltip) = (true, nil, String(format: tr("Reconnecting — %@"), cause.userMessage(in: terms)))
         case .failed(let failure):
-            (loading, icon, tooltip) = (false, "dialog-warning-symbolic", failure.userMessage(for: source))
+            (loading, icon, tooltip) = (false, "dialog-warning-symbolic", failure.userMessage(in: terms))
         case .stopped:
             (loading, icon, tooltip) = (false, nil, tr("Stopped"))
         }

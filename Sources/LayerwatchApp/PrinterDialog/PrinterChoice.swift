@@ -40,28 +40,14 @@ struct PrinterChoice: Equatable, Sendable {
     /// The kind it makes for a printer of `model`, or of `family`: with the model when the model's
     /// camera is this choice's, with the family when the choice is Creality's.
     func kind(model: BambuModel?, family: CrealityFamily) -> Printer.Kind {
-        if case .creality = kind { return .creality(family) }
-        guard let model, Printer.Kind.bambu(model).withoutModel == kind else { return kind }
-        return .bambu(model)
+        kind.choosing(model: model, crealityFamily: family)
     }
 
     /// The choice that makes `kind` ("Camera by URL" for a generic camera, not go2rtc's).
     static func making(_ kind: Printer.Kind) -> PrinterChoice {
-        all.first { !$0.isGo2RTC && $0.kind == kind.withoutModel } ?? camera
+        all.first { !$0.isGo2RTC && $0.kind == kind.withoutVariant } ?? camera
     }
 
     /// The position of the choice in the drop-down.
     var index: Int { Self.all.firstIndex(of: self) ?? 0 }
-}
-
-private extension Printer.Kind {
-    /// The kind with no Bambu model and the first Creality family, as the dialog's choices have it.
-    var withoutModel: Printer.Kind {
-        switch self {
-        case .bambuRTSPS: return .bambuRTSPS(nil)
-        case .bambuJPEG: return .bambuJPEG(nil)
-        case .creality: return .creality(.k1)
-        case .generic, .klipper, .octoprint: return self
-        }
-    }
 }

@@ -27,8 +27,8 @@ extension PrinterDialog {
         currentTest = run
         connectionTest.start((status == nil ? [] : [tr("Printer status")]) + printer.cameras.enumerated().map { $1.title(at: $0) })
         switch status {
-        case .creality(let host, let port)?:
-            testCreality(printer, host: host, port: port, in: run)
+        case let endpoint? where printer.kind.crealityFamily != nil:
+            testCreality(printer, host: endpoint.host, port: endpoint.port, in: run)
         case let endpoint?:
             testStatus(endpoint, in: run)
             testCameras(of: printer, in: run)

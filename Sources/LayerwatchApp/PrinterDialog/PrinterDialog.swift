@@ -357,7 +357,7 @@ final class PrinterDialog {
     /// `printers.json` holds it and a keyring could take it.
     private func showAccessCodeHint() {
         let choice = choice, hint = choice.fields[.accessCode]?.hint ?? ""
-        let noun: SecretsPlace.Noun? = choice.kind.isBambu ? .accessCode : choice.kind.hasStatusAPI ? .apiKey : nil
+        let noun = choice.kind.secretNoun
         accessCode.setHint(noun.map { hint + " " + secretsPlace.sentence(for: $0) } ?? hint)
         gtk_widget_set_visible(moveSecrets, (noun != nil && secretsPlace.isInFile && keyringCanTake).gboolean)
     }

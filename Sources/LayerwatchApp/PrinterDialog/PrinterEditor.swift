@@ -158,7 +158,7 @@ final class PrinterEditor {
     private func testConnection(_ source: StreamSource, answer: @escaping @MainActor (StreamProbe.Report?) -> Void) {
         if sessions.existingSession(for: source)?.state == .live { return answer(nil) }
         DispatchQueue.global(qos: .userInitiated).async {
-            let report = StreamProbe.run(source: source, frames: 2, timeout: 10)
+            let report = StreamProbe.run(source: source, frames: 2, timeout: 10, terms: Printer.cameraTerms(of: source))
             MainLoopExecutor.main.runOnMainActor { answer(report) }
         }
     }

@@ -9,7 +9,11 @@ import StreamKit
 enum RemovalText {
     static func body(for printer: Printer) -> String {
         let passwords = printer.camerasHoldingPasswords.count
-        let code: Secret? = printer.accessCode.isEmpty ? nil : printer.kind.isBambu ? Secret.accessCode : printer.kind.hasStatusAPI ? Secret.apiKey : nil
+        let code: Secret? = switch printer.accessCode.isEmpty ? nil : printer.kind.secretNoun {
+        case .accessCode?: .accessCode
+        case .apiKey?: .apiKey
+        case nil: nil
+        }
         switch (code, passwords) {
         case (nil, 0):
             return tr("Its settings will be deleted from this computer.")

@@ -60,9 +60,11 @@ enum SecretsNews {
     /// What the one printer's secret is; nil for several printers (the sentence names them all).
     private static func noun(_ printers: [Printer]) -> Noun? {
         guard printers.count == 1, let printer = printers.first else { return nil }
-        if printer.kind.isBambu && !printer.accessCode.isEmpty { return .accessCode }
-        if printer.kind.hasStatusAPI && !printer.accessCode.isEmpty { return .apiKey }
-        return .cameraPassword
+        switch printer.accessCode.isEmpty ? nil : printer.kind.secretNoun {
+        case .accessCode?: return .accessCode
+        case .apiKey?: return .apiKey
+        case nil: return .cameraPassword
+        }
     }
 
     private static func quotedNames(_ printers: [Printer]) -> String {

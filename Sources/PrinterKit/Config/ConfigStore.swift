@@ -314,8 +314,11 @@ public final class ConfigStore: @unchecked Sendable {
     private func store(_ secret: String, of printer: Printer, in secrets: any SecretStore) -> Bool {
         guard !keyring.isRefused else { return false }
         do {
-            let label = printer.kind.isBambu ? tr("Layerwatch access code for %@")
-                : printer.kind.hasStatusAPI ? tr("Layerwatch API key for %@") : tr("Layerwatch camera password for %@")
+            let label = switch printer.kind.secretNoun {
+            case .accessCode?: tr("Layerwatch access code for %@")
+            case .apiKey?: tr("Layerwatch API key for %@")
+            case nil: tr("Layerwatch camera password for %@")
+            }
             try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))
             codesInKeyring[printer.id] = secret
             return true

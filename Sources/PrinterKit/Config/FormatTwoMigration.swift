@@ -44,16 +44,7 @@ enum FormatTwoMigration {
 
     /// What entries of one printer share; nil for one never joined.
     private static func joinKey(of printer: Printer) -> String? {
-        switch printer.kind {
-        case .klipper, .octoprint:
-            guard !printer.host.isEmpty else { return nil }
-            return "\(printer.kind) \(printer.host.lowercased()) \(printer.apiPort.map(String.init) ?? "")"
-        case .bambuRTSPS, .bambuJPEG:
-            guard let serial = printer.serial, !serial.isEmpty else { return nil }
-            return "bambu \(serial.uppercased())"
-        case .generic, .creality:  // format 2 had no Creality printers
-            return nil
-        }
+        printer.kind.family.formatTwoJoinKey(of: printer)
     }
 
     /// One printer from the entries of `group` (two or more, in file order), named after the first

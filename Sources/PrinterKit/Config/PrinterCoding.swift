@@ -14,10 +14,6 @@ extension Printer: Codable {
         case url, rotation, flipHorizontal, flipVertical
     }
 
-    private enum KindName: String, Codable {
-        case bambuRTSPS, bambuJPEG, generic, klipper, octoprint, creality
-    }
-
     /// A printer needs its id, name, a kind this version knows and a camera — but a Klipper or
     /// OctoPrint printer, which may go without (else it is left out, see `AppConfig.Reading`); every
     /// other field that is bad takes its default, the printer kept.
@@ -25,19 +21,13 @@ extension Printer: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let id = try container.decode(UUID.self, forKey: .id)
         let name = try container.decode(String.self, forKey: .name)
-        let kindName = try container.decode(KindName.self, forKey: .kind)
-        let fields = LenientFields(container, owner: "printer “\(name)” \(id.uuidString)")
-        // A model this version does not know yet is dropped, not a reason to leave the printer out.
-        let model = fields.value(.model, as: String.self, BambuModel.init(rawValue:))
-        let kind: Kind
-        switch kindName {
-        case .bambuRTSPS: kind = .bambuRTSPS(model)
-        case .bambuJPEG: kind = .bambuJPEG(model)
-        case .generic: kind = .generic
-        case .klipper: kind = .klipper
-        case .octoprint: kind = .octoprint
-        case .creality: kind = .creality(fields.value(.family, as: String.self, CrealityFamily.init(rawValue:)) ?? .k1)
+        let kindName = try container.decode(String.self, forKey: .kind)
+        guard let family = PrinterFamilies.family(kindName: kindName) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: container, debugDescription: "a kind this version does not know")
         }
+        let fields = LenientFields(container, owner: "printer “\(name)” \(id.uuidString)")
+        let variant = family.variantKey.flatMap(CodingKeys.init(rawValue:)).flatMap { fields.value($0, as: String.self, family.variant) }
+        let kind = Printer.Kind(family: family, name: kindName, variant: variant ?? family.defaultVariant)
         var cameras: [PrinterCamera]
         // An empty list is a Klipper or OctoPrint printer watched without a picture; a list none of
         // whose cameras can be read is not.
@@ -74,16 +64,8 @@ extension Printer: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(name, forKey: .name)
-        switch kind {
-        case .bambuRTSPS: try container.encode(KindName.bambuRTSPS, forKey: .kind)
-        case .bambuJPEG: try container.encode(KindName.bambuJPEG, forKey: .kind)
-        case .generic: try container.encode(KindName.generic, forKey: .kind)
-        case .klipper: try container.encode(KindName.klipper, forKey: .kind)
-        case .octoprint: try container.encode(KindName.octoprint, forKey: .kind)
-        case .creality: try container.encode(KindName.creality, forKey: .kind)
-        }
-        try container.encodeIfPresent(kind.model?.rawValue, forKey: .model)
-        try container.encodeIfPresent(kind.crealityFamily?.rawValue, forKey: .family)
+        try container.encode(kind.name, forKey: .kind)
+        if let key = kind.family.variantKey.flatMap(CodingKeys.init(rawValue:)) { try container.encodeIfPresent(kind.variant, forKey: key) }
         if kind != .generic { try container.encode(host, forKey: .host) }
         try container.encodeIfPresent(apiPort, forKey: .apiPort)
         try container.encodeIfPresent(serial, forKey: .serial)

@@ -4,6 +4,9 @@ import StreamKit
 /// Builds a Bambu printer's camera source from what a user knows (the printer's address and the LAN
 /// access code on its screen), so nobody has to type `rtsps://bblp:…@…:322/streaming/live/1` by hand.
 public enum BambuCamera {
+    /// The one user a Bambu printer's LAN camera has; its password is the access code.
+    static let user = "bblp"
+
     /// Why a host or access code was not accepted; each message says what to fix.
     public enum InputError: Error, Equatable, CustomStringConvertible {
         case emptyHost
@@ -32,7 +35,7 @@ public enum BambuCamera {
     public static func rtspsSource(host: String, accessCode: String) throws -> StreamSource {
         let host = try validatedHost(host)
         let code = try validatedAccessCode(accessCode)
-        return try StreamSource.parse("rtsps://bblp:\(code)@\(StreamSource.bracketed(host)):322/streaming/live/1")
+        return try StreamSource.parse("rtsps://\(user):\(code)@\(StreamSource.bracketed(host)):322/streaming/live/1")
     }
 
     /// The address of a P1/A1 printer's camera, JPEG frames over TLS on port 6000:

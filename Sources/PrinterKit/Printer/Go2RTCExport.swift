@@ -80,23 +80,7 @@ public enum Go2RTCExport {
             case .file?, nil: return .failure(.noNetworkURL)
             }
         }
-        switch printer.kind {
-        case .bambuRTSPS:
-            guard case .rtsp(let url)? = try? BambuCamera.rtspsSource(host: printer.host, accessCode: printer.accessCode),
-                  var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-                return .failure(.invalidBambuCamera)
-            }
-            components.scheme = "rtspx"
-            return components.string.map { .success(Source(url: $0)) } ?? .failure(.invalidBambuCamera)
-        case .bambuJPEG:
-            return .success(relay(printer, camera: index, among: printers))
-        case .creality(let family):
-            // go2rtc reads both: the K1 family's MJPEG, the K2 family's `webrtc:…#format=creality`.
-            guard let host = try? BambuCamera.validatedHost(printer.host) else { return .failure(.invalidCrealityCamera) }
-            return .success(Source(url: family.cameraURL(host: host)))
-        case .generic, .klipper, .octoprint:
-            return .failure(.noNetworkURL)
-        }
+        return printer.kind.family.go2rtcSource(of: printer, camera: index, among: printers)
     }
 
     /// `layerwatch relay --printer` for `printer` (with `--camera N` past its first camera), its

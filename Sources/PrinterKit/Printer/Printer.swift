@@ -6,61 +6,60 @@ import StreamKit
 /// order; what a tab shows and what `printers.json` remembers. It keeps what the user typed (not a
 /// built URL) so an edit dialog can show it again and a later format can change.
 public struct Printer: Hashable, Identifiable, Sendable {
-    /// How the printer's camera is reached; the add dialog's first choice.
-    public enum Kind: Hashable, Sendable {
-        /// Bambu Lab X1, X1C, X1E, P2S, H2D, H2S, H2C, X2D: RTSPS on port 322.
-        case bambuRTSPS(BambuModel?)
-        /// Bambu Lab P1 and A1 families: JPEG frames over TLS on port 6000.
-        case bambuJPEG(BambuModel?)
-        /// Any other camera, by URL: RTSP(S), HTTP MJPEG or a JPEG snapshot; no print status.
-        case generic
-        /// A Klipper printer: its cameras by URL, its status from Moonraker on `host`.
-        case klipper
-        /// An OctoPrint printer: its cameras by URL, its status from OctoPrint on `host`.
-        case octoprint
-        /// A Creality printer (K1, K2, Hi, Ender-3 V3 families): its own camera reached as its family
-        /// streams it, any others by URL, its status from its LAN websocket on `host`.
-        case creality(CrealityFamily)
+    /// How the printer's camera and status are reached; the add dialog's first choice. A family
+    /// (`PrinterFamilies`) and that family's variant; each family's file gives its constructors
+    /// (`.bambuRTSPS(model)`, `.klipper`, `.creality(.k1)`, `.generic`…) and its own accessors.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        let family: any PrinterFamily
+        /// Its name in `printers.json` (`bambuRTSPS`, `klipper`…), one kind's alone.
+        let name: String
+        /// The family's variant as `printers.json` keeps it (a Bambu model's code, a Creality
+        /// printer's family); nil when it has none.
+        let variant: String?
 
-        /// The kind a Bambu model's camera needs (for discovery, which knows the model).
-        public static func bambu(_ model: BambuModel) -> Kind {
-            switch model.camera {
-            case .rtsps: return .bambuRTSPS(model)
-            case .jpegOverTLS: return .bambuJPEG(model)
-            }
+        init(family: any PrinterFamily, name: String, variant: String? = nil) {
+            self.family = family
+            self.name = name
+            self.variant = variant
         }
 
-        public var model: BambuModel? {
-            switch self {
-            case .bambuRTSPS(let model), .bambuJPEG(let model): return model
-            case .generic, .klipper, .octoprint, .creality: return nil
-            }
+        public static func == (lhs: Kind, rhs: Kind) -> Bool { lhs.name == rhs.name && lhs.variant == rhs.variant }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(variant)
         }
 
-        public var isBambu: Bool {
-            switch self {
-            case .bambuRTSPS, .bambuJPEG: return true
-            case .generic, .klipper, .octoprint, .creality: return false
-            }
-        }
-
-        /// The Creality printer's family; nil for other kinds.
-        public var crealityFamily: CrealityFamily? {
-            if case .creality(let family) = self { return family }
-            return nil
-        }
+        public var description: String { variant.map { "\(name)(\($0))" } ?? name }
 
         /// True for printers whose own camera is reached from their address (Bambu, Creality): it
         /// has no URL, is listed first and cannot be removed.
-        public var hasOwnCamera: Bool { isBambu || crealityFamily != nil }
+        public var hasOwnCamera: Bool { family.hasOwnCamera }
 
         /// True for printers whose status comes from an HTTP API (Moonraker, OctoPrint).
-        public var hasStatusAPI: Bool { self == .klipper || self == .octoprint }
+        public var hasStatusAPI: Bool { family.hasStatusAPI }
 
         /// True for printers that may have no camera: their status connection owes nothing to a
         /// camera (Klipper, OctoPrint), so they are watched without a picture. A Bambu or Creality
         /// printer always has its own camera; a camera by URL is nothing without one.
         public var canGoWithoutCamera: Bool { hasStatusAPI }
+
+        /// What the printer's secret (`accessCode`) is called: an access code (Bambu), an API key
+        /// (Klipper, OctoPrint); nil when it has none.
+        public var secretNoun: SecretsPlace.Noun? { family.secretNoun }
+
+        /// What the window's subtitle calls a printer of this kind: its Bambu model, else its
+        /// family; nil for a camera by URL.
+        public var displayName: String? { family.displayName(of: self) }
+
+        /// The kind as the dialog's choices have it: no Bambu model, the first Creality family.
+        public var withoutVariant: Kind { Kind(family: family, name: name, variant: family.defaultVariant) }
+
+        /// This kind made for a Bambu `model` (discovered or edited; only when its camera is this
+        /// kind's) or a Creality printer's `crealityFamily`, as the dialog chose them.
+        public func choosing(model: BambuModel?, crealityFamily: CrealityFamily) -> Kind {
+            family.kind(self, model: model, crealityFamily: crealityFamily)
+        }
     }
 
     public let id: UUID
@@ -103,24 +102,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
 
     /// Where this printer's print status comes from; nil for a plain camera, or a Bambu printer
     /// whose access code is missing.
-    public var statusEndpoint: StatusEndpoint? {
-        switch kind {
-        case .bambuRTSPS, .bambuJPEG:
-            guard !host.isEmpty, !accessCode.isEmpty else { return nil }
-            return .bambu(host: host, port: apiPort ?? StatusEndpoint.bambuPort, accessCode: accessCode, serial: serial)
-        case .klipper:
-            guard !host.isEmpty else { return nil }
-            return .moonraker(host: host, port: apiPort ?? StatusEndpoint.moonrakerPort, apiKey: accessCode.isEmpty ? nil : accessCode)
-        case .octoprint:
-            guard !host.isEmpty else { return nil }
-            return .octoprint(host: host, port: apiPort ?? StatusEndpoint.octoprintPort, apiKey: accessCode)
-        case .creality:
-            guard !host.isEmpty else { return nil }
-            return .creality(host: host, port: apiPort ?? StatusEndpoint.crealityPort)
-        case .generic:
-            return nil
-        }
-    }
+    public var statusEndpoint: StatusEndpoint? { kind.family.statusEndpoint(of: self) }
 
     /// The stream to open for `camera`, one of its cameras: its URL, or a Bambu printer's own
     /// camera from its address and code, a Creality printer's from its address and family; throws
@@ -128,12 +110,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
     /// or a password.
     public func source(of camera: PrinterCamera) throws -> StreamSource {
         if let source = try camera.source() { return source }
-        switch kind {
-        case .bambuRTSPS: return try BambuCamera.rtspsSource(host: host, accessCode: accessCode)
-        case .bambuJPEG: return try BambuCamera.jpegSource(host: host, accessCode: accessCode)
-        case .creality(let family): return try StreamSource.parse(family.cameraURL(host: BambuCamera.validatedHost(host)))
-        case .generic, .klipper, .octoprint: return try StreamSource.parse("")
-        }
+        return try kind.family.ownCameraSource(of: self)
     }
 
     /// The camera with `id`, if the printer has it.

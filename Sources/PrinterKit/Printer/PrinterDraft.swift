@@ -82,14 +82,8 @@ public struct PrinterDraft: Equatable, Sendable {
         var messages: [Field: String] = [:]
         let name = name.trimmingCharacters(in: .whitespacesAndNewlines)
         if name.isEmpty && !isGo2RTC { messages[.name] = tr("Enter a name for this printer, for example “X1C workshop”.") }
-        let printers: [Printer]
-        switch kind {
-        case _ where isGo2RTC: printers = go2rtcPrinters(name: name, messages: &messages)
-        case .bambuRTSPS, .bambuJPEG: printers = [bambuPrinter(name: name, messages: &messages)]
-        case .generic: printers = [kept(Printer(id: id, name: name, kind: kind, cameras: checkedCameras(messages: &messages)))]
-        case .klipper, .octoprint: printers = [statusAPIPrinter(name: name, messages: &messages)]
-        case .creality: printers = [crealityPrinter(name: name, messages: &messages)]
-        }
+        let printers = isGo2RTC ? go2rtcPrinters(name: name, messages: &messages)
+                                : [kind.family.printer(from: self, name: name, messages: &messages)]
         guard messages.isEmpty else { return .failure(Problems(messages: messages)) }
         return .success(printers)
     }
@@ -103,24 +97,7 @@ public struct PrinterDraft: Equatable, Sendable {
         return .success(endpoint)
     }
 
-    // MARK: Private
-
-    private func bambuPrinter(name: String, messages: inout [Field: String]) -> Printer {
-        if let mismatch = modelMismatch { messages[.kind] = mismatch }
-        var host = ""
-        do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
-        var code = ""
-        do { code = try BambuCamera.validatedAccessCode(accessCode) } catch { messages[.accessCode] = "\(error)" }
-        let serial = serial.trimmingCharacters(in: .whitespaces)
-        if !serial.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) {
-            messages[.serial] = tr("A serial number has only letters A–Z and digits (it is on the printer's label); leave it empty if unsure.")
-        }
-        let port = Int(apiPort.trimmingCharacters(in: .whitespaces)).flatMap {
-            (1...65535).contains($0) && $0 != StatusEndpoint.bambuPort ? $0 : nil
-        }
-        return kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port, serial: serial.isEmpty ? nil : serial,
-                            accessCode: code, cameras: checkedCameras(messages: &messages)))
-    }
+    // MARK: What the families make of the fields
 
     /// The cameras with their URLs trimmed, those without one left out (a Bambu or Creality
     /// printer's own camera kept, first; none is fine for a Klipper or OctoPrint printer, a camera
@@ -128,7 +105,7 @@ public struct PrinterDraft: Equatable, Sendable {
     /// URL field for a printer's only camera, else in the camera list, naming the camera. A
     /// printer's camera (Klipper, OctoPrint, Creality) must be on the network; a WebRTC (WHEP)
     /// address without `webrtc:` would only fail with HTTP 405.
-    private func checkedCameras(messages: inout [Field: String]) -> [PrinterCamera] {
+    func checkedCameras(messages: inout [Field: String]) -> [PrinterCamera] {
         var cameras = self.cameras.compactMap { camera -> PrinterCamera? in
             guard let url = camera.url?.trimmingCharacters(in: .whitespacesAndNewlines) else { return kind.hasOwnCamera ? camera : nil }
             var camera = camera
@@ -155,7 +132,7 @@ public struct PrinterDraft: Equatable, Sendable {
                 _ = try StreamSource.parse(url)
                 if WHEPAddress.looksLikeWHEP(url) {
                     problem = StreamFailure.webRTCAddress.userMessage
-                } else if kind.hasStatusAPI || kind.crealityFamily != nil, let refusal = NetworkCamera.refusal(url) {
+                } else if kind.family.camerasOnNetwork, let refusal = NetworkCamera.refusal(url) {
                     problem = String(format: tr("This is %@: a printer's camera is an rtsp://, rtsps://, http://, https:// or webrtc: address."), refusal)
                 }
             } catch {
@@ -169,48 +146,32 @@ public struct PrinterDraft: Equatable, Sendable {
     }
 
     /// The Klipper or OctoPrint printer: its API's host, port and key, and its cameras.
-    private func statusAPIPrinter(name: String, messages: inout [Field: String]) -> Printer {
+    func statusAPIPrinter(name: String, messages: inout [Field: String]) -> Printer {
         let endpoint = statusEndpoint(messages: &messages)
-        let port: Int? = switch endpoint {
-        case .moonraker(_, let port, _)?: port == StatusEndpoint.moonrakerPort ? nil : port
-        case .octoprint(_, let port, _)?: port == StatusEndpoint.octoprintPort ? nil : port
-        default: nil
-        }
+        let port = endpoint.flatMap { $0.port == $0.usualPort ? nil : $0.port }
         return kept(Printer(id: id, name: name, kind: kind, host: endpoint?.host ?? "", apiPort: port,
                             accessCode: accessCode.trimmingCharacters(in: .whitespaces), cameras: checkedCameras(messages: &messages)))
     }
 
-    /// The Creality printer: its address, its family (the Model row), and its cameras (its own first).
-    private func crealityPrinter(name: String, messages: inout [Field: String]) -> Printer {
-        var host = ""
-        do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
-        let port = typedPort(usual: StatusEndpoint.crealityPort, messages: &messages)
-        return kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port == StatusEndpoint.crealityPort ? nil : port,
-                            cameras: checkedCameras(messages: &messages)))
-    }
-
     private func statusEndpoint(messages: inout [Field: String]) -> StatusEndpoint? {
-        let moonraker = kind == .klipper
+        guard let family = kind.family as? any StatusAPIFamily else { return nil }
         var host = ""
         do {
             host = try BambuCamera.validatedHost(self.host)
         } catch BambuCamera.InputError.emptyHost {
-            messages[.host] = moonraker
-                ? tr("Enter the address of the computer running Klipper (the one you open Mainsail or Fluidd at).")
-                : tr("Enter the address of the computer running OctoPrint (the one you open OctoPrint at).")
+            messages[.host] = family.emptyHostMessage
         } catch {
             messages[.host] = "\(error)"
         }
-        let port = typedPort(usual: moonraker ? StatusEndpoint.moonrakerPort : StatusEndpoint.octoprintPort, messages: &messages)
+        let port = typedPort(usual: family.usualPort, messages: &messages)
         let key = accessCode.trimmingCharacters(in: .whitespaces)
         if !key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
             messages[.accessCode] = tr("An API key has only letters, digits and punctuation, no spaces: copy it again.")
-        } else if key.isEmpty && !moonraker {
-            messages[.accessCode] = tr("Enter OctoPrint's API key (in OctoPrint: Settings → Application Keys).")
+        } else if key.isEmpty, let missing = family.missingKeyMessage {
+            messages[.accessCode] = missing
         }
         guard !host.isEmpty else { return nil }
-        return moonraker ? .moonraker(host: host, port: port, apiKey: key.isEmpty ? nil : key)
-                         : .octoprint(host: host, port: port, apiKey: key)
+        return family.statusEndpoint(host: host, port: port, key: key)
     }
 
     /// The API port typed, `usual` when the field is empty.
@@ -223,21 +184,10 @@ public struct PrinterDraft: Equatable, Sendable {
     }
 
     /// `printer` with the draft's notification switch and timelapse.
-    private func kept(_ printer: Printer) -> Printer {
+    func kept(_ printer: Printer) -> Printer {
         var printer = printer
         printer.notifies = notifies
         printer.timelapse = printer.kind == .generic ? nil : timelapse  // a plain camera has no print to follow
         return printer
-    }
-
-    /// A message when the chosen model's camera needs the other Bambu kind.
-    private var modelMismatch: String? {
-        guard let model = kind.model, Printer.Kind.bambu(model) != kind else { return nil }
-        switch model.camera {
-        case .rtsps:
-            return String(format: tr("The %@ streams its camera over RTSPS: choose “Bambu Lab with RTSPS”."), model.displayName)
-        case .jpegOverTLS:
-            return String(format: tr("The %@ sends its camera as JPEG frames on port 6000: choose “Bambu Lab P1/A1”."), model.displayName)
-        }
     }
 }

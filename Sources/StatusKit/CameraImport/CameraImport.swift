@@ -49,36 +49,15 @@ public struct ImportedCamera: Equatable, Sendable {
 public enum CameraImport {
     /// The cameras `endpoint` lists; Bambu and Creality printers have exactly their own and are not asked.
     public static func cameras(at endpoint: StatusEndpoint, stop: StopSignal? = nil) throws(StatusFailure) -> [ImportedCamera] {
-        try listed(at: endpoint, stop: stop).map { camera in
+        try endpoint.family.importCameras(at: endpoint, stop: stop).map { camera in
             var marked = camera
             if let host = camera.url.flatMap(NetworkCamera.host(of:)), host != endpoint.host.lowercased() { marked.otherHost = host }
             return marked
         }
     }
 
-    private static func listed(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] {
-        switch endpoint {
-        case .bambu, .creality, .demo:
-            return []
-        case .moonraker(let host, _, let key):
-            let answer = try object(HTTPStatusAPI(baseURL: endpoint.baseURL!, key: key.map { ("X-Api-Key", $0) }),
-                                    "/server/webcams/list", stop: stop)
-            let list = (answer["result"] as? [String: Any])?["webcams"] as? [[String: Any]]
-            guard let list else { throw .protocolError(tr("Moonraker's answer has no camera list")) }
-            // Relative URLs are relative to the web interface (Mainsail or Fluidd on port 80).
-            let web = URL(string: "http://\(StreamSource.bracketed(host))/")!
-            return ListLimit.first(list, ListLimit.cameras, of: "cameras").compactMap { moonrakerCamera($0, web: web) }
-        case .octoprint(_, _, let key):
-            let base = endpoint.baseURL!
-            let answer = try object(HTTPStatusAPI(baseURL: base, key: ("X-Api-Key", key)), "/api/settings", stop: stop)
-            guard let webcam = answer["webcam"] as? [String: Any] else {
-                throw .protocolError(tr("OctoPrint's settings have no webcam block — the API key may lack the webcam permission"))
-            }
-            return octoprintCameras(webcam, base: base)
-        }
-    }
-
-    private static func object(_ api: HTTPStatusAPI, _ path: String, stop: StopSignal?) throws(StatusFailure) -> [String: Any] {
+    /// The JSON object at `path`, a failure in status terms.
+    static func object(_ api: HTTPStatusAPI, _ path: String, stop: StopSignal?) throws(StatusFailure) -> [String: Any] {
         do {
             return try api.object(path, stop: stop)
         } catch {

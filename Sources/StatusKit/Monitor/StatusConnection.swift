@@ -22,37 +22,3 @@ protocol StatusConnection: AnyObject, Sendable {
     /// alone would be seen only at the connection's next turn.
     func interrupt()
 }
-
-extension StatusEndpoint {
-    /// A new connection of the kind this endpoint speaks.
-    func makeConnection(log: StatusLog) -> StatusConnection {
-        switch self {
-        case .bambu(let host, let port, let code, let serial):
-            return BambuConnection(host: host, port: port, accessCode: code, serial: serial, log: log)
-        case .moonraker(_, _, let key):
-            return MoonrakerConnection(baseURL: baseURL!, apiKey: key)
-        case .octoprint(_, _, let key):
-            return OctoPrintConnection(baseURL: baseURL!, apiKey: key)
-        case .creality(let host, let port):
-            return CrealityConnection(host: host, port: port, log: log)
-        case .demo:
-            return DemoConnection()
-        }
-    }
-
-    /// Whether the printer has speed profiles (Bambu's silent, standard, sport, ludicrous).
-    public var hasSpeedProfiles: Bool {
-        if case .bambu = self { return true }
-        return false
-    }
-
-    /// Whether Layerwatch can switch this printer's chamber light (Bambu's `ledctrl`, Creality's
-    /// `lightSw`; a Creality printer without a light, K1 SE or Ender-3 V3, never reports `lightSw`,
-    /// so its toggle stays insensitive).
-    public var hasSwitchableLight: Bool {
-        switch self {
-        case .bambu, .creality: return true
-        case .moonraker, .octoprint, .demo: return false
-        }
-    }
-}

@@ -9,10 +9,7 @@ public enum PrintCommandText {
     /// Whether the printer's own apps call ending a print "cancel" (Klipper, OctoPrint) rather
     /// than "stop" (Bambu, Creality).
     static func cancels(_ endpoint: StatusEndpoint?) -> Bool {
-        switch endpoint {
-        case .moonraker?, .octoprint?, .demo?: return true
-        case .bambu?, .creality?, nil: return false
-        }
+        endpoint?.family.cancelsPrints ?? false
     }
 
     /// A control's label: "Pause Print", "Stop Print…" (it asks first).

@@ -6,16 +6,19 @@ public final class SessionRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var sessions: [StreamSource: StreamSession] = [:]
     private let options: SessionOptions
+    private let terms: @Sendable (StreamSource) -> CameraTerms?
 
-    public init(options: SessionOptions = SessionOptions()) {
+    /// `terms` words a source's failures as its printer family would (nil: as any camera's).
+    public init(options: SessionOptions = SessionOptions(), terms: @escaping @Sendable (StreamSource) -> CameraTerms? = { _ in nil }) {
         self.options = options
+        self.terms = terms
     }
 
     /// The session for `source`, created on first use.
     public func session(for source: StreamSource) -> StreamSession {
         lock.withLock {
             if let existing = sessions[source] { return existing }
-            let created = StreamSession(source: source, options: options)
+            let created = StreamSession(source: source, options: options, terms: terms(source))
             sessions[source] = created
             return created
         }

@@ -93,7 +93,7 @@ final class SessionWorker: FramePumpHost, @unchecked Sendable {
         let outcome = connectAndStream(source)
         guard let fallback = source.mjpegFallback, case .failed(let failure, _, wentLive: false) = outcome,
               !gate.isCancelled else { return outcome }
-        StreamLog.log(.info, "\(source): WebRTC failed (\(failure.kind) — \(failure.userMessage(for: source))); playing the MJPEG fallback")
+        StreamLog.log(.info, "\(source): WebRTC failed (\(failure.kind) — \(failure.userMessage)); playing the MJPEG fallback")
         let fallen = connectAndStream(fallback, fallbackCause: failure)
         // Neither played: a fallback that will never play (a wrong path) does not stop WebRTC from
         // being tried again.

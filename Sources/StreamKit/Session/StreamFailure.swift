@@ -28,19 +28,15 @@ public enum StreamFailure: Error, Equatable, Sendable {
     /// wants `webrtc:` before it (`WHEPAddress`).
     case webRTCAddress
 
-    /// A sentence for the user that says what went wrong and what to try, in the terms of camera
-    /// `source`: a Bambu printer's camera is reached with its LAN access code once LAN Only Liveview
-    /// is on; any other with its URL's address, user name and password.
-    public func userMessage(for source: StreamSource) -> String {
-        switch self {
-        case .authRejected where source.isBambuCamera:
-            return tr("Access code rejected — check it on the printer's screen.")
-        case .refused where source.isBambuCamera:
-            return tr("The printer refused the connection — check the address and port, and that LAN Only Liveview is on.")
-        case .timeout where source.isBambuCamera:
-            return tr("The printer did not answer in time — check that it is on and on the same network.")
-        default:
-            return userMessage
+    /// A sentence for the user that says what went wrong and what to try, in `terms` when the
+    /// camera's printer family gave some (a Bambu printer's camera speaks of its access code and LAN
+    /// Only Liveview); else for any camera, of its URL's address, user name and password.
+    public func userMessage(in terms: CameraTerms?) -> String {
+        switch (self, terms) {
+        case (.authRejected, let terms?): return terms.authRejected
+        case (.refused, let terms?): return terms.refused
+        case (.timeout, let terms?): return terms.timeout
+        default: return userMessage
         }
     }
 

@@ -38,10 +38,11 @@ public enum StreamProbe {
         public var error: Failure?
     }
 
-    /// Runs until `frames` frames were decoded, the source failed, or `timeout` passed.
+    /// Runs until `frames` frames were decoded, the source failed, or `timeout` passed; failures
+    /// worded in `terms` when the camera's printer family gave some.
     public static func run(source: StreamSource, frames wanted: Int, timeout: TimeInterval,
-                           options: SessionOptions = SessionOptions()) -> Report {
-        let session = StreamSession(source: source, options: options)
+                           options: SessionOptions = SessionOptions(), terms: CameraTerms? = nil) -> Report {
+        let session = StreamSession(source: source, options: options, terms: terms)
         let queue = DispatchQueue(label: "layerwatch.probe")
         let done = DispatchSemaphore(value: 0)
         let start = Date()
@@ -59,10 +60,10 @@ public enum StreamProbe {
         let consumer = session.attach(executor: queue, onState: { state in
             if state == .idle { return }
             report.transitions.append(.init(seconds: Date().timeIntervalSince(start), state: state.name,
-                                            detail: Self.detail(of: state, source: source)))
+                                            detail: Self.detail(of: state, terms: terms)))
             switch state {
             case .failed(let failure), .reconnecting(_, _, let failure):
-                report.error = .init(kind: failure.kind, message: failure.userMessage(for: source))
+                report.error = .init(kind: failure.kind, message: failure.userMessage(in: terms))
                 finish()
             default: break
             }
@@ -105,11 +106,11 @@ public enum StreamProbe {
         }
     }
 
-    private static func detail(of state: SessionState, source: StreamSource) -> String? {
+    private static func detail(of state: SessionState, terms: CameraTerms?) -> String? {
         switch state {
-        case .failed(let failure): return failure.userMessage(for: source)
+        case .failed(let failure): return failure.userMessage(in: terms)
         case .reconnecting(let attempt, _, let failure):
-            return String(format: tr("attempt %ld after: %@"), attempt, failure.userMessage(for: source))
+            return String(format: tr("attempt %ld after: %@"), attempt, failure.userMessage(in: terms))
         default: return nil
         }
     }

@@ -8,6 +8,8 @@ import Foundation
 public final class StreamSession: @unchecked Sendable {
     public let source: StreamSource
     public let options: SessionOptions
+    /// How its failures are worded (`StreamFailure.userMessage(in:)`); nil: as any camera's.
+    public let terms: CameraTerms?
     let redactor: Redactor
 
     private let lock = NSLock()
@@ -26,9 +28,11 @@ public final class StreamSession: @unchecked Sendable {
     /// The name of a session's worker thread, as /proc shows it (tests count them).
     public static let workerThreadName = "lw-session"
 
-    public init(source: StreamSource, options: SessionOptions = SessionOptions()) {
+    /// A session of `source`, its failures worded in `terms` when its printer family gave some.
+    public init(source: StreamSource, options: SessionOptions = SessionOptions(), terms: CameraTerms? = nil) {
         self.source = source
         self.options = options
+        self.terms = terms
         self.redactor = Redactor(secrets: source.secrets)
     }
 
@@ -220,9 +224,9 @@ public final class StreamSession: @unchecked Sendable {
             StreamLog.log(.debug, "\(source): live, first frame after \(first)\(open)")
         case .reconnecting(let attempt, let retryAt, let cause):
             let delay = String(format: "%.1f", retryAt.timeIntervalSinceNow)
-            StreamLog.log(.info, "\(source): \(cause.kind) — \(cause.userMessage(for: source)) Reconnect \(attempt) in \(delay) s.")
+            StreamLog.log(.info, "\(source): \(cause.kind) — \(cause.userMessage(in: terms)) Reconnect \(attempt) in \(delay) s.")
         case .failed(let failure):
-            StreamLog.log(.info, "\(source): \(failure.kind) — \(failure.userMessage(for: source))")
+            StreamLog.log(.info, "\(source): \(failure.kind) — \(failure.userMessage(in: terms))")
         default:
             StreamLog.log(.debug, "\(source): \(state.name)")
         }

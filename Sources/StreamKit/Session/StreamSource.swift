@@ -57,16 +57,6 @@ public enum StreamSource: Hashable, Sendable {
         }
     }
 
-    /// True for a Bambu printer's own camera: JPEG over TLS, or RTSPS as its user `bblp` (the one
-    /// user a Bambu printer's LAN camera has), whose messages speak of the access code.
-    public var isBambuCamera: Bool {
-        switch self {
-        case .bambuJPEG: return true
-        case .rtsp(let url): return url.scheme?.lowercased() == "rtsps" && url.user == "bblp"
-        case .http, .file, .webrtc: return false
-        }
-    }
-
     /// True for sources that travel over the network (and so can time out, be refused, reconnect).
     public var isNetwork: Bool {
         if case .file = self { return false }

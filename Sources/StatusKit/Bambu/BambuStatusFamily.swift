@@ -1,0 +1,38 @@
+import Foundation
+import StreamKit
+
+/// The Bambu Lab family's status side: its LAN MQTT broker (TLS, user `bblp`, password = access
+/// code), `bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL`.
+struct BambuStatusFamily: StatusURLFamily {
+    let scheme = "bambu"
+    let urlExample = "bambu://bblp:CODE@HOST?serial=SERIAL"
+    let usualPort = StatusEndpoint.bambuPort
+    let hasSpeedProfiles = true
+    let hasSwitchableLight = true
+    var cameraListRefusal: String? { tr("a Bambu printer has one camera: add it with its access code") }
+
+    func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
+        guard let code = secret ?? url.password?.removingPercentEncoding ?? url.password, !code.isEmpty else {
+            throw StatusEndpoint.ParseError(description: tr("a bambu:// URL needs the access code: bambu://bblp:CODE@HOST?serial=SERIAL"))
+        }
+        let serial = url.query(item: "serial").flatMap { $0.isEmpty ? nil : $0 }
+        return .bambu(host: host, port: url.port ?? usualPort, accessCode: code, serial: serial)
+    }
+
+    func description(of endpoint: StatusEndpoint, host: String) -> String {
+        "bambu://bblp:\(Redactor.mask)@\(host):\(endpoint.port)" + (endpoint.serial.map { "?serial=\($0)" } ?? "")
+    }
+
+    func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection {
+        BambuConnection(host: endpoint.host, port: endpoint.port, accessCode: endpoint.secret ?? "", serial: endpoint.serial, log: log)
+    }
+}
+
+extension StatusEndpoint {
+    public static let bambuPort = 8883
+
+    /// A Bambu printer's LAN MQTT broker; the access code is its password.
+    public static func bambu(host: String, port: Int, accessCode: String, serial: String?) -> StatusEndpoint {
+        StatusEndpoint(family: BambuStatusFamily(), host: host, port: port, secret: accessCode, serial: serial)
+    }
+}

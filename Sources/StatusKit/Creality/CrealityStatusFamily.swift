@@ -1,0 +1,33 @@
+import Foundation
+import StreamKit
+
+/// The Creality family's status side: the printer's LAN websocket (K1, K2, Hi, Ender-3 V3
+/// families), which wants no login, `creality://HOST[:PORT]`.
+struct CrealityStatusFamily: StatusURLFamily {
+    let scheme = "creality"
+    let urlExample = "creality://HOST"
+    let usualPort = StatusEndpoint.crealityPort
+    let hasSwitchableLight = true
+
+    func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
+        .creality(host: host, port: url.port ?? usualPort)
+    }
+
+    func description(of endpoint: StatusEndpoint, host: String) -> String {
+        "creality://\(host):\(endpoint.port)"
+    }
+
+    func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection {
+        CrealityConnection(host: endpoint.host, port: endpoint.port, log: log)
+    }
+}
+
+extension StatusEndpoint {
+    /// Creality Print's and ha_creality_ws's websocket port (const.py `WS_PORT`).
+    public static let crealityPort = 9999
+
+    /// A Creality printer's LAN websocket.
+    public static func creality(host: String, port: Int) -> StatusEndpoint {
+        StatusEndpoint(family: CrealityStatusFamily(), host: host, port: port)
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+import StreamKit
+
+/// The registry of printer families whose status Layerwatch reads: adding a family is one line here
+/// and its own folder. The demo printer has no URL and is not listed.
+enum StatusFamilies {
+    static let all: [any StatusURLFamily] = [
+        BambuStatusFamily(),
+        MoonrakerStatusFamily(),
+        OctoPrintStatusFamily(),
+        CrealityStatusFamily(),
+    ]
+
+    /// The family whose scheme or alias is `scheme` (lowercased).
+    static func family(scheme: String) -> (any StatusURLFamily)? {
+        all.first { $0.scheme == scheme || $0.aliases.contains(scheme) }
+    }
+
+    /// "a, b, c or d", for the usage hints.
+    static func either(_ items: [String]) -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return String(format: tr("%@ or %@"), items.dropLast().joined(separator: ", "), last)
+    }
+}
