@@ -65,7 +65,8 @@ public final class LayerwatchApplication: FeatureContext {
     private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
                                                 mainWindow: { [weak self] in self?.window })
     /// What the features act on now: which printer, which picture.
-    private lazy var target = FeatureTarget(library: library, miniWindows: miniWindows, mainWindow: { [weak self] in self?.window })
+    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, miniWindows: miniWindows,
+                                            mainWindow: { [weak self] in self?.window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
@@ -335,18 +336,11 @@ public final class LayerwatchApplication: FeatureContext {
     var attentionFirst: Bool { library.config.farm.attentionFirst }
     var canZoom: Bool { target.zoom != nil }
 
-    func printControl(_ command: PrintCommand) -> PrintControlAvailability {
-        guard let id = target.printer?.id else { return .hidden }
-        return PrintControlAvailability(command, update: statusHub.latest(id), endpoint: statusHub.endpoint(of: id),
-                                        pending: statusHub.pendingCommand(of: id), stale: statusHub.staleStatus(of: id)?.status)
-    }
+    func printControl(_ command: PrintCommand) -> PrintControlAvailability { target.printControl(command) }
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) { target.evaluating(for: mini, body) }
-    var printTargetEndpoint: StatusEndpoint? { target.printer.flatMap { statusHub.endpoint(of: $0.id) } }
-    var printSpeed: PrintSpeed? { target.printer.flatMap { statusHub.latest($0.id)?.status?.speed } }
-    func sendPrintCommand(_ command: PrintCommand) {
-        guard let target = target.printer else { return }
-        printCommands.send(command, to: target.id, name: target.name, over: target.window, toast: target.toast)
-    }
+    var printTargetEndpoint: StatusEndpoint? { target.endpoint }
+    var printSpeed: PrintSpeed? { target.speed }
+    func sendPrintCommand(_ command: PrintCommand) { target.send(command) }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
     func takeSnapshot() { window.map { $0.tabs.selected?.saveSnapshot(into: $0.snapshotFolder) } }
