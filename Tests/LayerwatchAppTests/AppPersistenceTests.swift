@@ -58,6 +58,8 @@ final class AppPersistenceTests: XCTestCase {
             XCTAssertEqual(mini.size.width, 400)
             XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.selected?.state == .live })
             XCTAssertEqual(server.events(named: "client").count, 1, "tab and restored mini window share one connection")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "restored-tabs-and-mini-window")
 
             // Reordering and selecting are saved at once.
             let benchTab = try XCTUnwrap(adw_tab_view_get_nth_page(gcast(window.tabs.view), 0))

@@ -7,7 +7,7 @@ import XCTest
 
 /// Fullscreen keeps the screen awake: the app asks the session manager (org.gnome.SessionManager on
 /// the test's private session bus, a real D-Bus peer) for an idle inhibition for its window while a
-/// camera is fullscreen, and gives it back when the window leaves fullscreen.
+/// camera is fullscreen, and gives it back when the window leaves fullscreen or closes.
 final class ScreensaverTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -41,6 +41,30 @@ final class ScreensaverTests: XCTestCase {
             XCTAssertEqual(uninhibit.int("cookie"), inhibit.int("cookie"))
             XCTAssertEqual(uninhibit.fields["known"] as? Bool, true)
             XCTAssertEqual(sessionManager.events(named: "inhibit").count, 1, "one inhibition per fullscreen")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
+    /// Closing the window while it is fullscreen gives the inhibition back: the screen may sleep
+    /// again while Layerwatch runs on (in the background, or with a mini window).
+    func testClosingTheFullscreenWindowEndsTheInhibition() throws {
+        let sessionManager = try TestServer(script: "session_manager.py")
+        let windowManager = try WindowManager()
+        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(in: directory)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 })
+            gtk_widget_activate_action_variant(window.window, "win.fullscreen", nil)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.isFullscreen }, "fullscreen")
+            let inhibit = try XCTUnwrap(sessionManager.waitFor("inhibit", timeout: 5), "Inhibit called")
+
+            gtk_window_close(gcast(window.window))
+            let uninhibit = try XCTUnwrap(sessionManager.waitFor("uninhibit", timeout: 5), "Uninhibit called when the window closed")
+            XCTAssertEqual(uninhibit.int("cookie"), inhibit.int("cookie"))
+            XCTAssertEqual(uninhibit.fields["known"] as? Bool, true)
         }
         withExtendedLifetime(windowManager) {}
     }

@@ -28,6 +28,16 @@ struct PrinterCameras: Equatable {
         subtitle = cameras.first?.subtitle ?? printer.subtitle(source: nil)
     }
 
+    /// The tabs a window opens, each with its cameras: the saved `printers` (and, for those that
+    /// can't be opened, why) then the `commandLine`'s cameras.
+    static func tabs(of printers: [Printer], commandLine: [Camera]) -> (tabs: [PrinterCameras], unopenable: [String]) {
+        var tabs: [PrinterCameras] = [], unopenable: [String] = []
+        for printer in printers {
+            do { tabs.append(try PrinterCameras(printer: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
+        }
+        return (tabs + commandLine.map(PrinterCameras.init(camera:)), unopenable)
+    }
+
     /// The built-in demo camera's tab.
     var isDemo: Bool { cameras.first?.isDemo ?? false }
 }

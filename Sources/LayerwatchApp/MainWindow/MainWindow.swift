@@ -12,7 +12,8 @@ import StreamKit
 /// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
-/// cameras (`reveal(printer:camera:)`), for whoever asks.
+/// cameras (`reveal(printer:camera:)`), for whoever asks. It restores itself as it was left (its
+/// size, the saved tabs and selection, the farm) and keeps the screen awake while fullscreen.
 @MainActor
 final class MainWindow {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -58,8 +59,8 @@ final class MainWindow {
     var snapshotFolder = SavedFiles.folder(.pictures)
     /// Where Record writes its videos (the Preferences' folder).
     var recordingFolder = SavedFiles.folder(.videos)
-    /// The window entered or left fullscreen.
-    var onFullscreenChange: @MainActor (Bool) -> Void = { _ in }
+    /// The screensaver held off while the window is fullscreen.
+    private let idle: IdleInhibition
     /// A tab showed another of its printer's cameras (its mini window follows).
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
@@ -70,9 +71,13 @@ final class MainWindow {
         self.sessions = sessions
         self.hub = hub
         farm = FarmView(hub: hub)
+        idle = IdleInhibition(application: application)
         window = adw_application_window_new(gcast(application))
         gtk_window_set_title(gcast(window), "Layerwatch")
-        gtk_window_set_default_size(gcast(window), 960, 680)
+        // The size and state it had when it closed last.
+        let saved = library.config.window
+        gtk_window_set_default_size(gcast(window), Int32(saved.width), Int32(saved.height))
+        if saved.maximized { gtk_window_maximize(gcast(window)) }
         header = adw_header_bar_new()
         title = adw_window_title_new("Layerwatch", nil)
         adw_header_bar_set_title_widget(gcast(header), title)
@@ -133,6 +138,7 @@ final class MainWindow {
         connectSignal(window, "destroy") { [weak self] in
             guard let self else { return }
             isDestroyed = true
+            idle.set(false, for: window)
             farm.dismantleAll()
             tabs.dismantleAll()
             selectedStatus = nil
@@ -238,16 +244,18 @@ final class MainWindow {
     /// The banner's message while it is shown.
     var bannerText: String? { banner.text }
 
-    /// The window's size and state, to restore it next time.
-    var placement: (width: Int32, height: Int32, maximized: Bool) {
+    /// Remembers the window's size and state in the library, to restore it next time.
+    func rememberPlacement() {
         let (width, height) = WindowChores.size(of: window)
-        return (width, height, Bool(gboolean: gtk_window_is_maximized(gcast(window))))
+        library.setWindow(.init(width: Int(width), height: Int(height), maximized: Bool(gboolean: gtk_window_is_maximized(gcast(window)))))
     }
 
     /// Opens a tab for each of `printers` that has none yet (selecting those that are not saved
     /// printers: the command line's, the demo; those whose tab was closed stay closed), then the
-    /// saved selection, which from then on is saved as it changes.
-    func restore(_ printers: [PrinterCameras], selecting id: UUID?) {
+    /// saved selection, which from then on is saved as it changes; shows the first of `problems`
+    /// (saved printers that could not be opened, a config file that could not be read) in the
+    /// banner, the demo's tab (`demo`) and the farm (`farm`) if asked, and presents the window.
+    func restore(_ printers: [PrinterCameras], selecting id: UUID?, problems: [String] = [], demo: Bool = false, farm: Bool = false) {
         for printer in printers where tabs.page(id: printer.printerID) == nil {
             open(printer, select: library.printer(id: printer.printerID) == nil)
         }
@@ -255,6 +263,19 @@ final class MainWindow {
         remembersSelection = true
         restored = true
         showPlaceholder()
+        problems.forEach(GLibLog.warning)
+        if let problem = problems.first { showBanner(problem) }
+        if demo { showDemo() }
+        if farm { showFarm(true) }
+        present()
+    }
+
+    /// Opens (or selects) the demo printer's tab, leaving the farm for it.
+    func showDemo() {
+        if let open = tabs.all.first(where: \.printer.isDemo) { return reveal(printer: open.printerID) }
+        guard let demo = Camera.demo() else { return toast(tr("The demo clip is not installed.")) }
+        self.open(PrinterCameras(camera: demo), select: true)
+        if isFarmShown { showFarm(false) }
     }
 
     /// Whether the welcome page shows (no printer).
@@ -437,7 +458,7 @@ final class MainWindow {
 
     private func fullscreenChanged() {
         let fullscreen = isFullscreen
-        onFullscreenChange(fullscreen)
+        idle.set(fullscreen, for: window)
         gtk_widget_set_visible(header, (!fullscreen).gboolean)
         gtk_widget_set_visible(tabs.bar, (!fullscreen && !isFarmShown).gboolean)
         tabs.all.forEach { $0.setControlsHidden(fullscreen) }

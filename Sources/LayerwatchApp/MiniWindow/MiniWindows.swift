@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GtkKit
+import PrinterKit
 import StreamKit
 
 /// The open mini windows, one per printer at most: popping a printer's shown camera out and back
@@ -77,6 +78,20 @@ final class MiniWindows {
         if mini.keepAbove == .unsupported, !library.config.keepAboveHintShown {
             library.markKeepAboveHintShown()
             mini.toast(KeepAboveHint.text())
+        }
+    }
+
+    /// Opens again the mini windows listed in the library (`saved`) over `window`'s restored tabs,
+    /// at their sizes and (X11) positions; each tab shows the camera its mini window shows (one
+    /// left open when the main window closed) or showed.
+    func restore(_ saved: [AppConfig.MiniWindow], over window: MainWindow) {
+        for mini in saved {
+            guard let page = window.tabs.page(id: mini.printerID) else { continue }
+            let alreadyOpen = windows[mini.printerID]
+            page.showCamera(at: page.cameras.firstIndex { $0.id == (alreadyOpen?.camera.id ?? mini.cameraID) } ?? 0)
+            guard alreadyOpen == nil, let camera = page.camera else { continue }
+            let position = mini.x.flatMap { x in mini.y.map { (x: Int32(x), y: Int32($0)) } }
+            toggle(camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
         }
     }
 

@@ -7,7 +7,8 @@ import StreamKit
 /// Adding, editing, testing and removing printers: the Add/Edit Printer dialog, discovery while
 /// the Add dialog or the welcome page is open, the connection test, the removal confirmation (from
 /// Edit Printer and Preferences; closing a tab only closes it), and what each does to the saved
-/// list, the tabs and the mini windows. The dialog, the listener and the confirmation are its own.
+/// list, the tabs and the mini windows (the Preferences window's Printers page included). The dialog,
+/// the listener and the confirmation are its own.
 @MainActor
 final class PrinterEditor {
     /// The Add/Edit Printer dialog while it is open.
@@ -145,6 +146,34 @@ final class PrinterEditor {
         }
         connectSignal(dialog, "destroy") { [weak self] in self?.pendingRemoval = nil }
         pendingRemoval = dialog
+    }
+
+    /// What the Preferences window's Printers page does: reorders, edits and removes saved printers.
+    var preferencesActions: PrinterPreferences.Actions {
+        PrinterPreferences.Actions(
+            move: { [weak self] id, offset in self?.move(id, by: offset) },
+            edit: { [weak self] id in
+                guard let self, let printer = library.printer(id: id) else { return }
+                showDialog(editing: printer)
+            },
+            remove: { [weak self] id, parent in
+                guard let self, let printer = library.printer(id: id) else { return }
+                confirmRemoval(of: printer, over: parent)
+            })
+    }
+
+    /// Swaps the printer with its neighbour in the saved order: its tab moves (and the tabs' order
+    /// is saved), or, with no tab to move, the saved order only.
+    private func move(_ id: UUID, by offset: Int) {
+        var ids = library.config.printers.map(\.id)
+        guard let index = ids.firstIndex(of: id), ids.indices.contains(index + offset) else { return }
+        ids.swapAt(index, index + offset)
+        if let tabs = mainWindow()?.tabs, let page = tabs.page(id: id), let neighbour = tabs.page(id: ids[index]),
+           let position = tabs.position(of: neighbour) {
+            tabs.move(page, to: position)
+        } else {
+            library.reorder(ids)
+        }
     }
 
     /// Closes the page's tab and its mini window.

@@ -9,18 +9,17 @@ import StreamKit
 
 /// The GTK application: its lifecycle (start-up, the command line, the main window's opening and
 /// closing, quitting) and the composition of the owners that do the rest — the library of saved
-/// printers, the main window, the mini windows, the printer editor, the recordings, the
-/// notifications and the timelapses — and, as the features' context, which of them each feature
-/// reaches. Every view of a camera gets its session from one registry, so a tab and its mini window
-/// share one connection; every view of a printer's print status gets it from one hub, so they share
-/// one status client.
+/// printers, the main window (its tabs, placement and fullscreen), the mini windows, the printer
+/// editor, the recordings, the notifications, the timelapses and their pictures, the background
+/// stay — and, as the features' context, which of them each feature reaches. Every view of a camera
+/// gets its session from one registry, so a tab and its mini window share one connection; every
+/// view of a printer's print status gets it from one hub, so they share one status client.
 @MainActor
-public final class LayerwatchApplication {
+public final class LayerwatchApplication: FeatureContext {
     public nonisolated static let applicationID = "io.github.layerwatch.Layerwatch"
+    public typealias LaunchFlag = LayerwatchApp.LaunchFlag
 
     let application: OpaquePointer
-    /// The screensaver inhibition held while a camera is fullscreen.
-    private var inhibitCookie: guint = 0
     /// Made on first use, before GTK starts (`connectEarly`) or in `startup`, so a launch that only
     /// hands URLs to the running instance never touches the config or the keyring.
     private(set) lazy var library = PrinterLibrary(store: makeStore())
@@ -38,7 +37,8 @@ public final class LayerwatchApplication {
     /// Keeps the hub's status clients matching the saved printers.
     private var printersObservation: PrinterLibrary.Observation?
     /// Running with no window, while printers are watched (`closesToBackground`).
-    private(set) lazy var background = BackgroundStay(application: application)
+    private(set) lazy var background = BackgroundStay(application: application, library: library, hub: statusHub,
+                                                      recordings: recordings, preferences: preferences)
     /// Where the print notifications remember what they saw (`NotificationLedger`).
     private let stateDirectory: URL
     /// Notifies finished, failed and paused prints and HMS alerts; made in `startup` (a launch that
@@ -61,13 +61,20 @@ public final class LayerwatchApplication {
     private(set) lazy var printCommands = PrintCommands(hub: statusHub)
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
+    /// The pictures of the notifications and the timelapses.
+    private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
+                                                mainWindow: { [weak self] in self?.window })
+    /// What the features act on now: which printer, which picture.
+    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, miniWindows: miniWindows,
+                                            mainWindow: { [weak self] in self?.window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
     /// it off.
-    public var restartsLean = false
-    /// Set when the lean restart was put off by something holding the process (`holdEnded`).
-    var waitsForIdle = false
+    public var restartsLean: Bool {
+        get { background.restartsLean }
+        set { background.restartsLean = newValue }
+    }
 
     /// - Parameters:
     ///   - store: where printers are saved (`ConfigStore.standard()` in the app, a temp one in tests);
@@ -94,31 +101,10 @@ public final class LayerwatchApplication {
             guard let commandLine else { return 0 }
             let options = g_application_command_line_get_options_dict(gcast(commandLine))
             requested = Set(LaunchFlag.allCases.filter { g_variant_dict_contains(options, $0.rawValue) != 0 })
-            open(urls: Self.arguments(of: gcast(commandLine)))
+            // What GOption left after the program's name and the options, without the `--` that `run` puts before them.
+            let arguments = commandLineArguments(gcast(commandLine))
+            open(urls: arguments.first == "--" ? Array(arguments.dropFirst()) : arguments)
             return 0
-        }
-    }
-
-    /// What a launch asks besides camera URLs: GApplication's main options (`--farm`…), which `run`
-    /// passes to the instance that shows the window.
-    public enum LaunchFlag: String, Sendable, CaseIterable {
-        /// The window opens in, or switches to, the farm view.
-        case farm
-        /// The demo printer's tab opens (or comes up).
-        case demo
-        /// Layerwatch starts watching with no window (at login); a running one is left as it is.
-        case background
-
-        /// The option on a command line.
-        public var argument: String { "--" + rawValue }
-
-        /// What the option does, for the command line's help.
-        public var help: String {
-            switch self {
-            case .farm: tr("Open in the farm view: every printer at once (remembered for next time).")
-            case .demo: tr("Open the demo printer: a recorded camera and a simulated print.")
-            case .background: tr("Start watching with no window (as at login); launch Layerwatch again to show it.")
-            }
         }
     }
 
@@ -132,7 +118,9 @@ public final class LayerwatchApplication {
         if !DBusNames.hasOwner(String(cString: g_application_get_application_id(gcast(application)))), !flags.contains(.background) {
             connectEarly(cameras: Self.cameras(from: urls))
         }
-        quitOnSignals()
+        // SIGTERM (a logout, systemd, `kill`) and SIGINT (Ctrl+C in a terminal) end Layerwatch as
+        // Quit does; a second signal finds the default action again and ends the process at once.
+        for number in [SIGTERM, SIGINT] { onUnixSignal(number) { [weak self] in self?.quit() } }
         // After `--`, GOption leaves a URL that starts with `-` (a file `-1.mp4`, `--farm`) a URL.
         let arguments = ["layerwatch"] + flags.map(\.argument).sorted() + (urls.isEmpty ? [] : ["--"] + urls)
         let status = withCStringArray(arguments) { argv in
@@ -157,7 +145,8 @@ public final class LayerwatchApplication {
         connect(commandLine)  // needs no code from the keyring
         library.whenSecretsLoaded { [self] in
             guard window?.tabs.all.isEmpty ?? true else { return }  // the tabs are up already
-            connect(tabsToOpen(commandLine: commandLine).tabs.flatMap(\.cameras).filter { camera in !commandLine.contains { $0.id == camera.id } })
+            let tabs = PrinterCameras.tabs(of: library.config.printers, commandLine: commandLine).tabs
+            connect(tabs.flatMap(\.cameras).filter { camera in !commandLine.contains { $0.id == camera.id } })
         }
     }
 
@@ -165,23 +154,12 @@ public final class LayerwatchApplication {
         urls.compactMap { try? StreamSource.parse($0) }.map { Camera(name: Camera.defaultName(for: $0), source: $0) }
     }
 
-    /// The tabs a new window opens, each with its cameras: the saved printers (and those that can't
-    /// be opened, with why) and the command line's cameras; with neither, the window welcomes.
-    private func tabsToOpen(commandLine: [Camera]) -> (tabs: [PrinterCameras], unopenable: [String]) {
-        var tabs: [PrinterCameras] = [], unopenable: [String] = []
-        for printer in library.config.printers {
-            do { tabs.append(try PrinterCameras(printer: printer)) } catch { unopenable.append("“\(printer.name)”: \(error)") }
-        }
-        tabs += commandLine.map(PrinterCameras.init(camera:))
-        return (tabs, unopenable)
-    }
-
     /// Opens `urls` as extra tabs: at start, or when another launch passed them on. A launch asking
     /// only for the background opens no window.
     func open(urls: [String]) {
         let cameras = Self.cameras(from: urls)
         if requested == [.background], cameras.isEmpty {
-            if window == nil { startInBackground() }
+            if window == nil { background.startInBackground() }
             return
         }
         guard let window else {
@@ -193,19 +171,9 @@ public final class LayerwatchApplication {
             GLibLog.debug("opening \(camera.source) passed on by another launch")
             window.open(PrinterCameras(camera: camera), select: true)
         }
-        if requested.contains(.demo) { showDemo() }
+        if requested.contains(.demo) { window.showDemo() }
         if requested.contains(.farm) { window.showFarm(true) }
         window.present()
-    }
-
-    /// The URLs of a command line: what GOption left after the program's name and the options,
-    /// without the `--` that `run` puts before them.
-    private static func arguments(of commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> [String] {
-        var count: Int32 = 0
-        guard let argv = g_application_command_line_get_arguments(commandLine, &count) else { return [] }
-        defer { g_strfreev(argv) }
-        let arguments = (1..<max(1, Int(count))).compactMap { argv[$0].map { String(cString: $0) } }
-        return arguments.first == "--" ? Array(arguments.dropFirst()) : arguments
     }
 
     /// Registers the application (which runs `startup`) without running its loop, for tests that
@@ -226,14 +194,13 @@ public final class LayerwatchApplication {
         // Another program destroying a window (`xdotool windowclose`) closes it instead of aborting in GDK.
         if let display = gdk_display_get_default() { lw_x11_survive_foreign_destroy(display) }
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
-                                 library: library, picture: { [weak self] id, completion in
-                                     guard let self else { return completion(nil) }
-                                     freshPicture(of: id, completion)
-                                 })
+                                 library: library, picture: pictures.freshPicture)
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
-        notifier?.onIdle = { [weak self] in self?.holdEnded() }
-        timelapses?.onIdle = { [weak self] in self?.holdEnded() }
-        recordings.onIdle = { [weak self] in self?.holdEnded() }
+        background.notifier = notifier
+        background.timelapses = timelapses
+        notifier?.onIdle = { [weak background] in background?.holdEnded() }
+        timelapses?.onIdle = { [weak background] in background?.holdEnded() }
+        recordings.onIdle = { [weak background] in background?.holdEnded() }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
@@ -254,13 +221,11 @@ public final class LayerwatchApplication {
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub)
         self.window = window
         background.release()  // the window holds the application now
-        waitsForIdle = false
         library.whenSecretsLoaded { [weak self] in
             guard let self else { return }
             statusHub.sync(library.config.printers)  // watching again if a window before this one ended it
         }
         window.tabs.onCloseRequest = { [weak self] page in self?.editor.closeTab(page) }
-        window.onFullscreenChange = { [weak self] fullscreen in self?.inhibitScreensaver(fullscreen) }
         window.onCameraChange = { [weak self] page in self?.miniWindows.follow(page) }
         // The welcome page lists the printers on the network while it shows.
         window.onWelcomeChange = { [weak self, weak window] shown in self?.editor.listDiscovered(in: shown ? window?.welcome.discovered : nil) }
@@ -277,54 +242,21 @@ public final class LayerwatchApplication {
             if !background.isHeld, miniWindows.all.isEmpty { statusHub.stopAll() }
         }
         connectSignal(window.window, "map") { LaunchClock.reached("window mapped") }
-
-        let saved = library.config
-        gtk_window_set_default_size(gcast(window.window), Int32(saved.window.width), Int32(saved.window.height))
-        if saved.window.maximized { gtk_window_maximize(gcast(window.window)) }
         // A keyring still looking up codes shows the window at once; the tabs follow its answer.
         if !library.secretsLoaded { window.present() }
+        // A tab per saved printer (plus the command line's cameras and the demo if asked), the
+        // selection, the banner and the mini windows, from the config with its codes.
         library.whenSecretsLoaded { [weak self, weak window] in
             guard let self, let window, self.window === window else { return }
-            restoreTabs(in: window)
-        }
-    }
-
-    /// Opens a tab per saved printer (plus the command line's cameras and the demo if asked), the selection,
-    /// the banner and the mini windows, from the config with its codes.
-    private func restoreTabs(in window: MainWindow) {
-        let saved = library.config
-        let (toOpen, unopenable) = tabsToOpen(commandLine: commandLineCameras)
-        // A printer added while the keyring was still answering has its tab already.
-        window.restore(toOpen, selecting: commandLineCameras.isEmpty ? saved.selectedPrinterID : nil)
-        earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
-        earlyConsumers = []
-        recordings.releaseSessions()
-        let problems = [library.fileProblem] + unopenable.map { Optional(String(format: tr("Can't open %@"), $0)) }
-        problems.compactMap { $0 }.forEach(GLibLog.warning)
-        if let banner = problems.compactMap({ $0 }).first { window.showBanner(banner) }
-        if requested.contains(.demo) { showDemo() }
-        if saved.farm.shown || requested.contains(.farm) { window.showFarm(true) }
-        window.present()
-        for mini in saved.miniWindows {
-            guard let page = window.tabs.page(id: mini.printerID) else { continue }
-            // The tab shows the camera its mini window shows (one left open when the window closed)
-            // or showed.
-            let alreadyOpen = miniWindows[mini.printerID]
-            page.showCamera(at: page.cameras.firstIndex { $0.id == (alreadyOpen?.camera.id ?? mini.cameraID) } ?? 0)
-            guard alreadyOpen == nil, let camera = page.camera else { continue }
-            let position = mini.x.flatMap { x in mini.y.map { (x: Int32(x), y: Int32($0)) } }
-            miniWindows.toggle(camera, size: (Int32(mini.width), Int32(mini.height)), position: position)
-        }
-    }
-
-    /// Keeps the screen awake while a camera is fullscreen, as a video player does.
-    private func inhibitScreensaver(_ inhibit: Bool) {
-        if inhibit, inhibitCookie == 0, let window {
-            inhibitCookie = gtk_application_inhibit(gcast(application), gcast(window.window),
-                                                    GTK_APPLICATION_INHIBIT_IDLE, tr("Watching a printer camera fullscreen"))
-        } else if !inhibit, inhibitCookie != 0 {
-            gtk_application_uninhibit(gcast(application), inhibitCookie)
-            inhibitCookie = 0
+            let (tabs, unopenable) = PrinterCameras.tabs(of: library.config.printers, commandLine: commandLineCameras)
+            // A printer added while the keyring was still answering has its tab already.
+            window.restore(tabs, selecting: commandLineCameras.isEmpty ? library.config.selectedPrinterID : nil,
+                           problems: ([library.fileProblem] + unopenable.map { String(format: tr("Can't open %@"), $0) }).compactMap { $0 },
+                           demo: requested.contains(.demo), farm: library.config.farm.shown || requested.contains(.farm))
+            earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
+            earlyConsumers = []
+            recordings.releaseSessions()
+            miniWindows.restore(library.config.miniWindows, over: window)
         }
     }
 
@@ -341,16 +273,14 @@ public final class LayerwatchApplication {
     /// closing: Layerwatch goes on in the background when it watches something and the preference
     /// says so; else the process ends with the window, and nothing is watched any more.
     private func lastWindowCloses() {
-        if closesToBackground { goToBackground() } else if window == nil { statusHub.stopAll() }
+        if background.closesToBackground { background.goToBackground() } else if window == nil { statusHub.stopAll() }
     }
 
     /// Remembers the main window's size (if it is open), and puts what is saved on disk.
     private func rememberWindow() {
-        defer { flushSaves() }
-        guard let window else { return }
-        let placement = window.placement
-        library.setWindow(.init(width: Int(placement.width), height: Int(placement.height), maximized: placement.maximized))
-        self.window = nil
+        window?.rememberPlacement()
+        window = nil
+        flushSaves()
     }
 
     /// Ends everything (Ctrl+Q, the menu's Quit, the background notice's Quit): the recordings are
@@ -365,7 +295,7 @@ public final class LayerwatchApplication {
         rememberWindow()
         // The other windows (dialogs, About…) let go of their parent first: one still handling the
         // key that quit is freed after the event, when its parent may be gone.
-        for other in Self.windows(of: application) where other != main.map({ gcast($0.window) }) {
+        for other in applicationWindows(of: application) where other != main.map({ gcast($0.window) }) {
             gtk_window_set_transient_for(other, nil)
             gtk_window_destroy(other)
         }
@@ -376,21 +306,10 @@ public final class LayerwatchApplication {
         g_application_quit(gcast(application))
     }
 
-    /// The application's windows (dialogs, About, the shortcuts window…), listed before any goes.
-    private static func windows(of application: OpaquePointer) -> [UnsafeMutablePointer<GtkWindow>] {
-        var windows: [UnsafeMutablePointer<GtkWindow>] = []
-        var link = gtk_application_get_windows(gcast(application))
-        while let current = link {
-            if let window = current.pointee.data { windows.append(window.assumingMemoryBound(to: GtkWindow.self)) }
-            link = current.pointee.next
-        }
-        return windows
-    }
-
     /// The taker, its pictures waiting in `folder`; it says in the window what became of a video.
     private func makeTimelapses(in folder: URL) -> TimelapseTaker {
         let taker = TimelapseTaker(folder: folder, hub: statusHub, library: library,
-                                   camera: { [weak self] id in self?.pictureCamera(of: id) })
+                                   camera: pictures.pictureCamera)
         taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
             notifier?.offerTimelapse(video, job: job, failed: failed, of: id)
@@ -402,63 +321,11 @@ public final class LayerwatchApplication {
         return taker
     }
 
-    /// A fresh picture of the printer's camera for a notification: the newest a view shows (its
-    /// tab's, or its mini window's), else one taken from the camera (`FreshPicture`).
-    private func freshPicture(of id: UUID, _ completion: @escaping @MainActor (VideoFrame?) -> Void) {
-        let shown = [window?.tabs.page(id: id)?.surface?.shownFrame, miniWindows[id]?.surface.shownFrame]
-            .compactMap { $0 }.max { $0.decodedAt < $1.decodedAt }
-        FreshPicture.fetch(shown: shown, session: pictureCamera(of: id)?.session, completion: completion)
-    }
+    // MARK: The features' context: each feature reaches the owner of what it acts on
 
-    /// The camera a printer's pictures (timelapse, notifications) come from: the one its tab shows,
-    /// else, with no tab (closed, or the window in the background), its first; nil for a printer
-    /// without a camera.
-    private func pictureCamera(of id: UUID) -> (camera: Camera, session: StreamSession)? {
-        if let page = window?.tabs.page(id: id) { return page.camera.flatMap { camera in page.session.map { (camera, $0) } } }
-        guard let printer = library.printer(id: id), let camera = try? PrinterCameras(printer: printer).cameras.first else { return nil }
-        return (camera, sessions.session(for: camera.source))
-    }
-
-    /// The printer the print controls act on: the mini window's whose menu is open or which has the
-    /// keyboard, else the selected tab's (the focused tile's in the farm) — with its name, its
-    /// window and where that window shows a message.
-    private var printTarget: (id: UUID, name: String, window: UnsafeMutablePointer<GtkWidget>, toast: @MainActor (String) -> Void)? {
-        let mini: MiniWindow?
-        switch evaluatedWindow {
-        case .some(let window): mini = window
-        case .none: mini = miniWindows.printTarget
-        }
-        if let mini {
-            let id = mini.camera.printerID
-            return (id, library.printer(id: id)?.name ?? mini.camera.name, mini.window, { [weak mini] in mini?.toast($0) })
-        }
-        guard let window, let page = window.tabs.selected else { return nil }
-        return (page.printerID, page.name, window.window, { [weak window] in window?.toast($0) })
-    }
-
-    /// The tab of the printer the print controls act on: its cameras are the ones the menus and
-    /// camera keys show.
-    private var targetPage: PrinterPage? {
-        printTarget.flatMap { window?.tabs.page(id: $0.id) }
-    }
-
-    /// The window whose actions are being refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
-    private var evaluatedWindow: MiniWindow??
-
-    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
-    /// selected tab's (none while the farm shows: tiles do not zoom).
-    private var zoomTarget: CameraSurface? {
-        if let mini = miniWindows.active?.surface { return mini }
-        guard let window, !window.isFarmShown else { return nil }
-        return window.tabs.selected?.surface
-    }
-}
-
-/// The application as the features' context: each feature reaches the owner of what it acts on.
-extension LayerwatchApplication: FeatureContext {
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
     var selectedCameraState: SessionState? { window?.tabs.selected?.surface?.state }
-    var targetPrinterCameras: [Camera] { targetPage?.cameras ?? [] }
+    var targetPrinterCameras: [Camera] { target.page?.cameras ?? [] }
     var selectedCameraRecords: Bool { window?.tabs.selected?.session?.recording != nil }
     var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
@@ -467,59 +334,33 @@ extension LayerwatchApplication: FeatureContext {
     var isFullscreen: Bool { window?.isFullscreen ?? false }
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
-    var canZoom: Bool { zoomTarget != nil }
+    var canZoom: Bool { target.zoom != nil }
 
-    func printControl(_ command: PrintCommand) -> PrintControlAvailability {
-        guard let id = printTarget?.id else { return .hidden }
-        return PrintControlAvailability(command, update: statusHub.latest(id), endpoint: statusHub.endpoint(of: id),
-                                        pending: statusHub.pendingCommand(of: id), stale: statusHub.staleStatus(of: id)?.status)
-    }
-    func evaluating(for mini: MiniWindow?, _ body: () -> Void) {
-        let outer = evaluatedWindow
-        evaluatedWindow = .some(mini)
-        defer { evaluatedWindow = outer }
-        body()
-    }
-    var printTargetEndpoint: StatusEndpoint? { printTarget.flatMap { statusHub.endpoint(of: $0.id) } }
-    var printSpeed: PrintSpeed? { printTarget.flatMap { statusHub.latest($0.id)?.status?.speed } }
-    func sendPrintCommand(_ command: PrintCommand) {
-        guard let target = printTarget else { return }
-        printCommands.send(command, to: target.id, name: target.name, over: target.window, toast: target.toast)
-    }
+    func printControl(_ command: PrintCommand) -> PrintControlAvailability { target.printControl(command) }
+    func evaluating(for mini: MiniWindow?, _ body: () -> Void) { target.evaluating(for: mini, body) }
+    var printTargetEndpoint: StatusEndpoint? { target.endpoint }
+    var printSpeed: PrintSpeed? { target.speed }
+    func sendPrintCommand(_ command: PrintCommand) { target.send(command) }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
-    func takeSnapshot() {
-        guard let window else { return }
-        window.tabs.selected?.saveSnapshot(into: window.snapshotFolder)
-    }
-    func setRecording(_ on: Bool) {
-        guard let window else { return }
-        window.tabs.selected?.setRecording(on, into: window.recordingFolder, listedIn: recordings)
-    }
+    func takeSnapshot() { window.map { $0.tabs.selected?.saveSnapshot(into: $0.snapshotFolder) } }
+    func setRecording(_ on: Bool) { window.map { $0.tabs.selected?.setRecording(on, into: $0.recordingFolder, listedIn: recordings) } }
     func setStatsShown(_ shown: Bool) { window?.setStatsShown(shown) }
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
-    func stepZoom(in zoomIn: Bool) { zoomTarget?.stepZoom(in: zoomIn) }
-    func setZoom(_ zoom: PictureZoom) { zoomTarget?.setZoom(zoom) }
+    func stepZoom(in zoomIn: Bool) { target.zoom?.stepZoom(in: zoomIn) }
+    func setZoom(_ zoom: PictureZoom) { target.zoom?.setZoom(zoom) }
     func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
-    func showCamera(at index: Int) { targetPage?.showCamera(at: index) }
+    func showCamera(at index: Int) { target.page?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
-    func showDemo() {
-        guard let window else { return }
-        if let open = window.tabs.all.first(where: \.printer.isDemo) { return window.reveal(printer: open.printerID) }
-        guard let demo = Camera.demo() else { return window.toast(tr("The demo clip is not installed.")) }
-        window.open(PrinterCameras(camera: demo), select: true)
-        if window.isFarmShown { window.showFarm(false) }
-    }
+    func showDemo() { window?.showDemo() }
     func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }
     func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
-    func chooseGo2RTCExport() {
-        guard let window else { return }
-        Go2RTCExportDialog.present(over: window, library: library)
-    }
+    func chooseGo2RTCExport() { window.map { Go2RTCExportDialog.present(over: $0, library: library) } }
     func closeSelectedTab() { window?.tabs.requestCloseSelected() }
     func showAbout() { AppMenu.showAbout(parent: window?.window, version: Installation.version) }
+    func showPreferences() { preferences.show(over: window?.window, library: library, actions: editor.preferencesActions) }
     func showFarm(_ shown: Bool) { window?.showFarm(shown) }
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
     /// Presents the main window (opening it if need be) with the printer's tab selected.

@@ -1,0 +1,87 @@
+import CGtk
+import CameraKit
+import StatusKit
+import Foundation
+
+/// What the features act on now: the printer of the print controls, the camera keys and the
+/// menus (the mini window's whose menu is open or which has the keyboard, else the selected tab's,
+/// the focused tile's in the farm) — what its print controls may do and where its commands go —
+/// and the picture of the zoom keys. It exists so that choice is made in one place, apart from the
+/// application that composes the windows.
+@MainActor
+final class FeatureTarget {
+    private unowned let library: PrinterLibrary
+    private let hub: PrinterStatusHub
+    private let commands: PrintCommands
+    private let miniWindows: MiniWindows
+    private let mainWindow: @MainActor () -> MainWindow?
+    /// The window whose actions are being refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
+    private var evaluatedWindow: MiniWindow??
+
+    init(library: PrinterLibrary, hub: PrinterStatusHub, commands: PrintCommands, miniWindows: MiniWindows,
+         mainWindow: @escaping @MainActor () -> MainWindow?) {
+        self.library = library
+        self.hub = hub
+        self.commands = commands
+        self.miniWindows = miniWindows
+        self.mainWindow = mainWindow
+    }
+
+    /// Whether the print control `command` shows for that printer, and how.
+    func printControl(_ command: PrintCommand) -> PrintControlAvailability {
+        guard let id = printer?.id else { return .hidden }
+        return PrintControlAvailability(command, update: hub.latest(id), endpoint: hub.endpoint(of: id),
+                                        pending: hub.pendingCommand(of: id), stale: hub.staleStatus(of: id)?.status)
+    }
+
+    /// How Layerwatch reaches that printer's status; nil when there is no such printer.
+    var endpoint: StatusEndpoint? { printer.flatMap { hub.endpoint(of: $0.id) } }
+
+    /// That printer's speed profile as it reports it.
+    var speed: PrintSpeed? { printer.flatMap { hub.latest($0.id)?.status?.speed } }
+
+    /// Sends `command` to that printer (a stop after asking), telling the outcome in its window.
+    func send(_ command: PrintCommand) {
+        guard let target = printer else { return }
+        commands.send(command, to: target.id, name: target.name, over: target.window, toast: target.toast)
+    }
+
+    /// The printer the print controls act on — with its name, its window and where that window
+    /// shows a message.
+    var printer: (id: UUID, name: String, window: UnsafeMutablePointer<GtkWidget>, toast: @MainActor (String) -> Void)? {
+        let mini: MiniWindow?
+        switch evaluatedWindow {
+        case .some(let window): mini = window
+        case .none: mini = miniWindows.printTarget
+        }
+        if let mini {
+            let id = mini.camera.printerID
+            return (id, library.printer(id: id)?.name ?? mini.camera.name, mini.window, { [weak mini] in mini?.toast($0) })
+        }
+        guard let window = mainWindow(), let page = window.tabs.selected else { return nil }
+        return (page.printerID, page.name, window.window, { [weak window] in window?.toast($0) })
+    }
+
+    /// The tab of the printer the print controls act on: its cameras are the ones the menus and
+    /// camera keys show.
+    var page: PrinterPage? {
+        printer.flatMap { mainWindow()?.tabs.page(id: $0.id) }
+    }
+
+    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
+    /// selected tab's (none while the farm shows: tiles do not zoom).
+    var zoom: CameraSurface? {
+        if let mini = miniWindows.active?.surface { return mini }
+        guard let window = mainWindow(), !window.isFarmShown else { return nil }
+        return window.tabs.selected?.surface
+    }
+
+    /// Runs `body` (a refresh of one window's actions) with the targets of `mini`, or of the main
+    /// window's selection when nil.
+    func evaluating(for mini: MiniWindow?, _ body: () -> Void) {
+        let outer = evaluatedWindow
+        evaluatedWindow = .some(mini)
+        defer { evaluatedWindow = outer }
+        body()
+    }
+}
