@@ -334,7 +334,6 @@ public final class LayerwatchApplication: FeatureContext {
     var isFullscreen: Bool { window?.isFullscreen ?? false }
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
-    var canZoom: Bool { target.zoom != nil }
 
     func printControl(_ command: PrintCommand) -> PrintControlAvailability { target.printControl(command) }
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) { target.evaluating(for: mini, body) }
@@ -349,8 +348,6 @@ public final class LayerwatchApplication: FeatureContext {
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
-    func stepZoom(in zoomIn: Bool) { target.zoom?.stepZoom(in: zoomIn) }
-    func setZoom(_ zoom: PictureZoom) { target.zoom?.setZoom(zoom) }
     func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
     func showCamera(at index: Int) { target.page?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }

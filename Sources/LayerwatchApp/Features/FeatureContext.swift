@@ -31,8 +31,6 @@ protocol FeatureContext: AnyObject {
     var isFarmShown: Bool { get }
     /// Whether the farm orders the printers needing attention first.
     var attentionFirst: Bool { get }
-    /// Whether a picture takes the zoom keys now (the keyboard's mini window's, or the selected tab's).
-    var canZoom: Bool { get }
     /// Whether the print control `command` shows for the printer the print controls act on (the
     /// mini window's whose menu is open or which has the keyboard, else the selected printer's;
     /// while `evaluating(for:)` runs, that window's).
@@ -55,8 +53,6 @@ protocol FeatureContext: AnyObject {
     func toggleFullscreen()
     func setFullscreen(_ fullscreen: Bool)
     func togglePopOut(_ camera: Camera)
-    func stepZoom(in zoomIn: Bool)
-    func setZoom(_ zoom: PictureZoom)
     func reconnectSelected()
     /// Shows that printer's camera at `index` in its tab (and so its farm tile and mini window).
     func showCamera(at index: Int)

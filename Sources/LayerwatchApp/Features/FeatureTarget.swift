@@ -1,13 +1,11 @@
 import CGtk
-import CameraKit
 import StatusKit
 import Foundation
 
 /// What the features act on now: the printer of the print controls, the camera keys and the
 /// menus (the mini window's whose menu is open or which has the keyboard, else the selected tab's,
-/// the focused tile's in the farm) — what its print controls may do and where its commands go —
-/// and the picture of the zoom keys. It exists so that choice is made in one place, apart from the
-/// application that composes the windows.
+/// the focused tile's in the farm) — what its print controls may do and where its commands go. It
+/// exists so that choice is made in one place, apart from the application that composes the windows.
 @MainActor
 final class FeatureTarget {
     private unowned let library: PrinterLibrary
@@ -66,14 +64,6 @@ final class FeatureTarget {
     /// camera keys show.
     var page: PrinterPage? {
         printer.flatMap { mainWindow()?.tabs.page(id: $0.id) }
-    }
-
-    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
-    /// selected tab's (none while the farm shows: tiles do not zoom).
-    var zoom: CameraSurface? {
-        if let mini = miniWindows.active?.surface { return mini }
-        guard let window = mainWindow(), !window.isFarmShown else { return nil }
-        return window.tabs.selected?.surface
     }
 
     /// Runs `body` (a refresh of one window's actions) with the targets of `mini`, or of the main

@@ -67,6 +67,8 @@ final class MiniWindow {
         addButton("go-previous-symbolic", tr("Back to the Tab")) { [weak self] in self?.returnToTab() }
         addButton("window-close-symbolic", tr("Close Mini Window")) { [weak self] in self?.close() }
         showControlsOnHover(surface.widget)
+        // The zoom keys act on this picture: GTK activates the application's accelerators on the window.
+        CameraActions.install(for: surface, on: window)
 
         keepAlive(self, untilDestroyed: window)
         surface.dismantleOnDestroy(of: window)
