@@ -65,8 +65,7 @@ public final class LayerwatchApplication: FeatureContext {
     private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
                                                 mainWindow: { [weak self] in self?.window })
     /// What the features act on now: which printer, which picture.
-    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, miniWindows: miniWindows,
-                                            mainWindow: { [weak self] in self?.window })
+    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, mainWindow: { [weak self] in self?.window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave

@@ -160,18 +160,20 @@ struct Feature {
         !hiddenWhenDisabled || isEnabled(context) || lockedReason?(context) != nil
     }
 
-    /// Adds the action to `map` (the window or the application), acting on `context`, and returns
-    /// it, or nil for an action GTK provides.
-    func install(on map: some GObjectPointer, for context: FeatureContext) -> OpaquePointer? {
+    /// Adds the action to `map` (the window, the application, a mini window), acting on `context`
+    /// — each activation run `within` what the map's owner sets (a mini window: its own printer) —
+    /// and returns it, or nil for an action GTK provides or a picture's.
+    func install(on map: some GObjectPointer, for context: FeatureContext,
+                 within: @escaping @MainActor (() -> Void) -> Void = { $0() }) -> OpaquePointer? {
         switch handler {
         case .command(let run):
-            return addAction(map, name) { [weak context] in if let context { run(context) } }
+            return addAction(map, name) { [weak context] in if let context { within { run(context) } } }
         case .toggle(let run):
-            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
+            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { within { run(context, on) } } }
         case .textCommand(let run):
-            return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
+            return addStringAction(map, name) { [weak context] text in if let context { within { run(context, text) } } }
         case .choice(_, let run):
-            return addChoiceAction(map, name) { [weak context] value in if let context { run(context, value) } }
+            return addChoiceAction(map, name) { [weak context] value in if let context { within { run(context, value) } } }
         case .camera, .providedByGTK:
             return nil
         }

@@ -125,10 +125,4 @@ final class MiniWindows {
             mini.close()
         }
     }
-
-    /// The mini window the print controls act on: the one whose menu is open, else the one that
-    /// has the keyboard now.
-    var printTarget: MiniWindow? {
-        windows.values.first(where: \.isMenuOpen) ?? windows.values.first { Bool(gboolean: gtk_window_is_active(gcast($0.window))) }
-    }
 }
