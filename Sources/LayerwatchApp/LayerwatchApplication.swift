@@ -65,8 +65,7 @@ public final class LayerwatchApplication: FeatureContext {
     private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
                                                 mainWindow: { [weak self] in self?.window })
     /// What the features act on now: which printer, which picture.
-    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, miniWindows: miniWindows,
-                                            mainWindow: { [weak self] in self?.window })
+    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, mainWindow: { [weak self] in self?.window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
@@ -334,7 +333,6 @@ public final class LayerwatchApplication: FeatureContext {
     var isFullscreen: Bool { window?.isFullscreen ?? false }
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
-    var canZoom: Bool { target.zoom != nil }
 
     func printControl(_ command: PrintCommand) -> PrintControlAvailability { target.printControl(command) }
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) { target.evaluating(for: mini, body) }
@@ -349,8 +347,6 @@ public final class LayerwatchApplication: FeatureContext {
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
-    func stepZoom(in zoomIn: Bool) { target.zoom?.stepZoom(in: zoomIn) }
-    func setZoom(_ zoom: PictureZoom) { target.zoom?.setZoom(zoom) }
     func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
     func showCamera(at index: Int) { target.page?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }

@@ -21,7 +21,6 @@ final class FakeFeatureContext: FeatureContext {
     var isFullscreen = false
     var isFarmShown = false
     var attentionFirst = false
-    var canZoom = false
     var printControls: [String: PrintControlAvailability] = [:]
     var printSpeed: PrintSpeed?
     var printTargetEndpoint: StatusEndpoint?
@@ -34,8 +33,6 @@ final class FakeFeatureContext: FeatureContext {
     func toggleFullscreen() { calls.append("toggleFullscreen") }
     func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }
     func togglePopOut(_ camera: Camera) { calls.append("togglePopOut(\(camera.id))") }
-    func stepZoom(in zoomIn: Bool) { calls.append("stepZoom(in: \(zoomIn))") }
-    func setZoom(_ zoom: PictureZoom) { calls.append("setZoom(\(zoom == .fitted ? "fitted" : "\(zoom)"))") }
     func reconnectSelected() { calls.append("reconnectSelected") }
     func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }

@@ -23,9 +23,6 @@ extension FeatureTableTests {
             "fullscreen": (nil, ["toggleFullscreen"]),
             "leave-fullscreen": (nil, ["setFullscreen(false)"]),
             "pop-out": (nil, ["togglePopOut(\(Self.camera.id))"]),
-            "zoom-in": (nil, ["stepZoom(in: true)"]),
-            "zoom-out": (nil, ["stepZoom(in: false)"]),
-            "zoom-fit": (nil, ["setZoom(fitted)"]),
             "reconnect": (nil, ["reconnectSelected"]),
             "add-printer": (nil, ["showDialog(editing: nil)"]),
             "edit-printer": (nil, ["editSelectedPrinter"]),
@@ -50,7 +47,7 @@ extension FeatureTableTests {
         let cameras: [(String, (target: String?, calls: [String]))] = (1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }
         let expected = listed.merging(cameras) { first, _ in first }
         MainActor.assumeIsolated {
-            XCTAssertEqual(Set(Feature.all.map(\.name)), Set(expected.keys), "every feature is tried")
+            XCTAssertEqual(Set(Self.contextFeatures.map(\.name)), Set(expected.keys), "every feature is tried")
             for feature in Feature.all {
                 guard let (target, calls) = expected[feature.name] else { continue }
                 let context = FakeFeatureContext()
@@ -77,7 +74,7 @@ extension FeatureTableTests {
     func testFeaturesAreEnabledAsTheContextSays() {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
-            @MainActor func enabled() -> Set<String> { Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name)) }
+            @MainActor func enabled() -> Set<String> { Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name)) }
             var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
                                  "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
@@ -100,9 +97,6 @@ extension FeatureTableTests {
             context.isFullscreen = true
             expected.insert("leave-fullscreen")
             XCTAssertEqual(enabled(), expected)
-            context.canZoom = true
-            expected.formUnion(["zoom-in", "zoom-out", "zoom-fit"])
-            XCTAssertEqual(enabled(), expected)
             context.isFarmShown = true
             expected.insert("attention-first")
             XCTAssertEqual(enabled(), expected)
@@ -118,7 +112,7 @@ extension FeatureTableTests {
             context.printControls = ["pause": .available, "resume": .available, "stop": .available, "speed standard": .available]
             expected.formUnion(["pause-print", "resume-print", "print-speed"])
             XCTAssertEqual(enabled(), expected)
-            XCTAssertEqual(enabled(), Set(Feature.all.map(\.name)), "every feature applies somewhere")
+            XCTAssertEqual(enabled(), Set(Self.contextFeatures.map(\.name)), "every feature applies somewhere")
         }
     }
 
@@ -129,7 +123,7 @@ extension FeatureTableTests {
             let context = FakeFeatureContext()
             context.cameralessPrinter = UUID()
             context.printControls = ["pause": .available]
-            let enabled = Set(Feature.all.filter { $0.isEnabled(context) }.map(\.name))
+            let enabled = Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name))
             XCTAssertEqual(enabled, ["show-tab", "close-tab", "pause-print", "add-printer", "show-demo", "show-help-overlay", "preferences",
                                      "about", "quit", "show-printer", "open-file", "show-in-files", "open-link", "farm-view"])
             let showTab = Feature.all.first { $0.name == "show-tab" }!
@@ -154,6 +148,9 @@ extension FeatureTableTests {
             XCTAssertEqual(speed?.choiceState?(context), "sport", "the speed the printer reports")
         }
     }
+
+    /// The features acting through the context: all but a picture's (`CameraActions`, tried by ZoomTests on real pictures).
+    @MainActor private static var contextFeatures: [Feature] { Feature.all.filter { $0.scope != .camera } }
 
     /// Activates `feature`'s action, installed on an action group for `context`, as a button, a key
     /// or a notification would (a toggle from off, so it turns on).

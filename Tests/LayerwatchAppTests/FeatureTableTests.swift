@@ -31,7 +31,11 @@ final class FeatureTableTests: XCTestCase {
 
             var activations: [String: Int] = [:]
             for feature in Feature.all {
-                let map: OpaquePointer = feature.scope == .window ? gcast(window.window) : gcast(app.application)
+                let map: OpaquePointer = switch feature.scope {
+                case .window: gcast(window.window)
+                case .application: gcast(app.application)
+                case .camera: gcast(try XCTUnwrap(window.tabs.selected?.cameraActions, "the tab's picture has its actions").pointer)
+                }
                 // A print control is an action only while it shows: these printers have no status
                 // (PrintControlTests presses their shortcuts on a printer's print).
                 if feature.lockedReason != nil {

@@ -1,4 +1,5 @@
 import CGtk
+import CameraKit
 import GtkKit
 
 /// One thing the user can do, declared once: the action it is, its shortcut, the words for it, where
@@ -15,6 +16,10 @@ struct Feature {
         case window
         /// The application's: `app.NAME`.
         case application
+        /// A picture's: `camera.NAME`, in the group of the widget that holds the picture and its
+        /// controls (a tab's page, a mini window; `CameraActions`), so GTK routes its keys to the
+        /// picture the keyboard focus is in.
+        case camera
     }
 
     /// The shortcuts window's group for the feature: the ids of the groups in data/shortcuts.ui.
@@ -35,9 +40,6 @@ struct Feature {
         /// An item in each farm tile's menu (acting on that tile's printer, which opening the menu
         /// selects).
         case tileMenu
-        /// An action of each mini window too, so its shortcut works there (acting on the window
-        /// that has the keyboard).
-        case miniWindow
         /// An action of each mini window with an item in its menu (acting on that window's printer).
         case miniWindowMenu
 
@@ -46,7 +48,7 @@ struct Feature {
         var menuSection: Int? { if case .menu(let section) = self { section } else { nil } }
         var headerBarIcon: String? { if case .headerBar(let icon) = self { icon } else { nil } }
         var tileMenuItem: Bool? { self == .tileMenu ? true : nil }
-        var miniWindowAction: Bool? { self == .miniWindow || self == .miniWindowMenu ? true : nil }
+        var miniWindowAction: Bool? { self == .miniWindowMenu ? true : nil }
         var miniWindowMenuItem: Bool? { self == .miniWindowMenu ? true : nil }
     }
 
@@ -61,6 +63,8 @@ struct Feature {
         /// One of `choices` (value, title), shown as radio items in a submenu; the marked one is what
         /// `choiceState` reports, never the last click. Handed the chosen value.
         case choice([(value: String, title: String)], @MainActor (FeatureContext, String) -> Void)
+        /// A command on a picture (`Scope.camera`): handed the picture whose group was activated.
+        case camera(@MainActor (CameraSurface) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -93,7 +97,13 @@ struct Feature {
     var hiddenWhenDisabled = false
 
     /// The action's full name, as buttons, menus and accelerators name it.
-    var actionName: String { (scope == .window ? "win." : "app.") + name }
+    var actionName: String {
+        switch scope {
+        case .window: "win." + name
+        case .application: "app." + name
+        case .camera: "camera." + name
+        }
+    }
 
     /// The title with its first shortcut, for a tooltip: "Save Snapshot (Ctrl+S)".
     var tooltip: String { tooltip(title) }
@@ -150,20 +160,28 @@ struct Feature {
         !hiddenWhenDisabled || isEnabled(context) || lockedReason?(context) != nil
     }
 
-    /// Adds the action to `map` (the window or the application), acting on `context`, and returns
-    /// it, or nil for an action GTK provides.
-    func install(on map: some GObjectPointer, for context: FeatureContext) -> OpaquePointer? {
+    /// Adds the action to `map` (the window, the application, a mini window), acting on `context`
+    /// — each activation run `within` what the map's owner sets (a mini window: its own printer) —
+    /// and returns it, or nil for an action GTK provides or a picture's.
+    func install(on map: some GObjectPointer, for context: FeatureContext,
+                 within: @escaping @MainActor (() -> Void) -> Void = { $0() }) -> OpaquePointer? {
         switch handler {
         case .command(let run):
-            return addAction(map, name) { [weak context] in if let context { run(context) } }
+            return addAction(map, name) { [weak context] in if let context { within { run(context) } } }
         case .toggle(let run):
-            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
+            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { within { run(context, on) } } }
         case .textCommand(let run):
-            return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
+            return addStringAction(map, name) { [weak context] text in if let context { within { run(context, text) } } }
         case .choice(_, let run):
-            return addChoiceAction(map, name) { [weak context] value in if let context { run(context, value) } }
-        case .providedByGTK:
+            return addChoiceAction(map, name) { [weak context] value in if let context { within { run(context, value) } } }
+        case .camera, .providedByGTK:
             return nil
         }
+    }
+
+    /// Adds the action of a picture's feature (`Scope.camera`) to `map`, acting on `surface`.
+    func install(on map: some GObjectPointer, acting surface: CameraSurface) {
+        guard case .camera(let run) = handler else { return }
+        addAction(map, name) { [weak surface] in if let surface { run(surface) } }
     }
 }

@@ -17,9 +17,9 @@ protocol FeatureContext: AnyObject {
     var selectedCameraState: SessionState? { get }
     /// The selected tab's printer (the focused tile's while the farm shows); nil when there is none.
     var selectedPrinterID: UUID? { get }
-    /// The cameras of the printer the menus and camera keys act on, in its order: the mini
-    /// window's whose menu is open or which has the keyboard, else the selected tab's (while
-    /// `evaluating(for:)` runs, that window's) — the printer the print controls act on.
+    /// The cameras of the printer the menus and camera keys act on, in its order: while
+    /// `evaluating(for:)` runs (a mini window's action, or the refresh of its actions), that
+    /// window's, else the selected tab's — the printer the print controls act on.
     var targetPrinterCameras: [Camera] { get }
     /// Whether the selected tab's camera is being recorded.
     var selectedCameraRecords: Bool { get }
@@ -31,14 +31,11 @@ protocol FeatureContext: AnyObject {
     var isFarmShown: Bool { get }
     /// Whether the farm orders the printers needing attention first.
     var attentionFirst: Bool { get }
-    /// Whether a picture takes the zoom keys now (the keyboard's mini window's, or the selected tab's).
-    var canZoom: Bool { get }
-    /// Whether the print control `command` shows for the printer the print controls act on (the
-    /// mini window's whose menu is open or which has the keyboard, else the selected printer's;
-    /// while `evaluating(for:)` runs, that window's).
+    /// Whether the print control `command` shows for the printer the print controls act on (while
+    /// `evaluating(for:)` runs, that window's, else the selected printer's).
     func printControl(_ command: PrintCommand) -> PrintControlAvailability
-    /// Runs `body` (a refresh of one window's actions) with the print controls asked about the
-    /// printer of `mini`, or of the main window's selection when nil.
+    /// Runs `body` (one window's action, or a refresh of its actions) with the print controls
+    /// acting on the printer of `mini`, or of the main window's selection when nil.
     func evaluating(for mini: MiniWindow?, _ body: () -> Void)
     /// How Layerwatch reaches that printer's status (which family's words its print controls use);
     /// nil when there is no such printer.
@@ -55,8 +52,6 @@ protocol FeatureContext: AnyObject {
     func toggleFullscreen()
     func setFullscreen(_ fullscreen: Bool)
     func togglePopOut(_ camera: Camera)
-    func stepZoom(in zoomIn: Bool)
-    func setZoom(_ zoom: PictureZoom)
     func reconnectSelected()
     /// Shows that printer's camera at `index` in its tab (and so its farm tile and mini window).
     func showCamera(at index: Int)

@@ -1,29 +1,25 @@
 import CGtk
-import CameraKit
 import StatusKit
 import Foundation
 
 /// What the features act on now: the printer of the print controls, the camera keys and the
-/// menus (the mini window's whose menu is open or which has the keyboard, else the selected tab's,
-/// the focused tile's in the farm) — what its print controls may do and where its commands go —
-/// and the picture of the zoom keys. It exists so that choice is made in one place, apart from the
-/// application that composes the windows.
+/// menus — the mini window's whose actions run or are refreshed (its keys, its menu:
+/// `MiniWindow.install`), else the selected tab's, the focused tile's in the farm — what its print
+/// controls may do and where its commands go. It exists so that choice is made in one place, apart
+/// from the application that composes the windows.
 @MainActor
 final class FeatureTarget {
     private unowned let library: PrinterLibrary
     private let hub: PrinterStatusHub
     private let commands: PrintCommands
-    private let miniWindows: MiniWindows
     private let mainWindow: @MainActor () -> MainWindow?
-    /// The window whose actions are being refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
+    /// The window whose actions run or are refreshed (`evaluating(for:)`): `.some(nil)` for the main window.
     private var evaluatedWindow: MiniWindow??
 
-    init(library: PrinterLibrary, hub: PrinterStatusHub, commands: PrintCommands, miniWindows: MiniWindows,
-         mainWindow: @escaping @MainActor () -> MainWindow?) {
+    init(library: PrinterLibrary, hub: PrinterStatusHub, commands: PrintCommands, mainWindow: @escaping @MainActor () -> MainWindow?) {
         self.library = library
         self.hub = hub
         self.commands = commands
-        self.miniWindows = miniWindows
         self.mainWindow = mainWindow
     }
 
@@ -49,12 +45,7 @@ final class FeatureTarget {
     /// The printer the print controls act on — with its name, its window and where that window
     /// shows a message.
     var printer: (id: UUID, name: String, window: UnsafeMutablePointer<GtkWidget>, toast: @MainActor (String) -> Void)? {
-        let mini: MiniWindow?
-        switch evaluatedWindow {
-        case .some(let window): mini = window
-        case .none: mini = miniWindows.printTarget
-        }
-        if let mini {
+        if case .some(let mini?) = evaluatedWindow {
             let id = mini.camera.printerID
             return (id, library.printer(id: id)?.name ?? mini.camera.name, mini.window, { [weak mini] in mini?.toast($0) })
         }
@@ -68,16 +59,8 @@ final class FeatureTarget {
         printer.flatMap { mainWindow()?.tabs.page(id: $0.id) }
     }
 
-    /// The picture the zoom keys act on: the mini window's, when one has the keyboard, else the
-    /// selected tab's (none while the farm shows: tiles do not zoom).
-    var zoom: CameraSurface? {
-        if let mini = miniWindows.active?.surface { return mini }
-        guard let window = mainWindow(), !window.isFarmShown else { return nil }
-        return window.tabs.selected?.surface
-    }
-
-    /// Runs `body` (a refresh of one window's actions) with the targets of `mini`, or of the main
-    /// window's selection when nil.
+    /// Runs `body` (one window's action, or a refresh of its actions) with the printer of `mini`,
+    /// or of the main window's selection when nil.
     func evaluating(for mini: MiniWindow?, _ body: () -> Void) {
         let outer = evaluatedWindow
         evaluatedWindow = .some(mini)

@@ -1,3 +1,4 @@
+import CameraKit
 import Foundation
 import StatusKit
 import StreamKit
@@ -62,19 +63,13 @@ extension Feature {
                 placements: [.controlBar(icon: "view-dual-symbolic"), .tileMenu],
                 handler: .command { context in context.selectedCamera.map(context.togglePopOut) },
                 isEnabled: { $0.selectedCamera != nil }),
-        // Zoom: the selected tab's picture, or the mini window's where that has the keyboard.
-        Feature(name: "zoom-in", title: tr("Zoom In"), accelerators: ["plus", "equal", "KP_Add", "<Control>plus", "<Control>equal"],
-                shortcutGroup: .camera, placements: [.miniWindow],
-                handler: .command { $0.stepZoom(in: true) },
-                isEnabled: { $0.canZoom }),
-        Feature(name: "zoom-out", title: tr("Zoom Out"), accelerators: ["minus", "KP_Subtract", "<Control>minus"],
-                shortcutGroup: .camera, placements: [.miniWindow],
-                handler: .command { $0.stepZoom(in: false) },
-                isEnabled: { $0.canZoom }),
-        Feature(name: "zoom-fit", title: tr("Fit the Picture"), accelerators: ["0", "KP_0", "<Control>0"],
-                shortcutGroup: .camera, placements: [.miniWindow],
-                handler: .command { $0.setZoom(.fitted) },
-                isEnabled: { $0.canZoom }),
+        // Zoom: the picture the keyboard is in (a tab's, a mini window's; the farm's tiles do not zoom).
+        Feature(name: "zoom-in", scope: .camera, title: tr("Zoom In"), accelerators: ["plus", "equal", "KP_Add", "<Control>plus", "<Control>equal"],
+                shortcutGroup: .camera, handler: .camera { $0.stepZoom(in: true) }),
+        Feature(name: "zoom-out", scope: .camera, title: tr("Zoom Out"), accelerators: ["minus", "KP_Subtract", "<Control>minus"],
+                shortcutGroup: .camera, handler: .camera { $0.stepZoom(in: false) }),
+        Feature(name: "zoom-fit", scope: .camera, title: tr("Fit the Picture"), accelerators: ["0", "KP_0", "<Control>0"],
+                shortcutGroup: .camera, handler: .camera { $0.setZoom(.fitted) }),
         // The camera switcher's keys and the farm tile's and mini window's menus: one of the printer's cameras.
         showCamera(1), showCamera(2), showCamera(3), showCamera(4), showCamera(5), showCamera(6), showCamera(7),
         showCamera(8), showCamera(9),

@@ -12,10 +12,13 @@ final class InstalledFeatures {
     /// The actions, each held here too, since a locked feature's leaves the map at times.
     private let installed: [(feature: Feature, action: GObjectRef<OpaquePointer>)]
 
-    init(_ features: [Feature], on map: some GObjectPointer, for context: FeatureContext) {
+    /// Installs `features` on `map` for `context`, each activation run `within` what the map's
+    /// owner sets (`Feature.install`).
+    init(_ features: [Feature], on map: some GObjectPointer, for context: FeatureContext,
+         within: @escaping @MainActor (() -> Void) -> Void = { $0() }) {
         self.map = OpaquePointer(map.rawGObject)
         installed = features.compactMap { feature in
-            feature.install(on: map, for: context).map { (feature, GObjectRef(retaining: $0)) }
+            feature.install(on: map, for: context, within: within).map { (feature, GObjectRef(retaining: $0)) }
         }
     }
 

@@ -67,6 +67,8 @@ final class MiniWindow {
         addButton("go-previous-symbolic", tr("Back to the Tab")) { [weak self] in self?.returnToTab() }
         addButton("window-close-symbolic", tr("Close Mini Window")) { [weak self] in self?.close() }
         showControlsOnHover(surface.widget)
+        // The zoom keys act on this picture: GTK activates the application's accelerators on the window.
+        CameraActions.install(for: surface, on: window)
 
         keepAlive(self, untilDestroyed: window)
         surface.dismantleOnDestroy(of: window)
@@ -78,13 +80,16 @@ final class MiniWindow {
         }
     }
 
-    /// Gives the window `features` (those placed in mini windows: zoom, the print controls) as its
-    /// own `win.` actions, so the app's shortcuts for them work here too, on this window's picture
-    /// and printer, and its menu `menuFeatures`' items.
+    /// Gives the window `features` (those placed in mini windows: the print controls, its cameras)
+    /// as its own `win.` actions, so the app's shortcuts for them work here too, and its menu
+    /// `menuFeatures`' items. They act on this window's printer, whichever way they are activated:
+    /// GTK finds them here from its keys and its menu, and each runs as this window's.
     func install(_ features: [Feature], menu menuFeatures: [Feature], for context: FeatureContext) {
         self.context = context
         let group = GObjectRef(adopting: g_simple_action_group_new()!)
-        actions = InstalledFeatures(features, on: group.pointer, for: context)
+        actions = InstalledFeatures(features, on: group.pointer, for: context) { [weak self, weak context] body in
+            context?.evaluating(for: self, body)
+        }
         gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
         let menu = FeatureMenu(menuFeatures)
         self.menu = menu
@@ -109,7 +114,7 @@ final class MiniWindow {
     /// Its menu, titled for its printer.
     private var menu: FeatureMenu?
 
-    /// Whether its menu is open: its print controls then act on its printer.
+    /// Whether its menu is open.
     private(set) var isMenuOpen = false
 
     /// Enables its actions where they apply to its printer.

@@ -125,16 +125,4 @@ final class MiniWindows {
             mini.close()
         }
     }
-
-    /// The mini window that has the keyboard, if one has: the zoom keys act on its picture.
-    var active: MiniWindow? {
-        guard let active = gtk_application_get_active_window(gcast(application)) else { return nil }
-        return windows.values.first { UnsafeMutableRawPointer($0.window) == UnsafeMutableRawPointer(active) }
-    }
-
-    /// The mini window the print controls act on: the one whose menu is open, else the one that
-    /// has the keyboard now.
-    var printTarget: MiniWindow? {
-        windows.values.first(where: \.isMenuOpen) ?? windows.values.first { Bool(gboolean: gtk_window_is_active(gcast($0.window))) }
-    }
 }
