@@ -18,7 +18,9 @@ tests=$(ls -d .build/debug/*PackageTests.xctest 2>/dev/null | head -n 1)
 [ -n "$tests" ] || { echo "run-tests: no test bundle in .build/debug: run 'swift build --build-tests' first" >&2; exit 2; }
 logs=${LOGS:-.build/test-logs}
 rm -rf "$logs" && mkdir -p "$logs"
-screen="-screen 0 1600x1200x24"
+# -noreset: Xvfb otherwise resets whenever its last client leaves and refuses a connection made
+# meanwhile, so a process a test launches between two `xdotool` polls failed "cannot open display".
+screen="-screen 0 1600x1200x24 -noreset"
 
 # Every test as Module.Class/test, and the classes of the modules each lane takes.
 "$tests" --list-tests 2>/dev/null | grep -E '^[A-Za-z]+Tests\.[A-Za-z0-9_]+/' >"$logs/all-tests" || true
