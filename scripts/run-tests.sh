@@ -35,7 +35,9 @@ if [ "${1:-}" = --gui-worker ]; then
 fi
 
 rm -rf "$logs" && mkdir -p "$logs/gui" "$queue"
-screen="-screen 0 1600x1200x24"
+# -noreset: Xvfb otherwise resets whenever its last client leaves and refuses a connection made
+# meanwhile, so a process a test launches between two `xdotool` polls failed "cannot open display".
+screen="-screen 0 1600x1200x24 -noreset"
 
 # Every test as Module.Class/test, and the classes of the modules each lane takes.
 "$tests" --list-tests 2>/dev/null | grep -E '^[A-Za-z]+Tests\.[A-Za-z0-9_]+/' >"$logs/all-tests" || true

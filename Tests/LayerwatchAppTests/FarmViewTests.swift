@@ -314,8 +314,19 @@ final class FarmViewTests: XCTestCase {
                 moonraker.send(printing("b.gcode", progress: 0.95, printed: 2900))
             }
             XCTAssertTrue(iterateMainContext(timeout: UInt32(FarmHold.seconds) + 10) { order() == ["Bolt", "Cog", "Anvil"] }, "\(order())")
-            XCTAssertTrue(iterateMainContext(timeout: 3) { inSight(anvil) }, "the focused tile scrolled into sight")
+            // Judged once a layout has put the tile in its new place: until then its bounds are
+            // still those of its place before the reorder.
+            @MainActor func placed(_ tile: FarmTile) -> Bool {
+                var bounds = graphene_rect_t()
+                guard let index = farm.shownOrder.firstIndex(where: { $0 === tile }), farm.grid.frames.indices.contains(index),
+                      gtk_widget_compute_bounds(tile.widget, farm.grid.widget, &bounds) != 0 else { return false }
+                return Int32(bounds.origin.y) == farm.grid.frames[index].y
+            }
+            XCTAssertTrue(iterateMainContext(timeout: 3) { placed(anvil) }, "a layout put the tile in its new place")
+            XCTAssertTrue(iterateMainContext(timeout: 3) { placed(anvil) && inSight(anvil) }, "the focused tile scrolled into sight")
             XCTAssertTrue(farm.focusedTile === anvil, "and still focused")
+            iterateFrames(10)  // drawn, for a screenshot
+            ScreenCapture.saveIfAsked(as: "farm-reordered-focused-tile-in-sight")
         }
     }
 

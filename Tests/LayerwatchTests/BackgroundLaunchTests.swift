@@ -203,7 +203,8 @@ final class BackgroundLaunchTests: XCTestCase {
         for round in 0..<10 {
             let first = try watch.launch(["--demo"])
             defer { first.end() }
-            XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty }, "the window shows")
+            XCTAssertTrue(waitUntil(timeout: Self.windowWait) { !Self.windows(of: first.id).isEmpty },
+                          "round \(round): the window shows (\(Self.ending(of: first))): \(first.output)")
             let window = try XCTUnwrap(Self.windows(of: first.id).first)
             Thread.sleep(forTimeInterval: 0.07 * Double(round))
             XCTAssertEqual(Self.xdotool(["windowclose", window]).status, 0)
@@ -286,6 +287,8 @@ final class BackgroundLaunchTests: XCTestCase {
         let camera: TestServer
         let environment: [String: String]
         private let config: URL
+        /// Keeps Xvfb from resetting between the launches and polls (`DisplayHold`).
+        private let display: DisplayHold
 
         /// `notifies`: whether the printer's prints are notified; `timelapse`: whether they are
         /// filmed (a picture per layer); `printers`: whether there is one.
@@ -294,6 +297,7 @@ final class BackgroundLaunchTests: XCTestCase {
             guard environment["DBUS_SESSION_BUS_ADDRESS"] != nil, environment["DISPLAY"] != nil else {
                 throw XCTSkip("needs a session bus and a display: run under dbus-run-session and xvfb-run (make test)")
             }
+            display = try DisplayHold()
             moonraker = try TestServer(script: "moonraker_server.py")
             camera = try TestServer(script: "mjpeg_server.py")
             config = try TestPaths.temporaryDirectory()

@@ -35,6 +35,8 @@ final class FarmView {
     var onSelect: @MainActor (UUID) -> Void = { _ in }
 
     private let scroller: UnsafeMutablePointer<GtkWidget>
+    /// The scrolled window's view of the grid.
+    private let viewport: UnsafeMutablePointer<GtkWidget>
     /// The tiles' menu, titled for the selected printer.
     let menu = FeatureMenu(Feature.placed(\.tileMenuItem).map(\.feature))
     private weak var hub: PrinterStatusHub?
@@ -55,7 +57,7 @@ final class FarmView {
         scroller = gtk_scrolled_window_new()
         gtk_scrolled_window_set_policy(gcast(scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         // The view follows the keyboard: a tile the arrows reach scrolls into sight.
-        let viewport = gtk_viewport_new(nil, nil)!
+        viewport = gtk_viewport_new(nil, nil)!
         gtk_viewport_set_scroll_to_focus(gcast(viewport), true.gboolean)
         gtk_viewport_set_child(gcast(viewport), grid.widget)
         gtk_scrolled_window_set_child(gcast(scroller), viewport)
@@ -78,7 +80,10 @@ final class FarmView {
         gtk_stack_add_named(gcast(widget), empty, "empty")
         gtk_widget_set_vexpand(widget, true.gboolean)
 
-        grid.onAllocate = { [weak self] in self?.visibilityIdle.schedule() }
+        grid.onAllocate = { [weak self] in
+            self?.visibilityIdle.schedule()
+            self?.followFocusedTile()
+        }
         let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller))!
         connectSignal(adjustment, "value-changed") { [weak self] in self?.visibilityIdle.schedule() }
         connectSignal(adjustment, "changed") { [weak self] in self?.fitIdle.schedule() }
@@ -216,6 +221,37 @@ final class FarmView {
         }
         if shown.indices.contains(target) { gtk_widget_grab_focus(shown[target].widget) }
         return true
+    }
+
+    /// Where the last layout put the focused tile in the grid (scrolling does not change it).
+    private var focusedPlace: (tile: UnsafeMutablePointer<GtkWidget>, frame: TileGrid.Frame)?
+
+    /// After each layout (from inside the size-allocate pass): when it moved the focused tile — a
+    /// reorder, a new tile shape, a tile added or gone above it — the view follows it in the next
+    /// frame, once that layout has decided its place. The viewport's scroll-to-focus only follows
+    /// the focus going to another widget, never a focused widget that moves.
+    private func followFocusedTile() {
+        guard let tile = focusedTile, let index = grid.tiles.firstIndex(of: tile.widget), grid.frames.indices.contains(index) else {
+            focusedPlace = nil
+            return
+        }
+        let frame = grid.frames[index]
+        defer { focusedPlace = (tile.widget, frame) }
+        guard let before = focusedPlace, before.tile == tile.widget, before.frame != frame else { return }
+        onNextFrame(of: viewport) { [weak self, weak tile] in
+            guard let self, let tile, !isDismantled, focusedTile === tile else { return }
+            reveal(tile)
+        }
+    }
+
+    /// Scrolls the least that shows all of `tile` with the grid's margin around it (its top, when
+    /// it is taller than the view).
+    private func reveal(_ tile: FarmTile) {
+        var bounds = graphene_rect_t()
+        guard let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller)),
+              Bool(gboolean: gtk_widget_compute_bounds(tile.widget, viewport, &bounds)) else { return }
+        let top = gtk_adjustment_get_value(adjustment) + Double(bounds.origin.y)
+        gtk_adjustment_clamp_page(adjustment, top - Double(Self.margin), top + Double(bounds.size.height) + Double(Self.margin))
     }
 
     /// Tells each tile whether any of it is inside the scrolled window's view, and whether it is
