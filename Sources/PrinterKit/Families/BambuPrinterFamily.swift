@@ -14,8 +14,8 @@ struct BambuPrinterFamily: PrinterFamily {
     let secretNoun: SecretsPlace.Noun? = .accessCode
     /// The file keeps no access code; the keyring item is the bare code while no camera URL holds a password.
     let fileSecretMark = FileSecretMark.nothing
-    /// Its printers announce themselves over SSDP (`DiscoveryParser`).
-    let isDiscovered = true
+    /// Its printers announce themselves over SSDP.
+    let discovery: (any FamilyDiscovery)? = BambuDiscovery()
 
     /// A model this version does not know yet is dropped, not a reason to leave the printer out.
     func variant(_ raw: String) -> String? { BambuModel(rawValue: raw)?.rawValue }

@@ -28,8 +28,8 @@ protocol PrinterFamily: Sendable {
     var fileSecretMark: FileSecretMark { get }
     /// True when its cameras by URL must be on the network (a printer's, not a file).
     var camerasOnNetwork: Bool { get }
-    /// True when discovery (`PrinterDiscovery`) finds its printers on the network.
-    var isDiscovered: Bool { get }
+    /// How discovery (`PrinterDiscovery`) finds its printers on the network; nil when it does not.
+    var discovery: (any FamilyDiscovery)? { get }
     /// What the window's subtitle calls a printer of `kind`; nil for a camera by URL.
     func displayName(of kind: Printer.Kind) -> String?
     /// Where `printer`'s status comes from; nil when it has none or lacks what it needs.
@@ -60,7 +60,7 @@ extension PrinterFamily {
     var secretNoun: SecretsPlace.Noun? { nil }
     var fileSecretMark: FileSecretMark { .mask }
     var camerasOnNetwork: Bool { false }
-    var isDiscovered: Bool { false }
+    var discovery: (any FamilyDiscovery)? { nil }
     func statusEndpoint(of printer: Printer) -> StatusEndpoint? { nil }
     func ownCameraSource(of printer: Printer) throws -> StreamSource { try StreamSource.parse("") }
 

@@ -54,7 +54,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
 
         /// True when discovery finds printers of this kind on the network (Bambu's SSDP): the add
         /// dialog lists them.
-        public var isDiscovered: Bool { family.isDiscovered }
+        public var isDiscovered: Bool { family.discovery != nil }
 
         /// True when `other` is of this kind's family (a Bambu RTSPS and a Bambu P1/A1 kind are).
         public func isOfFamily(of other: Kind) -> Bool { family.kindNames == other.family.kindNames }
