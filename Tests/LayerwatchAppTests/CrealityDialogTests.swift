@@ -38,13 +38,13 @@ final class CrealityDialogTests: XCTestCase {
         try withPrinterDialog(in: directory) { app, window, dialog in
             dialog.select(.creality)
             XCTAssertEqual(dialog.kind.selected, PrinterChoice.all.firstIndex(of: .creality))
-            XCTAssertEqual([dialog.name, dialog.host, dialog.family, dialog.timelapse.field, dialog.cameraRows.field].map(\.isShown),
+            XCTAssertEqual([dialog.name, dialog.host, dialog.variantRow, dialog.timelapse.field, dialog.cameraRows.field].map(\.isShown),
                            [true, true, true, true, true])
             XCTAssertEqual([dialog.accessCode, dialog.serial, dialog.apiPort, dialog.url, dialog.cameras].map(\.isShown),
                            [false, false, false, false, false], "no code, no port, no URL for its own camera")
             dialog.fill(name: "K1C workshop", host: host)
             dialog.crealityFamily = .k2  // the wrong family, which the printer's answer puts right
-            XCTAssertEqual(dialog.family.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.variantRow.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000"])
 
             dialog.testConnection()
@@ -56,7 +56,7 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertEqual(lines.count, 2, dialog.testResultText)
             XCTAssertTrue(lines.last?.hasPrefix("Connected: MJPEG 640×480. First picture after ") ?? false, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k1)
-            XCTAssertEqual(dialog.family.hintText, "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.variantRow.hintText, "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, MJPEG on port 8080"])
             XCTAssertEqual(dialog.fieldsByProblem.compactMap { $0.1.errorText }, [], "nothing marked")
             let asked = printer.events(named: "request").first
@@ -150,7 +150,7 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertEqual(dialog.testResultText, "Status: the printer refused the connection — check the address and port.\n"
                            + "Not tried until the printer's status answers: it says where the camera is.")
             XCTAssertEqual(dialog.connectionTest.outcomes, [.failed, .failed])
-            XCTAssertNil(dialog.family.errorText, "the model is not blamed for an address nothing answers at")
+            XCTAssertNil(dialog.variantRow.errorText, "the model is not blamed for an address nothing answers at")
             XCTAssertTrue(PrinterDialogFormTests.holdsFocus(dialog.host, in: dialog), "the keyboard on the address")
 
             // A websocket asking for a login (a Creality printer's has none): said in its terms, no
@@ -164,28 +164,28 @@ final class CrealityDialogTests: XCTestCase {
             XCTAssertNil(dialog.host.errorText, "an edit of the address clears it")
             dialog.crealityFamily = .k2
             dialog.testConnection()
-            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.family.errorText != nil }, dialog.testResultText)
-            XCTAssertEqual(dialog.family.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
+            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.variantRow.errorText != nil }, dialog.testResultText)
+            XCTAssertEqual(dialog.variantRow.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
             XCTAssertEqual(dialog.crealityFamily, .k2, "no model named: the one chosen is kept")
             XCTAssertEqual(dialog.testResultText.components(separatedBy: "\n").first,
                            "Status connected, but the printer did not say which model it is: the Model chosen is kept.")
             XCTAssertEqual(dialog.connectionTest.outcomes, [.passed, .failed])
-            XCTAssertTrue(PrinterDialogFormTests.holdsFocus(dialog.family, in: dialog), "the keyboard on the Model")
+            XCTAssertTrue(PrinterDialogFormTests.holdsFocus(dialog.variantRow, in: dialog), "the keyboard on the Model")
             XCTAssertNil(dialog.host.errorText)
             dialog.crealityFamily = .k1
-            XCTAssertNil(dialog.family.errorText, "another model clears it")
+            XCTAssertNil(dialog.variantRow.errorText, "another model clears it")
 
             // A K2 Plus names its board, and its firmware WebRTC: the Model row follows.
             printer.send(["cmd": "set", "fields": ["model": "F008", "modelVersion": "Printer HW Ver: F008; Printer SW Ver: 1.1.3.3",
                                                    "webrtcSupport": 1]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { printer.events(named: "done").count == 2 })
             dialog.testConnection()
-            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.family.errorText != nil }, dialog.testResultText)
+            XCTAssertTrue(iterateMainContext(timeout: 30) { dialog.variantRow.errorText != nil }, dialog.testResultText)
             XCTAssertEqual(dialog.crealityFamily, .k2)
             XCTAssertEqual(dialog.testResultText.components(separatedBy: "\n").first,
                            "Status connected: the printer says it is a Creality K2 Plus whose camera streams over WebRTC. "
                            + "Model set to “K2 or Hi”: its camera is WebRTC on port 8000.")
-            XCTAssertEqual(dialog.family.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
+            XCTAssertEqual(dialog.variantRow.errorText, "Nothing answers on port 8000, where this model's WebRTC camera streams — check the model.")
         }
     }
 
@@ -200,7 +200,7 @@ final class CrealityDialogTests: XCTestCase {
             defer { gtk_window_destroy(gcast(dialog.window)) }
             XCTAssertEqual(dialog.choice, .creality)
             XCTAssertEqual(dialog.crealityFamily, .k2)
-            XCTAssertEqual(dialog.family.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
+            XCTAssertEqual(dialog.variantRow.hintText, "K2, K2 Plus, K2 Pro and Hi: its camera is WebRTC on port 8000. Test Connection asks the printer which it is.")
             XCTAssertEqual(dialog.cameraRows.rowTexts, ["Camera 1 — Its own camera, WebRTC on port 8000", "Door — \(door.url!)"])
             XCTAssertEqual(try dialog.draft.validate().get(), printer, "saved as it was")
 

@@ -27,10 +27,13 @@ final class PrinterChoiceTests: XCTestCase {
         XCTAssertEqual(PrinterChoice.making(.bambuRTSPS(.x1c)), .bambuRTSPS)
         XCTAssertEqual(PrinterChoice.making(.bambuJPEG(.a1mini)), .bambuJPEG)
         XCTAssertEqual(PrinterChoice.making(.creality(.k2)), .creality, "whatever the family")
-        XCTAssertEqual(PrinterChoice.bambuJPEG.kind(model: .p1s, family: .k2), .bambuJPEG(.p1s), "a discovered model is kept")
-        XCTAssertEqual(PrinterChoice.bambuRTSPS.kind(model: .p1s, family: .k1), .bambuRTSPS(nil), "a model of the other camera is not")
-        XCTAssertEqual(PrinterChoice.klipper.kind(model: .x1c, family: .k2), .klipper)
-        XCTAssertEqual(PrinterChoice.creality.kind(model: nil, family: .k2), .creality(.k2), "the Model row's family")
+        XCTAssertEqual(PrinterChoice.bambuJPEG.kind(variant: BambuModel.p1s.rawValue), .bambuJPEG(.p1s), "a discovered model is kept")
+        XCTAssertEqual(PrinterChoice.bambuRTSPS.kind(variant: BambuModel.p1s.rawValue), .bambuRTSPS(nil), "a model of the other camera is not")
+        XCTAssertEqual(PrinterChoice.bambuJPEG.kind(variant: CrealityFamily.k2.rawValue), .bambuJPEG(nil), "another family's variant is not")
+        XCTAssertEqual(PrinterChoice.klipper.kind(variant: BambuModel.x1c.rawValue), .klipper)
+        XCTAssertEqual(PrinterChoice.creality.kind(variant: CrealityFamily.k2.rawValue), .creality(.k2), "the Model row's family")
+        XCTAssertEqual(PrinterChoice.creality.kind(variant: nil), .creality(.k1), "a new printer's: the first family")
+        XCTAssertEqual(PrinterChoice.creality.variants.map(\.raw), CrealityFamily.allCases.map(\.rawValue), "the Model row offers every family")
     }
 
     func testEachChoiceShowsItsOwnFields() {

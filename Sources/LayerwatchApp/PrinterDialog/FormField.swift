@@ -17,6 +17,8 @@ final class FormField {
     /// Whether the row is a combo row (it says a new choice, not an edit).
     private let isChoice: Bool
     private let message = FieldMessageLine()
+    /// A choice field's choices, in order.
+    private var choices: [String] = []
 
     /// A text field: an entry row, or a password entry row (masked, with reveal) when `secret`.
     convenience init(title: String, secret: Bool = false, hint: String? = nil) {
@@ -31,6 +33,7 @@ final class FormField {
         setChoices(of: row, choices)
         FullTitleChoiceList.attach(to: row)
         self.init(row: row, title: title, hint: hint, isChoice: true)
+        self.choices = choices
     }
 
     /// A field whose title is its row's own.
@@ -79,6 +82,13 @@ final class FormField {
     var text: String {
         get { String(cString: gtk_editable_get_text(gcast(entry))) }
         set { gtk_editable_set_text(gcast(entry), newValue) }
+    }
+
+    /// Makes `choices` a choice field's choices, the first chosen, unless they are those it offers.
+    func showChoices(_ choices: [String]) {
+        guard choices != self.choices else { return }
+        self.choices = choices
+        setChoices(of: entry, choices)
     }
 
     /// The position chosen in a choice field.

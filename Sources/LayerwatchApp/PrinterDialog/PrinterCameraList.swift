@@ -43,9 +43,10 @@ final class PrinterCameraList {
 
     private static let hint = tr("Select a camera to change its URL and mounting. The printer's tab shows the first and switches between them.")
 
-    /// Shows `cameras` of a printer of `kind`, the one at `selected` selected; a Klipper or
-    /// OctoPrint printer without any is said to be watched without a picture.
-    func show(_ cameras: [PrinterCamera], kind: Printer.Kind, selected: Int?) {
+    /// Shows `cameras` of a printer of `kind`, the one at `selected` selected, its own camera as
+    /// `ownCamera` says when its variant says (a Creality family's); a Klipper or OctoPrint printer
+    /// without any is said to be watched without a picture.
+    func show(_ cameras: [PrinterCamera], kind: Printer.Kind, ownCamera: String?, selected: Int?) {
         field.setHint(cameras.isEmpty && kind.canGoWithoutCamera
             ? tr("No camera: the printer will be watched without a picture, its tab showing its status and the job's thumbnail. “Find Cameras” or “Add Camera” gives it one.")
             : Self.hint)
@@ -53,8 +54,7 @@ final class PrinterCameraList {
         defer { rebuilding = false }
         rows.forEach { gtk_list_box_remove(gcast(listBox), $0) }
         let redactor = Redactor(secrets: [])
-        let own = kind.crealityFamily.map { String(format: tr("Its own camera, %@"), $0.cameraDescription) }
-            ?? tr("The printer's own camera")
+        let own = ownCamera ?? tr("The printer's own camera")
         rows = cameras.enumerated().map { index, camera in
             var subtitle = camera.url.map { $0.isEmpty ? tr("No URL yet") : redactor.redact($0) } ?? own
             // Said first: a long URL is cut at the row's end.

@@ -40,7 +40,7 @@ extension PrinterDialog {
     /// Lists the printer's cameras and shows the fields of the selected one.
     private func showCameras() {
         let choice = choice
-        cameraRows.show(printerCameras, kind: draft.kind, selected: selectedCamera)
+        cameraRows.show(printerCameras, kind: draft.kind, ownCamera: chosenVariant?.ownCamera, selected: selectedCamera)
         cameraRows.field.setShown(!choice.isGo2RTC)
         // One heading over the cameras: "Find Cameras" and its list, just above, carry it when shown.
         cameraRows.field.setTitle(choice.shows(.cameras) ? "" : PrinterCameraList.title)
@@ -50,7 +50,7 @@ extension PrinterDialog {
 
     /// Lists the cameras with the selected one's URL as typed so far.
     func listTypedURL() {
-        cameraRows.show(editedCameras, kind: draft.kind, selected: selectedCamera)
+        cameraRows.show(editedCameras, kind: draft.kind, ownCamera: chosenVariant?.ownCamera, selected: selectedCamera)
     }
 
     /// Shows "Use WebRTC Address" while the URL looks like a WebRTC (WHEP) address or a test found
@@ -105,7 +105,7 @@ extension PrinterDialog {
             if !printerCameras.contains(where: { $0.url == nil }) { printerCameras.insert(.own(), at: 0) }
         } else {
             printerCameras.removeAll { $0.url?.isEmpty ?? true }
-            if printerCameras.isEmpty && !kind.hasStatusAPI { printerCameras = [PrinterCamera(url: "")] }
+            if printerCameras.isEmpty && !kind.canGoWithoutCamera { printerCameras = [PrinterCamera(url: "")] }
         }
         showCamera(at: printerCameras.isEmpty ? nil : 0)
     }

@@ -6,8 +6,9 @@ import StreamKit
 
 /// Test Connection: the printer as it would be saved, tried at once off the main loop — its status
 /// connection (a Bambu printer's MQTT login with its access code and serial, Moonraker's or
-/// OctoPrint's status request; a Creality printer's status first, as its answer may set the Model)
-/// and every camera (one probe each, none to a camera already streaming in its tab) — a row each.
+/// OctoPrint's status request) and every camera (one probe each, none to a camera already streaming
+/// in its tab) — a row each, in the steps its choice declares (`ConnectionTestSteps`: a Creality
+/// printer's status first, as its answer may set the Model).
 /// What failed is said under the field to fix, and once every check has answered the keyboard goes
 /// to the first such field, which the form scrolls to.
 extension PrinterDialog {
@@ -26,13 +27,9 @@ extension PrinterDialog {
         let run = ConnectionTestRun(checks: (status == nil ? [] : [.status]) + printer.cameras.map { .camera($0.id) })
         currentTest = run
         connectionTest.start((status == nil ? [] : [tr("Printer status")]) + printer.cameras.enumerated().map { $1.title(at: $0) })
-        switch status {
-        case let endpoint? where printer.kind.crealityFamily != nil:
-            testCreality(printer, host: endpoint.host, port: endpoint.port, in: run)
-        case let endpoint?:
-            testStatus(endpoint, in: run)
-            testCameras(of: printer, in: run)
-        case nil:
+        if let status {
+            choice.connectionTest.test(printer, status: status, in: run, on: self)
+        } else {
             testCameras(of: printer, in: run)
         }
     }
@@ -46,9 +43,9 @@ extension PrinterDialog {
                 finish(check, in: run, passed: false, "\(error)")
                 continue
             }
+            let steps = choice.connectionTest
             let place = { (failure: StreamProbe.Report.Failure) in
-                camera.url != nil ? CheckFailurePlacement(failure, byURL: true)
-                    : printer.kind.crealityFamily.map { CheckFailurePlacement(failure, crealityCamera: $0) } ?? CheckFailurePlacement(failure, byURL: false)
+                camera.url != nil ? CheckFailurePlacement(failure, byURL: true) : steps.ownCameraFailure(failure, of: printer)
             }
             onTest(source) { [weak self] report in
                 if let failure = report?.error {
@@ -91,7 +88,7 @@ extension PrinterDialog {
     }
 
     /// Connects to the printer's status once, as the app would.
-    private func testStatus(_ endpoint: StatusEndpoint, in run: ConnectionTestRun) {
+    func testStatus(_ endpoint: StatusEndpoint, in run: ConnectionTestRun) {
         let hasPort = choice.shows(.apiPort)
         statusCheck.start({ stop throws(StatusFailure) in try StatusCheck.run(endpoint, stop: stop) }) { [weak self] result in
             switch result {

@@ -4,27 +4,25 @@ import PrinterKit
 import StatusKit
 import StreamKit
 
-/// The printer dialog's Creality printer: the Model row (the family, whose camera the printer's own
-/// camera is) with the camera in its hint, and Test Connection, which first asks the printer's
-/// status websocket what it is — setting the Model row from the answer, and saying so — then tries
-/// its cameras.
+/// Test Connection of a Creality printer, its choice's steps: it first asks the printer's status
+/// websocket what it is — setting the Model row (the family, whose camera the printer's own camera
+/// is) from the answer, and saying so — then tries its cameras; its own camera failing is said on
+/// the Model row.
+struct CrealityConnectionTest: ConnectionTestSteps {
+    @MainActor func test(_ printer: Printer, status endpoint: StatusEndpoint, in run: ConnectionTestRun, on dialog: PrinterDialog) {
+        dialog.testCreality(printer, host: endpoint.host, port: endpoint.port, in: run)
+    }
+
+    func ownCameraFailure(_ failure: StreamProbe.Report.Failure, of printer: Printer) -> CheckFailurePlacement? {
+        printer.kind.crealityFamily.map { CheckFailurePlacement(failure, crealityCamera: $0) }
+    }
+}
+
 extension PrinterDialog {
     /// The family the Model row shows.
     var crealityFamily: CrealityFamily {
-        get { CrealityFamily.allCases[min(family.selected, CrealityFamily.allCases.count - 1)] }
-        set { family.selected = CrealityFamily.allCases.firstIndex(of: newValue) ?? 0 }
-    }
-
-    /// The Model row's hint: the chosen family's models and camera, then the choice's own hint.
-    func showFamilyHint() {
-        let camera = String(format: tr("%@: its camera is %@."), crealityFamily.models, crealityFamily.cameraDescription)
-        family.setHint([camera, choice.fields[.model]?.hint].compactMap { $0 }.joined(separator: " "))
-    }
-
-    /// Another family chosen: the hint and the own camera's row follow it.
-    func familyChanged() {
-        showFamilyHint()
-        showCamera(at: selectedCamera)
+        get { chosenVariant.flatMap { CrealityFamily(rawValue: $0.raw) } ?? .k1 }
+        set { chooseVariant(newValue.rawValue) }
     }
 
     /// Test Connection of a Creality printer: its status websocket first, whose answer may set the

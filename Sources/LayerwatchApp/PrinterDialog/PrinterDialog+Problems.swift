@@ -14,7 +14,7 @@ import StreamKit
 extension PrinterDialog {
     /// The form's fields by the draft's field they edit.
     var fieldsByProblem: [(PrinterDraft.Field, FormField)] {
-        [(.kind, kind), (.name, name), (.host, host), (.model, family), (.apiPort, apiPort), (.user, apiUser), (.accessCode, accessCode),
+        [(.kind, kind), (.name, name), (.host, host), (.model, variantRow), (.apiPort, apiPort), (.user, apiUser), (.accessCode, accessCode),
          (.serial, serial), (.url, url), (.cameras, cameras)]
     }
 

@@ -8,7 +8,8 @@ import StreamKit
 /// The Add/Edit Printer dialog, a GNOME form: a header bar with Cancel and the suggested Add/Save
 /// (the default action, sensitive only while the form is valid), then groups of rows — the type of
 /// printer or camera (a `PrinterChoice`, which says the fields shown and what they say), name,
-/// address, access code (masked, with reveal), optional serial, a Creality printer's model, or a
+/// address, access code (masked, with reveal), optional serial, the variant the choice offers (a
+/// Creality printer's model: `PrinterDialog+Variant`), or a
 /// URL for other cameras; Bambu printers found on the network prefill it; a Klipper or OctoPrint
 /// host's API (address, port, key), or a go2rtc restreamer's (address, port, username, password),
 /// finds its cameras, of which the user checks one or several (go2rtc's streams are saved as other
@@ -24,8 +25,9 @@ final class PrinterDialog {
     let window: UnsafeMutablePointer<GtkWidget>
     let name = FormField(title: tr("Name"))
     let host = FormField(title: tr("IP address or host name"), hint: "")
-    /// A Creality printer's family (its camera follows it): the Model row.
-    let family = FormField(title: tr("Model"), choices: CrealityFamily.allCases.map(\.title), hint: "")
+    /// The Model row: the variant of the kind the choice offers (a Creality printer's family, which
+    /// its camera follows).
+    let variantRow = FormField(title: tr("Model"), choices: [], hint: "")
     /// The secret, titled as the choice says: a Bambu access code, an API key, go2rtc's API password.
     let accessCode = FormField(title: "", secret: true, hint: "")
     let apiPort = FormField(title: tr("Port"))
@@ -47,7 +49,7 @@ final class PrinterDialog {
     let kind = FormField(title: tr("Type"), choices: PrinterChoice.all.map(\.title))
     /// Add or Save: the window's default widget.
     let saveButton: UnsafeMutablePointer<GtkWidget>
-    /// "On your network" (adding only), shown while a Bambu kind is chosen.
+    /// "On your network" (adding only), shown while a kind that discovery finds is chosen.
     private let discoveredGroup: UnsafeMutablePointer<GtkWidget>?
     /// "Connection test": the Test Connection button and a row per check.
     let connectionTest = ConnectionTestRows()
@@ -59,7 +61,9 @@ final class PrinterDialog {
     let crealityCheck = StatusQuestion<CrealityIdentity>()
     /// Test Connection's status connection to any other printer, while it runs.
     let statusCheck = StatusQuestion<PrinterStatus?>()
-    private var model: BambuModel?
+    /// The variant of a discovered or edited printer (a Bambu model), kept for a choice whose
+    /// Model row does not choose one.
+    private var keptVariant: String?
     private let id: UUID
     /// The printer being edited.
     let editing: Printer?
@@ -139,7 +143,7 @@ final class PrinterDialog {
         gtk_window_set_default_widget(gcast(window), saveButton)
         // The choice's whole title under "Type": the row is too narrow for it beside the title.
         adw_combo_row_set_use_subtitle(gcast(kind.entry), true.gboolean)
-        adw_combo_row_set_use_subtitle(gcast(family.entry), true.gboolean)
+        adw_combo_row_set_use_subtitle(gcast(variantRow.entry), true.gboolean)
 
         if printer == nil {
             let group = adw_preferences_group_new()!
@@ -160,7 +164,7 @@ final class PrinterDialog {
         }
         let form = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_add_css_class(form, "printer-form")
-        for group in [kind.widget, discoveredGroup, name.widget, host.widget, family.widget, apiPort.widget, apiUser.widget,
+        for group in [kind.widget, discoveredGroup, name.widget, host.widget, variantRow.widget, apiPort.widget, apiUser.widget,
                       accessCode.widget, serial.widget, cameras.widget, cameraRows.field.widget, url.widget,
                       mounting.field.widget, timelapse.field.widget, connectionTest.widget, removeGroup].compactMap({ $0 }) {
             gtk_box_append(gcast(form), group)
@@ -182,7 +186,7 @@ final class PrinterDialog {
         cameraList.onToggle = { [weak self] in self?.camerasToggled() }
         cameraRows.onRequest = { [weak self] request in self?.camerasEdited(request) }
         kind.onChange { [weak self] in self?.choiceChanged() }
-        family.onChange { [weak self] in self?.familyChanged() }
+        variantRow.onChange { [weak self] in self?.variantChanged() }
         connectSignal(window, "destroy") { [weak self, crealityCheck, statusCheck] in
             crealityCheck.cancel()
             statusCheck.cancel()
@@ -216,8 +220,8 @@ final class PrinterDialog {
 
     /// Fills the form from a printer found on the network (the user still types the access code).
     func prefill(from found: DiscoveredPrinter) {
-        model = found.model
-        if let model { selectKind(Printer.Kind.bambu(model)) }
+        keptVariant = found.kind?.variant
+        if let kind = found.kind { selectKind(kind) }
         if name.text.isEmpty { name.text = found.name ?? found.modelName ?? found.serial }
         host.text = found.address
         serial.text = found.serial
@@ -228,7 +232,7 @@ final class PrinterDialog {
     /// printer's cameras as listed (go2rtc: the checked streams).
     var draft: PrinterDraft {
         let choice = choice
-        return PrinterDraft(id: id, kind: choice.kind(model: model, family: crealityFamily), isGo2RTC: choice.isGo2RTC, name: name.text, host: host.text,
+        return PrinterDraft(id: id, kind: choice.kind(variant: chosenVariant?.raw ?? keptVariant), isGo2RTC: choice.isGo2RTC, name: name.text, host: host.text,
                             apiPort: apiPortText, user: choice.shows(.apiUser) ? apiUser.text : "",
                             accessCode: accessCode.text, serial: serial.text,
                             cameras: choice.isGo2RTC ? cameraList.chosen.map(PrinterCamera.init) : editedCameras,
@@ -274,7 +278,7 @@ final class PrinterDialog {
         switch field {
         case .name: return name
         case .host: return host
-        case .model: return family
+        case .model: return variantRow
         case .apiPort: return apiPort
         case .apiUser: return apiUser
         case .accessCode: return accessCode
@@ -308,9 +312,10 @@ final class PrinterDialog {
     }
 
     private func fill(with printer: Printer) {
-        model = printer.kind.model
+        keptVariant = printer.kind.variant
         selectKind(printer.kind)
-        if let family = printer.kind.crealityFamily { crealityFamily = family }
+        showVariants()
+        if let variant = printer.kind.variant { chooseVariant(variant) }
         name.text = printer.name
         host.text = printer.host
         if choice.shows(.apiPort) { apiPort.text = printer.apiPort.map(String.init) ?? "" }
@@ -321,14 +326,12 @@ final class PrinterDialog {
         timelapse.timelapse = printer.timelapse
     }
 
-    /// The API port field's text, or for a Bambu printer the MQTT port it was saved with, for a
-    /// Creality printer its websocket's (no field shows them).
+    /// The API port field's text, or the port a printer of the chosen family was saved with when
+    /// no field shows it (a Bambu printer's MQTT port, a Creality printer's websocket's).
     private var apiPortText: String {
         if choice.shows(.apiPort) { return apiPort.text }
-        guard let editing else { return "" }
-        let kept = (choice.kind.isBambu && editing.kind.isBambu)
-            || (choice.kind.crealityFamily != nil && editing.kind.crealityFamily != nil)
-        return kept ? editing.apiPort.map(String.init) ?? "" : ""
+        guard let editing, editing.kind.isOfFamily(of: choice.kind) else { return "" }
+        return editing.apiPort.map(String.init) ?? ""
     }
 
     /// Shows the choice's fields, with its titles, examples and hints.
@@ -336,6 +339,7 @@ final class PrinterDialog {
         let choice = choice
         keepSecret(under: choice.fields[.accessCode]?.title)
         usualPort = showUsualPort(replacing: usualPort)
+        showVariants()
         for field in PrinterChoice.Field.allCases {
             let formField = formField(field), text = choice.fields[field]
             formField.setShown(text != nil)
@@ -344,9 +348,9 @@ final class PrinterDialog {
             formField.setHint(text?.hint ?? "")
         }
         showAccessCodeHint()
-        showFamilyHint()
+        showVariantHint()
         fitCamerasToChoice()
-        if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isBambu.gboolean) }
+        if let discoveredGroup { gtk_widget_set_visible(discoveredGroup, choice.kind.isDiscovered.gboolean) }
         checkProblems = [:]
         rejections = [:]
         revalidate()

@@ -40,6 +40,9 @@ public struct DiscoveredPrinter: Hashable, Sendable {
     /// The model, when the code is one Layerwatch knows (it decides the camera transport).
     public var model: BambuModel? { modelCode.flatMap(BambuModel.init(rawValue:)) }
 
+    /// The kind of printer its model is, with the model as its variant; nil when the model is unknown.
+    public var kind: Printer.Kind? { model.map(Printer.Kind.bambu) }
+
     /// The model as printed on the printer, or the raw code for a model Layerwatch doesn't know yet.
     public var modelName: String? { model?.displayName ?? modelCode }
 

@@ -11,12 +11,13 @@ extension PrinterDiscovery {
             self.multicastGroup = multicastGroup
         }
 
-        /// Where Bambu printers announce themselves: broadcast to port 2021 and multicast to
-        /// 239.255.255.250:1990.
-        public static let bambu: [Endpoint] = [
-            Endpoint(port: 2021),
-            Endpoint(port: 1990, multicastGroup: "239.255.255.250"),
-        ]
+        /// Where the printers of every family that can be discovered announce themselves
+        /// (`FamilyDiscovery.endpoints`), each once.
+        public static var everyFamily: [Endpoint] {
+            PrinterFamilies.discoveries.flatMap(\.endpoints).reduce(into: []) { all, endpoint in
+                if !all.contains(endpoint) { all.append(endpoint) }
+            }
+        }
     }
 
     /// Where to listen, how long a silent printer stays listed and how long it keeps its address.
@@ -32,7 +33,7 @@ extension PrinterDiscovery {
         /// that really moved is followed then; printers announce every few seconds).
         public var addressHold: TimeInterval
 
-        public init(bindAddress: String = "0.0.0.0", endpoints: [Endpoint] = Endpoint.bambu, expiry: TimeInterval = 300,
+        public init(bindAddress: String = "0.0.0.0", endpoints: [Endpoint] = Endpoint.everyFamily, expiry: TimeInterval = 300,
                     addressHold: TimeInterval = 30) {
             self.bindAddress = bindAddress
             self.endpoints = endpoints

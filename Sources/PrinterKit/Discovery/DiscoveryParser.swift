@@ -1,67 +1,16 @@
 import Foundation
-import StatusKit
-import StreamKit
 
-/// Turns one datagram heard on the discovery ports into a printer, or nothing. Anything on those
-/// ports may be garbage, another vendor's SSDP or Bambu Studio's own M-SEARCH, so only a Bambu
-/// printer's `NOTIFY` (or a search response) with a serial is accepted.
+/// Turns one datagram heard on the discovery ports into a printer, or nothing: the printer of the
+/// first registered family whose discovery (`FamilyDiscovery`) reads it as one of its
+/// announcements. Anything on those ports may be garbage, another vendor's announcement or a
+/// search by a slicer, which no family reads.
 public enum DiscoveryParser {
     /// Larger datagrams are not announcements (a real one is well under 1 KiB).
     public static let maximumDatagramSize = 8 * 1024
 
-    static let deviceType = "urn:bambulab-com:device:3dprinter:1"
-
-    /// The printer a datagram announces, at `sender`, the datagram's source address. The `Location`
-    /// header is not used: any host can name any address in it, and the sender is where the
-    /// announcement really came from (a real printer sends from the address it names).
+    /// The printer a datagram announces, at `sender`, the datagram's source address.
     public static func parse(_ datagram: [UInt8], sender: String) -> DiscoveredPrinter? {
-        guard datagram.count <= maximumDatagramSize,
-              String(validating: datagram, as: UTF8.self) != nil else { return nil }
-        let lines = datagram.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == 0x0D ? line.dropLast() : line, as: UTF8.self)
-        }
-        guard let startLine = lines.first?.trimmingCharacters(in: .whitespaces).uppercased() else { return nil }
-        let headers = headerFields(lines.dropFirst())
-        let target: String?
-        switch startLine {
-        case "NOTIFY * HTTP/1.1": target = headers["nt"]
-        case "HTTP/1.1 200 OK": target = headers["st"]
-        default: return nil
-        }
-        guard target?.lowercased() == deviceType, headers["nts"]?.lowercased() != "ssdp:byebye",
-              let serial = headers["usn"], BambuSerial.isPlausible(serial), isIPv4Address(sender)
-        else { return nil }
-        return DiscoveredPrinter(
-            serial: serial,
-            address: sender,
-            modelCode: headers["devmodel.bambu.com"],
-            name: headers["devname.bambu.com"],
-            connection: headers["devconnect.bambu.com"].flatMap { DiscoveredPrinter.Connection(rawValue: $0.lowercased()) },
-            bindState: headers["devbind.bambu.com"],
-            firmwareVersion: headers["devversion.bambu.com"],
-            signal: headers["devsignal.bambu.com"]
-        )
-    }
-
-    /// Header lines up to the first blank line, by lower-cased name; the first of a repeated name
-    /// wins. Empty values and values with control characters count as absent; bidirectional
-    /// embeddings, overrides and isolates are taken out (`BidiControls`: a name is shown in sentences).
-    private static func headerFields(_ lines: ArraySlice<String>) -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in lines {
-            if line.trimmingCharacters(in: .whitespaces).isEmpty { break }
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            guard !value.isEmpty, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
-                  fields[name] == nil else { continue }
-            fields[name] = BidiControls.removed(from: value)
-        }
-        return fields
-    }
-
-    private static func isIPv4Address(_ text: String) -> Bool {
-        var address = in_addr()
-        return inet_pton(AF_INET, text, &address) == 1
+        guard datagram.count <= maximumDatagramSize else { return nil }
+        return PrinterFamilies.discoveries.lazy.compactMap { $0.parse(datagram, sender: sender) }.first
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import StreamKit
 
-/// Finds Bambu printers on the LAN by listening for the SSDP announcements they broadcast, so the
-/// user can pick a printer instead of typing its address. Strictly passive: it binds, listens and
+/// Finds printers on the LAN by listening for the announcements they broadcast (each family's that
+/// can be discovered, `FamilyDiscovery`: Bambu's SSDP), so the user can pick a printer instead of
+/// typing its address. Strictly passive: it binds, listens and
 /// never sends a packet (printers don't answer M-SEARCH anyway). Updates — the whole list, sorted by
 /// name — arrive on the caller's executor when a printer appears, changes or is forgotten: at most
 /// four a second, and never more than one waiting on the executor (it carries the latest list), so

@@ -12,6 +12,10 @@ struct BambuPrinterFamily: PrinterFamily {
     let variantKey: String? = "model"
     let hasOwnCamera = true
     let secretNoun: SecretsPlace.Noun? = .accessCode
+    /// The file keeps no access code; the keyring item is the bare code while no camera URL holds a password.
+    let fileSecretMark = FileSecretMark.nothing
+    /// Its printers announce themselves over SSDP.
+    let discovery: (any FamilyDiscovery)? = BambuDiscovery()
 
     /// A model this version does not know yet is dropped, not a reason to leave the printer out.
     func variant(_ raw: String) -> String? { BambuModel(rawValue: raw)?.rawValue }
@@ -61,8 +65,8 @@ struct BambuPrinterFamily: PrinterFamily {
     }
 
     /// The model's kind when its camera is this kind's, else the kind as it is.
-    func kind(_ kind: Printer.Kind, model: BambuModel?, crealityFamily: CrealityFamily) -> Printer.Kind {
-        guard let model, Printer.Kind.bambu(model).withoutVariant == kind else { return kind }
+    func kind(_ kind: Printer.Kind, variant: String?) -> Printer.Kind {
+        guard let model = variant.flatMap(BambuModel.init(rawValue:)), Printer.Kind.bambu(model).withoutVariant == kind else { return kind }
         return .bambu(model)
     }
 }

@@ -37,8 +37,9 @@ struct CrealityPrinterFamily: PrinterFamily {
         draft.crealityPrinter(name: name, messages: &messages)
     }
 
-    func kind(_ kind: Printer.Kind, model: BambuModel?, crealityFamily: CrealityFamily) -> Printer.Kind {
-        .creality(crealityFamily)
+    /// The family `variant` names; the first (`k1`) for none this version knows.
+    func kind(_ kind: Printer.Kind, variant: String?) -> Printer.Kind {
+        .creality(variant.flatMap(CrealityFamily.init(rawValue:)) ?? .k1)
     }
 }
 

@@ -12,6 +12,9 @@ enum PrinterFamilies {
         CameraByURLFamily(),
     ]
 
+    /// The discoveries of the families that can be discovered.
+    static var discoveries: [any FamilyDiscovery] { all.compactMap(\.discovery) }
+
     /// The family whose printers have `kindName` in `printers.json`.
     static func family(kindName: String) -> (any PrinterFamily)? {
         all.first { $0.kindNames.contains(kindName) }

@@ -24,8 +24,12 @@ protocol PrinterFamily: Sendable {
     /// What its printers' secret (`Printer.accessCode`) is called: a Bambu access code, an API key;
     /// nil when it has none.
     var secretNoun: SecretsPlace.Noun? { get }
+    /// What `printers.json` keeps in place of its secret while the keyring holds it (`***` unless it says otherwise).
+    var fileSecretMark: FileSecretMark { get }
     /// True when its cameras by URL must be on the network (a printer's, not a file).
     var camerasOnNetwork: Bool { get }
+    /// How discovery (`PrinterDiscovery`) finds its printers on the network; nil when it does not.
+    var discovery: (any FamilyDiscovery)? { get }
     /// What the window's subtitle calls a printer of `kind`; nil for a camera by URL.
     func displayName(of kind: Printer.Kind) -> String?
     /// Where `printer`'s status comes from; nil when it has none or lacks what it needs.
@@ -41,8 +45,10 @@ protocol PrinterFamily: Sendable {
     /// How failures of `source` are worded when it is this family's printer's camera; nil when it
     /// is not, or the family has no words of its own.
     func cameraTerms(of source: StreamSource) -> CameraTerms?
-    /// `kind` made for the dialog's Bambu `model` (discovered or edited) or chosen Creality `family`.
-    func kind(_ kind: Printer.Kind, model: BambuModel?, crealityFamily: CrealityFamily) -> Printer.Kind
+    /// `kind` made for `variant` (a raw value as `printers.json` keeps it: one the dialog's variant
+    /// row chose, or a discovered or edited printer's); `kind` as it is when the family has no
+    /// variants or `variant` does not fit `kind`.
+    func kind(_ kind: Printer.Kind, variant: String?) -> Printer.Kind
 }
 
 extension PrinterFamily {
@@ -52,7 +58,9 @@ extension PrinterFamily {
     var hasOwnCamera: Bool { false }
     var hasStatusAPI: Bool { false }
     var secretNoun: SecretsPlace.Noun? { nil }
+    var fileSecretMark: FileSecretMark { .mask }
     var camerasOnNetwork: Bool { false }
+    var discovery: (any FamilyDiscovery)? { nil }
     func statusEndpoint(of printer: Printer) -> StatusEndpoint? { nil }
     func ownCameraSource(of printer: Printer) throws -> StreamSource { try StreamSource.parse("") }
 
@@ -62,7 +70,7 @@ extension PrinterFamily {
 
     func formatTwoJoinKey(of printer: Printer) -> String? { nil }
     func cameraTerms(of source: StreamSource) -> CameraTerms? { nil }
-    func kind(_ kind: Printer.Kind, model: BambuModel?, crealityFamily: CrealityFamily) -> Printer.Kind { kind }
+    func kind(_ kind: Printer.Kind, variant: String?) -> Printer.Kind { kind }
 }
 
 /// A family whose status is an HTTP API on a host the user names, keyed by an API key (Klipper's

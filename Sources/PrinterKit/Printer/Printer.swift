@@ -15,7 +15,7 @@ public struct Printer: Hashable, Identifiable, Sendable {
         let name: String
         /// The family's variant as `printers.json` keeps it (a Bambu model's code, a Creality
         /// printer's family); nil when it has none.
-        let variant: String?
+        public let variant: String?
 
         init(family: any PrinterFamily, name: String, variant: String? = nil) {
             self.family = family
@@ -52,13 +52,21 @@ public struct Printer: Hashable, Identifiable, Sendable {
         /// family; nil for a camera by URL.
         public var displayName: String? { family.displayName(of: self) }
 
+        /// True when discovery finds printers of this kind on the network (Bambu's SSDP): the add
+        /// dialog lists them.
+        public var isDiscovered: Bool { family.discovery != nil }
+
+        /// True when `other` is of this kind's family (a Bambu RTSPS and a Bambu P1/A1 kind are).
+        public func isOfFamily(of other: Kind) -> Bool { family.kindNames == other.family.kindNames }
+
         /// The kind as the dialog's choices have it: no Bambu model, the first Creality family.
         public var withoutVariant: Kind { Kind(family: family, name: name, variant: family.defaultVariant) }
 
-        /// This kind made for a Bambu `model` (discovered or edited; only when its camera is this
-        /// kind's) or a Creality printer's `crealityFamily`, as the dialog chose them.
-        public func choosing(model: BambuModel?, crealityFamily: CrealityFamily) -> Kind {
-            family.kind(self, model: model, crealityFamily: crealityFamily)
+        /// This kind made for `variant` (a raw value as `variant` has it), as the dialog chose it or
+        /// kept it from a discovered or edited printer: its family says whether and how it fits
+        /// (a Bambu model only when its camera is this kind's).
+        public func choosing(variant: String?) -> Kind {
+            family.kind(self, variant: variant)
         }
     }
 

@@ -3,7 +3,8 @@ import StreamKit
 
 /// What of a printer the keyring keeps instead of `printers.json`, as one keyring item per printer:
 /// its access code or API key, and the whole URL of each camera whose URL holds a password (in its
-/// user part or its query). The file keeps `***` in the key's place (a Bambu code: nothing) and
+/// user part or its query). The file keeps in the key's place what the family's `fileSecretMark` says
+/// (`***`; a Bambu code: nothing) and
 /// each such URL with its password masked, which also tells a later load to ask the keyring. A
 /// Bambu printer whose cameras hold no password keeps its bare code in the item; any other printer
 /// a small JSON object: `apiKey` and `cameraURLs` by camera id. Items written by format 2, where
@@ -12,8 +13,8 @@ extension Printer {
     /// The secret to keep in the keyring, nil when the printer has none.
     var keyringSecret: String? {
         let urls = Dictionary(uniqueKeysWithValues: camerasHoldingPasswords.compactMap { camera in camera.url.map { (camera.id.uuidString, $0) } })
-        if kind.isBambu && urls.isEmpty { return accessCode.isEmpty ? nil : accessCode }
-        let key = kind.isBambu || kind.hasStatusAPI ? accessCode : ""
+        if secretMark == .nothing && urls.isEmpty { return accessCode.isEmpty ? nil : accessCode }
+        let key = secretMark == nil ? "" : accessCode
         guard !key.isEmpty || !urls.isEmpty else { return nil }
         var parts: [String: Any] = [:]
         parts[Self.keyPart] = key.isEmpty ? nil : key
@@ -29,15 +30,18 @@ extension Printer {
     /// The printer as the file keeps it when the keyring holds its secret.
     var withoutKeyringSecret: Printer {
         var printer = self
-        if kind.isBambu { printer.accessCode = "" }
-        if kind.hasStatusAPI && !accessCode.isEmpty { printer.accessCode = Redactor.mask }
+        switch secretMark {
+        case .nothing: printer.accessCode = ""
+        case .mask where !accessCode.isEmpty: printer.accessCode = Redactor.mask
+        default: break
+        }
         for index in printer.cameras.indices { printer.cameras[index].url = printer.cameras[index].url.map(Self.masked) }
         return printer
     }
 
     /// True when the file's copy lacks a secret the keyring should give.
     var lacksKeyringSecret: Bool {
-        (kind.isBambu && accessCode.isEmpty) || (kind.hasStatusAPI && accessCode == Redactor.mask) || !camerasLackingPasswords.isEmpty
+        (secretMark == .nothing && accessCode.isEmpty) || lacksMaskedSecret || !camerasLackingPasswords.isEmpty
     }
 
     /// The cameras whose URL in the file has its password masked.
@@ -47,7 +51,7 @@ extension Printer {
 
     /// Drops the `***` that stands for an API key the keyring could not give, so it is never sent.
     mutating func dropMissingKeyringSecret() {
-        if kind.hasStatusAPI && accessCode == Redactor.mask { accessCode = "" }
+        if lacksMaskedSecret { accessCode = "" }
     }
 
     /// Puts back what the keyring's `secret` holds: the code or key (not when `camerasOnly`, for the
@@ -57,10 +61,10 @@ extension Printer {
         let parts = (try? JSONSerialization.jsonObject(with: Data(secret.utf8))) as? [String: Any]
         var urls = parts?[Self.urlsPart] as? [String: String] ?? [:]
         if let parts {
-            if let key = parts[Self.keyPart] as? String, kind.isBambu || kind.hasStatusAPI, !camerasOnly { accessCode = key }
+            if let key = parts[Self.keyPart] as? String, secretMark != nil, !camerasOnly { accessCode = key }
             // Format 2: a Klipper or OctoPrint printer's one camera.
             if let url = parts[Self.urlPart] as? String { urls[Self.legacyCamera] = url }
-        } else if kind.isBambu {
+        } else if secretMark == .nothing {
             if !camerasOnly { accessCode = secret }
         } else {
             urls[Self.legacyCamera] = secret  // format 2: a generic camera's URL
@@ -71,6 +75,12 @@ extension Printer {
             if let url, Self.masked(url) == masked { cameras[index].url = url }
         }
     }
+
+    /// What the file keeps in place of the printer's secret, as its family says; nil when it has none.
+    private var secretMark: FileSecretMark? { kind.family.secretNoun == nil ? nil : kind.family.fileSecretMark }
+
+    /// True when the file's `***` stands for a secret the keyring has not given (yet).
+    private var lacksMaskedSecret: Bool { secretMark == .mask && accessCode == Redactor.mask }
 
     private static let keyPart = "apiKey"
     private static let urlsPart = "cameraURLs"
