@@ -433,6 +433,8 @@ class Printer:
         except ValueError:
             payload = text
         kind = classify(payload)
+        # Told before it is obeyed: a test that sees the printer's answer finds the request logged.
+        emit(event="request", kind=kind, payload=payload)
         if kind == "pushall":
             self.publish(self.state.report(full=True))
         elif kind == "ledctrl":
@@ -452,7 +454,6 @@ class Printer:
                     self.publish(self.state.report(changed=changed))
             self.publish(json.dumps({"print": {"command": command, "param": request.get("param", ""),
                                                "sequence_id": request.get("sequence_id"), **echo}}))
-        emit(event="request", kind=kind, payload=payload)
 
     def publish(self, payload, topic=None, wait=False):
         """Publishes at QoS 0; with `wait`, returns whether it was written to the broker."""
