@@ -347,7 +347,6 @@ public final class LayerwatchApplication: FeatureContext {
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
-    func reconnectSelected() { window?.tabs.selected?.surface?.reconnect() }
     func showCamera(at index: Int) { target.page?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
     func showDemo() { window?.showDemo() }

@@ -33,7 +33,6 @@ final class FakeFeatureContext: FeatureContext {
     func toggleFullscreen() { calls.append("toggleFullscreen") }
     func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }
     func togglePopOut(_ camera: Camera) { calls.append("togglePopOut(\(camera.id))") }
-    func reconnectSelected() { calls.append("reconnectSelected") }
     func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }
     func editAccessCode(of printer: Printer) { calls.append("editAccessCode(of: \(printer.name))") }

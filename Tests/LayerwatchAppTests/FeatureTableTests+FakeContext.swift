@@ -23,7 +23,6 @@ extension FeatureTableTests {
             "fullscreen": (nil, ["toggleFullscreen"]),
             "leave-fullscreen": (nil, ["setFullscreen(false)"]),
             "pop-out": (nil, ["togglePopOut(\(Self.camera.id))"]),
-            "reconnect": (nil, ["reconnectSelected"]),
             "add-printer": (nil, ["showDialog(editing: nil)"]),
             "edit-printer": (nil, ["editSelectedPrinter"]),
             "show-demo": (nil, ["showDemo"]),
@@ -81,7 +80,7 @@ extension FeatureTableTests {
 
             context.selectedCamera = Self.camera
             context.selectedCameraState = .connecting
-            expected.formUnion(["show-tab", "record", "pop-out", "reconnect", "close-tab"])
+            expected.formUnion(["show-tab", "record", "pop-out", "close-tab"])
             XCTAssertEqual(enabled(), expected, "a camera selected, not live yet: no snapshot")
             context.selectedCameraState = .live
             expected.insert("snapshot")
@@ -149,7 +148,7 @@ extension FeatureTableTests {
         }
     }
 
-    /// The features acting through the context: all but a picture's (`CameraActions`, tried by ZoomTests on real pictures).
+    /// The features acting through the context: all but a picture's (`CameraActions`, tried by ZoomTests and ReconnectTests on real pictures).
     @MainActor private static var contextFeatures: [Feature] { Feature.all.filter { $0.scope != .camera } }
 
     /// Activates `feature`'s action, installed on an action group for `context`, as a button, a key

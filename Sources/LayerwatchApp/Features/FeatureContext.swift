@@ -52,7 +52,6 @@ protocol FeatureContext: AnyObject {
     func toggleFullscreen()
     func setFullscreen(_ fullscreen: Bool)
     func togglePopOut(_ camera: Camera)
-    func reconnectSelected()
     /// Shows that printer's camera at `index` in its tab (and so its farm tile and mini window).
     func showCamera(at index: Int)
     /// Opens the Add Printer dialog (`printer` nil) or the Edit Printer dialog.

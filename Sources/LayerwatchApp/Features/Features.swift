@@ -73,10 +73,10 @@ extension Feature {
         // The camera switcher's keys and the farm tile's and mini window's menus: one of the printer's cameras.
         showCamera(1), showCamera(2), showCamera(3), showCamera(4), showCamera(5), showCamera(6), showCamera(7),
         showCamera(8), showCamera(9),
-        Feature(name: "reconnect", title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
+        // The picture the keyboard or the menu is in: a tab's, the farm's selected tile's, a mini window's.
+        Feature(name: "reconnect", scope: .camera, title: tr("Reconnect"), accelerators: ["<Control>r"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "view-refresh-symbolic"), .tileMenu],
-                handler: .command { $0.reconnectSelected() },
-                isEnabled: { $0.selectedCamera != nil }),
+                handler: .camera { $0.reconnect() }),
         // Print: the printer's print, where its state allows and its status is live.
         printCommand(.pause, name: "pause-print", icon: "media-playback-pause-symbolic", accelerator: "<Control><Alt>p"),
         printCommand(.resume, name: "resume-print", icon: "media-playback-start-symbolic", accelerator: "<Control><Alt>r"),

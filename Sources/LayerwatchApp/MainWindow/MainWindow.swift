@@ -430,7 +430,7 @@ final class MainWindow {
 
     /// Names the selected printer in the title, or the farm and how many printers it shows.
     func selectionChanged(_ page: PrinterPage?) {
-        followSelectedPicture(isFarmShown ? nil : page)
+        followSelectedPicture(page)
         if isFarmShown {
             let count = tabs.all.count
             adw_window_title_set_title(gcast(title), tr("Farm"))
@@ -459,9 +459,9 @@ final class MainWindow {
 
     /// Takes the selected tab's picture actions (`CameraActions`) as the window's own: GTK activates
     /// the application's accelerators on the window, which does not see a group inserted on a page.
-    /// None while the farm shows (its tiles do not zoom).
+    /// While the farm shows, only those of its tile's menu (the tiles do not zoom).
     private func followSelectedPicture(_ page: PrinterPage?) {
-        if let group = page?.cameraActions {
+        if let group = isFarmShown ? page?.tileActions : page?.cameraActions {
             gtk_widget_insert_action_group(window, "camera", gcast(group.pointer))
         } else {
             gtk_widget_insert_action_group(window, "camera", nil)

@@ -34,6 +34,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     let surface: CameraSurface?
     /// The picture's `camera` actions (`CameraActions`); none without a picture.
     let cameraActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
+    /// Those its farm tile's menu offers, which the main window takes while the farm shows.
+    let tileActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
     /// What stands in the video's place for a printer without a camera.
     let noCamera: NoCameraArea?
     /// The toasts' place: over the picture, above its status strip, so they never cover the
@@ -91,8 +93,14 @@ final class PrinterPage: CameraSurfaceDelegate {
         }
         controls = ControlBar(withCamera: !printer.cameras.isEmpty)
         layout = AdaptiveLayout(primary: primary, secondary: controls.widget)
-        // Its picture's actions (zoom), which the main window takes as its own while the tab is selected.
-        if let surface { cameraActions = CameraActions.install(for: surface, on: layout.widget) } else { cameraActions = nil }
+        // Its picture's actions, which the main window takes as its own while the tab is selected.
+        if let surface = self.surface {
+            cameraActions = CameraActions.install(for: surface, on: layout.widget)
+            tileActions = CameraActions.group(of: CameraActions.tileFeatures, for: surface)
+        } else {
+            cameraActions = nil
+            tileActions = nil
+        }
         switcher = makeDropDown(printer.cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
         setAccessibleLabel(switcher, tr("Camera"))
