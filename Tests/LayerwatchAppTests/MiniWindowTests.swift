@@ -97,7 +97,8 @@ final class MiniWindowTests: XCTestCase {
         let windowManager = try WindowManager()
         let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 30)
         let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        // Two cameras: its menu has items (Show Camera 1 and 2), so the window has a menu button.
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path), PrinterCamera(url: clip.path)])
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], window: .init(width: 800, height: 600, maximized: false)))
         try MainActor.assumeIsolated {
             let (app, window) = try startApp(in: directory)
@@ -146,6 +147,29 @@ final class MiniWindowTests: XCTestCase {
                           "\(String(describing: WindowPosition.read(mini.window))), left at \(left)")
         }
         withExtendedLifetime(windowManager) {}
+    }
+
+    func testTheMenuButtonShowsOnlyWhileTheMenuHasAnItem() throws {
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 30)
+        let directory = try makeTemporaryDirectory()
+        // A plain camera's menu has no item (nothing to control, no other camera to show); a printer
+        // with two cameras offers them.
+        let single = Printer(name: "Door", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        let double = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path), PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [single, double]))
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { window.close() }
+            for printer in [single, double] {
+                app.togglePopOut(try XCTUnwrap(window.tabs.page(id: printer.id)?.camera))
+                let mini = try XCTUnwrap(app.miniWindows[printer.id])
+                defer { mini.close() }
+                let wanted = printer.cameras.count > 1
+                XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_visible(mini.menuButton)) == wanted },
+                              "\(printer.name): the menu button shows: \(wanted)")
+                if wanted { Screen.save("mini-menu-button") }
+            }
+        }
     }
 
     func testClosingTheMainWindowLeavesTheMiniWindowPlaying() throws {

@@ -16,6 +16,12 @@ final class FeatureMenu {
         for feature in features { feature.appendItem(to: model.pointer) }
     }
 
+    /// Whether any of its items shows for what they act on in `context` (a menu of hidden items
+    /// opens as an empty popover).
+    func showsAnItem(in context: FeatureContext) -> Bool {
+        features.contains { $0.isShown(in: context) }
+    }
+
     /// Titles the items for what they act on in `context`, rebuilding the menu only when a title changed.
     func refresh(_ context: FeatureContext) {
         let current = features.map { $0.title(in: context) }

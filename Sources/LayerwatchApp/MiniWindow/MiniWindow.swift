@@ -117,12 +117,14 @@ final class MiniWindow {
     /// Whether its menu is open.
     private(set) var isMenuOpen = false
 
-    /// Enables its actions where they apply to its printer.
+    /// Enables its actions where they apply to its printer; its menu's button shows only while the
+    /// menu has an item to show (a plain camera's, an idle printer's has none).
     func refreshActions() {
         guard let context, let actions else { return }
         context.evaluating(for: self) {
             actions.refresh(context)
             menu?.refresh(context)
+            gtk_widget_set_visible(menuButton, (isMenuOpen || menu?.showsAnItem(in: context) == true).gboolean)
         }
     }
 
