@@ -16,14 +16,10 @@ final class ScreensaverTests: XCTestCase {
     func testFullscreenInhibitsIdleUntilItEnds() throws {
         let sessionManager = try TestServer(script: "session_manager.py")
         let windowManager = try WindowManager()
-        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
-        let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        let directory = try benchDirectory()
         try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
+            let (app, window) = try Self.startMapped(in: directory)
             defer { gtk_window_destroy(gcast(window.window)) }
-            XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 })
             let xid = Int(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
             XCTAssertTrue(sessionManager.events(named: "inhibit").isEmpty, "nothing inhibited before fullscreen")
 
@@ -50,13 +46,9 @@ final class ScreensaverTests: XCTestCase {
     func testClosingTheFullscreenWindowEndsTheInhibition() throws {
         let sessionManager = try TestServer(script: "session_manager.py")
         let windowManager = try WindowManager()
-        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
-        let directory = try makeTemporaryDirectory()
-        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
-        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        let directory = try benchDirectory()
         try MainActor.assumeIsolated {
-            let (_, window) = try startApp(in: directory)
-            XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 })
+            let (_, window) = try Self.startMapped(in: directory)
             gtk_widget_activate_action_variant(window.window, "win.fullscreen", nil)
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.isFullscreen }, "fullscreen")
             let inhibit = try XCTUnwrap(sessionManager.waitFor("inhibit", timeout: 5), "Inhibit called")
@@ -67,5 +59,22 @@ final class ScreensaverTests: XCTestCase {
             XCTAssertEqual(uninhibit.fields["known"] as? Bool, true)
         }
         withExtendedLifetime(windowManager) {}
+    }
+
+    /// A config with one printer whose camera is a short clip.
+    private func benchDirectory() throws -> URL {
+        let clip = try TestClips.smpteBars(width: 320, height: 240, fps: 10, seconds: 1)
+        let directory = try makeTemporaryDirectory()
+        let printer = Printer(name: "Bench", kind: .generic, cameras: [PrinterCamera(url: clip.path)])
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer]))
+        return directory
+    }
+
+    /// The app started on `directory`'s config, its window mapped.
+    @MainActor
+    private static func startMapped(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
+        let (app, window) = try startApp(in: directory)
+        XCTAssertTrue(iterateMainContext(timeout: 10) { gtk_widget_get_mapped(window.window) != 0 })
+        return (app, window)
     }
 }
