@@ -26,6 +26,12 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // SQLite: the print journal's database (JournalKit).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .systemLibrary(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
@@ -59,6 +65,9 @@ let package = Package(
         // Printers' live status (Bambu MQTT, Moonraker, OctoPrint, Creality's websocket): GTK-free, one client per printer.
         .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketGuard"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit", "StatusKit", "CSecret"]),
+        // The print journal: every print a printer's status showed (start, pauses, alerts, end), kept
+        // in SQLite off the main loop. GTK-free, for the app, its background stay and the CLI.
+        .target(name: "JournalKit", dependencies: ["CSQLite", "StatusKit", "PrinterKit", "StreamKit"]),
         // One camera shown: the picture, its frame path, zoom, orientation and overlays. Knows nothing
         // of printers or their status (ModuleBoundaryTests keeps it so); the app adds those.
         .target(name: "CameraKit", dependencies: ["StreamKit", "GtkKit", "CGtk", "CLayerwatch"]),
@@ -81,6 +90,7 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TestSupport", "CTestAccessible"]),
         .testTarget(name: "PrinterKitTests", dependencies: ["PrinterKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "StatusKitTests", dependencies: ["StatusKit", "StreamKit", "TestSupport"]),
+        .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "StatusKit", "CSQLite", "TestSupport"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),

@@ -5,7 +5,7 @@
 # tests wait on real peers far more than they compute, so lanes overlap the waiting):
 #   app    the GUI suites (LayerwatchAppTests), a class at a time from a shared queue
 #   cli    LayerwatchTests and StatusKitTests: the command line and the status clients
-#   core   every other module (StreamKit, PrinterKit, GtkKit, CameraKit…), then the WebRTC suites
+#   core   every other module (StreamKit, PrinterKit, GtkKit, CameraKit, JournalKit…), then the WebRTC suites
 #          again with PyPI's current aiortc as the camera (LAYERWATCH_TEST_AIORTC=pypi), then it
 #          takes GUI classes from the queue too, so the GUI suites end in two lanes
 # then the draw path under the two other renderers. Each GUI class runs in its own process, the

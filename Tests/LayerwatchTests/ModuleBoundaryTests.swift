@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// The boundaries the sources keep: the command line's headless commands need nothing of the app
-/// module, the camera widget knows nothing of printers or their status, and the app and the camera
+/// module, the camera widget knows nothing of printers or their status, the print journal nothing
+/// of GTK, and the app and the camera
 /// widget leave GLib's signal and reference chores to GtkKit's helpers.
 final class ModuleBoundaryTests: XCTestCase {
     static let sources = TestPaths.repository.appendingPathComponent("Sources")
@@ -24,6 +25,19 @@ final class ModuleBoundaryTests: XCTestCase {
             }
         }
         XCTAssertEqual(found, [], "CameraKit shows one camera: its owner adds the printer's status (StatsOverlay.extraLines)")
+    }
+
+    /// The print journal is written by the background stay and read by `layerwatch history`, neither
+    /// of which may need a display.
+    func testTheJournalIsFreeOfGTK() throws {
+        let forbidden = ["CGtk", "GtkKit", "CameraKit", "CLayerwatch", "LayerwatchApp"]
+        var found: [String] = []
+        for file in try Self.swiftFiles(in: "JournalKit") {
+            for line in try Self.codeLines(of: file) where forbidden.contains(where: { Self.imports(line, $0) }) {
+                found.append("\(file.lastPathComponent): \(line)")
+            }
+        }
+        XCTAssertEqual(found, [], "JournalKit stands on StatusKit, PrinterKit and SQLite only")
     }
 
     func testTheAppConnectsSignalsAndDropsReferencesThroughGtkKit() throws {

@@ -1,0 +1,154 @@
+import CSQLite
+import Foundation
+
+/// The journal's reads and writes as SQL, on one open and migrated connection. Used only on the
+/// store's queue (`JournalStore`), which owns it.
+final class JournalDatabase {
+    private let sql: SQLiteDatabase
+
+    /// Opens the journal at `url` in WAL mode and brings its tables to the newest version; throws
+    /// when the file is no usable database (not one, damaged, held past `busyTimeout` seconds).
+    init(url: URL, busyTimeout: TimeInterval) throws {
+        sql = try SQLiteDatabase(path: url.path, busyTimeout: busyTimeout)
+        try sql.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON")
+        try JournalSchema.migrate(sql)
+        let check = try sql.rows("PRAGMA quick_check") { $0.text(0) ?? "" }
+        guard check == ["ok"] else { throw SQLiteError(code: SQLITE_CORRUPT, message: check.prefix(3).joined(separator: "; ")) }
+    }
+
+    /// Adds `print` unless a print of its key is there already; whether it added it.
+    @discardableResult
+    func insert(_ print: JournalPrint) throws -> Bool {
+        try sql.run("""
+            INSERT INTO prints (key, printer_id, printer_name, camera, job, printer_job_id, started, ended, result, error,
+                                layer, total_layers, filament_mm, from_printer_history, first_layer_picture, final_picture)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING
+            """, [.text(print.key), .text(print.printerID), .text(print.printerName), .init(print.camera), .init(print.job),
+                  .init(print.printerJobID), .real(print.started.timeIntervalSince1970), .init(print.ended?.timeIntervalSince1970),
+                  .text(print.result.rawValue), .init(print.error), .init(print.layer), .init(print.totalLayers),
+                  .init(print.filamentUsed), .integer(print.fromPrinterHistory ? 1 : 0), .init(print.firstLayerPicture?.path),
+                  .init(print.finalPicture?.path)]) > 0
+    }
+
+    /// Adds each of `prints` whose key the journal does not have yet, in one transaction.
+    func insert(contentsOf prints: [JournalPrint]) throws {
+        try sql.transaction { for print in prints { try insert(print) } }
+    }
+
+    /// Ends the print of `key` if it is still under way: its result, end, error and last figures.
+    func end(_ key: String, result: PrintResult, at end: Date, error: String?, layer: Int?, totalLayers: Int?, filamentUsed: Double?) throws {
+        try sql.run("""
+            UPDATE prints SET result = ?, ended = ?, error = ?, layer = coalesce(?, layer), total_layers = coalesce(?, total_layers),
+                              filament_mm = coalesce(?, filament_mm)
+            WHERE key = ? AND result = 'underway'
+            """, [.text(result.rawValue), .real(end.timeIntervalSince1970), .init(error), .init(layer), .init(totalLayers),
+                  .init(filamentUsed), .text(key)])
+    }
+
+    /// The figures of the print of `key` so far (those reported).
+    func progress(_ key: String, layer: Int?, totalLayers: Int?, filamentUsed: Double?) throws {
+        try sql.run("""
+            UPDATE prints SET layer = coalesce(?, layer), total_layers = coalesce(?, total_layers), filament_mm = coalesce(?, filament_mm)
+            WHERE key = ?
+            """, [.init(layer), .init(totalLayers), .init(filamentUsed), .text(key)])
+    }
+
+    func add(_ event: JournalEvent, to key: String) throws {
+        try sql.run("INSERT INTO print_events (print_id, kind, words, at) SELECT id, ?, ?, ? FROM prints WHERE key = ?",
+                    [.text(event.kind.rawValue), .init(event.words), .real(event.at.timeIntervalSince1970), .text(key)])
+    }
+
+    func add(_ video: JournalVideo, to key: String) throws {
+        try sql.run("INSERT OR IGNORE INTO print_videos (print_id, kind, path) SELECT id, ?, ? FROM prints WHERE key = ?",
+                    [.text(video.kind.rawValue), .text(video.file.path), .text(key)])
+    }
+
+    /// Sets the print's first-layer or final picture.
+    func setPicture(_ file: URL, final: Bool, of key: String) throws {
+        try sql.run("UPDATE prints SET \(final ? "final_picture" : "first_layer_picture") = ? WHERE key = ?", [.text(file.path), .text(key)])
+    }
+
+    /// The page of prints `query` asks for, newest first.
+    func prints(_ query: JournalQuery) throws -> [JournalPrint] {
+        let (select, values) = Self.select(query)
+        return try sql.rows(select, values, row: Self.print)
+    }
+
+    /// The SQL reading `query`'s page and its values: every filter and the page's start (the print
+    /// before it, by start time then key) in one WHERE, walking an index newest first.
+    static func select(_ query: JournalQuery) -> (sql: String, values: [SQLiteValue]) {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        if let interval = query.started {
+            conditions.append("started >= ? AND started < ?")
+            values += [.real(interval.start.timeIntervalSince1970), .real(interval.end.timeIntervalSince1970)]
+        }
+        if let printerID = query.printerID {
+            conditions.append("printer_id = ?")
+            values.append(.text(printerID))
+        }
+        if let results = query.results {
+            conditions.append("result IN (\(results.map { _ in "?" }.joined(separator: ", ")))")
+            values += results.sorted { $0.rawValue < $1.rawValue }.map { .text($0.rawValue) }
+        }
+        if let search = query.search, !search.isEmpty {
+            conditions.append("job LIKE ? ESCAPE '\\'")
+            values.append(.text("%" + likeEscaped(search) + "%"))
+        }
+        if let after = query.after {
+            conditions.append("(started < ? OR (started = ? AND key < ?))")
+            let started = after.started.timeIntervalSince1970
+            values += [.real(started), .real(started), .text(after.key)]
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return ("SELECT \(printColumns) FROM prints \(filter) ORDER BY started DESC, key DESC LIMIT ?",
+                values + [.integer(Int64(max(0, query.limit)))])
+    }
+
+    func print(_ key: String) throws -> JournalPrint? {
+        try sql.rows("SELECT \(Self.printColumns) FROM prints WHERE key = ?", [.text(key)], row: Self.print).first
+    }
+
+    /// The newest print of the printer still under way, with `job`: the one a restart continues.
+    func underway(printerID: String, job: String?) throws -> JournalPrint? {
+        try sql.rows("""
+            SELECT \(Self.printColumns) FROM prints WHERE printer_id = ? AND result = 'underway' AND job IS ?
+            ORDER BY started DESC, key DESC LIMIT 1
+            """, [.text(printerID), .init(job)], row: Self.print).first
+    }
+
+    func events(of key: String) throws -> [JournalEvent] {
+        try sql.rows("""
+            SELECT kind, words, at FROM print_events WHERE print_id = (SELECT id FROM prints WHERE key = ?) ORDER BY at, id
+            """, [.text(key)]) { row in
+            JournalEvent(kind: JournalEvent.Kind(rawValue: row.text(0) ?? "") ?? .alert, words: row.text(1),
+                         at: Date(timeIntervalSince1970: row.real(2) ?? 0))
+        }
+    }
+
+    func videos(of key: String) throws -> [JournalVideo] {
+        try sql.rows("SELECT kind, path FROM print_videos WHERE print_id = (SELECT id FROM prints WHERE key = ?) ORDER BY id",
+                     [.text(key)]) { row in
+            JournalVideo(kind: JournalVideo.Kind(rawValue: row.text(0) ?? "") ?? .recording, file: URL(fileURLWithPath: row.text(1) ?? ""))
+        }
+    }
+
+    private static let printColumns = """
+        key, printer_id, printer_name, camera, job, printer_job_id, started, ended, result, error, layer, total_layers, \
+        filament_mm, from_printer_history, first_layer_picture, final_picture
+        """
+
+    private static func print(_ row: SQLiteRow) -> JournalPrint {
+        JournalPrint(key: row.text(0) ?? "", printerID: row.text(1) ?? "", printerName: row.text(2) ?? "", camera: row.text(3),
+                     job: row.text(4), printerJobID: row.text(5), started: Date(timeIntervalSince1970: row.real(6) ?? 0),
+                     ended: row.real(7).map(Date.init(timeIntervalSince1970:)), result: PrintResult(rawValue: row.text(8) ?? "") ?? .underway,
+                     error: row.text(9), layer: row.integer(10), totalLayers: row.integer(11), filamentUsed: row.real(12),
+                     fromPrinterHistory: row.integer(13) == 1, firstLayerPicture: row.text(14).map(URL.init(fileURLWithPath:)),
+                     finalPicture: row.text(15).map(URL.init(fileURLWithPath:)))
+    }
+
+    /// `text` for a LIKE pattern with `\` as its escape: its own %, _ and \ match themselves.
+    private static func likeEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import PrinterKit
+import StreamKit
+
+/// The print journal on disk (`$XDG_DATA_HOME/layerwatch/journal.sqlite3`), owned by one serial
+/// queue: writes are queued there and return at once (never on the main loop); reads wait for the
+/// writes before them and return synchronously (the CLI calls them directly, the app from a worker,
+/// handing the result to the main loop itself). A journal that cannot be used — not a database,
+/// damaged, held by another process past the busy timeout, impossible to open — is set aside
+/// (`BrokenJournal`), never deleted, and a new one starts; `opening` says so. A write that finds
+/// the journal damaged later does the same and is tried once more on the new one.
+public final class JournalStore: @unchecked Sendable {
+    public let url: URL
+    private let busyTimeout: TimeInterval
+    private let queue = DispatchQueue(label: "layerwatch.journal")
+    /// On the queue only.
+    private var database: JournalDatabase?
+    private var opened = JournalOpening.opened
+
+    /// Opens (on its queue) the journal at `url`; a statement finding it locked waits `busyTimeout`
+    /// seconds before the file counts as held.
+    public init(url: URL = JournalStore.defaultURL(), busyTimeout: TimeInterval = 5) {
+        self.url = url
+        self.busyTimeout = busyTimeout
+        queue.async { self.open() }
+    }
+
+    /// `$XDG_DATA_HOME/layerwatch/journal.sqlite3`, or under `~/.local/share` when that is unset or
+    /// not absolute.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? URL(fileURLWithPath: UserHome.path(environment: environment)).appendingPathComponent(".local/share")
+        return data.appendingPathComponent("layerwatch/journal.sqlite3")
+    }
+
+    /// What opening the journal came to (waits for it); a journal set aside later says so too.
+    public var opening: JournalOpening { queue.sync { opened } }
+
+    // MARK: Writes (queued)
+
+    /// Adds `print` unless the journal has a print of its key already.
+    public func record(_ print: JournalPrint) {
+        write { try $0.insert(print) }
+    }
+
+    /// Adds each of `prints` the journal does not have yet, in one transaction (a printer's own
+    /// history, many prints at once).
+    public func record(contentsOf prints: [JournalPrint]) {
+        write { try $0.insert(contentsOf: prints) }
+    }
+
+    /// Adds `event` to the print of `key`.
+    public func add(_ event: JournalEvent, toPrint key: String) {
+        write { try $0.add(event, to: key) }
+    }
+
+    /// Adds a video made of the print of `key` (a file already written).
+    public func add(_ video: JournalVideo, toPrint key: String) {
+        write { try $0.add(video, to: key) }
+    }
+
+    /// Sets the print's first-layer picture, or its final one.
+    public func setPicture(_ file: URL, final: Bool, ofPrint key: String) {
+        write { try $0.setPicture(file, final: final, of: key) }
+    }
+
+    /// Runs `body` on the queue with the journal (for the recorder, whose reads and writes must
+    /// follow each other). A journal found damaged is set aside and `body` runs once more on the
+    /// new one; nothing runs while no journal could be opened.
+    func write(_ body: @escaping (JournalDatabase) throws -> Void) {
+        queue.async { self.run(body) }
+    }
+
+    // MARK: Reads (synchronous, after the writes before them)
+
+    /// The page of prints `query` asks for, newest first; none when no journal is open.
+    public func prints(_ query: JournalQuery) -> [JournalPrint] {
+        read([]) { try $0.prints(query) }
+    }
+
+    public func print(key: String) -> JournalPrint? {
+        read(nil) { try $0.print(key) }
+    }
+
+    /// The events during the print of `key`, oldest first.
+    public func events(ofPrint key: String) -> [JournalEvent] {
+        read([]) { try $0.events(of: key) }
+    }
+
+    public func videos(ofPrint key: String) -> [JournalVideo] {
+        read([]) { try $0.videos(of: key) }
+    }
+
+    /// Waits until every write queued so far is done.
+    public func flush() {
+        queue.sync {}
+    }
+
+    /// Finishes the queued writes and closes the journal (SQLite folds its -wal file back in). The
+    /// store records nothing after.
+    public func close() {
+        queue.sync {
+            database = nil
+            opened = .unavailable(reason: "closed")
+        }
+    }
+
+    // MARK: On the queue
+
+    private func read<Result>(_ fallback: Result, _ body: (JournalDatabase) throws -> Result) -> Result {
+        queue.sync {
+            guard let database else { return fallback }
+            do {
+                return try body(database)
+            } catch {
+                StreamLog.log(.info, "journal: a read failed: \(error)")
+                return fallback
+            }
+        }
+    }
+
+    private func run(_ body: (JournalDatabase) throws -> Void) {
+        guard let database else { return }
+        do {
+            try body(database)
+        } catch let error as SQLiteError where error.meansUnusableFile {
+            StreamLog.log(.info, "journal: \(url.path) failed: \(error)")
+            setAside(reason: error.description)
+            if let renewed = self.database { try? body(renewed) }
+        } catch {
+            StreamLog.log(.info, "journal: a write failed: \(error)")
+        }
+    }
+
+    private func open() {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            database = try JournalDatabase(url: url, busyTimeout: busyTimeout)
+            opened = .opened
+        } catch let error as SQLiteError where error.meansUnusableFile {
+            StreamLog.log(.info, "journal: \(url.path) cannot be used: \(error)")
+            setAside(reason: error.description)
+        } catch {
+            StreamLog.log(.info, "journal: \(url.path) cannot be opened: \(error)")
+            opened = .unavailable(reason: "\(error)")
+        }
+    }
+
+    /// Renames the journal aside and starts a new one.
+    private func setAside(reason: String) {
+        database = nil
+        do {
+            let broken = try BrokenJournal.setAside(url)
+            database = try JournalDatabase(url: url, busyTimeout: busyTimeout)
+            opened = .setAside(brokenFile: broken, reason: reason)
+            StreamLog.log(.info, "journal: set aside as \(broken.path), a new one started")
+        } catch {
+            StreamLog.log(.info, "journal: no new journal: \(error)")
+            opened = .unavailable(reason: "\(error)")
+        }
+    }
+}
