@@ -13,7 +13,7 @@ final class StatusParsingTests: XCTestCase {
         var report = BambuReport()
         XCTAssertTrue(report.merge(payload: try json("""
             {"print":{"command":"push_status","gcode_state":"RUNNING","mc_percent":10,"mc_remaining_time":90,
-             "layer_num":3,"total_layer_num":200,"subtask_name":"Benchy","nozzle_temper":219.4,"nozzle_target_temper":220,
+             "layer_num":3,"total_layer_num":200,"subtask_name":"Benchy","task_id":"712345678","nozzle_temper":219.4,"nozzle_target_temper":220,
              "bed_temper":55,"bed_target_temper":55,"chamber_temper":31,
              "lights_report":[{"node":"chamber_light","mode":"off"},{"node":"work_light","mode":"flashing"}]}}
             """)))
@@ -24,6 +24,7 @@ final class StatusParsingTests: XCTestCase {
         let status = report.status
         XCTAssertEqual(status.state, .printing)
         XCTAssertEqual(status.job, "Benchy")
+        XCTAssertEqual(status.jobID, "712345678", "the printer's id of the print, which the journal knows it by")
         XCTAssertEqual(status.progress, 11)
         XCTAssertEqual(status.layer, 4)
         XCTAssertEqual(status.totalLayers, 200)
@@ -84,7 +85,7 @@ final class StatusParsingTests: XCTestCase {
 
     func testMoonrakerStatus() throws {
         let result = try json("""
-            {"print_stats":{"filename":"cube.gcode","state":"printing","print_duration":600,"message":"",
+            {"print_stats":{"filename":"cube.gcode","state":"printing","print_duration":600,"message":"","filament_used":1523.7,
                             "info":{"current_layer":12,"total_layer":48}},
              "display_status":{"progress":0.25},"virtual_sdcard":{"progress":0.2},
              "heater_bed":{"temperature":59.8,"target":60},"extruder":{"temperature":209.6,"target":210}}
@@ -95,6 +96,7 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertEqual(status.progress, 25)
         XCTAssertEqual(status.layer, 12)
         XCTAssertEqual(status.totalLayers, 48)
+        XCTAssertEqual(status.filamentUsed, 1523.7)
         XCTAssertEqual(status.timeLeft, 1800)
         XCTAssertEqual(status.nozzles, [.init(current: 209.6, target: 210)!])
         XCTAssertEqual(status.bed, .init(current: 59.8, target: 60))

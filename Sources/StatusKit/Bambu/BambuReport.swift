@@ -31,6 +31,7 @@ struct BambuReport {
     var status: PrinterStatus {
         var status = PrinterStatus(state: state)
         status.job = JSONValue.string(fields["subtask_name"]).flatMap { $0.isEmpty ? nil : $0 }
+        status.jobID = JSONValue.string(fields["task_id"]).flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
         status.progress = PrinterNumber.double(fields["mc_percent"], in: PrinterNumber.percent)
         status.timeLeft = PrinterNumber.double(fields["mc_remaining_time"], in: PrinterNumber.minutes).map { $0 * 60 }
         status.layer = PrinterNumber.int(fields["layer_num"], in: PrinterNumber.layers)

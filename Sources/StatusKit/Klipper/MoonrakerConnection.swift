@@ -93,6 +93,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
         let fraction = PrinterNumber.double(display["progress"], in: PrinterNumber.fraction)
             ?? PrinterNumber.double(card["progress"], in: PrinterNumber.fraction)
         if status.job != nil, let fraction { status.progress = fraction * 100 }
+        if status.job != nil { status.filamentUsed = PrinterNumber.double(stats["filament_used"], in: PrinterNumber.millimetres) }
         let info = stats["info"] as? [String: Any]
         status.layer = PrinterNumber.int(info?["current_layer"], in: PrinterNumber.layers)
         status.totalLayers = PrinterNumber.int(info?["total_layer"], in: PrinterNumber.layers).flatMap { $0 > 0 ? $0 : nil }

@@ -31,7 +31,7 @@ public enum PrintEvent: Equatable, Sendable {
     }
 
     /// The event of entering `state`, for the states that have one.
-    private init?(state: PrinterStatus.State) {
+    public init?(state: PrinterStatus.State) {
         switch state {
         case .finished: self = .finished
         case .failed: self = .failed

@@ -12,6 +12,8 @@ public enum PrinterNumber {
     public static let percentInt: ClosedRange<Int> = 0...100
     /// Grams of filament (Spoolman's weights): up to a 100 kg drum.
     public static let grams: ClosedRange<Double> = 0...100_000
+    /// Millimetres of filament a print used (Moonraker's `filament_used`): up to 1000 km.
+    public static let millimetres: ClosedRange<Double> = 0...1_000_000_000
     /// An AMS humidity level, 1...5.
     public static let humidityLevel: ClosedRange<Int> = 1...5
     /// A fraction done (Moonraker's progress).

@@ -33,6 +33,9 @@ public struct PrinterStatus: Equatable, Sendable {
     public var state: State
     /// The print job's name (file name or Bambu's subtask name).
     public var job: String?
+    /// The printer's own id of the print (Bambu's `task_id`), where it has one: the same print
+    /// seen again, after a restart, is known by it.
+    public var jobID: String?
     /// Per cent done, 0...100.
     @InRange(PrinterNumber.percent) public var progress: Double? = nil
     @InRange(PrinterNumber.layers) public var layer: Int? = nil
@@ -41,6 +44,8 @@ public struct PrinterStatus: Equatable, Sendable {
     @InRange(PrinterNumber.seconds) public var timeLeft: TimeInterval? = nil
     /// Seconds the job has run so far, where the printer says (Creality's `printJobTime`).
     @InRange(PrinterNumber.seconds) public var elapsed: TimeInterval? = nil
+    /// Millimetres of filament the print has used so far, where the printer says (Moonraker).
+    @InRange(PrinterNumber.millimetres) public var filamentUsed: Double? = nil
     /// One per nozzle (H2D has two).
     public var nozzles: [Temperature]
     public var bed: Temperature?

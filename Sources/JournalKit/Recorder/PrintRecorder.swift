@@ -1,0 +1,119 @@
+import Foundation
+import StatusKit
+
+/// Writes one printer's prints to the journal from its live status reports: a print begun (or one
+/// already under way when it first looks), its pauses, resumes and new HMS alerts, and its end —
+/// finished, failed with the printer's words, cancelled. The ends, pauses and alerts are the
+/// notifications' own (`PrintEvent.changes`), so the journal and the desktop never disagree on
+/// what happened. A print seen again — after a reconnect or a restart of Layerwatch in the middle
+/// of it — continues its record: the printer's job id names it where the printer has one, else the
+/// printer's newest print of that job still under way is it; a print that ended while Layerwatch
+/// was not looking is ended when it first sees the printer again. Its state is kept on the
+/// journal's queue, where its reads and writes run in order.
+public final class PrintRecorder: @unchecked Sendable {
+    /// The printer as the journal names it: its id, its name now and its camera.
+    public struct Printer: Sendable {
+        public let id: String
+        public let name: String
+        public let camera: String?
+
+        public init(id: String, name: String, camera: String?) {
+            self.id = id
+            self.name = name
+            self.camera = camera
+        }
+    }
+
+    private let store: JournalStore
+    private let printer: Printer
+    /// On the journal's queue only: the previous report's mark, the print under way and the
+    /// figures last written of it.
+    private var mark: PrintMark?
+    private var current: JournalPrint?
+    private var written: Figures?
+
+    private struct Figures: Equatable {
+        var layer: Int?
+        var totalLayers: Int?
+    }
+
+    public init(store: JournalStore, printer: Printer) {
+        self.store = store
+        self.printer = printer
+    }
+
+    /// Takes a live report of the printer's, received at `now`.
+    public func observe(_ status: PrinterStatus, at now: Date = Date()) {
+        store.write { [self] database in try take(status, at: now, in: database) }
+    }
+
+    /// The report's meaning for the journal. The state changes only once every write is done, so a
+    /// report whose writes failed is taken whole again (the store retries it on a new journal).
+    private func take(_ status: PrinterStatus, at now: Date, in database: JournalDatabase) throws {
+        guard status.state != .offline else { return }
+        let previous = mark
+        var (events, next) = PrintEvent.changes(from: previous, to: status)
+        var print = current
+        if status.hasActiveJob {
+            if print == nil || (status.job != nil && status.job != print?.job) {
+                let seen = try continued(status, in: database) ?? begun(status, at: now)
+                try database.insert(seen)
+                print = seen
+            }
+            if previous?.state == .paused, status.state == .printing, let print {
+                try database.add(JournalEvent(kind: .resume, at: now), to: print.key)
+            }
+        } else if previous == nil, let end = PrintEvent(state: status.state), end != .paused,
+                  let away = try database.underway(printerID: printer.id, job: status.job) {
+            // It ended while Layerwatch was not looking.
+            print = away
+            events.append(end)
+        }
+        for event in events {
+            guard let under = print else { break }
+            try database.insert(under)  // a journal set aside and started anew gets the print again
+            switch event {
+            case .paused:
+                try database.add(JournalEvent(kind: .pause, words: status.errorText, at: now), to: under.key)
+            case .alerts(let codes):
+                for code in codes {
+                    try database.add(JournalEvent(kind: .alert, words: BambuAlert(hmsCode: code)?.summary ?? code, at: now), to: under.key)
+                }
+            case .finished, .failed, .cancelled:
+                let result: PrintResult = event == .finished ? .finished : event == .failed ? .failed : .cancelled
+                try database.end(under.key, result: result, at: now, error: result == .failed ? status.errorText : nil,
+                                 layer: status.layer, totalLayers: status.totalLayers, filamentUsed: status.filamentUsed)
+                print = nil
+            }
+        }
+        var figures = written
+        if !status.hasActiveJob {
+            print = nil
+            figures = nil
+        } else if let print, Figures(layer: status.layer, totalLayers: status.totalLayers) != written {
+            try database.progress(print.key, layer: status.layer, totalLayers: status.totalLayers, filamentUsed: status.filamentUsed)
+            figures = Figures(layer: status.layer, totalLayers: status.totalLayers)
+        }
+        (mark, current, written) = (next, print, figures)
+    }
+
+    /// The journal's record of the print under way in `status`, if it has one: the print of the
+    /// printer's job id, or the printer's newest print of the job still under way.
+    private func continued(_ status: PrinterStatus, in database: JournalDatabase) throws -> JournalPrint? {
+        if let jobID = status.jobID {
+            let key = JournalPrint.key(printerID: printer.id, printerJobID: jobID, job: status.job, started: Date())
+            if let known = try database.print(key) { return known }
+        }
+        return try database.underway(printerID: printer.id, job: status.job)
+    }
+
+    /// A new record of the print under way in `status`: begun `elapsed` before `now` where the
+    /// printer says how long it has run.
+    private func begun(_ status: PrinterStatus, at now: Date) -> JournalPrint {
+        let started = now.addingTimeInterval(-(status.elapsed ?? 0))
+        return JournalPrint(key: JournalPrint.key(printerID: printer.id, printerJobID: status.jobID, job: status.job, started: started),
+                            printerID: printer.id, printerName: printer.name, camera: printer.camera, job: status.job,
+                            printerJobID: status.jobID, started: started, layer: status.layer, totalLayers: status.totalLayers,
+                            filamentUsed: status.filamentUsed)
+    }
+}

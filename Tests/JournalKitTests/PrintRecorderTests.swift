@@ -1,0 +1,171 @@
+import Foundation
+@testable import JournalKit
+@testable import StatusKit
+import TestSupport
+import XCTest
+
+/// The recorder, fed the reports the status clients make of what the fakes send (Klipper's
+/// `print_stats` states as Tests/Servers/moonraker_server.py serves them, Bambu's push_status as
+/// bambu_mqtt_printer.py does): what the journal then holds.
+final class PrintRecorderTests: XCTestCase {
+    private let printer = PrintRecorder.Printer(id: "voron", name: "Voron 2.4", camera: "http://voron/webcam/?action=stream")
+    private let t0 = Date(timeIntervalSince1970: 1_765_000_000)
+
+    private func journal() throws -> URL {
+        try makeTemporaryDirectory().appendingPathComponent("journal.sqlite3")
+    }
+
+    /// Klipper's status as Moonraker reports it, read by the Moonraker client.
+    private func klipper(_ state: String, job: String = "benchy.gcode", message: String = "", layer: Int? = nil,
+                         filament: Double = 0) -> PrinterStatus {
+        MoonrakerConnection.status(from: [
+            "print_stats": ["filename": state == "standby" ? "" : job, "state": state, "message": message, "filament_used": filament,
+                            "info": ["current_layer": layer.map { $0 as Any } ?? NSNull(), "total_layer": 48]],
+            "display_status": ["progress": Double(layer ?? 0) / 48],
+        ])
+    }
+
+    /// Feeds `reports` one a minute from `start`; when each was fed.
+    @discardableResult
+    private func feed(_ recorder: PrintRecorder, _ reports: [PrinterStatus], from start: Date) -> [Date] {
+        reports.enumerated().map { index, status in
+            let at = start.addingTimeInterval(Double(index) * 60)
+            recorder.observe(status, at: at)
+            return at
+        }
+    }
+
+    func testAFinishedPrintIsRecordedOnceWithItsPauseAndFigures() throws {
+        let store = JournalStore(url: try journal())
+        let recorder = PrintRecorder(store: store, printer: printer)
+        let times = feed(recorder, [klipper("standby"), klipper("printing", layer: 1, filament: 12.5), klipper("printing", layer: 2, filament: 40),
+                                    klipper("paused", message: "Filament runout", layer: 2, filament: 41),
+                                    klipper("printing", layer: 3, filament: 60), klipper("printing", layer: 48, filament: 1523.7),
+                                    klipper("complete", layer: 48, filament: 1530.25), klipper("complete", layer: 48, filament: 1530.25),
+                                    klipper("standby")], from: t0)
+        let prints = store.prints(JournalQuery())
+        XCTAssertEqual(prints.count, 1, "one print, whatever repeats")
+        let print = try XCTUnwrap(prints.first)
+        XCTAssertEqual(print.job, "benchy.gcode")
+        XCTAssertEqual(print.printerName, "Voron 2.4")
+        XCTAssertEqual(print.camera, printer.camera)
+        XCTAssertEqual(print.result, .finished)
+        XCTAssertEqual(print.started, times[1])
+        XCTAssertEqual(print.ended, times[6])
+        XCTAssertEqual(print.duration, 300)
+        XCTAssertEqual(print.layer, 48)
+        XCTAssertEqual(print.totalLayers, 48)
+        XCTAssertEqual(print.filamentUsed, 1530.25)
+        XCTAssertNil(print.error)
+        XCTAssertEqual(store.events(ofPrint: print.key), [JournalEvent(kind: .pause, words: "Filament runout", at: times[3]),
+                                                         JournalEvent(kind: .resume, at: times[4])])
+
+        let again = feed(recorder, [klipper("printing", layer: 1), klipper("complete", layer: 48)], from: t0.addingTimeInterval(3600))
+        XCTAssertEqual(store.prints(JournalQuery()).map(\.started), [again[0], times[1]], "the same job printed again is another print")
+    }
+
+    func testAFailedPrintKeepsThePrintersWords() throws {
+        let store = JournalStore(url: try journal())
+        let times = feed(PrintRecorder(store: store, printer: printer),
+                         [klipper("printing", layer: 5), klipper("error", message: "Heater extruder not heating at expected rate", layer: 5)],
+                         from: t0)
+        let print = try XCTUnwrap(store.prints(JournalQuery()).first)
+        XCTAssertEqual(print.result, .failed)
+        XCTAssertEqual(print.error, "Heater extruder not heating at expected rate")
+        XCTAssertEqual(print.ended, times[1])
+    }
+
+    func testACancelledPrintIsNoFailure() throws {
+        let store = JournalStore(url: try journal())
+        let times = feed(PrintRecorder(store: store, printer: printer),
+                         [klipper("printing", layer: 5), klipper("paused", layer: 5), klipper("cancelled", layer: 5)], from: t0)
+        let print = try XCTUnwrap(store.prints(JournalQuery()).first)
+        XCTAssertEqual(print.result, .cancelled)
+        XCTAssertNil(print.error)
+        XCTAssertEqual(print.ended, times[2])
+        XCTAssertEqual(store.events(ofPrint: print.key).map(\.kind), [.pause])
+    }
+
+    func testARestartInTheMiddleContinuesTheSameRecord() throws {
+        let url = try journal()
+        let before = JournalStore(url: url)
+        let started = feed(PrintRecorder(store: before, printer: printer), [klipper("printing", layer: 1), klipper("printing", layer: 10)],
+                           from: t0)[0]
+        before.close()
+
+        let after = JournalStore(url: url)
+        let times = feed(PrintRecorder(store: after, printer: printer),
+                         [klipper("printing", layer: 11), klipper("printing", layer: 48), klipper("complete", layer: 48)], from: t0.addingTimeInterval(900))
+        let prints = after.prints(JournalQuery())
+        XCTAssertEqual(prints.count, 1, "not a second print")
+        XCTAssertEqual(prints.first?.started, started)
+        XCTAssertEqual(prints.first?.result, .finished)
+        XCTAssertEqual(prints.first?.ended, times[2])
+    }
+
+    func testAPrintThatEndedWhileAwayIsEndedWhenThePrinterIsSeenAgain() throws {
+        let url = try journal()
+        let before = JournalStore(url: url)
+        feed(PrintRecorder(store: before, printer: printer), [klipper("printing", layer: 1)], from: t0)
+        before.close()
+
+        let after = JournalStore(url: url)
+        let seen = feed(PrintRecorder(store: after, printer: printer), [klipper("cancelled", layer: 20)], from: t0.addingTimeInterval(3600))
+        XCTAssertEqual(after.prints(JournalQuery()).map(\.result), [.cancelled])
+        XCTAssertEqual(after.prints(JournalQuery()).first?.ended, seen[0])
+
+        let other = PrintRecorder(store: after, printer: PrintRecorder.Printer(id: "ender", name: "Ender", camera: nil))
+        feed(other, [klipper("complete", job: "cube.gcode", layer: 48)], from: t0.addingTimeInterval(7200))
+        XCTAssertEqual(after.prints(JournalQuery()).count, 1, "a print only seen ended was there before Layerwatch looked")
+    }
+
+    /// Bambu's reports, merged as its client merges them.
+    private func bambu(_ report: inout BambuReport, _ fields: [String: Any]) -> PrinterStatus {
+        XCTAssertTrue(report.merge(payload: ["print": fields.merging(["command": "push_status"]) { $1 }]))
+        return report.status
+    }
+
+    func testABambuPrintIsKnownByItsTaskAcrossARestart() throws {
+        let url = try journal()
+        let x1 = PrintRecorder.Printer(id: "x1c", name: "X1 Carbon", camera: nil)
+        var report = BambuReport()
+        let running = bambu(&report, ["gcode_state": "RUNNING", "subtask_name": "Cube", "task_id": "812345", "layer_num": 3,
+                                      "total_layer_num": 100, "print_error": 0, "hms": []])
+        let alerted = bambu(&report, ["hms": [["attr": 0x0300_1000, "code": 0x0002_0002]]])
+        let paused = bambu(&report, ["gcode_state": "PAUSE"])
+        let resumed = bambu(&report, ["gcode_state": "RUNNING", "layer_num": 40])
+        let stopped = bambu(&report, ["gcode_state": "FAILED", "print_error": 0x0300_400C, "layer_num": 41])
+
+        let before = JournalStore(url: url)
+        let times = feed(PrintRecorder(store: before, printer: x1), [running, alerted, paused], from: t0)
+        before.close()
+        let after = JournalStore(url: url)
+        let renamed = PrintRecorder.Printer(id: "x1c", name: "Workshop X1", camera: nil)
+        let later = feed(PrintRecorder(store: after, printer: renamed), [paused, resumed, stopped], from: t0.addingTimeInterval(600))
+
+        let prints = after.prints(JournalQuery())
+        XCTAssertEqual(prints.count, 1)
+        let print = try XCTUnwrap(prints.first)
+        XCTAssertEqual(print.printerJobID, "812345")
+        XCTAssertEqual(print.printerName, "X1 Carbon", "the name at the time it began")
+        XCTAssertEqual(print.started, times[0])
+        XCTAssertEqual(print.result, .cancelled, "Bambu's 'task was canceled' is a stop")
+        XCTAssertEqual(print.ended, later[2])
+        XCTAssertEqual(print.layer, 41)
+        XCTAssertEqual(store(after, eventsOf: print), [.alert, .pause, .resume])
+        XCTAssertEqual(after.events(ofPrint: print.key).first?.words, alerted.alerts.first?.summary)
+        XCTAssertNotNil(alerted.alerts.first?.summary)
+
+        let failing = bambu(&report, ["gcode_state": "RUNNING", "subtask_name": "Vase", "task_id": "812346", "print_error": 0])
+        let failed = bambu(&report, ["gcode_state": "FAILED", "print_error": 0x0700_8011])
+        feed(PrintRecorder(store: after, printer: renamed), [failing, failed], from: t0.addingTimeInterval(7200))
+        let vase = try XCTUnwrap(after.prints(JournalQuery(search: "vase")).first)
+        XCTAssertEqual(vase.result, .failed)
+        XCTAssertEqual(vase.error, failed.errorText)
+        XCTAssertNotNil(vase.error)
+    }
+
+    private func store(_ store: JournalStore, eventsOf print: JournalPrint) -> [JournalEvent.Kind] {
+        store.events(ofPrint: print.key).map(\.kind)
+    }
+}
