@@ -20,6 +20,13 @@ final class JournalStoreTests: XCTestCase {
                             ended: result == .underway ? nil : begun.addingTimeInterval(300), result: result)
     }
 
+    func testTheJournalIsInTheUsersDataFolder() {
+        XCTAssertEqual(JournalStore.defaultURL(environment: ["XDG_DATA_HOME": "/data/me", "HOME": "/home/me"]).path,
+                       "/data/me/layerwatch/journal.sqlite3")
+        XCTAssertEqual(JournalStore.defaultURL(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/me"]).path,
+                       "/home/me/.local/share/layerwatch/journal.sqlite3", "a relative XDG_DATA_HOME is ignored, as the spec says")
+    }
+
     func testWhatIsWrittenIsReadBackAfterAReopen() throws {
         let url = try journalURL()
         let started = Date(timeIntervalSince1970: 1_765_000_000.25)
@@ -137,6 +144,40 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(store.prints(JournalQuery()), [])
         store.record(print(1))
         XCTAssertEqual(store.prints(JournalQuery()).count, 1)
+    }
+
+    func testAJournalRuinedAndSetAsideByAnotherProcessIsLeftForTheNewOne() throws {
+        let url = try journalURL()
+        let app = JournalStore(url: url)
+        app.record(print(1))
+        XCTAssertEqual(app.prints(JournalQuery()).count, 1)
+        // Another process finds the journal ruined (here: replaced by garbage once SQLite folded
+        // the -wal file in, which otherwise still holds what was written) and sets it aside.
+        _ = try SQLiteDatabase(path: url.path, busyTimeout: 1).rows("PRAGMA wal_checkpoint(TRUNCATE)") { $0.integer(0) }
+        let garbage = url.deletingLastPathComponent().appendingPathComponent("garbage")
+        try Data(repeating: 0x5A, count: 8192).write(to: garbage)
+        XCTAssertEqual(rename(garbage.path, url.path), 0)
+        let cli = JournalStore(url: url)
+        guard case .setAside = cli.opening else { return XCTFail("not set aside: \(cli.opening)") }
+
+        let wal = URL(fileURLWithPath: url.path + "-wal")
+        let newWAL = try XCTUnwrap(FileIdentity(of: wal))
+        app.record(print(2))
+        app.flush()
+        XCTAssertEqual(FileIdentity(of: wal), newWAL, "letting go of the old journal left the new one's -wal file alone")
+        XCTAssertEqual(JournalStore(url: url).prints(JournalQuery()).map(\.key), [print(2).key],
+                       "the app now writes where the other process (and the next) reads")
+        XCTAssertEqual(app.prints(JournalQuery()).map(\.key), [print(2).key])
+    }
+
+    func testAJournalThatCannotBeMadeRecordsNothingAndSaysSo() throws {
+        let blocker = try makeTemporaryDirectory().appendingPathComponent("not-a-folder")
+        try Data("a file where the folder should be".utf8).write(to: blocker)
+        let store = JournalStore(url: blocker.appendingPathComponent("layerwatch/journal.sqlite3"))
+        guard case .unavailable = store.opening else { return XCTFail("not unavailable: \(store.opening)") }
+        store.record(print(1))
+        XCTAssertEqual(store.prints(JournalQuery()), [])
+        XCTAssertEqual(try String(contentsOf: blocker, encoding: .utf8), "a file where the folder should be")
     }
 
     func testTenThousandPrintsPageQuicklyNewestFirst() throws {

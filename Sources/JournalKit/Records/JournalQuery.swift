@@ -9,7 +9,7 @@ public struct JournalQuery: Sendable {
     public var printerID: String?
     /// Prints with one of these results; all when nil.
     public var results: Set<PrintResult>?
-    /// Words the job's name contains (any case).
+    /// Words the job's name contains (SQLite's LIKE: ASCII letters in either case).
     public var search: String?
     public var limit: Int
     /// The page after this print (the last one of the previous page).

@@ -5,6 +5,8 @@ import Foundation
 /// store's queue (`JournalStore`), which owns it.
 final class JournalDatabase {
     private let sql: SQLiteDatabase
+    /// The file it opened.
+    let file: FileIdentity?
 
     /// Opens the journal at `url` in WAL mode and brings its tables to the newest version; throws
     /// when the file is no usable database (not one, damaged, held past `busyTimeout` seconds).
@@ -14,6 +16,7 @@ final class JournalDatabase {
         try JournalSchema.migrate(sql)
         let check = try sql.rows("PRAGMA quick_check") { $0.text(0) ?? "" }
         guard check == ["ok"] else { throw SQLiteError(code: SQLITE_CORRUPT, message: check.prefix(3).joined(separator: "; ")) }
+        file = FileIdentity(of: url)
     }
 
     /// Adds `print` unless a print of its key is there already; whether it added it.

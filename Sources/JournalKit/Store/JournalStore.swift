@@ -8,7 +8,9 @@ import StreamKit
 /// handing the result to the main loop itself). A journal that cannot be used — not a database,
 /// damaged, held by another process past the busy timeout, impossible to open — is set aside
 /// (`BrokenJournal`), never deleted, and a new one starts; `opening` says so. A write that finds
-/// the journal damaged later does the same and is tried once more on the new one.
+/// the journal damaged later does the same and is tried once more on the new one; a journal that
+/// another process set aside or replaced meanwhile (`layerwatch history` finding it ruined) is
+/// left for the file now at the path.
 public final class JournalStore: @unchecked Sendable {
     public let url: URL
     private let busyTimeout: TimeInterval
@@ -97,19 +99,16 @@ public final class JournalStore: @unchecked Sendable {
     }
 
     /// Finishes the queued writes and closes the journal (SQLite folds its -wal file back in). The
-    /// store records nothing after.
+    /// store records and reads nothing after.
     public func close() {
-        queue.sync {
-            database = nil
-            opened = .unavailable(reason: "closed")
-        }
+        queue.sync { database = nil }
     }
 
     // MARK: On the queue
 
     private func read<Result>(_ fallback: Result, _ body: (JournalDatabase) throws -> Result) -> Result {
         queue.sync {
-            guard let database else { return fallback }
+            guard let database = current() else { return fallback }
             do {
                 return try body(database)
             } catch {
@@ -120,7 +119,7 @@ public final class JournalStore: @unchecked Sendable {
     }
 
     private func run(_ body: (JournalDatabase) throws -> Void) {
-        guard let database else { return }
+        guard let database = current() else { return }
         do {
             try body(database)
         } catch let error as SQLiteError where error.meansUnusableFile {
@@ -132,11 +131,23 @@ public final class JournalStore: @unchecked Sendable {
         }
     }
 
+    /// The open journal, opened again when the file at the path is no longer the one it opened.
+    private func current() -> JournalDatabase? {
+        guard let database else { return nil }
+        guard FileIdentity(of: url) != database.file else { return database }
+        StreamLog.log(.info, "journal: \(url.path) was replaced or set aside by another process: opened again")
+        // SQLite neither folds in nor removes the -wal of a file that moved: the new journal's
+        // files, of the same names, are left alone.
+        self.database = nil
+        open()
+        return self.database
+    }
+
     private func open() {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             database = try JournalDatabase(url: url, busyTimeout: busyTimeout)
-            opened = .opened
+            if case .unavailable = opened { opened = .opened }  // a journal set aside earlier stays told
         } catch let error as SQLiteError where error.meansUnusableFile {
             StreamLog.log(.info, "journal: \(url.path) cannot be used: \(error)")
             setAside(reason: error.description)
