@@ -100,6 +100,14 @@ final class JournalStoreTests: XCTestCase {
         let store = JournalStore(url: url)
         guard case .setAside(let broken, _) = store.opening else { return XCTFail("not set aside: \(store.opening)") }
         XCTAssertTrue(broken.lastPathComponent.hasPrefix("journal.sqlite3.broken-"), broken.path)
+        let told = expectation(description: "the banner is told on its executor")
+        let banner = DispatchQueue(label: "banner")
+        store.opening(on: banner) { opening in
+            dispatchPrecondition(condition: .onQueue(banner))
+            XCTAssertEqual(opening, .setAside(brokenFile: broken, reason: "SQLite 26: file is not a database"))
+            told.fulfill()
+        }
+        wait(for: [told], timeout: 5)
         XCTAssertEqual(try Data(contentsOf: broken), garbage, "the garbage is kept as it was")
         store.record(print(1))
         XCTAssertEqual(store.prints(JournalQuery()).map(\.key), [print(1).key], "the new journal records")
@@ -168,6 +176,19 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(JournalStore(url: url).prints(JournalQuery()).map(\.key), [print(2).key],
                        "the app now writes where the other process (and the next) reads")
         XCTAssertEqual(app.prints(JournalQuery()).map(\.key), [print(2).key])
+    }
+
+    func testAJournalOnAFullDiskIsSetAsideAndANewOneStarts() throws {
+        let url = try journalURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // /dev/full reads as an empty file and refuses every write with ENOSPC, as a full disk does.
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "/dev/full")
+        let store = JournalStore(url: url)
+        guard case .setAside(let broken, let reason) = store.opening else { return XCTFail("not set aside: \(store.opening)") }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: broken.path), "/dev/full")
+        XCTAssertTrue(reason.contains("full"), reason)
+        store.record(print(1))
+        XCTAssertEqual(store.prints(JournalQuery()).count, 1)
     }
 
     func testAJournalThatCannotBeMadeRecordsNothingAndSaysSo() throws {

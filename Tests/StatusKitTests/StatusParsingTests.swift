@@ -33,6 +33,8 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertEqual(status.bed, .init(current: 55, target: 55))
         XCTAssertEqual(status.chamber, .init(current: 31))
         XCTAssertEqual(status.chamberLight, true)
+        XCTAssertTrue(report.merge(payload: try json(#"{"print":{"command":"push_status","task_id":"0"}}"#)))
+        XCTAssertNil(report.status.jobID, "a print started from the printer's own storage has task 0: no id of its own")
     }
 
     /// A printer past its own total (layer 448 of 230: the file's total was wrong) shows the layer

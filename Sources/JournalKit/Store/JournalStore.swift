@@ -35,8 +35,18 @@ public final class JournalStore: @unchecked Sendable {
         return data.appendingPathComponent("layerwatch/journal.sqlite3")
     }
 
-    /// What opening the journal came to (waits for it); a journal set aside later says so too.
+    /// What opening the journal came to (waits for it: up to the busy timeout while another
+    /// process holds the file); a journal set aside later says so too.
     public var opening: JournalOpening { queue.sync { opened } }
+
+    /// Hands `body` what opening the journal came to, on `executor` (the main loop, for the banner),
+    /// without waiting for it.
+    public func opening(on executor: EventExecutor, _ body: @escaping @Sendable (JournalOpening) -> Void) {
+        queue.async {
+            let opened = self.opened
+            executor.execute { body(opened) }
+        }
+    }
 
     // MARK: Writes (queued)
 
