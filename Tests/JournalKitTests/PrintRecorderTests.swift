@@ -119,6 +119,56 @@ final class PrintRecorderTests: XCTestCase {
         XCTAssertEqual(after.prints(JournalQuery()).count, 1, "a print only seen ended was there before Layerwatch looked")
     }
 
+    /// The journal's store, asked every 0.1 s until `done` holds of what it gives (at most 15 s).
+    @discardableResult
+    private func awaitJournal<Value>(_ store: JournalStore, _ what: String, _ read: (JournalStore) -> Value,
+                                     until done: (Value) -> Bool) -> Value {
+        let deadline = Date().addingTimeInterval(15)
+        var value = read(store)
+        while !done(value) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            value = read(store)
+        }
+        XCTAssertTrue(done(value), "\(what): \(value)")
+        return value
+    }
+
+    /// The whole path the app takes: Moonraker's fake serves a print, the Moonraker client polls it
+    /// and the recorder takes each live report.
+    func testAPrintOnMoonrakerIsRecordedFromItsLiveStatus() throws {
+        let moonraker = try TestServer(script: "moonraker_server.py")
+        addTeardownBlock { moonraker.stop() }
+        let store = JournalStore(url: try journal())
+        let recorder = PrintRecorder(store: store, printer: printer)
+        let monitor = StatusMonitor(endpoint: .moonraker(host: "127.0.0.1", port: moonraker.port, apiKey: nil),
+                                    executor: DispatchQueue(label: "status")) { update in
+            if update.connection == .live, let status = update.status { recorder.observe(status) }
+        }
+        monitor.start()
+        addTeardownBlock { monitor.stop(waitingUpTo: 5) }
+        func printStats(_ stats: [String: Any]) {
+            moonraker.send(["cmd": "set", "status": ["print_stats": stats]])
+        }
+
+        printStats(["state": "printing", "filename": "benchy.gcode", "filament_used": 120.5, "info": ["current_layer": 1, "total_layer": 48]])
+        let begun = awaitJournal(store, "the print begun", { $0.prints(JournalQuery()) }) { $0.first?.result == .underway }
+        let key = try XCTUnwrap(begun.first?.key)
+        printStats(["state": "paused"])
+        awaitJournal(store, "the pause", { $0.events(ofPrint: key).map(\.kind) }) { $0 == [.pause] }
+        printStats(["state": "printing", "info": ["current_layer": 30]])
+        awaitJournal(store, "the resume", { $0.events(ofPrint: key).map(\.kind) }) { $0 == [.pause, .resume] }
+        printStats(["state": "complete", "filament_used": 1530.25, "info": ["current_layer": 48]])
+        let ended = awaitJournal(store, "the end", { $0.prints(JournalQuery()) }) { $0.first?.result == .finished }
+
+        XCTAssertEqual(ended.count, 1)
+        let print = try XCTUnwrap(ended.first)
+        XCTAssertEqual(print.job, "benchy.gcode")
+        XCTAssertEqual(print.layer, 48)
+        XCTAssertEqual(print.totalLayers, 48)
+        XCTAssertEqual(print.filamentUsed, 1530.25)
+        XCTAssertGreaterThan(try XCTUnwrap(print.duration), 0)
+    }
+
     /// Bambu's reports, merged as its client merges them.
     private func bambu(_ report: inout BambuReport, _ fields: [String: Any]) -> PrinterStatus {
         XCTAssertTrue(report.merge(payload: ["print": fields.merging(["command": "push_status"]) { $1 }]))
