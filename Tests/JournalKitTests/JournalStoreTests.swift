@@ -136,6 +136,22 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(aside.print(key: print(1).key)?.error, "held")
     }
 
+    func testAWriteThatFindsTheJournalHeldSetsItAsideAndIsDoneOnTheNewOne() throws {
+        let url = try journalURL()
+        let store = JournalStore(url: url, busyTimeout: 0.3)
+        store.record(print(1))
+        XCTAssertEqual(store.prints(JournalQuery()).count, 1)
+        let other = try SQLiteDatabase(path: url.path, busyTimeout: 0)
+        try other.execute("BEGIN EXCLUSIVE")
+        try other.run("DELETE FROM prints")
+
+        store.record(print(2))
+        guard case .setAside(let broken, _) = store.opening else { return XCTFail("not set aside: \(store.opening)") }
+        XCTAssertEqual(store.prints(JournalQuery()).map(\.key), [print(2).key], "the write was done on the new journal")
+        try other.execute("ROLLBACK")
+        XCTAssertEqual(JournalStore(url: broken).prints(JournalQuery()).map(\.key), [print(1).key], "nothing written is lost")
+    }
+
     func testATruncatedJournalIsSetAsideWhole() throws {
         let url = try journalURL()
         let first = JournalStore(url: url)
