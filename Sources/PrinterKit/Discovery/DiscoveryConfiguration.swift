@@ -76,11 +76,21 @@ extension PrinterDiscovery {
         /// The `errno` value.
         public var code: Int32
         public var message: String
+        /// Where an ask could not be sent; nil for a port that could not be listened on.
+        public var askedAddress: String?
 
-        public init(port: UInt16, code: Int32, message: String) {
+        public init(port: UInt16, code: Int32, message: String, askedAddress: String? = nil) {
             self.port = port
             self.code = code
             self.message = message
+            self.askedAddress = askedAddress
+        }
+
+        /// The families whose printers announce themselves on the port, or are asked on it.
+        public var familyTitles: [String] {
+            FamilyDiscoveries.all.filter { discovery in
+                askedAddress == nil ? discovery.endpoints.contains { $0.port == port } : discovery.asks.contains { $0.port == port }
+            }.map(\.title)
         }
 
         public var description: String { "UDP port \(port): \(message)" }
