@@ -92,6 +92,12 @@ public final class PrinterDiscovery: @unchecked Sendable {
         }
     }
 
+    /// Sends the next round of asks now rather than when it is due (the Add Printer dialog opening
+    /// while the welcome page's listener runs); nothing when not running or with nothing to ask.
+    public func askNow() {
+        lock.withLock { worker }?.askNow()
+    }
+
     /// Stops listening: the sockets are closed and the thread has ended when this returns, and no
     /// further update is delivered. The list is emptied; `start()` may be called again.
     public func stop() {
