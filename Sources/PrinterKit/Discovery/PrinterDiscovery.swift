@@ -63,7 +63,10 @@ public final class PrinterDiscovery: @unchecked Sendable {
                     failures += asks.compactMap(socket.send)
                     asking = DiscoveryWorker.Asking(socket: socket, asks: asks, interval: configuration.askInterval)
                 case .failure(let failure):
-                    failures.append(failure)
+                    // Each ask is then unsent, for the same reason.
+                    failures += configuration.destinations.map {
+                        BindFailure(port: $0.port, code: failure.code, message: failure.message, askedAddress: $0.address)
+                    }
                 }
             }
             guard !sockets.isEmpty || asking != nil else {
