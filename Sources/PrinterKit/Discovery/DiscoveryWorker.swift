@@ -3,8 +3,8 @@ import Foundation
 /// The listening thread behind `PrinterDiscovery`: polls the sockets and the wake-up pipe, parses
 /// what arrives, asks again every `Asking.interval`, keeps the table, forgets silent printers on
 /// time and publishes the list at most `publishInterval` apart, so a flood of announcements costs
-/// this thread and not the UI. `stop()` joins the thread, so none outlives the listener; the sockets close when the worker is
-/// released.
+/// this thread and not the UI. `stop()` joins the thread, so none outlives the listener; the
+/// sockets close when the worker is released.
 final class DiscoveryWorker: @unchecked Sendable {
     /// Datagrams read from one socket before the thread looks at the wake-up pipe again, so a
     /// flood can't hold off `stop()`.
