@@ -72,7 +72,7 @@ struct PrintSummary: Equatable {
     /// `clock`: the desktop's clock format for the end time (nil: the locale's).
     init(_ status: PrinterStatus, end: Date?, now: Date = Date(), clock: ClockFormat? = nil) {
         state = status.state
-        stateText = StatusText.state(status.state)
+        stateText = StatusText.state(of: status)
         tone = Self.tone(of: status.state)
         let showsProgress = [.printing, .paused, .finished, .failed, .cancelled].contains(status.state)
         job = [.idle, .offline].contains(status.state) ? nil : status.job
