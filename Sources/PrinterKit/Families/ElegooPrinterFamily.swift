@@ -4,13 +4,16 @@ import StreamKit
 
 /// The Elegoo family as a saved printer (the Centauri Carbon, SDCP V3): its status from the SDCP
 /// websocket on its address, and its own camera, the MJPEG stream on port 3031 that its status
-/// connection turns on (../shared/PROTOCOLS.md §11), any others by URL. No login, no secret.
+/// connection turns on (../shared/PROTOCOLS.md §11), any others by URL. No login, no secret;
+/// found on the network by `ElegooDiscovery`.
 struct ElegooPrinterFamily: PrinterFamily {
     static let name = "elegoo"
 
     let kindNames = [Self.name]
     let hasOwnCamera = true
     let camerasOnNetwork = true
+    /// Its printers answer `M99999` on UDP port 3000 (`ElegooDiscovery`).
+    let discovery: (any FamilyDiscovery)? = ElegooDiscovery()
 
     func displayName(of kind: Printer.Kind) -> String? { "Elegoo Centauri Carbon" }
 
