@@ -111,4 +111,24 @@ final class ElegooDialogTests: XCTestCase {
             XCTAssertNotNil(dialog.host.errorText, "the address is the field to fix")
         }
     }
+
+    /// A saved Centauri Carbon at start: its camera streams only once the status connection turned
+    /// it on, and the tab plays it.
+    func testASavedPrintersCameraPlaysAtStart() throws {
+        let host = randomLoopbackAddress()
+        let printer = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
+            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)",
+        ])
+        addTeardownBlock { printer.stop() }
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [Printer(name: "Carbon", kind: .elegoo, host: host)]))
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 30) { page.state == .live && page.status.strip.stateText == "Idle" },
+                          "camera \(page.state), status \(String(describing: page.status.strip.stateText))")
+            XCTAssertNotNil(printer.waitFor("video"))
+        }
+    }
 }

@@ -222,6 +222,21 @@ final class ElegooConnectionTests: XCTestCase {
         XCTAssertEqual(refused.send(.pause), .notConnected)
     }
 
+    /// A peer that takes the TCP connection and never answers the websocket handshake (half-open,
+    /// or another service): given up after the connect timeout, as a timeout.
+    func testAHandshakeNeverAnsweredTimesOut() throws {
+        let silent = try TestServer(script: "silent_server.py")
+        addTeardownBlock { silent.stop() }
+        let endpoint = StatusEndpoint.elegoo(host: "127.0.0.1", port: silent.port)
+        let connection = ElegooConnection(host: "127.0.0.1", port: silent.port, log: StatusLog(endpoint: endpoint))
+        let started = Date()
+        XCTAssertThrowsError(try connection.run(stop: StopSignal(), live: { XCTFail("never live") }, report: { _ in })) { error in
+            XCTAssertEqual(error as? StatusFailure, .timeout)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), ElegooConnection.connectTimeout + 3)
+        XCTAssertNotNil(silent.waitFor("accepted"))
+    }
+
     func testStateNumbers() {
         func status(_ info: [String: Any]) -> PrinterStatus {
             var report = ElegooReport()
