@@ -75,18 +75,20 @@ final class ElegooStatusCommandTests: XCTestCase {
             """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
         let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
 
-        let status = try CommandRun.product("layerwatch", ["status", "--printer", "Carbon"], environment: environment)
-        XCTAssertEqual(status.status, 0, status.stdout + status.stderr)
-        for expected in ["elegoo://\(host):3030", "state      Paused", "job        vase.gcode", "progress   64 %"] {
-            XCTAssertTrue(status.stdout.contains(expected), "\(expected) missing from\n\(status.stdout)")
-        }
-        // The status connection turned the camera on; the probe plays it.
-        XCTAssertNotNil(printer.waitFor("request") { $0.int("cmd") == 386 })
+        // Probed first, before any status connection: the probe turns the camera on itself (Cmd 386).
         let probe = try CommandRun.product("layerwatch", ["probe", "--printer", "Carbon", "--json"], environment: environment)
         XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
         let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any], probe.stdout)
         XCTAssertEqual(report["url"] as? String, "http://\(host):3031/video", "its own camera")
         XCTAssertEqual(report["codec"] as? String, "mjpeg")
         XCTAssertNotNil(printer.waitFor("video"), "the MJPEG stream with its malformed header was read")
+        XCTAssertEqual(printer.events(named: "video-refused").count, 0)
+        XCTAssertEqual(printer.events(named: "request").first?.int("cmd"), 386)
+
+        let status = try CommandRun.product("layerwatch", ["status", "--printer", "Carbon"], environment: environment)
+        XCTAssertEqual(status.status, 0, status.stdout + status.stderr)
+        for expected in ["elegoo://\(host):3030", "state      Paused", "job        vase.gcode", "progress   64 %"] {
+            XCTAssertTrue(status.stdout.contains(expected), "\(expected) missing from\n\(status.stdout)")
+        }
     }
 }

@@ -26,6 +26,11 @@ struct ElegooStatusFamily: StatusURLFamily {
         guard let url = try ElegooConnection.videoURL(at: endpoint, stop: stop) else { return [] }
         return [ImportedCamera(name: tr("Camera"), service: "mjpeg", url: url)]
     }
+
+    /// Cmd 386 on a connection of its own, for a camera opened without the status (`layerwatch probe`).
+    func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {
+        _ = try? ElegooConnection.videoURL(at: endpoint, stop: stop)
+    }
 }
 
 extension StatusEndpoint {
