@@ -31,7 +31,9 @@ enum ProbeTarget {
             chosen = printer.cameras[0]
         }
         do {
-            return try printer.source(of: chosen)
+            let source = try printer.source(of: chosen)
+            if chosen.url == nil { printer.statusEndpoint?.turnCameraOn() }  // its own camera may stream only once asked
+            return source
         } catch {
             throw Failure(description: [problem, "\(error)"].compactMap { $0 }.joined(separator: " "))
         }

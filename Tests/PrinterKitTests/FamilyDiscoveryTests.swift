@@ -13,13 +13,13 @@ final class FamilyDiscoveryTests: XCTestCase {
     }
 
     func testOnlyTheKindsOfADiscoveredFamilyAreDiscovered() {
-        let kinds: [Printer.Kind] = [.bambuRTSPS(nil), .bambuJPEG(.p1s), .klipper, .octoprint, .creality(.k1), .generic]
-        XCTAssertEqual(kinds.map(\.isDiscovered), [true, true, false, false, false, false])
+        let kinds: [Printer.Kind] = [.bambuRTSPS(nil), .bambuJPEG(.p1s), .klipper, .octoprint, .creality(.k1), .elegoo, .generic]
+        XCTAssertEqual(kinds.map(\.isDiscovered), [true, true, false, false, false, true, false])
     }
 
     /// A find's kind comes from the registry: a Bambu P1S's is the JPEG kind with its model, an
-    /// unknown Bambu model's is none (it may be either kind), and a find of a family that is not
-    /// registered has none and is not offered.
+    /// unknown Bambu model's is none (it may be either kind), and an Elegoo find's is the family's
+    /// one kind, offered.
     func testAFindsKindIsResolvedThroughTheRegistry() throws {
         let p1s = DiscoveredPrinter(serial: "01P00A451601106", address: "192.0.2.21", modelCode: "C12")
         XCTAssertEqual(p1s.kind, .bambuJPEG(.p1s))
@@ -29,8 +29,8 @@ final class FamilyDiscoveryTests: XCTestCase {
         XCTAssertTrue(unknown.isOffered)
         XCTAssertEqual(unknown.modelName, "Z99")
         let elegoo = try XCTUnwrap(DiscoveryParser.parse(DiscoveryAnswers.elegoo(), sender: "192.0.2.40"))
-        XCTAssertNil(elegoo.kind)
-        XCTAssertFalse(elegoo.isOffered, "no Elegoo family is registered yet")
+        XCTAssertEqual(elegoo.kind, .elegoo)
+        XCTAssertTrue(elegoo.isOffered, "the Elegoo family declares its discovery")
         XCTAssertNotEqual(elegoo.key, DiscoveredPrinter(serial: elegoo.identifier, address: "192.0.2.40").key, "one key per family")
     }
 }

@@ -191,8 +191,20 @@ final class StatusParsingTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(message("not a url"), "not a status URL: use bambu://bblp:CODE@HOST?serial=SERIAL, moonraker://HOST, "
-                           + "octoprint://HOST?key=KEY or creality://HOST")
-        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint:// or creality://")
+                           + "octoprint://HOST?key=KEY, creality://HOST or elegoo://HOST")
+        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint://, creality:// or elegoo://")
         XCTAssertEqual(try StatusEndpoint.parse("klipper://voron:7126?key=K"), .moonraker(host: "voron", port: 7126, apiKey: "K"))
+    }
+
+    /// An Elegoo Centauri Carbon's URL: its address and the SDCP port (3030 when none is given);
+    /// it carries no secret, and a key given is not kept.
+    func testTheElegooURLIsRead() throws {
+        XCTAssertEqual(try StatusEndpoint.parse("elegoo://192.168.1.40"), .elegoo(host: "192.168.1.40", port: 3030))
+        XCTAssertEqual(try StatusEndpoint.parse("ELEGOO://[fd00::9]:3131"), .elegoo(host: "fd00::9", port: 3131))
+        let keyed = try StatusEndpoint.parse("elegoo://cc.local?key=s3cret")
+        XCTAssertEqual(keyed, .elegoo(host: "cc.local", port: 3030))
+        XCTAssertFalse(keyed.description.contains("s3cret"), keyed.description)
+        XCTAssertEqual(StatusEndpoint.elegoo(host: "fd00::9", port: 3030).description, "elegoo://[fd00::9]:3030")
+        XCTAssertTrue(StatusEndpoint.elegoo(host: "cc", port: 3030).hasSwitchableLight)
     }
 }

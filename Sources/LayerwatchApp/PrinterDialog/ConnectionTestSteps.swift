@@ -25,3 +25,25 @@ struct StatusThenCameras: ConnectionTestSteps {
         CheckFailurePlacement(failure, byURL: false)
     }
 }
+
+/// The status connection first, then every camera once it answered: a printer whose status
+/// connection turns its camera on (an Elegoo printer's) streams only after that.
+struct StatusBeforeCameras: ConnectionTestSteps {
+    @MainActor func test(_ printer: Printer, status endpoint: StatusEndpoint, in run: ConnectionTestRun, on dialog: PrinterDialog) {
+        dialog.testStatus(endpoint, in: run) { [weak dialog] passed in
+            guard let dialog else { return }
+            guard passed else {
+                for camera in printer.cameras {
+                    dialog.finish(.camera(camera.id), in: run, passed: false,
+                                  tr("Not tried until the printer's status answers: it turns the camera on."))
+                }
+                return
+            }
+            dialog.testCameras(of: printer, in: run)
+        }
+    }
+
+    func ownCameraFailure(_ failure: StreamProbe.Report.Failure, of printer: Printer) -> CheckFailurePlacement? {
+        CheckFailurePlacement(failure, byURL: false)
+    }
+}

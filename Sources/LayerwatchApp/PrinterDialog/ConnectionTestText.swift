@@ -27,6 +27,6 @@ enum ConnectionTestText {
     /// login without reporting in the few seconds a test waits.
     static func status(_ status: PrinterStatus?) -> String {
         guard let status else { return tr("Connected: the printer accepted the connection.") }
-        return String(format: tr("Connected: the printer says it is “%@”."), StatusText.state(status.state))
+        return String(format: tr("Connected: the printer says it is “%@”."), StatusText.state(of: status))
     }
 }

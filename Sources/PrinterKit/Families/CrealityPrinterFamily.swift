@@ -29,12 +29,12 @@ struct CrealityPrinterFamily: PrinterFamily {
 
     /// go2rtc reads both: the K1 family's MJPEG, the K2 family's `webrtc:…#format=creality`.
     func go2rtcSource(of printer: Printer, camera index: Int, among printers: [Printer]) -> Result<Go2RTCExport.Source, Go2RTCExport.Omission> {
-        guard let host = try? BambuCamera.validatedHost(printer.host) else { return .failure(.invalidCrealityCamera) }
+        guard let host = try? BambuCamera.validatedHost(printer.host) else { return .failure(.invalidAddress) }
         return .success(Go2RTCExport.Source(url: printer.kind.creality.cameraURL(host: host)))
     }
 
     func printer(from draft: PrinterDraft, name: String, messages: inout [PrinterDraft.Field: String]) -> Printer {
-        draft.crealityPrinter(name: name, messages: &messages)
+        draft.addressPrinter(name: name, usualPort: StatusEndpoint.crealityPort, messages: &messages)
     }
 
     /// The family `variant` names; the first (`k1`) for none this version knows.
@@ -56,15 +56,4 @@ extension Printer.Kind {
 
     /// A Creality kind's family (`k1` when its variant is unknown).
     fileprivate var creality: CrealityFamily { variant.flatMap(CrealityFamily.init(rawValue:)) ?? .k1 }
-}
-
-extension PrinterDraft {
-    /// The Creality printer: its address, its family (the Model row), and its cameras (its own first).
-    func crealityPrinter(name: String, messages: inout [Field: String]) -> Printer {
-        var host = ""
-        do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
-        let port = typedPort(usual: StatusEndpoint.crealityPort, messages: &messages)
-        return kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port == StatusEndpoint.crealityPort ? nil : port,
-                            cameras: checkedCameras(messages: &messages)))
-    }
 }

@@ -50,7 +50,7 @@ public enum Go2RTCExport {
     /// Why a printer has no stream in the file (written as a YAML comment, so in English).
     enum Omission: String, Error {
         case invalidBambuCamera = "its address or access code is missing or invalid"
-        case invalidCrealityCamera = "its address is missing or invalid"
+        case invalidAddress = "its address is missing or invalid"
         case noNetworkURL = "it has no network camera URL go2rtc can open"
     }
 

@@ -174,6 +174,16 @@ public struct PrinterDraft: Equatable, Sendable {
         return family.statusEndpoint(host: host, port: port, key: key)
     }
 
+    /// A printer reached at its address without a login (Creality, Elegoo): its address, its API
+    /// port (`usualPort` is kept as none), and its cameras (its own first).
+    func addressPrinter(name: String, usualPort: Int, messages: inout [Field: String]) -> Printer {
+        var host = ""
+        do { host = try BambuCamera.validatedHost(self.host) } catch { messages[.host] = "\(error)" }
+        let port = typedPort(usual: usualPort, messages: &messages)
+        return kept(Printer(id: id, name: name, kind: kind, host: host, apiPort: port == usualPort ? nil : port,
+                            cameras: checkedCameras(messages: &messages)))
+    }
+
     /// The API port typed, `usual` when the field is empty.
     func typedPort(usual: Int, messages: inout [Field: String]) -> Int {
         let text = apiPort.trimmingCharacters(in: .whitespaces)

@@ -59,7 +59,7 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
             }
             var changed = false
             for message in messages where message != Self.ok {
-                guard let object = object(message) else { continue }
+                guard let object = WebSocketJSON.object(message, log: log) else { continue }
                 if JSONValue.string(object["ModeCode"]) == "heart_beat" {
                     socket.send(text: "ok")
                     continue
@@ -89,22 +89,6 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
 
     func interrupt() {
         lock.withLock { client }?.wakeUp()
-    }
-
-    /// The JSON object in a message, or nil (logged) when it is none: RFC 6455 would fail the
-    /// connection on a text message that is not UTF-8 (so the client hands text to libsoup as
-    /// binary), but one bad message from a printer should cost only itself.
-    private func object(_ message: [UInt8]) -> [String: Any]? {
-        guard String(validating: message, as: UTF8.self) != nil else {
-            log.info("ignored a message that is not UTF-8")
-            return nil
-        }
-        do {
-            return try JSONValue.object(Data(message))
-        } catch {
-            log.info("ignored a message: \(error.userMessage)")
-            return nil
-        }
     }
 
     /// The printer's plain-text heartbeat answer, which carries no status.

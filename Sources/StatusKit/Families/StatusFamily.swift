@@ -27,6 +27,9 @@ protocol StatusFamily: Sendable {
     func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection
     /// The cameras `endpoint`'s host lists (`CameraImport`).
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera]
+    /// Asks the printer at `endpoint` to turn its own camera on, for a printer whose camera streams
+    /// only once asked (an Elegoo printer's; its status connection asks at connect); nothing for others.
+    func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?)
 }
 
 extension StatusFamily {
@@ -38,6 +41,7 @@ extension StatusFamily {
 
     /// A family whose printer has only its own camera lists none.
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] { [] }
+    func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {}
 }
 
 /// A family `layerwatch status` reaches by URL (all but the demo printer): how its URL reads.

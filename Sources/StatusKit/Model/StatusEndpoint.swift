@@ -76,6 +76,12 @@ public struct StatusEndpoint: Hashable, Sendable {
     /// so its toggle stays insensitive).
     public var hasSwitchableLight: Bool { family.hasSwitchableLight }
 
+    /// Asks the printer to turn its own camera on where it streams only once asked (an Elegoo
+    /// printer's), before the camera is opened without the status connection; nothing for others.
+    public func turnCameraOn(stop: StopSignal? = nil) {
+        family.turnCameraOn(at: self, stop: stop)
+    }
+
     /// Why `layerwatch cameras` has nothing to list for this printer (a Bambu printer has one
     /// camera); nil when its host is asked.
     public var cameraListRefusal: String? { family.cameraListRefusal }

@@ -39,10 +39,10 @@ final class WebSocketClient: @unchecked Sendable {
     private var outgoing: [String] = []
     private var woken = false
 
-    /// Connects to `ws://host:port/` and completes the handshake within `timeout`; once open, libsoup
+    /// Connects to `ws://host:port` + `path` and completes the handshake within `timeout`; once open, libsoup
     /// pings the server every `keepalive` seconds (whole seconds, none when 0), so a pong shows a
     /// quiet printer is still there.
-    init(host: String, port: Int, timeout: TimeInterval, keepalive: TimeInterval = 0, stop: StopSignal) throws(StatusFailure) {
+    init(host: String, port: Int, path: String = "/", timeout: TimeInterval, keepalive: TimeInterval = 0, stop: StopSignal) throws(StatusFailure) {
         context = g_main_context_new()
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
@@ -50,7 +50,7 @@ final class WebSocketClient: @unchecked Sendable {
         session = lw_websocket_guard_session(host, Int32(port), &limits)
         self.stop = stop
         soup_session_set_user_agent(session, "Layerwatch")
-        guard let message = soup_message_new("GET", "ws://\(StreamSource.bracketed(host)):\(port)/") else { throw .timeout }
+        guard let message = soup_message_new("GET", "ws://\(StreamSource.bracketed(host)):\(port)\(path)") else { throw .timeout }
         request = message
         // A redirect is the server's answer, not a place to follow the printer to.
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)

@@ -13,17 +13,27 @@ struct MultipartReader {
     static let maximumGap = 64 * 1024
 
     private let bytes: AVIOBytes
-    /// `--boundary`: how a boundary line starts.
+    /// `--boundary`, the boundary's leading dashes left out: a boundary line is two or more dashes
+    /// and the rest of it (see `init`).
     private let delimiter: [UInt8]
     /// Set when the boundary line was already read (while looking for the end of a part without a
     /// Content-Length): the next part's headers come next.
     private var atHeaders = false
 
     /// `boundary` is the Content-Type's parameter; without one any line starting `--` is a boundary.
+    /// Read leniently: cameras that put RFC 2046's two dashes into the parameter itself
+    /// (`boundary=--foo`, an Elegoo Centauri Carbon's) start their part lines `--foo` or `----foo`,
+    /// so a line of two or more dashes and then the boundary without its own leading dashes is one.
     init(bytes: AVIOBytes, boundary: String?) {
         self.bytes = bytes
-        let name = boundary ?? ""
-        delimiter = Array((name.hasPrefix("--") ? name : "--" + name).utf8)
+        delimiter = Array(("--" + (boundary ?? "").drop { $0 == "-" }).utf8)
+    }
+
+    /// The length of the boundary at the start of `line` (its dashes included); nil when it has none.
+    private func boundaryLength(_ line: [UInt8]) -> Int? {
+        let dashes = line.prefix { $0 == UInt8(ascii: "-") }.count
+        guard dashes >= 2, line[(dashes - 2)...].starts(with: delimiter) else { return nil }
+        return dashes - 2 + delimiter.count
     }
 
     /// Reads the next part into `packet`; throws `AVERROR_EOF` at the closing boundary or when the
@@ -52,8 +62,8 @@ struct MultipartReader {
         var skipped = 0
         while true {
             let line = try bytes.line(limit: Self.maximumGap, tooLong: FFmpegError.protocolViolation(tr("no part boundary came")))
-            if line.starts(with: delimiter) {
-                if line.count >= delimiter.count + 2, line[delimiter.count...].starts(with: "--".utf8) {
+            if let length = boundaryLength(line) {
+                if line.count >= length + 2, line[length...].starts(with: "--".utf8) {
                     throw FFmpegError(code: lw_averror_eof(), stage: .read)
                 }
                 return
@@ -86,17 +96,19 @@ struct MultipartReader {
     /// which is consumed too. The line break that ended the headers counts as one, so a boundary
     /// right after them ends an empty part.
     private mutating func bodyUntilBoundary() throws(FFmpegError) -> [UInt8] {
-        let needle = [UInt8(ascii: "\n")] + delimiter
+        let needle = delimiter
         var body = [UInt8(ascii: "\n")]
         while true {
             let value = try bytes.byte()
             body.append(value)
-            if value == needle.last, body.count >= needle.count, body.suffix(needle.count).elementsEqual(needle) {
+            if value == needle.last, body.count > needle.count, body.suffix(needle.count).elementsEqual(needle),
+               let lineStart = body[..<(body.count - needle.count)].lastIndex(where: { $0 != UInt8(ascii: "-") }),
+               body[lineStart] == UInt8(ascii: "\n") {
+                body.removeSubrange(lineStart...)
                 break
             }
-            guard body.count <= 1 + FrameLimits.maximumBytes + needle.count else { throw Self.frameTooLarge }
+            guard body.count <= 1 + FrameLimits.maximumBytes + 2 * needle.count else { throw Self.frameTooLarge }
         }
-        body.removeLast(needle.count)
         if body.last == UInt8(ascii: "\r") { body.removeLast() }
         body = Array(body.dropFirst())
         let rest = try bytes.line(limit: Self.maximumLine, tooLong: FFmpegError.protocolViolation(tr("a part boundary is too long")))

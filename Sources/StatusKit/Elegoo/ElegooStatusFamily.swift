@@ -1,0 +1,46 @@
+import Foundation
+import StreamKit
+
+/// The Elegoo family's status side: a Centauri Carbon's SDCP V3 websocket, which wants no login,
+/// `elegoo://HOST[:PORT]`. Its one camera is the MJPEG stream the status connection turns on.
+struct ElegooStatusFamily: StatusURLFamily {
+    let scheme = "elegoo"
+    let urlExample = "elegoo://HOST"
+    let usualPort = StatusEndpoint.elegooPort
+    let hasSwitchableLight = true
+
+    func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
+        .elegoo(host: host, port: url.port ?? usualPort)
+    }
+
+    func description(of endpoint: StatusEndpoint, host: String) -> String {
+        "elegoo://\(host):\(endpoint.port)"
+    }
+
+    func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection {
+        ElegooConnection(host: endpoint.host, port: endpoint.port, log: log)
+    }
+
+    /// The camera the printer names when its video is turned on (Cmd 386's `VideoUrl`).
+    func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] {
+        guard let url = try ElegooConnection.videoURL(at: endpoint, stop: stop) else { return [] }
+        return [ImportedCamera(name: tr("Camera"), service: "mjpeg", url: url)]
+    }
+
+    /// Cmd 386 on a connection of its own, for a camera opened without the status (`layerwatch probe`).
+    func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {
+        _ = try? ElegooConnection.videoURL(at: endpoint, stop: stop)
+    }
+}
+
+extension StatusEndpoint {
+    /// The SDCP websocket's port on a Centauri Carbon (PROTOCOLS.md §11).
+    public static let elegooPort = 3030
+    /// The port its camera's MJPEG stream answers on once the video is on.
+    public static let elegooCameraPort = 3031
+
+    /// An Elegoo Centauri Carbon's SDCP websocket.
+    public static func elegoo(host: String, port: Int) -> StatusEndpoint {
+        StatusEndpoint(family: ElegooStatusFamily(), host: host, port: port)
+    }
+}

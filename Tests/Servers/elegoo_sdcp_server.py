@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Loopback fake of an Elegoo Centauri Carbon: its SDCP V3 websocket and its MJPEG camera.
+
+Why it exists: Layerwatch reads a Centauri Carbon's status and sends it pause/continue/stop and the
+light over SDCP V3 (PROTOCOLS.md §11; the SDCP V3.0.0 specification, cbd-tech; the
+WalkerFrederick/sdcp-centauri-carbon notes), and plays its camera once SDCP turned it on.  The
+websocket side (RFC 6455 server, stdlib only) is creality_ws_server.py's, reused here; on top of it:
+    ws://HOST:PORT/websocket (any path) — no login
+    every --interval seconds, to every client: {"Status":{…},"MainboardID":…,"TimeStamp":…,
+        "Topic":"sdcp/status/<MainboardID>"}; the text "ping" is answered "pong"
+    requests {"Id":…,"Data":{"Cmd":N,"Data":{…},"RequestID":R,…},"Topic":"sdcp/request/…"} are
+    answered {"Id":…,"Data":{"Cmd":N,"Data":{"Ack":A,…},"RequestID":R,"MainboardID":…},
+        "Topic":"sdcp/response/<MainboardID>"}:
+        0 status (pushed at once)   1 attributes   129 pause (13 → 5 pausing → 6 paused)
+        131 continue (6 → 12 resuming → 13)   130 stop (13 or 6 → 7 stopping → 8 stopped, its
+        Filename and TaskId blanked from stopping on, as the firmware does)   386 video {"Enable":1} (answers
+        "VideoUrl":"HOST:CAMERA_PORT/video", without a scheme as the printer sends it)
+        403 light {"LightStatus":{"SecondLight":B}}
+        A command the state does not allow is answered Ack 1.
+    a client that sends nothing for --idle seconds is closed (the printer waits about 60 s)
+    http://HOST:CAMERA_PORT/video: 404 until Cmd 386 turned the video on, then MJPEG with the
+        printer's malformed header `Content-Type: multipart/x-mixed-replace; boundary=--foo` and
+        its unformatted Expires; the part lines are --body-boundary (default "--foo", as the
+        header names it; "----foo" is what RFC 2046 would make of it); --no-length leaves the parts'
+        Content-Length out; --video-on streams without Cmd 386
+
+stdin:  {"cmd":"set","fields":{…}}           merged (deep) into Status and pushed at once
+        {"cmd":"ack","command":N,"ack":A}    answer command N with Ack A from now on (0 to undo)
+        {"cmd":"raw","text":T}               T sent as one text message to every client
+        {"cmd":"mode","mode":M}              creality_ws_server.py's modes: normal | silent | deaf |
+                                             garbage | badframe | huge | deep | badutf8 | close
+stdout: {"event":"ready","port":N,"camera_port":M}
+        {"event":"connected","key_ok":B}   a handshake answered (creality_ws_server's)
+        {"event":"opened","clients":K,"total":T}   a websocket opened (K open now, T ever)
+        {"event":"request","cmd":N,"data":{…},"request_id":R,"topic":P}
+        {"event":"ping"}  the text "ping"          {"event":"closed"}  {"event":"idle"} (dropped)
+        {"event":"video","clients":K,"total":T}    an MJPEG stream began (K streaming now)
+        {"event":"video-refused"}                  /video before the video was turned on
+        {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
+"""
+import argparse
+import copy
+import json
+import os
+import socket
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from creality_ws_server import Client, Printer, frame  # noqa: E402
+from servercommon import add_common_args, deep_merge, emit, listen, log, make_jpeg, serve_commands  # noqa: E402
+
+NAME = "elegoo_sdcp_server"
+MAINBOARD = "608715130105041800009c0000000000"
+
+DEFAULT_STATUS = {
+    "CurrentStatus": [0], "TimeLapseStatus": 0, "PlatFormType": 0,
+    "TempOfHotbed": 24.1, "TempOfNozzle": 25.3, "TempOfBox": 26.4,
+    "TempTargetHotbed": 0, "TempTargetNozzle": 0, "TempTargetBox": 0,
+    "CurrenCoord": "0.00,0.00,0.00", "CurrentFanSpeed": {"ModelFan": 0, "AuxiliaryFan": 0, "BoxFan": 0},
+    "ZOffset": 0.0, "LightStatus": {"SecondLight": 0, "RgbLight": [0, 0, 0]},
+    "PrintInfo": {"Status": 0, "CurrentLayer": 0, "TotalLayer": 0, "CurrentTicks": 0, "TotalTicks": 0,
+                  "Filename": "", "TaskId": "", "PrintSpeedPct": 100, "Progress": 0, "ErrorNumber": 0},
+}
+ATTRIBUTES = {"Name": "Centauri Carbon", "MachineName": "Centauri Carbon", "BrandName": "ELEGOO",
+              "ProtocolVersion": "V3.0.0", "FirmwareVersion": "V1.1.29", "MainboardID": MAINBOARD}
+STEP_SECONDS = 0.3  # how long pausing, resuming and stopping last
+
+
+class Centauri(Printer):
+    """creality_ws_server's websocket printer with SDCP's messages and states."""
+
+    def __init__(self, cfg):
+        super().__init__(heartbeat=cfg.interval, refuse=cfg.refuse)
+        self.status = copy.deepcopy(DEFAULT_STATUS)
+        self.video_on = False
+        self.acks = {}
+        self.idle = cfg.idle
+        self.total = 0
+        self.video_url = f"{cfg.bind}:{{port}}/video"
+
+    # ---- connections ----
+    def serve(self, sock):
+        sock.settimeout(self.idle)  # a silent client is dropped, as the printer drops it
+        client = Client(sock)
+        try:
+            if not self.handshake(client):
+                return
+            with self.lock:
+                self.clients.append(client)
+                self.total += 1
+                open_now, total = len(self.clients), self.total
+            emit(event="opened", clients=open_now, total=total)
+            self.read_frames(client)
+        except socket.timeout:
+            emit(event="idle")
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            with self.lock:
+                if client in self.clients:
+                    self.clients.remove(client)
+            try:
+                sock.close()
+            except OSError:
+                pass
+            emit(event="closed")
+
+    def status_message(self):
+        with self.lock:
+            status = copy.deepcopy(self.status)
+        return {"Status": status, "MainboardID": MAINBOARD, "TimeStamp": int(time.time()),
+                "Topic": f"sdcp/status/{MAINBOARD}"}
+
+    def heartbeats(self):
+        """The status pushed to every client every --interval seconds."""
+        while True:
+            time.sleep(self.heartbeat)
+            with self.lock:
+                clients = [] if self.mode == "silent" else list(self.clients)
+            message = self.status_message()
+            for client in clients:
+                client.text(message)
+
+    def push(self, changes):
+        with self.lock:
+            deep_merge(self.status, changes)
+            clients = [] if self.mode == "silent" else list(self.clients)
+        message = self.status_message()
+        for client in clients:
+            client.text(message)
+
+    # ---- requests ----
+    def on_message(self, client, data):
+        text = data.decode("utf-8", "replace")
+        if text == "ping":
+            emit(event="ping")
+            if self.mode != "silent":
+                client.send(frame(0x1, b"pong"))
+            return
+        try:
+            request = json.loads(text)
+        except ValueError:
+            log(NAME, f"ignoring a message that is not JSON: {text[:100]!r}")
+            return
+        body = request.get("Data") if isinstance(request, dict) else None
+        if not isinstance(body, dict):
+            return
+        cmd, params = body.get("Cmd"), body.get("Data") or {}
+        emit(event="request", cmd=cmd, data=params, request_id=body.get("RequestID"), topic=request.get("Topic"))
+        if self.mode in ("silent", "deaf"):
+            return
+        ack, extra = self.apply(cmd, params)
+        if cmd == 0:
+            client.text(self.status_message())
+        forced = self.acks.get(cmd)
+        answer = {"Ack": forced if forced else ack, **extra}
+        client.text({"Id": request.get("Id", ""), "Topic": f"sdcp/response/{MAINBOARD}",
+                     "Data": {"Cmd": cmd, "Data": answer, "RequestID": body.get("RequestID"),
+                              "MainboardID": MAINBOARD, "TimeStamp": int(time.time())}})
+
+    def apply(self, cmd, params):
+        """A request as the printer takes it: (Ack, the answer's other fields)."""
+        if self.acks.get(cmd):
+            return self.acks[cmd], {}
+        with self.lock:
+            state = self.status["PrintInfo"]["Status"]
+        if cmd in (0, 1):
+            return 0, ({"Attributes": ATTRIBUTES} if cmd == 1 else {})
+        if cmd == 129:
+            return self.step(state in (13,), 5, 6)
+        if cmd == 131:
+            return self.step(state in (6,), 12, 13)
+        if cmd == 130:
+            return self.step(state in (13, 6), 7, 8, blank=True)
+        if cmd == 386:
+            self.video_on = bool(params.get("Enable"))
+            return 0, {"VideoUrl": self.video_url}
+        if cmd == 403:
+            light = (params.get("LightStatus") or {}).get("SecondLight")
+            self.push({"LightStatus": {"SecondLight": 1 if light else 0}})
+            return 0, {}
+        return 1, {}
+
+    def step(self, allowed, passing, final, blank=False):
+        """A command the state allows: its transition state now, its final one a moment later."""
+        if not allowed:
+            return 1, {}
+        changes = {"PrintInfo": {"Status": passing}}
+        if blank:
+            changes["PrintInfo"].update(Filename="", TaskId="")
+        self.push(changes)
+
+        def later():
+            time.sleep(STEP_SECONDS)
+            self.push({"PrintInfo": {"Status": final}})
+        threading.Thread(target=later, daemon=True).start()
+        return 0, {}
+
+    def raw(self, text):
+        with self.lock:
+            clients = list(self.clients)
+        for client in clients:
+            client.send(frame(0x1, text.encode()))
+        return {"clients": len(clients)}
+
+
+class Camera(BaseHTTPRequestHandler):
+    """The printer's MJPEG camera on its own port."""
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def do_GET(self):
+        server = self.server
+        if self.path.split("?")[0] != "/video" or not server.printer.video_on:
+            emit(event="video-refused")
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        with server.lock:
+            server.streaming += 1
+            server.total += 1
+            emit(event="video", clients=server.streaming, total=server.total)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=--foo")
+            self.send_header("Expires", "Thu, %d %d %d %d:%d:%d GMT")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()
+            line = server.cfg.body_boundary.encode()
+            while not server.stopping:
+                jpeg = server.jpeg
+                length = b"" if server.cfg.no_length else b"Content-Length: %d\r\n" % len(jpeg)
+                self.wfile.write(line + b"\r\nContent-Type: image/jpeg\r\n" + length + b"\r\n" + jpeg + b"\r\n")
+                self.wfile.flush()
+                time.sleep(1.0 / server.cfg.fps)
+        except OSError:
+            pass
+        finally:
+            with server.lock:
+                server.streaming -= 1
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_common_args(p)
+    p.add_argument("--camera-port", type=int, default=0, help="the MJPEG camera's port (0 = pick a free one)")
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between status pushes")
+    p.add_argument("--idle", type=float, default=60.0, help="seconds a silent client is kept")
+    p.add_argument("--refuse", type=int, default=0, help="answer every handshake with this HTTP status")
+    p.add_argument("--body-boundary", default="--foo", help="the MJPEG part lines")
+    p.add_argument("--fps", type=float, default=5)
+    p.add_argument("--no-length", action="store_true", help="parts without a Content-Length (read up to the next boundary)")
+    p.add_argument("--video-on", action="store_true", help="the camera streams from the start (no Cmd 386 needed)")
+    cfg = p.parse_args()
+    printer = Centauri(cfg)
+    printer.video_on = cfg.video_on
+    server = listen(cfg.bind, cfg.port)
+
+    class CameraServer(ThreadingHTTPServer):
+        address_family = socket.AF_INET6 if ":" in cfg.bind else socket.AF_INET
+        daemon_threads = True
+
+    camera = CameraServer((cfg.bind, cfg.camera_port), Camera)
+    with tempfile.TemporaryDirectory(prefix="layerwatch-elegoo-") as tmp:
+        camera.jpeg = make_jpeg(os.path.join(tmp, "bars.jpg"), 640, 360)
+    camera.cfg, camera.printer, camera.stopping = cfg, printer, False
+    camera.lock, camera.streaming, camera.total = threading.Lock(), 0, 0
+    printer.video_url = printer.video_url.format(port=camera.server_address[1])
+    threading.Thread(target=camera.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+
+    def accept():
+        while True:
+            sock, _ = server.accept()
+            threading.Thread(target=printer.serve, args=(sock,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    threading.Thread(target=printer.heartbeats, daemon=True).start()
+
+    def handle(command):
+        name = command.get("cmd")
+        if name == "set":
+            printer.push(command.get("fields") or {})
+            emit(event="done", cmd=name)
+        elif name == "ack":
+            printer.acks[int(command["command"])] = int(command.get("ack", 0))
+            emit(event="done", cmd=name)
+        elif name == "raw":
+            emit(event="done", cmd=name, **printer.raw(str(command.get("text", ""))))
+        elif name == "mode":
+            emit(event="done", cmd=name, **printer.set_mode(command))
+        else:
+            raise ValueError(f"unknown command {name!r}")
+
+    emit(event="ready", port=server.getsockname()[1], camera_port=camera.server_address[1])
+    serve_commands(NAME, handle)
+    camera.stopping = True
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
