@@ -29,6 +29,7 @@ extension PrinterChoice {
     static var accessCodeTitle: String { tr("Access code") }
     static var accessCodePlaceholder: String { tr("8 characters") }
     static var apiKeyTitle: String { tr("API key") }
+    static var optionalSerialTitle: String { tr("Serial number (optional)") }
     static var serialHint: String {
         tr("The printer tells it over the network; type it only if print status says it is missing (Settings → Device on the printer).")
     }

@@ -12,7 +12,7 @@ extension PrinterChoice {
                  .apiPort: FieldText(placeholder: String(StatusEndpoint.flashforgePort)),
                  .accessCode: FieldText(title: tr("Check code"), placeholder: accessCodePlaceholder,
                                         hint: tr("On the printer: Settings → Network. Switch LAN-only mode on there: the check code shows beside it.")),
-                 .serial: FieldText(placeholder: "SNMOMC9900001",
+                 .serial: FieldText(title: tr("Serial number"), placeholder: "SNMOMC9900001",
                                     hint: tr("On the printer: Settings → About, or on the label on its back.")),
                  .cameras: FieldText(), .url: cameraURL, .timelapse: timelapse])
 }
