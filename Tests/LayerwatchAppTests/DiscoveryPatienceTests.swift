@@ -83,9 +83,10 @@ final class DiscoveryPatienceTests: XCTestCase {
         let held = UInt16(bigEndian: address.sin_port)
         let directory = try makeTemporaryDirectory()
         try MainActor.assumeIsolated {
+            // Nothing to ask either: a listener that can ask still looks.
             let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) },
                                             id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))",
-                                            discovery: PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: held)]),
+                                            discovery: PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: held)], asks: []),
                                             stateDirectory: directory.appendingPathComponent("state"))
             app.registerWithoutRunning()
             app.activate()

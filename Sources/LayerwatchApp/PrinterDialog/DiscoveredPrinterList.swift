@@ -19,7 +19,7 @@ final class DiscoveredPrinterList {
     var onPick: @MainActor (DiscoveredPrinter) -> Void = { _ in }
     /// The printers shown, in their order.
     private(set) var printers: [DiscoveredPrinter] = []
-    /// Each shown printer's row by serial; the reference keeps a row alive while it is moved.
+    /// Each shown printer's row by its key (`DiscoveredPrinter.key`); the reference keeps a row alive while it is moved.
     private var rows: [String: GObjectRef<UnsafeMutablePointer<GtkWidget>>] = [:]
     /// "Looking for Bambu printers…" with a spinner, in the list while it has no printer.
     private let searching: GObjectRef<UnsafeMutablePointer<GtkWidget>>
@@ -103,18 +103,20 @@ final class DiscoveredPrinterList {
         if gtk_widget_get_mapped(searching.pointer) != 0 { startLooking() }
     }
 
-    /// Shows `printers` in this order, reusing the row of every printer already shown.
+    /// Shows `printers` in this order, but those of a family that cannot be added here
+    /// (`isOffered`), reusing the row of every printer already shown.
     func show(_ printers: [DiscoveredPrinter]) {
-        let shown = Dictionary(self.printers.map { ($0.serial, $0) }) { first, _ in first }
+        let printers = printers.filter(\.isOffered)
+        let shown = Dictionary(self.printers.map { ($0.key, $0) }) { first, _ in first }
         self.printers = printers
         if !printers.isEmpty && !heardAny {
             heardAny = true
             adw_action_row_set_subtitle(gcast(searching.pointer), Self.lookingText)
         }
-        let wanted = Set(printers.map(\.serial))
-        for (serial, row) in rows where !wanted.contains(serial) {
+        let wanted = Set(printers.map(\.key))
+        for (key, row) in rows where !wanted.contains(key) {
             gtk_list_box_remove(gcast(widget), row.pointer)
-            rows[serial] = nil
+            rows[key] = nil
         }
         let searchingShown = gtk_widget_get_parent(searching.pointer) != nil
         if printers.isEmpty != searchingShown {
@@ -125,19 +127,19 @@ final class DiscoveredPrinterList {
             }
         }
         for (index, printer) in printers.enumerated() {
-            place(printer, at: Int32(index), changed: shown[printer.serial] != printer)
+            place(printer, at: Int32(index), changed: shown[printer.key] != printer)
         }
     }
 
-    /// The row showing the printer with `serial`, if it is listed.
+    /// The row showing the printer with `serial` (its identifier), if it is listed.
     func row(serial: String) -> UnsafeMutablePointer<GtkWidget>? {
-        rows[serial]?.pointer
+        printers.first { $0.identifier == serial }.flatMap { rows[$0.key]?.pointer }
     }
 
     /// Makes `printer`'s row the one at `index`: a new row, or the shown one moved there and its
     /// text replaced only when the printer `changed`.
     private func place(_ printer: DiscoveredPrinter, at index: Int32, changed: Bool) {
-        if let row = rows[printer.serial] {
+        if let row = rows[printer.key] {
             if gtk_list_box_row_get_index(gcast(row.pointer)) != index {
                 gtk_list_box_remove(gcast(widget), row.pointer)
                 gtk_list_box_insert(gcast(widget), row.pointer, index)
@@ -148,12 +150,12 @@ final class DiscoveredPrinterList {
         let row = GObjectRef(adopting: Self.makeRow())
         gtk_list_box_row_set_activatable(gcast(row.pointer), true.gboolean)
         adw_action_row_add_suffix(gcast(row.pointer), gtk_image_new_from_icon_name("go-next-symbolic"))
-        let serial = printer.serial
+        let key = printer.key
         connectSignal(row.pointer, "activated") { [weak self] in
-            guard let self, let picked = printers.first(where: { $0.serial == serial }) else { return }
+            guard let self, let picked = printers.first(where: { $0.key == key }) else { return }
             onPick(picked)
         }
-        rows[serial] = row
+        rows[key] = row
         describe(row.pointer, as: printer)
         gtk_list_box_insert(gcast(widget), row.pointer, index)
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The listening thread behind `PrinterDiscovery`: polls the sockets and the wake-up pipe, parses
-/// what arrives, keeps the table, forgets silent printers on time and publishes the list at most
+/// what arrives, asks again every `Asking.interval`, keeps the table, forgets silent printers on time and publishes the list at most
 /// `publishInterval` apart, so a flood of announcements costs this thread and not the UI.
 /// `stop()` joins the thread, so none outlives the listener; the sockets close when the worker is
 /// released.
@@ -13,7 +13,17 @@ final class DiscoveryWorker: @unchecked Sendable {
     /// the rest of it, and the changes meanwhile go out as one list.
     static let publishInterval: TimeInterval = 0.25
 
+    /// The asking socket, what it asks (each to its destination) and how often: the first round
+    /// is sent before the thread starts, the next one `interval` later.
+    struct Asking {
+        let socket: DiscoverySocket
+        let asks: [DiscoveryAsk]
+        let interval: TimeInterval
+    }
+
+    /// The listening sockets, then the asking one.
     private let sockets: [DiscoverySocket]
+    private let asking: Asking?
     private let wakeup: DiscoveryWakeup
     /// The (empty) table the thread starts with: its expiry and address-hold rules.
     private let initialTable: DiscoveryTable
@@ -22,9 +32,10 @@ final class DiscoveryWorker: @unchecked Sendable {
 
     /// `publish` is called on the thread with the sorted list when it has changed, at most once
     /// every `publishInterval`.
-    init(sockets: [DiscoverySocket], wakeup: DiscoveryWakeup, table: DiscoveryTable,
+    init(sockets: [DiscoverySocket], asking: Asking?, wakeup: DiscoveryWakeup, table: DiscoveryTable,
          publish: @escaping @Sendable ([DiscoveredPrinter]) -> Void) {
-        self.sockets = sockets
+        self.sockets = sockets + (asking.map { [$0.socket] } ?? [])
+        self.asking = asking
         self.wakeup = wakeup
         self.initialTable = table
         self.publish = publish
@@ -61,9 +72,10 @@ final class DiscoveryWorker: @unchecked Sendable {
         }
         var lastPublished = -TimeInterval.infinity
         var unpublished = false
+        var nextAsk = asking.map { Self.now() + $0.interval }
         while true {
             let nextPublish = unpublished ? lastPublished + Self.publishInterval : nil
-            let deadline = [table.nextExpiry, nextPublish].compactMap { $0 }.min()
+            let deadline = [table.nextExpiry, nextPublish, nextAsk].compactMap { $0 }.min()
             let timeout = deadline.map(Self.milliseconds(until:)) ?? -1
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { return }
             if descriptors[sockets.count].revents != 0 { return }
@@ -76,6 +88,10 @@ final class DiscoveryWorker: @unchecked Sendable {
                 }
             }
             let now = Self.now()
+            if let asking, let due = nextAsk, now >= due {
+                asking.asks.forEach { _ = asking.socket.send($0) }
+                nextAsk = now + asking.interval
+            }
             unpublished = table.expire(at: now) || unpublished
             if unpublished, now >= lastPublished + Self.publishInterval {
                 publish(table.printers)
