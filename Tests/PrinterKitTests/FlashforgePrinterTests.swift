@@ -80,4 +80,17 @@ final class FlashforgePrinterTests: XCTestCase {
                                          cameras: [PrinterCamera(url: "file:///etc/passwd")]))
         XCTAssertTrue(file[.url]?.contains("not a network camera") ?? false, "\(file)")
     }
+
+    /// An Adventurer 5M's answer to the discovery ask is offered as a Flashforge printer with its
+    /// address and serial number, so the dialog asks only for the check code.
+    func testADiscoveredAdventurer5MIsAFlashforgePrinter() throws {
+        let found = try XCTUnwrap(DiscoveryParser.parse(DiscoveryAnswers.flashforge(name: "Adventurer 5M Pro", serial: "SNMOMC9900728"),
+                                                        sender: "192.0.2.50"))
+        XCTAssertTrue(found.isOffered)
+        XCTAssertEqual(found.kind, .flashforge)
+        XCTAssertEqual(found.serial, "SNMOMC9900728")
+        XCTAssertTrue(Printer.Kind.flashforge.isDiscovered, "the dialog lists what it finds while Flashforge is chosen")
+        XCTAssertTrue(DiscoveryAsk.everyFamily.contains { $0.port == 19000 && $0.address == "225.0.0.9" },
+                      "its ask goes out with the registered families'")
+    }
 }

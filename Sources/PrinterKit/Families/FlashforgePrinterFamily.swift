@@ -5,7 +5,8 @@ import StreamKit
 /// The Flashforge family as a saved printer (Adventurer 5M, 5M Pro, AD5X): its status from the
 /// HTTP API on its host with its serial number and check code (the check code kept in the keyring,
 /// as a Bambu access code is), its camera the one `/detail` names (found by Test Connection or
-/// Find Cameras, kept by URL; an AD5X without a camera is watched without a picture).
+/// Find Cameras, kept by URL; an AD5X without a camera is watched without a picture). Discovery
+/// finds it with its serial number, so the user types only the check code.
 struct FlashforgePrinterFamily: PrinterFamily {
     static let name = "flashforge"
 
@@ -16,6 +17,8 @@ struct FlashforgePrinterFamily: PrinterFamily {
     let secretNoun: SecretsPlace.Noun? = .accessCode
     /// The file keeps no check code, as for a Bambu access code.
     let fileSecretMark = FileSecretMark.nothing
+    /// Its printers answer a datagram to 225.0.0.9:19000 with their name and serial number.
+    let discovery: (any FamilyDiscovery)? = FlashforgeDiscovery()
 
     func displayName(of kind: Printer.Kind) -> String? { "Flashforge" }
 
