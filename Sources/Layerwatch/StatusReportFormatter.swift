@@ -6,7 +6,7 @@ import StreamKit
 /// `layerwatch status`; everything the printer sent is made terminal-safe.
 enum StatusReportFormatter {
     static func text(_ status: PrinterStatus, endpoint: StatusEndpoint) -> String {
-        var rows: [(String, String)] = [(tr("state"), StatusText.state(status.state))]
+        var rows: [(String, String)] = [(tr("state"), StatusText.state(of: status))]
         // TRANSLATORS: the status report's row labels (`layerwatch status`); keep them short.
         if let job = status.job { rows.append((tr("job"), job)) }
         if let progress = status.progress {
@@ -46,6 +46,7 @@ enum StatusReportFormatter {
         var object: [String: Any] = ["endpoint": endpoint.description, "state": status.state.rawValue,
                                      "nozzles": status.nozzles.map(temperature), "hms": status.alerts.map(alert)]
         object["job"] = status.job
+        object["transition"] = status.transition?.rawValue
         object["progress"] = status.progress
         object["layer"] = status.layer
         object["totalLayers"] = status.totalLayers

@@ -82,6 +82,9 @@ final class FlashforgeDialogTests: XCTestCase {
             XCTAssertEqual([tab, tile].map(\.jobText), ["Benchy_PLA.gx", "Benchy_PLA.gx"], "tab and tile")
             XCTAssertEqual([tab, tile].map(\.layersText), ["layer 57 of 180", "layer 57 of 180"])
             XCTAssertTrue(mini.status.strip.titleText?.contains("Benchy_PLA.gx") == true, "the mini window's title names the print")
+            XCTAssertEqual(printer.perform(["cmd": "set", "detail": ["status": "pausing"]])?.name, "done")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { [tab, tile].allSatisfy { $0.stateText == "Pausing" } },
+                          "pausing shown as such: \([tab, tile].map(\.stateText))")
             window.showFarm(true)
             iterateFrames(10)
             ScreenCapture.saveIfAsked(as: "flashforge-farm-tile")

@@ -53,10 +53,14 @@ final class FlashforgeConnectionTests: XCTestCase {
         XCTAssertEqual(printing.bed, .init(current: 60.1, target: 60))
         XCTAssertEqual(printing.chamberLight, true)
 
+        set(server, ["status": "pausing"])
+        let pausing = recorder.awaitStatus(10, "pausing") { $0.transition == .pausing }
+        XCTAssertEqual(pausing?.state, .printing, "still printing on its way to paused")
+        XCTAssertEqual(pausing.map(StatusText.state(of:)), tr("Pausing"))
         for (word, state) in [("heating", PrinterStatus.State.preparing), ("calibrate_doing", .preparing), ("paused", .paused),
                               ("completed", .finished), ("cancel", .cancelled)] {
             set(server, ["status": word])
-            let seen = recorder.awaitStatus(10, word) { $0.state == state }
+            let seen = recorder.awaitStatus(10, word) { $0.state == state && $0.transition == nil }
             XCTAssertEqual(seen?.job, "benchy_PLA.gx", "\(word) still names the print")
         }
         XCTAssertNil(recorder.all.last?.status?.timeLeft, "no time left once the print ended")

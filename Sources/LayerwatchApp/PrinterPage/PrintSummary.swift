@@ -18,6 +18,8 @@ struct PrintSummary: Equatable {
     private(set) var stateText: String
     /// Whether `stateText` names a command's wait rather than a reported state.
     private(set) var isPending = false
+    /// Whether the printer says it is on its way to another state (pausing, resuming, stopping).
+    private(set) var isTransition = false
     let tone: Tone
     let job: String?
     /// 0...1 when a progress bar belongs (a job under way, finished or failed).
@@ -72,7 +74,8 @@ struct PrintSummary: Equatable {
     /// `clock`: the desktop's clock format for the end time (nil: the locale's).
     init(_ status: PrinterStatus, end: Date?, now: Date = Date(), clock: ClockFormat? = nil) {
         state = status.state
-        stateText = StatusText.state(status.state)
+        stateText = StatusText.state(of: status)
+        isTransition = status.transition != nil
         tone = Self.tone(of: status.state)
         let showsProgress = [.printing, .paused, .finished, .failed, .cancelled].contains(status.state)
         job = [.idle, .offline].contains(status.state) ? nil : status.job

@@ -122,8 +122,10 @@ final class StatusStrip {
         gtk_widget_set_halign(widget, alone ? GTK_ALIGN_START : GTK_ALIGN_FILL)
         if alone { gtk_widget_add_css_class(card, "alone") } else { gtk_widget_remove_css_class(card, "alone") }
         if isCompact {
-            // A print under way needs no word: its bar says it (but not a command waiting for the printer).
-            gtk_widget_set_visible(chip, (summary.tone != .active || summary.fraction == nil || summary.isPending || summary.isStale).gboolean)
+            // A print under way needs no word: its bar says it (but not a command waiting for the
+            // printer, nor a printer pausing, resuming or stopping).
+            gtk_widget_set_visible(chip, (summary.tone != .active || summary.fraction == nil || summary.isPending || summary.isTransition
+                                          || summary.isStale).gboolean)
         }
         if let details {
             gtk_widget_set_visible(details, (summary.layers != nil || summary.timeText != nil).gboolean)

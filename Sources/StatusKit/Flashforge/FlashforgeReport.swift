@@ -18,6 +18,7 @@ struct FlashforgeReport {
     var status: PrinterStatus {
         let word = JSONValue.string(detail["status"])?.lowercased() ?? ""
         var status = PrinterStatus(state: Self.state(word))
+        if word == "pausing" { status.transition = .pausing }
         if status.hasActiveJob || [.finished, .cancelled, .failed].contains(status.state) {
             status.job = JSONValue.string(detail["printFileName"]).flatMap { path in
                 path.split(separator: "/").last.map(String.init)  // the printer names the file by its path under /data
@@ -55,12 +56,12 @@ struct FlashforgeReport {
     }
 
     /// The `status` word: heating, calibrating and busy before a print are preparing; a cancelled
-    /// print (`cancel`) is cancelled, no fault; `pausing` reads as paused until Layerwatch has a
-    /// state of its own for it. An unknown word reads as idle.
+    /// print (`cancel`) is cancelled, no fault; `pausing` is still printing, shown as pausing
+    /// (`PrinterStatus.transition`). An unknown word reads as idle.
     static func state(_ word: String) -> PrinterStatus.State {
         switch word {
-        case "printing": return .printing
-        case "pausing", "paused": return .paused
+        case "printing", "pausing": return .printing
+        case "paused": return .paused
         case "heating", "calibrate_doing", "busy": return .preparing
         case "completed": return .finished
         case "cancel": return .cancelled

@@ -11,6 +11,12 @@ public struct PrinterStatus: Equatable, Sendable {
 
     /// A heater's reading: where it is and, when heating, where it is going. Both in
     /// `PrinterNumber.celsius`: a heater whose reading is outside it has no reading.
+    /// A printer on its way between two states, where it says so (an Elegoo printer's pausing,
+    /// resuming and stopping): shown in its own words while `state` stays the one it is leaving.
+    public enum Transition: String, Equatable, Sendable {
+        case pausing, resuming, stopping
+    }
+
     public struct Temperature: Equatable, Sendable {
         public let current: Double
         /// Nil when the printer did not say (or said something implausible); 0 means the heater is off.
@@ -31,6 +37,8 @@ public struct PrinterStatus: Equatable, Sendable {
     }
 
     public var state: State
+    /// Set while the printer is pausing, resuming or stopping; nil otherwise or where it never says.
+    public var transition: Transition?
     /// The print job's name (file name or Bambu's subtask name).
     public var job: String?
     /// Per cent done, 0...100.

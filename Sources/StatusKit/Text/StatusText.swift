@@ -17,6 +17,16 @@ public enum StatusText {
         }
     }
 
+    /// The state `status` shows: its transition's words while it is pausing, resuming or stopping.
+    public static func state(of status: PrinterStatus) -> String {
+        switch status.transition {
+        case .pausing?: return tr("Pausing")
+        case .resuming?: return tr("Resuming")
+        case .stopping?: return tr("Stopping")
+        case nil: return state(status.state)
+        }
+    }
+
     /// How long ago something was: `40 s ago`, then `12 min ago`, `2 h 05 min ago`.
     public static func ago(_ seconds: TimeInterval) -> String {
         seconds < 60 ? String(format: tr("%d s ago"), Int(max(0, seconds))) : String(format: tr("%@ ago"), duration(seconds))
