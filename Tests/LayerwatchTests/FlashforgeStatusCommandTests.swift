@@ -68,15 +68,18 @@ final class FlashforgeStatusCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("check code"), missing.stderr)
     }
 
-    func testASavedFlashforgePrintersStatus() throws {
+    func testASavedFlashforgePrintersStatusAndCamera() throws {
         let printer = try printer()
+        let camera = try TestServer(script: "mjpeg_server.py")
+        addTeardownBlock { camera.stop() }
         XCTAssertEqual(printer.perform(["cmd": "set", "detail": ["status": "paused", "printFileName": "vase.gx", "printProgress": 0.64]])?.name, "done")
         let config = try makeTemporaryDirectory()
         try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
         try Data("""
             {"formatVersion": 3, "printers": [
              {"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FE", "name": "5M", "kind": "flashforge", "host": "127.0.0.1",
-              "apiPort": \(printer.port), "serial": "\(Self.serial)", "accessCode": "\(Self.code)", "cameras": []}]}
+              "apiPort": \(printer.port), "serial": "\(Self.serial)", "accessCode": "\(Self.code)",
+              "cameras": [{"id": "6F9619FF-8B86-D011-B42D-00CF4FC964FD", "url": "http://127.0.0.1:\(camera.port)/?action=stream"}]}]}
             """.utf8).write(to: config.appendingPathComponent("layerwatch/printers.json"))
         let environment = ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
         let status = try CommandRun.product("layerwatch", ["status", "--printer", "5M"], environment: environment)
@@ -85,5 +88,13 @@ final class FlashforgeStatusCommandTests: XCTestCase {
             XCTAssertTrue(status.stdout.contains(expected), "\(expected) missing from\n\(status.stdout)")
         }
         XCTAssertFalse(status.stdout.contains(Self.code), status.stdout)
+        let probe = try CommandRun.product("layerwatch", ["probe", "--printer", "5M", "--json"], environment: environment)
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any], probe.stdout)
+        XCTAssertEqual(report["codec"] as? String, "mjpeg", probe.stdout)
+        XCTAssertNotNil(camera.waitFor("request") { $0.string("path") == "/?action=stream" }, "its camera by URL")
+        let resume = try CommandRun.product("layerwatch", ["resume", "--printer", "5M", "--json"], environment: environment)
+        XCTAssertEqual(resume.status, 0, resume.stdout + resume.stderr)
+        XCTAssertTrue(resume.stdout.contains("\"done\""), resume.stdout)
     }
 }
