@@ -19,7 +19,7 @@ struct DiscoverCommand: ParsableCommand {
     /// Asks are datagrams, which may be lost: they are sent again this often while listening.
     static let askInterval: TimeInterval = 2
 
-    @Option(name: .long, help: ArgumentHelp(tr("Listen and ask for this many seconds (1 to 600; 5 if not given).")))
+    @Option(name: .long, help: ArgumentHelp(tr("Listen and ask for this many seconds, from 1 to 600.")))
     var seconds = defaultSeconds
 
     @Flag(name: .long, help: ArgumentHelp(tr("Print the printers as a JSON array.")))

@@ -15,6 +15,11 @@ extension PrinterDiscovery {
         /// themselves (`FamilyDiscovery.endpoints`), each once.
         public static var everyFamily: [Endpoint] { unique(PrinterFamilies.discoveries.flatMap(\.endpoints)) }
 
+        /// The registered families whose printers announce themselves ("Bambu Lab"), for sentences.
+        public static var everyFamilyTitles: [String] {
+            PrinterFamilies.discoveries.filter { !$0.endpoints.isEmpty }.map(\.title)
+        }
+
         /// Where the printers of every discovery announce themselves, their family registered or
         /// not (`FamilyDiscoveries.all`), each once.
         public static var everyDiscovery: [Endpoint] { unique(FamilyDiscoveries.all.flatMap(\.endpoints)) }
