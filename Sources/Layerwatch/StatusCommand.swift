@@ -71,11 +71,11 @@ extension StatusCommand: StatusTargetHelp {
 struct CamerasCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cameras",
-        abstract: tr("List the cameras a Klipper (Moonraker) or OctoPrint host, or a go2rtc restreamer, knows, as Layerwatch would import them."),
+        abstract: tr("List the cameras a Klipper (Moonraker) or OctoPrint host, a Flashforge printer or a go2rtc restreamer knows, as Layerwatch would import them."),
         discussion: tr("Exit codes as for status.")
     )
 
-    @Argument(help: ArgumentHelp(tr("moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY or go2rtc://[USER:PASSWORD@]HOST[:PORT].")))
+    @Argument(help: ArgumentHelp(tr("moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY, flashforge://HOST[:PORT]?serial=SERIAL or go2rtc://[USER:PASSWORD@]HOST[:PORT].")))
     var url: String
 
     @OptionGroup var code: CodeFromStdin

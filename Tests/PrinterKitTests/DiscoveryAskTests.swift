@@ -28,7 +28,7 @@ final class DiscoveryAskTests: XCTestCase {
 
     /// `layerwatch discover` asks every discovery's printers, registered or not (PROTOCOLS.md §11, §13).
     func testEveryDiscoverysAsksAreElegoosAndFlashforges() {
-        XCTAssertEqual(DiscoveryAsk.everyDiscovery, [
+        XCTAssertEqual(DiscoveryAsk.everyDiscovery.sorted { $0.port < $1.port }, [
             DiscoveryAsk(payload: Array("M99999".utf8), port: 3000, address: "255.255.255.255"),
             DiscoveryAsk(payload: [], port: 19000, address: "225.0.0.9"),
         ])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StatusKit
+import StreamKit
 import XCTest
 
 /// The protocols' JSON read into a status: Bambu's merged partial reports and packed temperatures,
@@ -184,6 +185,26 @@ final class StatusParsingTests: XCTestCase {
         XCTAssertThrowsError(try StatusEndpoint.parse("http://h"))
     }
 
+    /// A Flashforge URL carries the serial number; the check code comes apart (standard input, a
+    /// saved printer) or as its `key`, and is masked; without either, it is refused in those words.
+    func testFlashforgeURLsNeedTheSerialAndTheCheckCodeAndMaskTheCode() throws {
+        XCTAssertEqual(try StatusEndpoint.parse("flashforge://192.168.1.40?serial=SNMOMC9900001", secret: "31415926"),
+                       .flashforge(host: "192.168.1.40", port: 8898, serial: "SNMOMC9900001", checkCode: "31415926"))
+        let keyed = try StatusEndpoint.parse("flashforge://[::1]:9000?serial=SN1&key=31415926")
+        XCTAssertEqual(keyed, .flashforge(host: "::1", port: 9000, serial: "SN1", checkCode: "31415926"))
+        XCTAssertEqual(keyed.baseURL?.absoluteString, "http://[::1]:9000")
+        XCTAssertEqual(keyed.description, "flashforge://[::1]:9000?serial=SN1&key=\(Redactor.mask)")
+        XCTAssertEqual(keyed.secrets, ["31415926"])
+        XCTAssertTrue(keyed.hasSwitchableLight)
+        XCTAssertThrowsError(try StatusEndpoint.parse("flashforge://h?serial=SN1")) { error in
+            XCTAssertTrue("\(error)".contains("check code"), "\(error)")
+        }
+        XCTAssertThrowsError(try StatusEndpoint.parse("flashforge://h", secret: "31415926")) { error in
+            XCTAssertTrue("\(error)".contains("serial number"), "\(error)")
+            XCTAssertFalse("\(error)".contains("31415926"))
+        }
+    }
+
     /// The usage hints list every family of the registry, in its order, as they always read.
     func testTheUsageHintsNameEachFamilysURL() {
         func message(_ url: String) -> String? {
@@ -191,8 +212,8 @@ final class StatusParsingTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(message("not a url"), "not a status URL: use bambu://bblp:CODE@HOST?serial=SERIAL, moonraker://HOST, "
-                           + "octoprint://HOST?key=KEY, creality://HOST or elegoo://HOST")
-        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint://, creality:// or elegoo://")
+                           + "octoprint://HOST?key=KEY, creality://HOST, elegoo://HOST or flashforge://HOST?serial=SERIAL")
+        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint://, creality://, elegoo:// or flashforge://")
         XCTAssertEqual(try StatusEndpoint.parse("klipper://voron:7126?key=K"), .moonraker(host: "voron", port: 7126, apiKey: "K"))
     }
 

@@ -20,6 +20,8 @@ struct CheckFailurePlacement: Equatable {
         switch failure {
         case .authRejected, .loginRequired:
             self.init(.accessCode, tr("Rejected — check it and try again."), isRejection: true)
+        case .credentialsRejected(_, let field):
+            self.init(.accessCode, field, isRejection: true)
         case .refused:
             self.init(.host, tr("Nothing answers at this address and port — check both."))
         case .timeout:

@@ -6,7 +6,7 @@ import StreamKit
 /// families' in their own files (Families/), go2rtc's and a camera by URL's here.
 extension PrinterChoice {
     /// The drop-down, in order: the registry of the choices the dialog offers.
-    static let all = [bambuRTSPS, bambuJPEG, creality, elegoo, klipper, octoprint, go2rtc, camera]
+    static let all = [bambuRTSPS, bambuJPEG, creality, elegoo, flashforge, klipper, octoprint, go2rtc, camera]
 
     /// go2rtc's API lists its streams; the password is for the listing only.
     static let go2rtc = PrinterChoice(
@@ -29,6 +29,7 @@ extension PrinterChoice {
     static var accessCodeTitle: String { tr("Access code") }
     static var accessCodePlaceholder: String { tr("8 characters") }
     static var apiKeyTitle: String { tr("API key") }
+    static var optionalSerialTitle: String { tr("Serial number (optional)") }
     static var serialHint: String {
         tr("The printer tells it over the network; type it only if print status says it is missing (Settings → Device on the printer).")
     }

@@ -79,7 +79,7 @@ extension PrinterDialog {
                                                                                         : draft.statusEndpoint().map { .statusAPI($0) }
         switch asked {
         case .failure:
-            leftEdited.formUnion([.host, .apiPort, .accessCode, .user])
+            leftEdited.formUnion([.host, .apiPort, .accessCode, .user, .serial])
             return showProblems()
         case .success(let found):
             target = found

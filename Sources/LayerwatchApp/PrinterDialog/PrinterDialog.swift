@@ -32,7 +32,7 @@ final class PrinterDialog {
     let accessCode = FormField(title: "", secret: true, hint: "")
     let apiPort = FormField(title: tr("Port"))
     let apiUser = FormField(title: tr("API username"))
-    let serial = FormField(title: tr("Serial number (optional)"), hint: "")
+    let serial = FormField(title: PrinterChoice.optionalSerialTitle, hint: "")
     let url = FormField(title: tr("Camera URL"), hint: "")
     /// Under the URL while it looks like a WebRTC (WHEP) address without `webrtc:`: puts it there.
     let useWebRTC: UnsafeMutablePointer<GtkWidget>

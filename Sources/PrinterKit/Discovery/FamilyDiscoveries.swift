@@ -7,7 +7,7 @@ import Foundation
 enum FamilyDiscoveries {
     /// Discoveries written before their family: each leaves this list when its family declares it
     /// as its `discovery`.
-    private static let withoutFamily: [any FamilyDiscovery] = [FlashforgeDiscovery()]
+    private static let withoutFamily: [any FamilyDiscovery] = []
 
     static var all: [any FamilyDiscovery] {
         let registered = PrinterFamilies.discoveries

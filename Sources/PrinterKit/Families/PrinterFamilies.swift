@@ -10,6 +10,7 @@ enum PrinterFamilies {
         OctoPrintPrinterFamily(),
         CrealityPrinterFamily(),
         ElegooPrinterFamily(),
+        FlashforgePrinterFamily(),
         CameraByURLFamily(),
     ]
 

@@ -88,11 +88,18 @@ public struct PrinterDraft: Equatable, Sendable {
         return .success(printers)
     }
 
-    /// Where a Klipper or OctoPrint printer's API is (what finds its cameras), or a message for each
-    /// of the host, port and key that is wrong.
+    /// Where the printer's status API is (what finds its cameras: a Klipper or OctoPrint host, a
+    /// printer that names its own camera), or a message for each of the fields it is made of
+    /// (host, port, key or code, serial number) that is wrong; its cameras are not asked.
     public func statusEndpoint() -> Result<StatusEndpoint, Problems> {
         var messages: [Field: String] = [:]
-        let endpoint = statusEndpoint(messages: &messages)
+        let endpoint: StatusEndpoint?
+        if kind.family is any StatusAPIFamily {
+            endpoint = statusEndpoint(messages: &messages)
+        } else {
+            endpoint = kind.family.printer(from: self, name: name, messages: &messages).statusEndpoint
+            messages = messages.filter { [.host, .apiPort, .accessCode, .serial].contains($0.key) }
+        }
         guard let endpoint, messages.isEmpty else { return .failure(Problems(messages: messages)) }
         return .success(endpoint)
     }

@@ -10,6 +10,7 @@ enum StatusFamilies {
         OctoPrintStatusFamily(),
         CrealityStatusFamily(),
         ElegooStatusFamily(),
+        FlashforgeStatusFamily(),
     ]
 
     /// The family whose scheme or alias is `scheme` (lowercased).

@@ -6,6 +6,10 @@ import StreamKit
 public enum StatusFailure: Error, Equatable, Sendable {
     /// The access code or API key was refused.
     case authRejected
+    /// The printer refused its credentials, said in its family's own words (a Flashforge printer's
+    /// serial number or check code): `status` for the status line and the command line, `field`
+    /// under the credential's field of the printer dialog.
+    case credentialsRejected(status: String, field: String)
     /// A Creality printer's status websocket, which has no login, answered 401 or 403: whatever
     /// answers wants something Layerwatch cannot give, and no access code would help.
     case loginRequired
@@ -26,6 +30,8 @@ public enum StatusFailure: Error, Equatable, Sendable {
         switch self {
         case .authRejected:
             return tr("Status: the access code or API key was rejected — check it in the printer's settings.")
+        case .credentialsRejected(let status, _):
+            return status
         case .loginRequired:
             return tr("Status: the printer refused the connection and asks for a login, which a Creality printer's status connection does not have — check that the address is the printer's own.")
         case .refused:
@@ -45,7 +51,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
     /// login asked for is a refused login to them).
     public var kind: String {
         switch self {
-        case .authRejected, .loginRequired: return "authRejected"
+        case .authRejected, .credentialsRejected, .loginRequired: return "authRejected"
         case .refused: return "refused"
         case .timeout: return "timeout"
         case .notFound: return "notFound"
@@ -59,7 +65,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
     public var isRetryable: Bool {
         switch self {
         case .refused, .timeout, .protocolError: return true
-        case .authRejected, .loginRequired, .notFound, .missingSerial: return false
+        case .authRejected, .credentialsRejected, .loginRequired, .notFound, .missingSerial: return false
         }
     }
 

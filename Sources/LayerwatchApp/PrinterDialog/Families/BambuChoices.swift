@@ -11,7 +11,7 @@ extension PrinterChoice {
                  .accessCode: FieldText(title: accessCodeTitle, placeholder: accessCodePlaceholder,
                                         hint: tr("On the printer: Settings → LAN Only → Access Code.") + " "
                                             + tr("Switch LAN Only Liveview on there too: the camera needs it.")),
-                 .serial: FieldText(placeholder: "00M00A000000000", hint: serialHint),
+                 .serial: FieldText(title: optionalSerialTitle, placeholder: "00M00A000000000", hint: serialHint),
                  .timelapse: timelapse])
 
     static let bambuJPEG = PrinterChoice(
@@ -20,6 +20,6 @@ extension PrinterChoice {
                  .host: FieldText(placeholder: address, hint: tr("On the printer: Settings → WLAN.")),
                  .accessCode: FieldText(title: accessCodeTitle, placeholder: accessCodePlaceholder,
                                         hint: tr("On the printer: Settings → WLAN → Access Code.")),
-                 .serial: FieldText(placeholder: "01S00C000000000", hint: serialHint),
+                 .serial: FieldText(title: optionalSerialTitle, placeholder: "01S00C000000000", hint: serialHint),
                  .timelapse: timelapse])
 }

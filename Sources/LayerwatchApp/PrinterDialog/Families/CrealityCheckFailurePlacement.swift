@@ -19,7 +19,7 @@ extension CheckFailurePlacement {
             self.init(.host, tr("Something answers here, but not as a Creality printer's status — check the address."))
         case .loginRequired:
             self.init(.host, tr("Something answers here and asks for a login, which a Creality printer's status connection does not have — check the address."))
-        case .authRejected, .missingSerial:
+        case .authRejected, .credentialsRejected, .missingSerial:
             self.init(.host, failure.userMessage)
         }
     }
