@@ -9,6 +9,7 @@ enum PrinterFamilies {
         KlipperPrinterFamily(),
         OctoPrintPrinterFamily(),
         CrealityPrinterFamily(),
+        PrusaLinkPrinterFamily(),
         CameraByURLFamily(),
     ]
 

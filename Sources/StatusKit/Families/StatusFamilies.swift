@@ -9,6 +9,7 @@ enum StatusFamilies {
         MoonrakerStatusFamily(),
         OctoPrintStatusFamily(),
         CrealityStatusFamily(),
+        PrusaLinkStatusFamily(),
     ]
 
     /// The family whose scheme or alias is `scheme` (lowercased).
