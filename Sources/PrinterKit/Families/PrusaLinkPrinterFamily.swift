@@ -12,7 +12,7 @@ struct PrusaLinkPrinterFamily: StatusAPIFamily {
     let secretNoun: SecretsPlace.Noun? = .password
     var emptyHostMessage: String { tr("Enter the printer's address (on the printer: Settings → Network).") }
     var missingKeyMessage: String? { tr("Enter the PrusaLink password (on the printer: Settings → Network → PrusaLink).") }
-    var invalidKeyMessage: String { tr("A PrusaLink password has only letters, digits and punctuation, no spaces: copy it again from the printer's screen.") }
+    var invalidKeyMessage: String? { tr("A PrusaLink password has only letters, digits and punctuation, no spaces: copy it again from the printer's screen.") }
 
     func displayName(of kind: Printer.Kind) -> String? { "Prusa (PrusaLink)" }
 

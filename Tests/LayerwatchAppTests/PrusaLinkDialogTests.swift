@@ -1,0 +1,99 @@
+import CGtk
+import Foundation
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StatusKit
+import StreamKit
+import TestSupport
+import XCTest
+
+/// Adding a Prusa printer (PrusaLink) as a user would, against the fake PrusaLink
+/// (Tests/Servers/prusalink_server.py): the form's fields in PrusaLink's words, Test Connection
+/// logging in with the password, a wrong password said under its field and not saved; saved
+/// without a camera, its tab and farm tile show its print and the job's thumbnail.
+final class PrusaLinkDialogTests: XCTestCase {
+    private static let password = "Pr1ntPass"
+
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    private func printingPrusa() throws -> TestServer {
+        let server = try TestServer(script: "prusalink_server.py", arguments: ["--password", Self.password])
+        addTeardownBlock { server.stop() }
+        XCTAssertEqual(server.perform(["cmd": "thumbnail", "width": 313, "height": 173])?.name, "done")
+        XCTAssertEqual(server.perform(["cmd": "set", "printer": ["state": "PRINTING", "temp_nozzle": 229.8, "target_nozzle": 230,
+                                                                 "temp_bed": 90.1, "target_bed": 90],
+                                       "job": ["id": 21, "progress": 42, "time_remaining": 3120,
+                                               "file": ["name": "HOOK~1.BGC", "display_name": "wall_hook_PETG.bgcode"]]])?.name, "done")
+        return server
+    }
+
+    func testAddingAPrusaWithItsPasswordShowsItsPrintAndThumbnail() throws {
+        let prusa = try printingPrusa()
+        let directory = try makeTemporaryDirectory()
+        try withPrinterDialog(in: directory) { app, window, dialog in
+            dialog.select(.prusaLink)
+            XCTAssertEqual([dialog.name, dialog.host, dialog.apiPort, dialog.accessCode, dialog.cameraRows.field].map(\.isShown),
+                           [true, true, true, true, true])
+            XCTAssertEqual([dialog.serial, dialog.variantRow].map(\.isShown), [false, false])
+            XCTAssertEqual(dialog.accessCode.titleText, "Password")
+            XCTAssertTrue(dialog.accessCode.hintText?.hasPrefix("On the printer: Settings → Network → PrusaLink shows the password (the user is maker).") == true,
+                          dialog.accessCode.hintText ?? "no hint")
+            XCTAssertEqual(dialog.host.hintText, "On the printer: Settings → Network shows its address.")
+            dialog.fill(name: "Core One", host: "127.0.0.1", port: prusa.port, code: Self.password)
+            XCTAssertTrue(dialog.isValid, "\(dialog.blockingProblems)")
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.connectionTest.isDone }, dialog.testResultText)
+            XCTAssertTrue(dialog.testResultText.hasPrefix("Connected"), dialog.testResultText)
+            XCTAssertEqual(dialog.fieldsByProblem.compactMap { $0.1.errorText }, [], "nothing marked")
+            XCTAssertTrue(prusa.events(named: "request").contains { $0.string("auth") == "digest" && $0.fields["authorized"] as? Bool == true })
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "prusalink-dialog")
+
+            dialog.save()
+            XCTAssertEqual(window.tabs.all.map(\.name), ["Core One"])
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertEqual(page.cameras.count, 0)
+            let area = try XCTUnwrap(page.noCamera)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { page.status.strip.stateText == "Printing" && area.thumbnailSize != nil },
+                          "\(String(describing: page.status.strip.stateText)) \(String(describing: area.thumbnailSize))")
+            XCTAssertEqual(page.status.strip.percentText, "42 %")
+            XCTAssertEqual(page.status.strip.jobText, "wall_hook_PETG.bgcode")
+            XCTAssertEqual(area.thumbnailSize?.width, 313, "the texture is the picture PrusaLink served")
+            XCTAssertEqual(area.thumbnailSize?.height, 173)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.isEnabled("pause-print") }, "its print controls work")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "prusalink-tab")
+
+            window.showFarm(true)
+            let tile = try XCTUnwrap(window.farm.tile(id: page.printerID))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { tile.noCamera?.thumbnailSize != nil && tile.status.summary?.state == .printing })
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "prusalink-farm")
+
+            app.flushSaves()
+            let saved = try XCTUnwrap(ConfigStore(directory: directory, secrets: nil).load().config.printers.first)
+            XCTAssertEqual(saved.kind, .prusaLink)
+            XCTAssertEqual(saved.statusEndpoint, .prusaLink(host: "127.0.0.1", port: prusa.port, password: Self.password))
+            XCTAssertEqual(saved.cameras, [])
+        }
+    }
+
+    func testAWrongPasswordIsSaidUnderItsFieldAndNotSaved() throws {
+        let prusa = try printingPrusa()
+        try withPrinterDialog(in: try makeTemporaryDirectory()) { _, window, dialog in
+            dialog.fill(.prusaLink, name: "MK4", host: "127.0.0.1", port: prusa.port, code: "WrongPass9")
+            dialog.testConnection()
+            XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.connectionTest.isDone }, dialog.testResultText)
+            XCTAssertEqual(dialog.accessCode.errorText, "Rejected — check it and try again.")
+            XCTAssertEqual(gtk_widget_get_sensitive(dialog.saveButton), 0, "a rejected password is not added")
+            XCTAssertFalse(dialog.testResultText.contains("WrongPass9"), dialog.testResultText)
+            XCTAssertEqual(prusa.events(named: "request").filter { $0.string("auth") == "digest" }.count, 1, "asked once")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "prusalink-dialog-wrong-password")
+            XCTAssertEqual(window.tabs.all.count, 0)
+        }
+    }
+}
