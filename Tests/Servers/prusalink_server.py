@@ -7,7 +7,7 @@ Why it exists: Layerwatch reads a Prusa printer's state, temperatures and job fr
 lib/WUI).  This server answers those as the firmware does: HTTP Digest (realm "Printer API", user
 `maker`, MD5, no qop; a nonce lives `--nonce-seconds`, then a correct answer with it gets 401
 `stale=true` and a new nonce), or `X-Api-Key` with the same password; anything else gets 401 with
-a fresh challenge.  A job command for another job id gets 404, one that does not fit the state 409.
+a fresh challenge (`--no-digest`: older firmware, X-Api-Key only and a 401 without a challenge).  A job command for another job id gets 404, one that does not fit the state 409.
 The job's thumbnail is a PNG at `/thumb/l/usb/NAME`.  Stdlib only; any python3 works.
 
 Endpoints: GET /api/version, /api/v1/info, /api/v1/status
@@ -164,7 +164,7 @@ class Handler(JsonApiHandler):
         if self.headers.get("X-Api-Key") is not None:
             return self.header_matches("X-Api-Key", password), "apikey", False
         fields = digest_fields(self.headers.get("Authorization", ""))
-        if fields is None:
+        if fields is None or self.server.cfg.no_digest:
             return False, None, False
         first, second = md5(f"{USER}:{REALM}:{password}"), md5(f"{self.command}:{fields.get('uri', '')}")
         expected = md5(f"{first}:{fields.get('nonce', '')}:{second}")
@@ -189,7 +189,7 @@ class Handler(JsonApiHandler):
 
     def send_response(self, code, message=None):
         super().send_response(code, message)
-        if code == 401:
+        if code == 401 and not self.server.cfg.no_digest:
             stale = ', stale=true' if getattr(self, "auth_stale", False) else ''
             self.send_header("WWW-Authenticate", f'Digest realm="{REALM}", nonce="{self.server.nonces.fresh()}"{stale}')
 
@@ -270,6 +270,8 @@ def main():
     add_common_args(p)
     p.add_argument("--password", default="PrusaPass1", help="the password of user maker (and the X-Api-Key)")
     p.add_argument("--nonce-seconds", type=float, default=300, help="how long a nonce lives (the firmware's 300 s)")
+    p.add_argument("--no-digest", action="store_true",
+                   help="older firmware: X-Api-Key only, a 401 without a Digest challenge")
     cfg = p.parse_args()
 
     server = start_http_server(NAME, cfg, Handler)

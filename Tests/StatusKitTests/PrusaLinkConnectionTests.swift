@@ -120,6 +120,22 @@ final class PrusaLinkConnectionTests: XCTestCase {
         XCTAssertFalse(shown.contains { $0.contains("WrongPass9") }, "\(shown)")
     }
 
+    /// Older firmware offers no Digest login: the password goes as X-Api-Key, once asked for.
+    func testAPrusaLinkWithoutDigestGetsThePasswordAsItsKey() throws {
+        let server = try printer(["--no-digest"])
+        let recorder = recorder(server)
+        recorder.awaitStatus(10, "live over X-Api-Key") { $0.state == .idle && $0.bed != nil }
+        let all = requests(server)
+        XCTAssertEqual(all.first?.fields["authorized"] as? Bool, false)
+        XCTAssertTrue(all.dropFirst().allSatisfy { $0.string("auth") == "apikey" && $0.fields["authorized"] as? Bool == true }, "\(all.map(\.fields))")
+
+        let wrongServer = try printer(["--no-digest"])
+        let wrong = self.recorder(wrongServer, password: "WrongPass9")
+        wrong.expect(10, "authRejected") { $0.connection == .failed(.authRejected, retryIn: nil) }
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertEqual(requests(wrongServer).count, 2, "asked, then the key once: not retried")
+    }
+
     func testJobCommandsAndThePrintersRefusals() throws {
         let server = try printer()
         let recorder = recorder(server)
@@ -131,14 +147,14 @@ final class PrusaLinkConnectionTests: XCTestCase {
         let beforeResume = recorder.all.count
         XCTAssertEqual(recorder.send(.resume), .done)
         recorder.awaitStatus(10, "printing again", from: beforeResume) { $0.state == .printing }
+        XCTAssertEqual(recorder.send(.resume), .refused("PrusaLink can resume only a paused print"), "409 in words")
         XCTAssertEqual(recorder.send(.stop), .done)
         let stopped = recorder.awaitStatus(10, "stopped") { $0.state == .cancelled }
         XCTAssertNil(stopped?.errorText, "a stop is no error")
-        XCTAssertEqual(recorder.send(.resume), .refused("PrusaLink can resume only a paused print"))
         let commands = requests(server).filter { $0.string("method") != "GET" }
         XCTAssertEqual(commands.filter { $0.fields["authorized"] as? Bool == true }.map { "\($0.string("method")!) \($0.string("path")!)" },
-                       ["PUT /api/v1/job/7/pause", "PUT /api/v1/job/7/pause", "PUT /api/v1/job/7/resume", "DELETE /api/v1/job/7",
-                        "PUT /api/v1/job/7/resume"])
+                       ["PUT /api/v1/job/7/pause", "PUT /api/v1/job/7/pause", "PUT /api/v1/job/7/resume", "PUT /api/v1/job/7/resume",
+                        "DELETE /api/v1/job/7"])
         guard case .refused? = recorder.send(.speed(.sport)) else { return XCTFail("PrusaLink has no speed profiles") }
 
         // The job the printer had is gone (another began) between a poll and the command: 404, in words.

@@ -6,7 +6,9 @@ import Foundation
 /// come back `stale=true` once expired). One `HTTPDigest` serves one printer: it keeps the last
 /// challenge, so each request carries its answer at once rather than after a 401 of its own, and
 /// `HTTPFetch` retries a request once when a first or stale challenge comes. The password is only
-/// ever hashed into the header; it is never sent.
+/// ever hashed into the header; it is sent as it is only to a server whose 401 offers no Digest
+/// login at all, in the key header given (`keyHeader`: PrusaLink before firmware 4.4 took the
+/// password as `X-Api-Key`).
 public final class HTTPDigest: @unchecked Sendable {
     /// A server's challenge: what the answer hashes in.
     struct Challenge: Equatable {
@@ -19,18 +21,24 @@ public final class HTTPDigest: @unchecked Sendable {
     let user: String
     /// The password, for the redaction of messages (it is never sent).
     public let password: String
+    /// The header the password goes in to a server that offers no Digest login; nil: none.
+    let keyHeader: String?
     private let lock = NSLock()
     private var challenge: Challenge?
+    private var sendsKey = false
 
-    public init(user: String, password: String) {
+    public init(user: String, password: String, keyHeader: String? = nil) {
         self.user = user
         self.password = password
+        self.keyHeader = keyHeader
     }
 
     /// The `Authorization` header for `method` on `uri` (the request target, path and query), from
-    /// the last challenge; nil before one came.
+    /// the last challenge (or the key header, for a server without Digest); nil before one came.
     func authorization(method: String, uri: String) -> (String, String)? {
-        guard let challenge = lock.withLock({ self.challenge }) else { return nil }
+        let (challenge, sendsKey) = lock.withLock { (self.challenge, self.sendsKey) }
+        if sendsKey, let keyHeader { return (keyHeader, password) }
+        guard let challenge else { return nil }
         let first = Self.md5("\(user):\(challenge.realm):\(password)")
         let second = Self.md5("\(method):\(uri)")
         let response = Self.md5("\(first):\(challenge.nonce):\(second)")
@@ -43,11 +51,18 @@ public final class HTTPDigest: @unchecked Sendable {
 
     /// Takes the challenges of a 401 (its `WWW-Authenticate` values) after a request that carried
     /// an answer (`answered`) or not; true when the request is worth sending once more: a first
-    /// challenge, or one saying only the nonce expired. A 401 to an answer to a fresh nonce means
-    /// the user or password is wrong.
+    /// challenge, one saying only the nonce expired, or — the first time — none at all where there
+    /// is a key header to try. A 401 to an answer to a fresh nonce, or to the key, means the user
+    /// or password is wrong.
     func accept(_ headers: [String], answered: Bool) -> Bool {
-        guard let challenge = headers.lazy.compactMap(Self.challenge).first else { return false }
-        lock.withLock { self.challenge = challenge }
+        guard let challenge = headers.lazy.compactMap(Self.challenge).first else {
+            return lock.withLock {
+                guard keyHeader != nil, !sendsKey else { return false }
+                sendsKey = true
+                return true
+            }
+        }
+        lock.withLock { (self.challenge, sendsKey) = (challenge, false) }
         return !answered || challenge.stale
     }
 
