@@ -95,10 +95,10 @@ final class PrusaLinkConnectionTests: XCTestCase {
         recorder.awaitStatus(10, "live") { $0.state == .idle }
         XCTAssertEqual(server.perform(["cmd": "expire"])?.name, "done")
         XCTAssertNotNil(server.waitFor("request", timeout: 5) { $0.fields["stale"] as? Bool == true }, "the old nonce came back stale")
-        let staleIndex = requests(server).firstIndex { $0.fields["stale"] as? Bool == true }!
+        let staleIndex = try XCTUnwrap(requests(server).firstIndex { $0.fields["stale"] as? Bool == true })
         let deadline = Date().addingTimeInterval(5)
         while requests(server).count <= staleIndex + 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let retry = requests(server)[staleIndex + 1]
+        let retry = try XCTUnwrap(requests(server).dropFirst(staleIndex + 1).first, "a request after the stale one")
         XCTAssertEqual(retry.fields["authorized"] as? Bool, true, "retried at once with the new nonce")
         XCTAssertEqual(retry.string("path"), requests(server)[staleIndex].string("path"))
         XCTAssertFalse(recorder.all.contains { $0.failure != nil }, "\(recorder.all)")

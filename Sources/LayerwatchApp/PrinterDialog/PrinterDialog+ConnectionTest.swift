@@ -89,13 +89,14 @@ extension PrinterDialog {
 
     /// Connects to the printer's status once, as the app would.
     func testStatus(_ endpoint: StatusEndpoint, in run: ConnectionTestRun) {
-        let hasPort = choice.shows(.apiPort)
+        let hasPort = choice.shows(.apiPort), secret = choice.kind.secretNoun
         statusCheck.start({ stop throws(StatusFailure) in try StatusCheck.run(endpoint, stop: stop) }) { [weak self] result in
             switch result {
             case .success(let status):
                 self?.finish(.status, in: run, passed: true, ConnectionTestText.status(status))
             case .failure(let failure):
-                self?.finish(.status, in: run, passed: false, failure.userMessage, placement: CheckFailurePlacement(failure, hasPort: hasPort))
+                self?.finish(.status, in: run, passed: false, CheckFailurePlacement.statusRow(failure, secret: secret),
+                             placement: CheckFailurePlacement(failure, hasPort: hasPort, secret: secret))
             }
         }
     }
