@@ -11,7 +11,9 @@ import XCTest
 /// Adding a Prusa printer (PrusaLink) as a user would, against the fake PrusaLink
 /// (Tests/Servers/prusalink_server.py): the form's fields in PrusaLink's words, Test Connection
 /// logging in with the password, a wrong password said under its field and not saved; saved
-/// without a camera, its tab and farm tile show its print and the job's thumbnail.
+/// without a camera, its tab and farm tile show its print and the job's thumbnail; a printer that
+/// wants someone at its screen (ATTENTION) and a finished print are notified
+/// (Tests/Servers/notification_server.py).
 final class PrusaLinkDialogTests: XCTestCase {
     private static let password = "Pr1ntPass"
 
@@ -95,6 +97,32 @@ final class PrusaLinkDialogTests: XCTestCase {
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "prusalink-dialog-wrong-password")
             XCTAssertEqual(window.tabs.all.count, 0)
+        }
+    }
+
+    func testAPrinterThatNeedsSomeoneAndAFinishedPrintAreNotified() throws {
+        let notifications = try notificationServer()
+        let prusa = try printingPrusa()
+        let printer = Printer(name: "XL", kind: .prusaLink, host: "127.0.0.1", apiPort: prusa.port, accessCode: Self.password, cameras: [])
+        let (config, state) = try directories(with: [printer])
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.status.strip.stateText == "Printing" })
+            XCTAssertEqual(prusa.perform(["cmd": "set", "printer": ["state": "ATTENTION",
+                                                                    "status_printer": ["ok": false, "message": "Filament runout"]]])?.name, "done")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 1 })
+            let attention = try XCTUnwrap(notifications.events(named: "notification").first)
+            XCTAssertEqual(attention.string("title"), "XL: print paused")
+            XCTAssertEqual(attention.string("body"), "wall_hook_PETG.bgcode\nThe printer needs you: Filament runout — see its screen.")
+            XCTAssertEqual(attention.string("priority"), "high", "it asks for someone, as a pause does")
+
+            XCTAssertEqual(prusa.perform(["cmd": "set", "printer": ["state": "FINISHED", "status_printer": NSNull()], "job": ["progress": 100]])?.name, "done")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { notifications.events(named: "notification").count == 2 })
+            let finished = try XCTUnwrap(notifications.events(named: "notification").last)
+            XCTAssertEqual(finished.string("title"), "XL: print finished")
+            XCTAssertEqual(finished.string("body"), "wall_hook_PETG.bgcode")
         }
     }
 }
