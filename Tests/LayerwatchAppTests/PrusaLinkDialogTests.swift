@@ -125,4 +125,17 @@ final class PrusaLinkDialogTests: XCTestCase {
             XCTAssertEqual(finished.string("body"), "wall_hook_PETG.bgcode")
         }
     }
+
+    /// Where its password is kept, moved or removed, it is called a password.
+    func testItsSecretIsCalledAPassword() {
+        let printer = Printer(name: "XL", kind: .prusaLink, host: "10.0.0.7", accessCode: Self.password,
+                              cameras: [PrinterCamera(url: "rtsp://viewer:c4mPass@10.0.0.8/live")])
+        XCTAssertEqual(RemovalText.body(for: printer), "Its settings, password and camera password will be deleted from this computer.")
+        var bare = printer
+        bare.cameras = []
+        XCTAssertEqual(RemovalText.body(for: bare), "Its settings and password will be deleted from this computer.")
+        XCTAssertEqual(SecretsNews.moved([bare]), "The password of “XL” is now kept in your keyring.")
+        XCTAssertEqual(SecretsNews.offer([bare], path: "/p/printers.json"),
+                       "The password of “XL” is kept in /p/printers.json, which only you can read. Your keyring can keep it now.")
+    }
 }
