@@ -138,4 +138,32 @@ final class PrusaLinkDialogTests: XCTestCase {
         XCTAssertEqual(SecretsNews.offer([bare], path: "/p/printers.json"),
                        "The password of “XL” is kept in /p/printers.json, which only you can read. Your keyring can keep it now.")
     }
+
+    /// With its camera by URL (a Buddy3D camera's stream; here an MJPEG one), its print shows on
+    /// the tab, the farm tile and the mini window alike.
+    func testWithACameraItsPrintShowsOnTheTabTileAndMiniWindow() throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        let prusa = try printingPrusa()
+        let camera = try TestServer(script: "mjpeg_server.py", arguments: ["--width", "640", "--height", "360", "--fps", "5"])
+        addTeardownBlock { camera.stop() }
+        let printer = Printer(name: "Core One", kind: .prusaLink, host: "127.0.0.1", apiPort: prusa.port, accessCode: Self.password,
+                              cameras: [PrinterCamera(name: "Buddy3D", url: "http://127.0.0.1:\(camera.port)/?action=stream")])
+        let (config, state) = try directories(with: [printer])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(config: config, state: state)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.state == .live && page.status.strip.stateText == "Printing" },
+                          "camera \(page.state), status \(String(describing: page.status.strip.stateText))")
+            window.showFarm(true)
+            let (strips, mini) = try statusStripsEverywhere(of: page, in: app, window: window)
+            defer { mini.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { strips.allSatisfy { $0.percentText == "42 %" } }, "\(strips.map(\.percentText))")
+            XCTAssertEqual(strips.dropLast().map(\.stateText), ["Printing", "Printing"], "the mini window's compact strip shows no chip while printing")
+            XCTAssertEqual(strips.dropLast().map(\.jobText), ["wall_hook_PETG.bgcode", "wall_hook_PETG.bgcode"])
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "prusalink-farm-and-mini")
+        }
+    }
 }
