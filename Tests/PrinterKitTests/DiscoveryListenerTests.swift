@@ -101,7 +101,8 @@ final class DiscoveryListenerTests: XCTestCase {
     func testAPortHeldWithoutSharingIsReportedNotFatal() throws {
         let holder = try XCTUnwrap(LoopbackSender.exclusiveSocket())
         defer { close(holder.descriptor) }
-        let configuration = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: holder.port)])
+        // Nothing to ask either: with an ask sent, the listener would be asking, not failed.
+        let configuration = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: holder.port)], asks: [])
         let blocked = PrinterDiscovery(configuration: configuration, executor: queue) { _ in }
         blocked.start()
         guard case .failed(let failures) = blocked.state else { return XCTFail("\(blocked.state)") }
@@ -118,7 +119,7 @@ final class DiscoveryListenerTests: XCTestCase {
         XCTAssertEqual(unavailable.map(\.port), [holder.port])
         XCTAssertTrue("\(unavailable[0])".contains("UDP port \(holder.port)"))
 
-        let badAddress = PrinterDiscovery(configuration: .init(bindAddress: "printer.local", endpoints: [.init(port: 0)]), executor: queue) { _ in }
+        let badAddress = PrinterDiscovery(configuration: .init(bindAddress: "printer.local", endpoints: [.init(port: 0)], asks: []), executor: queue) { _ in }
         badAddress.start()
         guard case .failed(let invalid) = badAddress.state else { return XCTFail("\(badAddress.state)") }
         XCTAssertEqual(invalid.map(\.code), [EINVAL])

@@ -1,4 +1,5 @@
 import PrinterKit
+import TestSupport
 import XCTest
 
 /// Discovery asks the families: it listens where each family that can be discovered says its
@@ -14,5 +15,22 @@ final class FamilyDiscoveryTests: XCTestCase {
     func testOnlyTheKindsOfADiscoveredFamilyAreDiscovered() {
         let kinds: [Printer.Kind] = [.bambuRTSPS(nil), .bambuJPEG(.p1s), .klipper, .octoprint, .creality(.k1), .generic]
         XCTAssertEqual(kinds.map(\.isDiscovered), [true, true, false, false, false, false])
+    }
+
+    /// A find's kind comes from the registry: a Bambu P1S's is the JPEG kind with its model, an
+    /// unknown Bambu model's is none (it may be either kind), and a find of a family that is not
+    /// registered has none and is not offered.
+    func testAFindsKindIsResolvedThroughTheRegistry() throws {
+        let p1s = DiscoveredPrinter(serial: "01P00A451601106", address: "192.0.2.21", modelCode: "C12")
+        XCTAssertEqual(p1s.kind, .bambuJPEG(.p1s))
+        XCTAssertTrue(p1s.isOffered)
+        let unknown = DiscoveredPrinter(serial: "01P00A451601106", address: "192.0.2.21", modelCode: "Z99")
+        XCTAssertNil(unknown.kind)
+        XCTAssertTrue(unknown.isOffered)
+        XCTAssertEqual(unknown.modelName, "Z99")
+        let elegoo = try XCTUnwrap(DiscoveryParser.parse(DiscoveryAnswers.elegoo(), sender: "192.0.2.40"))
+        XCTAssertNil(elegoo.kind)
+        XCTAssertFalse(elegoo.isOffered, "no Elegoo family is registered yet")
+        XCTAssertNotEqual(elegoo.key, DiscoveredPrinter(serial: elegoo.identifier, address: "192.0.2.40").key, "one key per family")
     }
 }

@@ -7,7 +7,10 @@ import StreamKit
 /// Bambu printer's `NOTIFY` (or a search response) with a serial is accepted.
 struct BambuDiscovery: FamilyDiscovery {
     static let deviceType = "urn:bambulab-com:device:3dprinter:1"
+    static let id = "bambu"
 
+    var id: String { Self.id }
+    let title = "Bambu Lab"
     let endpoints = PrinterDiscovery.Endpoint.bambu
 
     /// The printer a datagram announces, at `sender`, the datagram's source address. The `Location`
@@ -27,7 +30,7 @@ struct BambuDiscovery: FamilyDiscovery {
         default: return nil
         }
         guard target?.lowercased() == Self.deviceType, headers["nts"]?.lowercased() != "ssdp:byebye",
-              let serial = headers["usn"], BambuSerial.isPlausible(serial), Self.isIPv4Address(sender)
+              let serial = headers["usn"], BambuSerial.isPlausible(serial), DiscoveredText.isIPv4Address(sender)
         else { return nil }
         return DiscoveredPrinter(
             serial: serial,
@@ -57,11 +60,23 @@ struct BambuDiscovery: FamilyDiscovery {
         }
         return fields
     }
+}
 
-    private static func isIPv4Address(_ text: String) -> Bool {
-        var address = in_addr()
-        return inet_pton(AF_INET, text, &address) == 1
+extension DiscoveredPrinter {
+    /// A Bambu printer as its SSDP announcement describes it: its kind and model name from the
+    /// model code when Layerwatch knows the model.
+    public init(serial: String, address: String, modelCode: String? = nil, name: String? = nil,
+                connection: Connection? = nil, bindState: String? = nil, firmwareVersion: String? = nil,
+                signal: String? = nil) {
+        let model = modelCode.flatMap(BambuModel.init(rawValue:))
+        self.init(family: BambuDiscovery.id, identifier: serial, address: address, name: name, modelCode: modelCode,
+                  modelName: model?.displayName ?? modelCode, kindName: model.map { Printer.Kind.bambu($0).name },
+                  variant: model?.rawValue, firmwareVersion: firmwareVersion, connection: connection,
+                  bindState: bindState, signal: signal)
     }
+
+    /// A Bambu printer's model, when its code is one Layerwatch knows (it decides the camera transport).
+    public var model: BambuModel? { family == BambuDiscovery.id ? modelCode.flatMap(BambuModel.init(rawValue:)) : nil }
 }
 
 extension PrinterDiscovery.Endpoint {

@@ -1,8 +1,10 @@
 import Foundation
 
-/// One non-blocking IPv4 UDP socket that only receives: bound with address and port reuse so it
-/// shares a discovery port with Bambu Studio or another Layerwatch, and optionally joined to a
-/// multicast group. It has no way to send; the descriptor is closed when it is released.
+/// One non-blocking IPv4 UDP socket: a listening one, bound with address and port reuse so it
+/// shares a discovery port with Bambu Studio or another Layerwatch and optionally joined to a
+/// multicast group, which never sends; or the asking one (`openForAsking`), on a port the kernel
+/// chooses, which sends the families' asks and receives their answers. The descriptor is closed
+/// when it is released.
 final class DiscoverySocket {
     let descriptor: Int32
     /// The bound port (the one the kernel chose when 0 was asked for).
@@ -18,7 +20,7 @@ final class DiscoverySocket {
     }
 
     /// Binds `address:port`, joining `multicastGroup` on the bound address's interface (any, for
-    /// 0.0.0.0). Joining makes the kernel send an IGMP report; this code never sends anything.
+    /// 0.0.0.0). Joining makes the kernel send an IGMP report; this socket never sends anything.
     static func open(address: String, port: UInt16, multicastGroup: String?) -> Result<DiscoverySocket, PrinterDiscovery.BindFailure> {
         func failure(_ what: String, _ code: Int32) -> Result<DiscoverySocket, PrinterDiscovery.BindFailure> {
             .failure(PrinterDiscovery.BindFailure(port: port, code: code, message: "\(what): \(String(cString: strerror(code)))"))
@@ -60,6 +62,44 @@ final class DiscoverySocket {
             }
         }
         return .success(socket)
+    }
+
+    /// Binds `address` on a port the kernel chooses, allowed to send to a broadcast address; its
+    /// multicasts stay on the local network (one hop).
+    static func openForAsking(address: String) -> Result<DiscoverySocket, PrinterDiscovery.BindFailure> {
+        open(address: address, port: 0, multicastGroup: nil).flatMap { socket in
+            var one: Int32 = 1
+            guard setsockopt(socket.descriptor, SOL_SOCKET, SO_BROADCAST, &one, socklen_t(MemoryLayout<Int32>.size)) == 0,
+                  setsockopt(socket.descriptor, Int32(IPPROTO_IP), IP_MULTICAST_TTL, &one, socklen_t(MemoryLayout<Int32>.size)) == 0
+            else {
+                let code = errno
+                return .failure(PrinterDiscovery.BindFailure(port: 0, code: code, message: "broadcast: \(String(cString: strerror(code)))"))
+            }
+            return .success(socket)
+        }
+    }
+
+    /// Sends `ask` to its address and port; the failure when the system refuses (no route, no network).
+    func send(_ ask: DiscoveryAsk) -> PrinterDiscovery.BindFailure? {
+        func failure(_ code: Int32) -> PrinterDiscovery.BindFailure {
+            PrinterDiscovery.BindFailure(port: ask.port, code: code, message: "ask \(ask.address):\(ask.port): \(String(cString: strerror(code)))",
+                                         askedAddress: ask.address)
+        }
+        var destination = sockaddr_in()
+        destination.sin_family = sa_family_t(AF_INET)
+        destination.sin_port = ask.port.bigEndian
+        guard inet_pton(AF_INET, ask.address, &destination.sin_addr) == 1 else { return failure(EINVAL) }
+        while true {
+            let sent = ask.payload.withUnsafeBytes { bytes in
+                withUnsafePointer(to: &destination) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        sendto(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    }
+                }
+            }
+            if sent >= 0 { return nil }
+            if errno != EINTR { return failure(errno) }
+        }
     }
 
     /// The next queued datagram and its sender's address, or nil once the queue is empty. A

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The listening thread behind `PrinterDiscovery`: polls the sockets and the wake-up pipe, parses
-/// what arrives, keeps the table, forgets silent printers on time and publishes the list at most
-/// `publishInterval` apart, so a flood of announcements costs this thread and not the UI.
-/// `stop()` joins the thread, so none outlives the listener; the sockets close when the worker is
-/// released.
+/// what arrives, asks again every `Asking.interval`, keeps the table, forgets silent printers on
+/// time and publishes the list at most `publishInterval` apart, so a flood of announcements costs
+/// this thread and not the UI. `stop()` joins the thread, so none outlives the listener; the
+/// sockets close when the worker is released.
 final class DiscoveryWorker: @unchecked Sendable {
     /// Datagrams read from one socket before the thread looks at the wake-up pipe again, so a
     /// flood can't hold off `stop()`.
@@ -13,18 +13,33 @@ final class DiscoveryWorker: @unchecked Sendable {
     /// the rest of it, and the changes meanwhile go out as one list.
     static let publishInterval: TimeInterval = 0.25
 
+    /// The asking socket, what it asks (each to its destination) and how often: the first round
+    /// is sent before the thread starts, the next one `interval` later.
+    struct Asking {
+        let socket: DiscoverySocket
+        let asks: [DiscoveryAsk]
+        let interval: TimeInterval
+    }
+
+    /// The listening sockets, then the asking one.
     private let sockets: [DiscoverySocket]
+    private let asking: Asking?
     private let wakeup: DiscoveryWakeup
     /// The (empty) table the thread starts with: its expiry and address-hold rules.
     private let initialTable: DiscoveryTable
     private let publish: @Sendable ([DiscoveredPrinter]) -> Void
     private var thread = pthread_t()
+    /// What the wake-up pipe was signalled for: to stop, or to ask now (`askNow`).
+    private let requests = NSLock()
+    private var stopping = false
+    private var askRequested = false
 
     /// `publish` is called on the thread with the sorted list when it has changed, at most once
     /// every `publishInterval`.
-    init(sockets: [DiscoverySocket], wakeup: DiscoveryWakeup, table: DiscoveryTable,
+    init(sockets: [DiscoverySocket], asking: Asking?, wakeup: DiscoveryWakeup, table: DiscoveryTable,
          publish: @escaping @Sendable ([DiscoveredPrinter]) -> Void) {
-        self.sockets = sockets
+        self.sockets = sockets + (asking.map { [$0.socket] } ?? [])
+        self.asking = asking
         self.wakeup = wakeup
         self.initialTable = table
         self.publish = publish
@@ -44,12 +59,19 @@ final class DiscoveryWorker: @unchecked Sendable {
     /// Wakes the thread and waits for it to end (unless called on it, e.g. from a synchronous
     /// executor: then it ends on its own once this call returns).
     func stop() {
+        requests.withLock { stopping = true }
         wakeup.signal()
         if pthread_equal(pthread_self(), thread) != 0 {
             pthread_detach(thread)
         } else {
             pthread_join(thread, nil)
         }
+    }
+
+    /// Has the thread send the next round of asks at once (then every interval from it).
+    func askNow() {
+        requests.withLock { askRequested = true }
+        wakeup.signal()
     }
 
     private func run() {
@@ -61,12 +83,21 @@ final class DiscoveryWorker: @unchecked Sendable {
         }
         var lastPublished = -TimeInterval.infinity
         var unpublished = false
+        var nextAsk = asking.map { Self.now() + $0.interval }
         while true {
             let nextPublish = unpublished ? lastPublished + Self.publishInterval : nil
-            let deadline = [table.nextExpiry, nextPublish].compactMap { $0 }.min()
+            let deadline = [table.nextExpiry, nextPublish, nextAsk].compactMap { $0 }.min()
             let timeout = deadline.map(Self.milliseconds(until:)) ?? -1
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { return }
-            if descriptors[sockets.count].revents != 0 { return }
+            if descriptors[sockets.count].revents != 0 {
+                wakeup.drain()
+                let (stop, ask) = requests.withLock { () -> (Bool, Bool) in
+                    defer { askRequested = false }
+                    return (stopping, askRequested)
+                }
+                if stop { return }
+                if ask, nextAsk != nil { nextAsk = Self.now() }
+            }
             for (index, socket) in sockets.enumerated() where descriptors[index].revents != 0 {
                 for _ in 0..<Self.batch {
                     guard let (count, sender) = socket.receive(into: &buffer) else { break }
@@ -76,6 +107,10 @@ final class DiscoveryWorker: @unchecked Sendable {
                 }
             }
             let now = Self.now()
+            if let asking, let due = nextAsk, now >= due {
+                asking.asks.forEach { _ = asking.socket.send($0) }
+                nextAsk = now + asking.interval
+            }
             unpublished = table.expire(at: now) || unpublished
             if unpublished, now >= lastPublished + Self.publishInterval {
                 publish(table.printers)

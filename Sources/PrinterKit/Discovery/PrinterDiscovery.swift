@@ -1,10 +1,12 @@
 import Foundation
 import StreamKit
 
-/// Finds printers on the LAN by listening for the announcements they broadcast (each family's that
-/// can be discovered, `FamilyDiscovery`: Bambu's SSDP), so the user can pick a printer instead of
-/// typing its address. Strictly passive: it binds, listens and
-/// never sends a packet (printers don't answer M-SEARCH anyway). Updates — the whole list, sorted by
+/// Finds printers on the LAN by listening for the announcements they broadcast and asking those
+/// that only answer (each family's that can be discovered, `FamilyDiscovery`: Bambu's SSDP heard,
+/// Elegoo's and Flashforge's asked), so the user can pick a printer instead of typing its address.
+/// It sends only its families' asks (`Configuration.asks`), from one socket of its own, at start and
+/// every `askInterval`, to their broadcast or multicast addresses or to `askAddress`; Bambu
+/// printers don't answer M-SEARCH, so nothing is asked of them. Updates — the whole list, sorted by
 /// name — arrive on the caller's executor when a printer appears, changes or is forgotten: at most
 /// four a second, and never more than one waiting on the executor (it carries the latest list), so
 /// a flood of announcements can't queue work on the UI's main loop.
@@ -37,8 +39,9 @@ public final class PrinterDiscovery: @unchecked Sendable {
     /// The printers currently known (what the last update carried, or will carry).
     public var printers: [DiscoveredPrinter] { lock.withLock { latest } }
 
-    /// Binds the endpoints and starts listening; `state` tells the outcome when this returns.
-    /// Does nothing while already listening.
+    /// Binds the endpoints, sends the first round of asks and starts listening; `state` tells the
+    /// outcome when this returns (an ask that could not be sent is among `unavailable`). Does
+    /// nothing while already listening.
     public func start() {
         lock.withLock {
             guard worker == nil else { return }
@@ -51,7 +54,22 @@ public final class PrinterDiscovery: @unchecked Sendable {
                 case .failure(let failure): failures.append(failure)
                 }
             }
-            guard !sockets.isEmpty else {
+            let listeningPorts = sockets.map(\.port)
+            var asking: DiscoveryWorker.Asking?
+            if !configuration.asks.isEmpty {
+                switch DiscoverySocket.openForAsking(address: configuration.bindAddress) {
+                case .success(let socket):
+                    let asks = configuration.destinations
+                    failures += asks.compactMap(socket.send)
+                    asking = DiscoveryWorker.Asking(socket: socket, asks: asks, interval: configuration.askInterval)
+                case .failure(let failure):
+                    // Each ask is then unsent, for the same reason.
+                    failures += configuration.destinations.map {
+                        BindFailure(port: $0.port, code: failure.code, message: failure.message, askedAddress: $0.address)
+                    }
+                }
+            }
+            guard !sockets.isEmpty || asking != nil else {
                 currentState = .failed(failures)
                 return
             }
@@ -60,7 +78,7 @@ public final class PrinterDiscovery: @unchecked Sendable {
             var code: Int32 = 0
             if let wakeup = DiscoveryWakeup() {
                 let table = DiscoveryTable(expiry: configuration.expiry, addressHold: configuration.addressHold)
-                let worker = DiscoveryWorker(sockets: sockets, wakeup: wakeup, table: table) { [weak self] printers in
+                let worker = DiscoveryWorker(sockets: sockets, asking: asking, wakeup: wakeup, table: table) { [weak self] printers in
                     self?.publish(printers, generation: generation)
                 }
                 code = worker.start()
@@ -70,11 +88,17 @@ public final class PrinterDiscovery: @unchecked Sendable {
             }
             guard code == 0 else {
                 let message = "no listener thread: \(String(cString: strerror(code)))"
-                currentState = .failed(sockets.map { BindFailure(port: $0.port, code: code, message: message) } + failures)
+                currentState = .failed(listeningPorts.map { BindFailure(port: $0, code: code, message: message) } + failures)
                 return
             }
-            currentState = .listening(ports: sockets.map(\.port), unavailable: failures)
+            currentState = .listening(ports: listeningPorts, unavailable: failures)
         }
+    }
+
+    /// Sends the next round of asks now rather than when it is due (the Add Printer dialog opening
+    /// while the welcome page's listener runs); nothing when not running or with nothing to ask.
+    public func askNow() {
+        lock.withLock { worker }?.askNow()
     }
 
     /// Stops listening: the sockets are closed and the thread has ended when this returns, and no

@@ -16,6 +16,11 @@ enum PrinterFamilies {
     /// The discoveries of the families that can be discovered.
     static var discoveries: [any FamilyDiscovery] { all.compactMap(\.discovery) }
 
+    /// The family whose discovery is `id` (`FamilyDiscovery.id`, as a find carries it).
+    static func family(discoveredBy id: String) -> (any PrinterFamily)? {
+        all.first { $0.discovery?.id == id }
+    }
+
     /// The family whose printers have `kindName` in `printers.json`.
     static func family(kindName: String) -> (any PrinterFamily)? {
         all.first { $0.kindNames.contains(kindName) }
