@@ -10,6 +10,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/dict.h>
 #include <libavutil/log.h>
+#include <libavutil/md5.h>
 
 /* Function-like macros Swift cannot import, re-exported as inline functions. */
 static inline int lw_averror(int posix) { return AVERROR(posix); }

@@ -12,7 +12,7 @@ protocol StatusTargetHelp {
 /// The printer `status` and the print commands watch, declared once: a status URL or a saved
 /// printer (`--printer`), a code from standard input; `--printer` worded in each help by `Help`.
 struct StatusTargetArguments<Help: StatusTargetHelp>: ParsableArguments {
-    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY, creality://HOST[:PORT], elegoo://HOST[:PORT] or flashforge://HOST[:PORT]?serial=SERIAL (its check code with --code-from-stdin).")))
+    @Argument(help: ArgumentHelp(tr("bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL, moonraker://HOST[:PORT][?key=KEY], octoprint://HOST[:PORT]?key=KEY, creality://HOST[:PORT], elegoo://HOST[:PORT], flashforge://HOST[:PORT]?serial=SERIAL or prusalink://HOST[:PORT] (a check code or password with --code-from-stdin or --printer).")))
     var url: String?
 
     @Option(name: .long, help: ArgumentHelp(Help.printerHelp))

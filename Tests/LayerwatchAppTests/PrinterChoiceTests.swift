@@ -14,11 +14,12 @@ final class PrinterChoiceTests: XCTestCase {
 
     func testEveryChoiceHasATitleAndMakesItsKindInTheDropDownsOrder() {
         XCTAssertEqual(PrinterChoice.all.map(\.title), ["Bambu Lab with RTSPS (X1, P2S, H2, X2D)", "Bambu Lab P1 / A1 (port 6000)",
-                                                        "Creality (K1, K2, Hi…)", "Elegoo Centauri Carbon", "Flashforge (Adventurer 5M, AD5X)", "Klipper (Moonraker)", "OctoPrint", "go2rtc restreamer",
+                                                        "Creality (K1, K2, Hi…)", "Elegoo Centauri Carbon", "Flashforge (Adventurer 5M, AD5X)", "Klipper (Moonraker)", "OctoPrint",
+                                                        "Prusa MK4, XL, Core One (PrusaLink)", "go2rtc restreamer",
                                                         "Other camera (RTSP, MJPEG, WebRTC or snapshot URL)"])
-        XCTAssertEqual(PrinterChoice.all.map(\.kind), [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .elegoo, .flashforge, .klipper, .octoprint, .generic, .generic])
-        XCTAssertEqual(PrinterChoice.all.map(\.isGo2RTC), [false, false, false, false, false, false, false, true, false])
-        for kind: Printer.Kind in [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .elegoo, .flashforge, .klipper, .octoprint, .generic] {
+        XCTAssertEqual(PrinterChoice.all.map(\.kind), [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .elegoo, .flashforge, .klipper, .octoprint, .prusaLink, .generic, .generic])
+        XCTAssertEqual(PrinterChoice.all.map(\.isGo2RTC), [false, false, false, false, false, false, false, false, true, false])
+        for kind: Printer.Kind in [.bambuRTSPS(nil), .bambuJPEG(nil), .creality(.k1), .elegoo, .flashforge, .klipper, .octoprint, .prusaLink, .generic] {
             XCTAssertEqual(PrinterChoice.making(kind).kind, kind, "every kind has its choice")
         }
         for choice in PrinterChoice.all where !choice.isGo2RTC {
@@ -45,10 +46,11 @@ final class PrinterChoiceTests: XCTestCase {
                                 [.name, .host, .apiPort, .accessCode, .serial, .url, .cameras, .timelapse],
                                 [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
                                 [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
+                                [.name, .host, .apiPort, .accessCode, .url, .cameras, .timelapse],
                                 [.name, .host, .apiPort, .apiUser, .accessCode, .cameras],
                                 [.name, .url]])
         XCTAssertEqual(PrinterChoice.all.map { $0.fields[.accessCode]?.title },
-                       ["Access code", "Access code", nil, nil, "Check code", "API key", "API key", "API password", nil])
+                       ["Access code", "Access code", nil, nil, "Check code", "API key", "API key", "Password", "API password", nil])
     }
 
     func testTheX1AndP1FormsSayWhatTheirOwnPrinterHas() {
@@ -91,7 +93,7 @@ final class PrinterChoiceTests: XCTestCase {
                     if let placeholder = text.placeholder {
                         XCTAssertEqual(formField.placeholderText, placeholder, "\(choice.title): \(field)")
                     }
-                    let noun: SecretsPlace.Noun? = choice.kind.isBambu || choice.kind == .flashforge ? .accessCode : choice.kind.hasStatusAPI ? .apiKey : nil
+                    let noun = choice.kind.secretNoun
                     let note = field == .accessCode ? noun.map { " " + SecretsPlace.noKeyring(path: "/kept/somewhere").sentence(for: $0) } ?? "" : ""
                     let camera = field == .model ? "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. " : ""  // the first family's
                     XCTAssertEqual(formField.hintText, text.hint.map { camera + $0 + note }, "\(choice.title): \(field)")

@@ -147,10 +147,3 @@ final class CrealityPrinterTests: XCTestCase {
         XCTAssertEqual(CrealityModel.k2Plus.displayName, "K2 Plus")
     }
 }
-
-private extension Result where Success == [Printer], Failure == PrinterDraft.Problems {
-    var failureMessages: [PrinterDraft.Field: String] {
-        if case .failure(let problems) = self { return problems.messages }
-        return [:]
-    }
-}

@@ -18,3 +18,11 @@ enum Fixtures {
         closedTabs: [webcam.id, x1c.id]
     )
 }
+
+extension Result where Success == [Printer], Failure == PrinterDraft.Problems {
+    /// The message for each wrong field of a draft that made no printer (the families' form checks).
+    var failureMessages: [PrinterDraft.Field: String] {
+        if case .failure(let problems) = self { return problems.messages }
+        return [:]
+    }
+}

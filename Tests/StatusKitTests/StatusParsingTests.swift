@@ -205,6 +205,25 @@ final class StatusParsingTests: XCTestCase {
         }
     }
 
+    /// A PrusaLink URL: the password from standard input or a saved printer (`secret`), or in the
+    /// URL as maker's password or `key`; its description never shows it; without one, the message
+    /// says where the printer shows it.
+    func testPrusaLinkURLsTakeThePasswordAndMaskIt() throws {
+        XCTAssertEqual(try StatusEndpoint.parse("prusalink://192.168.1.40", secret: "Pr1ntPass"),
+                       .prusaLink(host: "192.168.1.40", port: 80, password: "Pr1ntPass"))
+        XCTAssertEqual(try StatusEndpoint.parse("prusalink://maker:Pr1ntPass@[::1]:8080"), .prusaLink(host: "::1", port: 8080, password: "Pr1ntPass"))
+        XCTAssertEqual(try StatusEndpoint.parse("prusa://core-one?key=Pr1ntPass"), .prusaLink(host: "core-one", port: 80, password: "Pr1ntPass"))
+        XCTAssertEqual(try StatusEndpoint.parse("prusalink://[::1]:8080", secret: "P").baseURL?.absoluteString, "http://[::1]:8080")
+        for url in ["prusalink://maker:Pr1ntPass@h", "prusalink://h?key=Pr1ntPass"] {
+            let description = try StatusEndpoint.parse(url).description
+            XCTAssertEqual(description, "prusalink://maker:***@h:80")
+        }
+        XCTAssertThrowsError(try StatusEndpoint.parse("prusalink://h")) {
+            XCTAssertTrue("\($0)".contains("Settings → Network → PrusaLink"), "\($0)")
+        }
+        XCTAssertEqual(try StatusEndpoint.parse("prusalink://h", secret: "P").cameraListRefusal?.contains("rtsp://CAMERA/live"), true)
+    }
+
     /// The usage hints list every family of the registry, in its order, as they always read.
     func testTheUsageHintsNameEachFamilysURL() {
         func message(_ url: String) -> String? {
@@ -212,8 +231,8 @@ final class StatusParsingTests: XCTestCase {
             return nil
         }
         XCTAssertEqual(message("not a url"), "not a status URL: use bambu://bblp:CODE@HOST?serial=SERIAL, moonraker://HOST, "
-                           + "octoprint://HOST?key=KEY, creality://HOST, elegoo://HOST or flashforge://HOST?serial=SERIAL")
-        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint://, creality://, elegoo:// or flashforge://")
+                           + "octoprint://HOST?key=KEY, creality://HOST, elegoo://HOST, flashforge://HOST?serial=SERIAL or prusalink://HOST")
+        XCTAssertEqual(message("http://h"), "unknown status URL scheme http: use bambu://, moonraker://, octoprint://, creality://, elegoo://, flashforge:// or prusalink://")
         XCTAssertEqual(try StatusEndpoint.parse("klipper://voron:7126?key=K"), .moonraker(host: "voron", port: 7126, apiKey: "K"))
     }
 

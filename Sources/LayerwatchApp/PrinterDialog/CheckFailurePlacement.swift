@@ -15,9 +15,12 @@ struct CheckFailurePlacement: Equatable {
     var isRejection = false
 
     /// A failed "Find Cameras" (the printer's or go2rtc's API) or status connection of "Test
-    /// Connection"; `hasPort` when the form shows a port field.
-    init(_ failure: StatusFailure, hasPort: Bool) {
+    /// Connection"; `hasPort` when the form shows a port field, `secret` what its secret is called
+    /// (a refused printer's password is said to be wrong).
+    init(_ failure: StatusFailure, hasPort: Bool, secret: SecretsPlace.Noun? = nil) {
         switch failure {
+        case .authRejected where secret == .password:
+            self.init(.accessCode, Self.wrongPassword, isRejection: true)
         case .authRejected, .loginRequired:
             self.init(.accessCode, tr("Rejected — check it and try again."), isRejection: true)
         case .credentialsRejected(_, let field):
@@ -47,6 +50,15 @@ struct CheckFailurePlacement: Equatable {
         case ("timeout", true): self.init(.url, tr("The camera did not answer in time — check that it is on and on the same network."))
         case (_, true): self.init(.url, failure.message)
         }
+    }
+
+    /// Under a printer's password the printer refused.
+    static var wrongPassword: String { tr("The password is wrong — check it on the printer's screen and try again.") }
+
+    /// The Test Connection row of a failed status connection: the failure's own sentence, or, for
+    /// a printer's password refused, that the password is wrong.
+    static func statusRow(_ failure: StatusFailure, secret: SecretsPlace.Noun?) -> String {
+        failure == .authRejected && secret == .password ? tr("Status: the printer refused the password.") : failure.userMessage
     }
 
     /// `message` said under `field` (a family's own placements are made with it).

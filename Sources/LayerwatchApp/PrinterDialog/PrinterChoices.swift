@@ -6,7 +6,7 @@ import StreamKit
 /// families' in their own files (Families/), go2rtc's and a camera by URL's here.
 extension PrinterChoice {
     /// The drop-down, in order: the registry of the choices the dialog offers.
-    static let all = [bambuRTSPS, bambuJPEG, creality, elegoo, flashforge, klipper, octoprint, go2rtc, camera]
+    static let all = [bambuRTSPS, bambuJPEG, creality, elegoo, flashforge, klipper, octoprint, prusaLink, go2rtc, camera]
 
     /// go2rtc's API lists its streams; the password is for the listing only.
     static let go2rtc = PrinterChoice(

@@ -89,14 +89,15 @@ extension PrinterDialog {
 
     /// Connects to the printer's status once, as the app would; `then` hears whether it answered.
     func testStatus(_ endpoint: StatusEndpoint, in run: ConnectionTestRun, then: (@MainActor (Bool) -> Void)? = nil) {
-        let hasPort = choice.shows(.apiPort)
+        let hasPort = choice.shows(.apiPort), secret = choice.kind.secretNoun
         statusCheck.start({ stop throws(StatusFailure) in try StatusCheck.run(endpoint, stop: stop) }) { [weak self] result in
             switch result {
             case .success(let status):
                 self?.finish(.status, in: run, passed: true, ConnectionTestText.status(status))
                 then?(true)
             case .failure(let failure):
-                self?.finish(.status, in: run, passed: false, failure.userMessage, placement: CheckFailurePlacement(failure, hasPort: hasPort))
+                self?.finish(.status, in: run, passed: false, CheckFailurePlacement.statusRow(failure, secret: secret),
+                             placement: CheckFailurePlacement(failure, hasPort: hasPort, secret: secret))
                 then?(false)
             }
         }

@@ -11,6 +11,7 @@ enum PrinterFamilies {
         CrealityPrinterFamily(),
         ElegooPrinterFamily(),
         FlashforgePrinterFamily(),
+        PrusaLinkPrinterFamily(),
         CameraByURLFamily(),
     ]
 

@@ -83,11 +83,14 @@ protocol StatusAPIFamily: PrinterFamily {
     var emptyHostMessage: String { get }
     /// The message when the key is empty; nil when the API may go without one.
     var missingKeyMessage: String? { get }
+    /// The message when the key has a space or a character no key has; nil for an API key's.
+    var invalidKeyMessage: String? { get }
     /// The endpoint of the API at `host`, `port`, with `key` ("" for none).
     func statusEndpoint(host: String, port: Int, key: String) -> StatusEndpoint
 }
 
 extension StatusAPIFamily {
+    var invalidKeyMessage: String? { nil }
     var hasStatusAPI: Bool { true }
     var secretNoun: SecretsPlace.Noun? { .apiKey }
     var camerasOnNetwork: Bool { true }

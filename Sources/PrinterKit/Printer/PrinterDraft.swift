@@ -173,7 +173,7 @@ public struct PrinterDraft: Equatable, Sendable {
         let port = typedPort(usual: family.usualPort, messages: &messages)
         let key = accessCode.trimmingCharacters(in: .whitespaces)
         if !key.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
-            messages[.accessCode] = tr("An API key has only letters, digits and punctuation, no spaces: copy it again.")
+            messages[.accessCode] = family.invalidKeyMessage ?? tr("An API key has only letters, digits and punctuation, no spaces: copy it again.")
         } else if key.isEmpty, let missing = family.missingKeyMessage {
             messages[.accessCode] = missing
         }

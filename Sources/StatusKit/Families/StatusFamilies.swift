@@ -11,6 +11,7 @@ enum StatusFamilies {
         CrealityStatusFamily(),
         ElegooStatusFamily(),
         FlashforgeStatusFamily(),
+        PrusaLinkStatusFamily(),
     ]
 
     /// The family whose scheme or alias is `scheme` (lowercased).

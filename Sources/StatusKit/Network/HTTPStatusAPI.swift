@@ -1,23 +1,30 @@
 import Foundation
 import StreamKit
 
-/// The part Moonraker's and OctoPrint's clients share: GETs of JSON from the printer's API with its
-/// key, size-capped and timed out, failures classified as status failures; and POSTs of print
-/// commands, whose answer is the outcome.
+/// The part the HTTP printer clients (Moonraker, OctoPrint, PrusaLink) share: GETs of JSON from the
+/// printer's API with its key or Digest login, size-capped and timed out, failures classified as
+/// status failures; and print commands (a POST, PUT or DELETE), whose answer is the outcome.
 struct HTTPStatusAPI: Sendable {
     let baseURL: URL
     /// The header the key travels in and the key; nil for a Moonraker that trusts this machine.
     let key: (header: String, value: String)?
+    /// The Digest login (PrusaLink's), when the API wants one.
+    let digest: HTTPDigest?
     /// One request's deadline.
     static let timeout: TimeInterval = 10
     /// Seconds between two polls: Moonraker and OctoPrint update their state about once a second,
     /// and a status strip does not need more.
     static let pollInterval: TimeInterval = 2
 
-    init(baseURL: URL, key: (header: String, value: String)?) {
+    init(baseURL: URL, key: (header: String, value: String)?, digest: HTTPDigest? = nil) {
         self.baseURL = baseURL
         self.key = key
+        self.digest = digest
     }
+
+    /// The headers and the secrets to keep out of messages.
+    private var headers: [(String, String)] { key.map { [($0.header, $0.value)] } ?? [] }
+    private var secrets: [String] { (key.map { [$0.value] } ?? []) + (digest.map { [$0.password] } ?? []) }
 
     /// The JSON object at `path` (which may carry a query); with `posting`, the answer to a POST of
     /// that JSON object.
@@ -26,8 +33,7 @@ struct HTTPStatusAPI: Sendable {
             throw HTTPFetch.Failure(failure: .protocolError("bad path"), otherClientError: false)
         }
         let json = body.map { (try? JSONSerialization.data(withJSONObject: $0)) ?? Data() }  // a POST stays a POST
-        let data = try HTTPFetch.get(url, headers: key.map { [($0.header, $0.value)] } ?? [],
-                                     secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout, json: json, stop: stop)
+        let data = try HTTPFetch.get(url, headers: headers, secrets: secrets, timeout: Self.timeout, json: json, digest: digest, stop: stop)
         do {
             return try JSONValue.object(data)
         } catch {
@@ -43,25 +49,26 @@ struct HTTPStatusAPI: Sendable {
               url.host == baseURL.host, url.port == baseURL.port else {
             throw HTTPFetch.Failure(failure: .protocolError("bad path"), otherClientError: false)
         }
-        return try HTTPFetch.get(url, headers: key.map { [($0.header, $0.value)] } ?? [],
-                                 secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout, limit: limit, stop: stop)
+        return try HTTPFetch.get(url, headers: headers, secrets: secrets, timeout: Self.timeout, limit: limit, digest: digest, stop: stop)
     }
 
-    /// POSTs `json` to `path` on a thread of its own and hands `answer` the outcome: a 2xx is done,
-    /// 401/403 a rejected key, another 4xx or 5xx a refusal with the host's reason (Moonraker's
-    /// `error.message`, OctoPrint's `error`, or the text it sent).
-    func command(_ path: String, json: [String: Any], answer: @escaping @Sendable (CommandOutcome) -> Void) {
-        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL,
-              let body = try? JSONSerialization.data(withJSONObject: json, options: [.sortedKeys]) else {
+    /// POSTs `json` to `path` (or sends `method` with it, or with no body when it is nil) on a
+    /// thread of its own and hands `answer` the outcome: a 2xx is done, 401/403 a rejected key,
+    /// a status `refusals` words a refusal in those words, another 4xx or 5xx a refusal with the
+    /// host's reason (Moonraker's `error.message`, OctoPrint's `error`, or the text it sent).
+    func command(_ path: String, method: String? = nil, json: [String: Any]?, refusals: [Int: String] = [:],
+                 answer: @escaping @Sendable (CommandOutcome) -> Void) {
+        let body = json.flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) }
+        guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL, (json == nil) == (body == nil) else {
             answer(.failed(.protocolError("bad path")))
             return
         }
-        let key = key
+        let (headers, secrets, digest) = (headers, secrets, digest)
         Thread.detachNewThread {
             do throws(HTTPFetch.Failure) {
-                let reply = try HTTPFetch.post(url, json: body, headers: key.map { [($0.header, $0.value)] } ?? [],
-                                               secrets: key.map { [$0.value] } ?? [], timeout: Self.timeout)
-                answer(Self.outcome(reply, secrets: key.map { [$0.value] } ?? []))
+                let reply = try HTTPFetch.post(url, json: body, method: method, headers: headers, secrets: secrets, digest: digest,
+                                               timeout: Self.timeout)
+                answer(refusals[reply.status].map { .refused($0) } ?? Self.outcome(reply, secrets: secrets))
             } catch {
                 answer(.failed(StatusFailure(error.failure)))
             }

@@ -29,12 +29,13 @@ public enum HTTPFetch {
     /// them) and Basic auth from its user info, giving up after `timeout` seconds or as soon as
     /// `stop` is signalled. Headers and credentials go only to `url`'s scheme, host and port.
     /// With `json`, POSTs that body instead, and follows no redirect (the body is for `url` only).
+    /// With `digest`, answers its challenge (`HTTPDigest`): its password goes in `secrets` too.
     public static func get(_ url: URL, headers: [(String, String)] = [], secrets: [String] = [],
                            timeout: TimeInterval, limit: Int = maximumBytes, json: Data? = nil,
-                           stop: StopSignal? = nil) throws(Failure) -> Data {
+                           digest: HTTPDigest? = nil, stop: StopSignal? = nil) throws(Failure) -> Data {
         try performing(url, secrets: secrets, timeout: timeout, stop: stop) { watcher throws(FFmpegError) in
             Data(try fetch(url, headers: headers, body: json.map(HTTPRequest.Body.json), timeout: timeout, limit: limit,
-                           watcher: watcher, everyStatus: false).body)
+                           digest: digest, watcher: watcher, everyStatus: false).body)
         }
     }
 
@@ -50,12 +51,15 @@ public enum HTTPFetch {
     /// The most of an answer to a command that is read: a line of JSON.
     public static let answerLimit = 64 * 1024
 
-    /// POSTs `json` to `url` as `get` does, but answers with any status the server gives (a printer
-    /// command's refusal carries its reason in the body). Throws only when no answer came.
-    public static func post(_ url: URL, json: Data, headers: [(String, String)] = [], secrets: [String] = [],
-                            timeout: TimeInterval) throws(Failure) -> Answer {
+    /// POSTs `json` to `url` as `get` does (or sends `method` with it, or without a body when
+    /// `json` is nil: a PrusaLink `PUT …/pause`, a `DELETE`), but answers with any status the server
+    /// gives (a printer command's refusal carries its reason in the body). Throws only when no
+    /// answer came.
+    public static func post(_ url: URL, json: Data?, method: String? = nil, headers: [(String, String)] = [],
+                            secrets: [String] = [], digest: HTTPDigest? = nil, timeout: TimeInterval) throws(Failure) -> Answer {
         try performing(url, secrets: secrets, timeout: timeout, stop: nil) { watcher throws(FFmpegError) in
-            try fetch(url, headers: headers, body: .json(json), timeout: timeout, limit: answerLimit, watcher: watcher, everyStatus: true)
+            try fetch(url, headers: headers, method: method, body: json.map(HTTPRequest.Body.json), timeout: timeout,
+                      limit: answerLimit, digest: digest, watcher: watcher, everyStatus: true)
         }
     }
 
@@ -91,19 +95,29 @@ public enum HTTPFetch {
     }
 
     /// The first 2xx answer (any answer with `everyStatus`), following the redirects
-    /// `HTTPRedirects` allows when nothing is sent.
+    /// `HTTPRedirects` allows when nothing is sent; with `digest`, sent once more after a 401 whose
+    /// challenge `HTTPDigest.accept` finds worth it.
     private static func fetch(_ url: URL, headers: [(String, String)], method: String? = nil, body: HTTPRequest.Body?,
-                              timeout: TimeInterval, limit: Int, watcher: StopWatcher, everyStatus: Bool) throws(FFmpegError) -> Answer {
+                              timeout: TimeInterval, limit: Int, digest: HTTPDigest? = nil, watcher: StopWatcher,
+                              everyStatus: Bool) throws(FFmpegError) -> Answer {
         let authorization = HTTPRequest.basicAuthorization(url)
         let sent = headers + (authorization.map { [$0] } ?? [])
-        var redirects = HTTPRedirects(from: url, secret: !headers.isEmpty ? .apiKey : authorization != nil ? .password : nil)
+        let secret: HTTPRedirects.Secret? = !headers.isEmpty ? .apiKey : authorization != nil || digest != nil ? .password : nil
+        var redirects = HTTPRedirects(from: url, secret: secret)
         let socketTimeout = String(Int64(timeout * 1_000_000))
+        let verb = method ?? (body == nil ? "GET" : "POST")
         var target = url
+        var challenged = false
         while true {
             guard let origin = URLOrigin(target), origin.isWeb else { throw FFmpegError(code: lw_averror(EINVAL), stage: .connect) }
+            let answer = HTTPRequest.target(of: target).flatMap { digest?.authorization(method: verb, uri: $0) }
             let connection = try HTTPConnection(to: origin, timeoutMicroseconds: socketTimeout, interrupting: watcher)
-            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent, method: method, body: body))
+            try connection.send(HTTPRequest.make(target, origin: origin, headers: sent + (answer.map { [$0] } ?? []), method: method, body: body))
             let head = try HTTPResponseHead.read(from: connection)
+            if head.status == 401, let digest, !challenged, digest.accept(head.values("www-authenticate"), answered: answer != nil) {
+                challenged = true
+                continue
+            }
             if (200..<300).contains(head.status) || everyStatus {
                 let tooLarge = limit >= 1_000_000 ? String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)
                     : String(format: tr("the answer is larger than %d kB"), limit / 1024)

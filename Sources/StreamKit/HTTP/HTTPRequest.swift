@@ -25,21 +25,25 @@ enum HTTPRequest {
         static func json(_ data: Data) -> Body { Body(type: "application/json", data: data) }
     }
 
+    /// The request target of `url` (its path and query, as sent): what a Digest answer hashes in.
+    static func target(of url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
+        return path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
+    }
+
     /// The request's bytes for `url` at `origin` (the URL's own user info is never part of them):
     /// `method` (a GET, or a POST when there is a body, by default) with `body`.
     static func make(_ url: URL, origin: URLOrigin, headers: [(String, String)], method: String? = nil,
                      body: Body? = nil) throws(FFmpegError) -> [UInt8] {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw FFmpegError(code: lw_averror(EINVAL), stage: .open)
-        }
-        let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        let target = path + (components.percentEncodedQuery.map { "?\($0)" } ?? "")
-        let content = body.map { [("Content-Type", $0.type), ("Content-Length", String($0.data.count))] } ?? []
+        guard let target = target(of: url) else { throw FFmpegError(code: lw_averror(EINVAL), stage: .open) }
+        let verb = method ?? (body == nil ? "GET" : "POST")
+        let content = body.map { [("Content-Type", $0.type), ("Content-Length", String($0.data.count))] }
+            ?? (verb == "PUT" ? [("Content-Length", "0")] : [])  // a PUT without a body still says so
         let accept = body?.type == "application/sdp" ? "application/sdp" : "application/json"
         let fields = [("Host", origin.authority), ("User-Agent", "Layerwatch"), ("Accept", accept),
                       ("Connection", "close")] + content + headers
         let breaksALine = { (text: String) in text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
-        let verb = method ?? (body == nil ? "GET" : "POST")
         guard !target.contains(" "), !breaksALine(target), !fields.contains(where: { breaksALine($0.0) || breaksALine($0.1) }) else {
             throw FFmpegError(code: lw_averror(EINVAL), stage: .open)
         }
