@@ -323,7 +323,6 @@ public final class LayerwatchApplication: FeatureContext {
     // MARK: The features' context: each feature reaches the owner of what it acts on
 
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
-    var selectedCameraState: SessionState? { window?.tabs.selected?.surface?.state }
     var targetPrinterCameras: [Camera] { target.page?.cameras ?? [] }
     var selectedCameraRecords: Bool { window?.tabs.selected?.session?.recording != nil }
     var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
@@ -341,7 +340,6 @@ public final class LayerwatchApplication: FeatureContext {
     func sendPrintCommand(_ command: PrintCommand) { target.send(command) }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
-    func takeSnapshot() { window.map { $0.tabs.selected?.saveSnapshot(into: $0.snapshotFolder) } }
     func setRecording(_ on: Bool) { window.map { $0.tabs.selected?.setRecording(on, into: $0.recordingFolder, listedIn: recordings) } }
     func setStatsShown(_ shown: Bool) { window?.setStatsShown(shown) }
     func toggleFullscreen() { window?.toggleFullscreen() }

@@ -17,7 +17,6 @@ extension FeatureTableTests {
         let video = "/tmp/Voron timelapse.mp4"
         let listed: [String: (target: String?, calls: [String])] = [
             "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
-            "snapshot": (nil, ["takeSnapshot"]),
             "record": (nil, ["setRecording(true)"]),
             "show-stats": (nil, ["setStatsShown(true)"]),
             "fullscreen": (nil, ["toggleFullscreen"]),
@@ -79,12 +78,8 @@ extension FeatureTableTests {
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera
-            context.selectedCameraState = .connecting
             expected.formUnion(["show-tab", "record", "pop-out", "close-tab"])
-            XCTAssertEqual(enabled(), expected, "a camera selected, not live yet: no snapshot")
-            context.selectedCameraState = .live
-            expected.insert("snapshot")
-            XCTAssertEqual(enabled(), expected)
+            XCTAssertEqual(enabled(), expected, "a camera selected")
 
             context.selectedPrinter = Printer(name: "Generic", kind: .generic, cameras: [PrinterCamera(url: "rtsp://printer/live")])
             expected.insert("edit-printer")

@@ -99,7 +99,7 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertEqual(window.farm.tiles.first?.camera!.id, printer.cameras[1].id, "the farm tile follows")
 
             // Files name the camera of a printer with several.
-            app.takeSnapshot()
+            window.activate("camera.snapshot")
             XCTAssertTrue(iterateMainContext(timeout: 10) { (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path).count) == 1 })
             let snapshot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).first)
             XCTAssertTrue(snapshot.hasPrefix("Bench — Bed "), snapshot)

@@ -85,7 +85,7 @@ final class NoCameraPrinterTests: XCTestCase {
             XCTAssertTrue(window.isEnabled("edit-printer"))
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "no-camera-tab")
-            app.takeSnapshot()
+            XCTAssertFalse(window.activate("camera.snapshot"), "no picture, no snapshot")
             app.setRecording(true)
             XCTAssertFalse(page.isRecording)
             _ = iterateMainContext(timeout: 1) { false }  // what those asked runs: no camera, nothing done

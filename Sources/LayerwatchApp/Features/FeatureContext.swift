@@ -13,8 +13,6 @@ protocol FeatureContext: AnyObject {
 
     /// The selected tab's camera (the focused tile's while the farm shows); nil when there is none.
     var selectedCamera: Camera? { get }
-    /// The selected tab's connection state; nil when no tab is selected or it has no camera.
-    var selectedCameraState: SessionState? { get }
     /// The selected tab's printer (the focused tile's while the farm shows); nil when there is none.
     var selectedPrinterID: UUID? { get }
     /// The cameras of the printer the menus and camera keys act on, in its order: while
@@ -46,7 +44,6 @@ protocol FeatureContext: AnyObject {
     // MARK: What the features do
 
     func showTab(_ id: UUID)
-    func takeSnapshot()
     func setRecording(_ on: Bool)
     func setStatsShown(_ shown: Bool)
     func toggleFullscreen()

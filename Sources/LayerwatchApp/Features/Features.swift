@@ -38,11 +38,11 @@ extension Feature {
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
                 handler: .command { context in context.selectedPrinterID.map(context.showTab) },
                 isEnabled: { $0.selectedPrinterID != nil }),
-        // Camera: the selected printer's page.
-        Feature(name: "snapshot", title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
+        // Camera: the tab's picture the keyboard or the menu is in (the farm's selected tile's).
+        Feature(name: "snapshot", scope: .camera, title: tr("Save Snapshot"), accelerators: ["<Control>s"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "camera-photo-symbolic"), .tileMenu],
-                handler: .command { $0.takeSnapshot() },
-                isEnabled: { $0.selectedCameraState == .live }),
+                handler: .page { $0.saveSnapshot() },
+                isEnabledOnPage: { $0.state == .live }),
         Feature(name: "record", title: tr("Record"), accelerators: ["<Control><Shift>r"], shortcutGroup: .camera,
                 placements: [.controlBar(icon: "media-record-symbolic"), .tileMenu],
                 handler: .toggle { context, on in context.setRecording(on) },

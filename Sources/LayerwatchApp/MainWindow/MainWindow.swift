@@ -7,8 +7,8 @@ import StreamKit
 /// The main window: a header bar, one tab per printer (a saved printer's tab can be closed and
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
-/// actions (farm view, snapshot, stats, fullscreen, pop-out, reconnect, printers), kept enabled
-/// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
+/// actions (farm view, stats, fullscreen, pop-out, printers), kept enabled only where they apply,
+/// and the selected tab's picture actions (`CameraActions`: snapshot, zoom, reconnect) as its own. Actions act on the selected printer: the selected tab, which in the farm
 /// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
@@ -350,6 +350,9 @@ final class MainWindow {
             onCameraChange(page)
         }
         page.onMessage = { [weak self] text, file in self?.toast(text, file: file) }
+        page.folders = { [weak self] in
+            (self?.snapshotFolder ?? SavedFiles.folder(.pictures), self?.recordingFolder ?? SavedFiles.folder(.videos))
+        }
         page.onRecordingChange = { [weak self, weak page] in
             guard let self, let page else { return }
             tabs.describe(page)  // the red dot

@@ -5,10 +5,10 @@ import StreamKit
 /// Saving what the page's camera shows, where the camera is: a snapshot into the Pictures folder,
 /// a recording into the Videos folder on the camera's one connection, each said in `onMessage`.
 extension PrinterPage {
-    /// Saves the current picture (`takeSnapshot`) and says where, or why not.
-    func saveSnapshot(into folder: URL) {
+    /// Saves the current picture (`takeSnapshot`) into the snapshots' folder and says where, or why not.
+    func saveSnapshot() {
         let say = onMessage
-        takeSnapshot(into: folder) { result in
+        takeSnapshot(into: folders().snapshots) { result in
             switch result {
             case .success(let url):
                 say(String(format: tr("Saved “%@” in %@"), url.lastPathComponent, SavedFiles.shownName(of: url.deletingLastPathComponent())), url)
