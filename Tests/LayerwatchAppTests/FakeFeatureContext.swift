@@ -14,7 +14,6 @@ final class FakeFeatureContext: FeatureContext {
     var selectedPrinterID: UUID? { selectedCamera?.printerID ?? cameralessPrinter }
     var cameralessPrinter: UUID?
     var targetPrinterCameras: [Camera] = []
-    var selectedCameraRecords = false
     var selectedPrinter: Printer?
     var hasSavedPrinters = false
     var isFullscreen = false
@@ -26,7 +25,6 @@ final class FakeFeatureContext: FeatureContext {
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
-    func setRecording(_ on: Bool) { calls.append("setRecording(\(on))") }
     func setStatsShown(_ shown: Bool) { calls.append("setStatsShown(\(shown))") }
     func toggleFullscreen() { calls.append("toggleFullscreen") }
     func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }

@@ -17,7 +17,6 @@ extension FeatureTableTests {
         let video = "/tmp/Voron timelapse.mp4"
         let listed: [String: (target: String?, calls: [String])] = [
             "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
-            "record": (nil, ["setRecording(true)"]),
             "show-stats": (nil, ["setStatsShown(true)"]),
             "fullscreen": (nil, ["toggleFullscreen"]),
             "leave-fullscreen": (nil, ["setFullscreen(false)"]),
@@ -78,7 +77,7 @@ extension FeatureTableTests {
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera
-            expected.formUnion(["show-tab", "record", "pop-out", "close-tab"])
+            expected.formUnion(["show-tab", "pop-out", "close-tab"])
             XCTAssertEqual(enabled(), expected, "a camera selected")
 
             context.selectedPrinter = Printer(name: "Generic", kind: .generic, cameras: [PrinterCamera(url: "rtsp://printer/live")])
@@ -131,11 +130,10 @@ extension FeatureTableTests {
             let context = FakeFeatureContext()
             @MainActor func on() -> Set<String> { Set(Feature.all.filter { $0.state?(context) == true }.map(\.name)) }
             XCTAssertEqual(on(), [])
-            context.selectedCameraRecords = true
             context.selectedPrinter = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: true)
             context.isFarmShown = true
             context.attentionFirst = true
-            XCTAssertEqual(on(), ["record", "farm-view", "attention-first"])
+            XCTAssertEqual(on(), ["farm-view", "attention-first"])
             let speed = Feature.all.first { $0.name == "print-speed" }
             XCTAssertEqual(speed?.choiceState?(context), "", "no speed reported: no item marked")
             context.printSpeed = .sport

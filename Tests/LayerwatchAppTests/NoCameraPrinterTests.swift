@@ -86,7 +86,7 @@ final class NoCameraPrinterTests: XCTestCase {
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "no-camera-tab")
             XCTAssertFalse(window.activate("camera.snapshot"), "no picture, no snapshot")
-            app.setRecording(true)
+            XCTAssertFalse(window.activate("camera.record"), "no picture, no recording")
             XCTAssertFalse(page.isRecording)
             _ = iterateMainContext(timeout: 1) { false }  // what those asked runs: no camera, nothing done
 

@@ -19,8 +19,6 @@ protocol FeatureContext: AnyObject {
     /// `evaluating(for:)` runs (a mini window's action, or the refresh of its actions), that
     /// window's, else the selected tab's — the printer the print controls act on.
     var targetPrinterCameras: [Camera] { get }
-    /// Whether the selected tab's camera is being recorded.
-    var selectedCameraRecords: Bool { get }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
     var selectedPrinter: Printer? { get }
     /// Whether any printer is saved.
@@ -44,7 +42,6 @@ protocol FeatureContext: AnyObject {
     // MARK: What the features do
 
     func showTab(_ id: UUID)
-    func setRecording(_ on: Bool)
     func setStatsShown(_ shown: Bool)
     func toggleFullscreen()
     func setFullscreen(_ fullscreen: Bool)

@@ -8,7 +8,7 @@ import StreamKit
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
 /// actions (farm view, stats, fullscreen, pop-out, printers), kept enabled only where they apply,
-/// and the selected tab's picture actions (`CameraActions`: snapshot, zoom, reconnect) as its own. Actions act on the selected printer: the selected tab, which in the farm
+/// and the selected tab's picture actions (`CameraActions`: snapshot, record, zoom, reconnect) as its own. Actions act on the selected printer: the selected tab, which in the farm
 /// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
@@ -23,6 +23,8 @@ final class MainWindow {
     private unowned let library: PrinterLibrary
     private let sessions: SessionRegistry
     private let hub: PrinterStatusHub
+    /// The running recordings, where its pages list theirs.
+    private let recordings: Recordings
     /// The folders chosen in Preferences, which Save Snapshot and Record follow.
     private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
@@ -65,8 +67,9 @@ final class MainWindow {
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub) {
+         hub: PrinterStatusHub, recordings: Recordings) {
         self.context = context
+        self.recordings = recordings
         self.library = library
         self.sessions = sessions
         self.hub = hub
@@ -350,6 +353,7 @@ final class MainWindow {
             onCameraChange(page)
         }
         page.onMessage = { [weak self] text, file in self?.toast(text, file: file) }
+        page.recordings = recordings
         page.folders = { [weak self] in
             (self?.snapshotFolder ?? SavedFiles.folder(.pictures), self?.recordingFolder ?? SavedFiles.folder(.videos))
         }

@@ -38,6 +38,9 @@ final class PrinterPage: CameraSurfaceDelegate {
     private(set) var tileActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
     /// Where Save Snapshot and Record save: the Preferences' folders, as its window follows them.
     var folders: @MainActor () -> (snapshots: URL, recordings: URL) = { (SavedFiles.folder(.pictures), SavedFiles.folder(.videos)) }
+    /// Where its recordings are listed while they run (the application's, its window's to set);
+    /// none, it records nothing.
+    var recordings: Recordings?
     /// What stands in the video's place for a printer without a camera.
     let noCamera: NoCameraArea?
     /// The toasts' place: over the picture, above its status strip, so they never cover the
@@ -120,7 +123,7 @@ final class PrinterPage: CameraSurfaceDelegate {
     }
 
     /// Enables its picture's actions where they apply to what it shows now (Save Snapshot while
-    /// the picture is live).
+    /// the picture is live) and shows whether its camera records.
     func refreshPictureActions() {
         for group in [cameraActions, tileActions].compactMap({ $0 }) { CameraActions.refresh(group, for: self) }
     }
