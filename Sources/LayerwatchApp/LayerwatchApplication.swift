@@ -340,7 +340,6 @@ public final class LayerwatchApplication: FeatureContext {
     func sendPrintCommand(_ command: PrintCommand) { target.send(command) }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
-    func setStatsShown(_ shown: Bool) { window?.setStatsShown(shown) }
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }

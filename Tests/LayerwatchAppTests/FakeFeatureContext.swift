@@ -25,7 +25,6 @@ final class FakeFeatureContext: FeatureContext {
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
-    func setStatsShown(_ shown: Bool) { calls.append("setStatsShown(\(shown))") }
     func toggleFullscreen() { calls.append("toggleFullscreen") }
     func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }
     func togglePopOut(_ camera: Camera) { calls.append("togglePopOut(\(camera.id))") }

@@ -17,7 +17,6 @@ extension FeatureTableTests {
         let video = "/tmp/Voron timelapse.mp4"
         let listed: [String: (target: String?, calls: [String])] = [
             "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
-            "show-stats": (nil, ["setStatsShown(true)"]),
             "fullscreen": (nil, ["toggleFullscreen"]),
             "leave-fullscreen": (nil, ["setFullscreen(false)"]),
             "pop-out": (nil, ["togglePopOut(\(Self.camera.id))"]),
@@ -72,7 +71,7 @@ extension FeatureTableTests {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name)) }
-            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
+            var expected: Set = ["fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
                                  "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 

@@ -2,14 +2,15 @@ import CGtk
 import CameraKit
 import GtkKit
 
-/// The `camera` actions of one picture (the features of `Feature.Scope.camera`: snapshot, zoom,
-/// reconnect), in a group inserted on the widget that holds the picture and its controls: a button
-/// or menu inside finds them there, and a mini window's keys act on its own picture. GTK activates
-/// the application's accelerators on the window, so the main window inserts its selected tab's group
-/// as its own (`MainWindow.followSelectedPicture`); while the farm shows, a second group of the
-/// selected tab's picture with only what a farm tile's menu offers (no zoom: the tiles do not zoom).
-/// A tab's picture has the features that act on its page too (`Feature.Handler.page`: snapshot),
-/// a mini window's only those that act on the picture itself.
+/// The `camera` actions of one picture (the features of `Feature.Scope.camera`: snapshot, record,
+/// stats, zoom, reconnect), in a group inserted on the widget that holds the picture and its
+/// controls: a button or menu inside finds them there, and a mini window's keys act on its own
+/// picture. GTK activates the application's accelerators on the window, so the main window inserts
+/// its selected tab's group as its own (`MainWindow.followSelectedPicture`); while the farm shows, a
+/// second group of the selected tab's picture with only what a farm tile's menu offers (no zoom nor
+/// stats: the tiles show neither). A tab's picture has the features that act on its page too
+/// (`Feature.Handler.page`, `.pageToggle`: snapshot, record, stats), a mini window's only those
+/// that act on the picture itself (zoom, reconnect): its compact picture has no stats readout.
 @MainActor
 enum CameraActions {
     static let features = Feature.all.filter { $0.scope == .camera }

@@ -42,7 +42,6 @@ protocol FeatureContext: AnyObject {
     // MARK: What the features do
 
     func showTab(_ id: UUID)
-    func setStatsShown(_ shown: Bool)
     func toggleFullscreen()
     func setFullscreen(_ fullscreen: Bool)
     func togglePopOut(_ camera: Camera)

@@ -7,8 +7,8 @@ import StreamKit
 /// The main window: a header bar, one tab per printer (a saved printer's tab can be closed and
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
-/// actions (farm view, stats, fullscreen, pop-out, printers), kept enabled only where they apply,
-/// and the selected tab's picture actions (`CameraActions`: snapshot, record, zoom, reconnect) as its own. Actions act on the selected printer: the selected tab, which in the farm
+/// actions (farm view, fullscreen, pop-out, printers), kept enabled only where they apply, and the
+/// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) as its own. Actions act on the selected printer: the selected tab, which in the farm
 /// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
@@ -48,7 +48,6 @@ final class MainWindow {
     var onWelcomeChange: @MainActor (Bool) -> Void = { _ in }
     /// Whether the saved printers' tabs have been opened (the welcome page waits for that).
     private var restored = false
-    private var statsShown = false
     /// The window's actions, kept enabled where their features apply.
     private var actions: InstalledFeatures!
     /// Set once the window is gone: what still arrives for it (a recording that Quit closed, a
@@ -362,7 +361,6 @@ final class MainWindow {
             tabs.describe(page)  // the red dot
             refreshFeatures()
         }
-        page.surface?.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position, closed: library.isTabClosed(printerID))
     }
 
@@ -419,11 +417,6 @@ final class MainWindow {
     }
 
     // MARK: Feature handlers
-
-    func setStatsShown(_ shown: Bool) {
-        statsShown = shown
-        tabs.all.forEach { $0.surface?.setStatsShown(shown) }
-    }
 
     func toggleFullscreen() {
         setFullscreen(!isFullscreen)
