@@ -140,7 +140,8 @@ extension FeatureTableTests {
         }
     }
 
-    /// The features acting through the context: all but a picture's (`CameraActions`, tried by ZoomTests and ReconnectTests on real pictures).
+    /// The features acting through the context: all but a picture's (`CameraActions`, tried on real pictures by ZoomTests,
+    /// ReconnectTests, PictureCaptureTests and StatsOverlayTests).
     @MainActor private static var contextFeatures: [Feature] { Feature.all.filter { $0.scope != .camera } }
 
     /// Activates `feature`'s action, installed on an action group for `context`, as a button, a key
