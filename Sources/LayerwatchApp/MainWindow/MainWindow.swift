@@ -8,8 +8,9 @@ import StreamKit
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
 /// actions (farm view, fullscreen, pop-out, printers), kept enabled only where they apply, and the
-/// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) as its own. Actions act on the selected printer: the selected tab, which in the farm
-/// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
+/// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) as its
+/// own. Actions act on the selected printer: the selected tab, which in the farm view is the
+/// focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
 /// cameras (`reveal(printer:camera:)`), for whoever asks. It restores itself as it was left (its
