@@ -217,7 +217,8 @@ public final class LayerwatchApplication: FeatureContext {
             window.present()
             return
         }
-        let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub)
+        let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
+                                recordings: recordings)
         self.window = window
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in
@@ -323,9 +324,7 @@ public final class LayerwatchApplication: FeatureContext {
     // MARK: The features' context: each feature reaches the owner of what it acts on
 
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
-    var selectedCameraState: SessionState? { window?.tabs.selected?.surface?.state }
     var targetPrinterCameras: [Camera] { target.page?.cameras ?? [] }
-    var selectedCameraRecords: Bool { window?.tabs.selected?.session?.recording != nil }
     var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
     var selectedPrinter: Printer? { window?.tabs.selected.flatMap { library.printer(id: $0.printerID) } }
@@ -341,9 +340,6 @@ public final class LayerwatchApplication: FeatureContext {
     func sendPrintCommand(_ command: PrintCommand) { target.send(command) }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
-    func takeSnapshot() { window.map { $0.tabs.selected?.saveSnapshot(into: $0.snapshotFolder) } }
-    func setRecording(_ on: Bool) { window.map { $0.tabs.selected?.setRecording(on, into: $0.recordingFolder, listedIn: recordings) } }
-    func setStatsShown(_ shown: Bool) { window?.setStatsShown(shown) }
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }

@@ -226,3 +226,20 @@ func menuAction(_ menu: UnsafeMutablePointer<GMenuModel>, at index: Int32) -> St
     defer { g_variant_unref(value) }
     return String(cString: g_variant_get_string(value, nil))
 }
+
+extension MainWindow {
+    /// Activates `action` ("camera.snapshot") from the window, as its keys do; false where the
+    /// window finds no such action.
+    @discardableResult
+    func activate(_ action: String) -> Bool {
+        Bool(gboolean: gtk_widget_activate_action_variant(window, action, nil))
+    }
+}
+
+extension PrinterPage {
+    /// Whether its picture's action `name` (`camera.NAME`) can be used now; false without it.
+    func isPictureActionEnabled(_ name: String) -> Bool {
+        guard let group = cameraActions, let action = g_action_map_lookup_action(gcast(group.pointer), name) else { return false }
+        return Bool(gboolean: g_action_get_enabled(action))
+    }
+}

@@ -86,7 +86,7 @@ final class BackgroundTests: XCTestCase {
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
             let viewed = page.session!.consumerCount
-            app.setRecording(true)
+            window.tabs.selected?.setRecording(true)
             let recording = try XCTUnwrap(page.session!.recording)
             XCTAssertTrue(iterateMainContext(timeout: 5) { recording.current.seconds >= 1 })
 

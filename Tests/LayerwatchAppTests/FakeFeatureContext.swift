@@ -10,12 +10,10 @@ import StreamKit
 @MainActor
 final class FakeFeatureContext: FeatureContext {
     var selectedCamera: Camera?
-    var selectedCameraState: SessionState?
     /// The selected printer: the camera's, or `cameralessPrinter` (a printer watched without a picture).
     var selectedPrinterID: UUID? { selectedCamera?.printerID ?? cameralessPrinter }
     var cameralessPrinter: UUID?
     var targetPrinterCameras: [Camera] = []
-    var selectedCameraRecords = false
     var selectedPrinter: Printer?
     var hasSavedPrinters = false
     var isFullscreen = false
@@ -27,9 +25,6 @@ final class FakeFeatureContext: FeatureContext {
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
-    func takeSnapshot() { calls.append("takeSnapshot") }
-    func setRecording(_ on: Bool) { calls.append("setRecording(\(on))") }
-    func setStatsShown(_ shown: Bool) { calls.append("setStatsShown(\(shown))") }
     func toggleFullscreen() { calls.append("toggleFullscreen") }
     func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }
     func togglePopOut(_ camera: Camera) { calls.append("togglePopOut(\(camera.id))") }

@@ -17,9 +17,6 @@ extension FeatureTableTests {
         let video = "/tmp/Voron timelapse.mp4"
         let listed: [String: (target: String?, calls: [String])] = [
             "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
-            "snapshot": (nil, ["takeSnapshot"]),
-            "record": (nil, ["setRecording(true)"]),
-            "show-stats": (nil, ["setStatsShown(true)"]),
             "fullscreen": (nil, ["toggleFullscreen"]),
             "leave-fullscreen": (nil, ["setFullscreen(false)"]),
             "pop-out": (nil, ["togglePopOut(\(Self.camera.id))"]),
@@ -74,17 +71,13 @@ extension FeatureTableTests {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name)) }
-            var expected: Set = ["show-stats", "fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
+            var expected: Set = ["fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
                                  "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera
-            context.selectedCameraState = .connecting
-            expected.formUnion(["show-tab", "record", "pop-out", "close-tab"])
-            XCTAssertEqual(enabled(), expected, "a camera selected, not live yet: no snapshot")
-            context.selectedCameraState = .live
-            expected.insert("snapshot")
-            XCTAssertEqual(enabled(), expected)
+            expected.formUnion(["show-tab", "pop-out", "close-tab"])
+            XCTAssertEqual(enabled(), expected, "a camera selected")
 
             context.selectedPrinter = Printer(name: "Generic", kind: .generic, cameras: [PrinterCamera(url: "rtsp://printer/live")])
             expected.insert("edit-printer")
@@ -136,11 +129,10 @@ extension FeatureTableTests {
             let context = FakeFeatureContext()
             @MainActor func on() -> Set<String> { Set(Feature.all.filter { $0.state?(context) == true }.map(\.name)) }
             XCTAssertEqual(on(), [])
-            context.selectedCameraRecords = true
             context.selectedPrinter = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: true)
             context.isFarmShown = true
             context.attentionFirst = true
-            XCTAssertEqual(on(), ["record", "farm-view", "attention-first"])
+            XCTAssertEqual(on(), ["farm-view", "attention-first"])
             let speed = Feature.all.first { $0.name == "print-speed" }
             XCTAssertEqual(speed?.choiceState?(context), "", "no speed reported: no item marked")
             context.printSpeed = .sport
@@ -148,7 +140,8 @@ extension FeatureTableTests {
         }
     }
 
-    /// The features acting through the context: all but a picture's (`CameraActions`, tried by ZoomTests and ReconnectTests on real pictures).
+    /// The features acting through the context: all but a picture's (`CameraActions`, tried on real pictures by ZoomTests,
+    /// ReconnectTests, PictureCaptureTests and StatsOverlayTests).
     @MainActor private static var contextFeatures: [Feature] { Feature.all.filter { $0.scope != .camera } }
 
     /// Activates `feature`'s action, installed on an action group for `context`, as a button, a key

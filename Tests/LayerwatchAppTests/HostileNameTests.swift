@@ -74,7 +74,7 @@ final class HostileNameTests: XCTestCase {
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live })
 
-            app.takeSnapshot()
+            window.activate("camera.snapshot")
             XCTAssertTrue(iterateMainContext(timeout: 10) { !toastTitles(in: window.window).isEmpty }, "a toast says where it went")
             let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
             XCTAssertTrue(file.contains("&"), file)

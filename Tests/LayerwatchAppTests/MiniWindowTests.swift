@@ -128,6 +128,7 @@ final class MiniWindowTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { mini.isMenuOpen })
             _ = iterateMainContext(timeout: 1) { false }  // longer than the tooltip's delay
             XCTAssertEqual(gtk_widget_get_has_tooltip(mini.menuButton), 0, "no tooltip over the menu's first item")
+            ScreenCapture.saveIfAsked(as: "mini-window-menu")
             gtk_menu_button_popdown(gcast(mini.menuButton))
             XCTAssertTrue(iterateMainContext(timeout: 5) { !mini.isMenuOpen })
             XCTAssertEqual(gtk_widget_get_has_tooltip(mini.menuButton), 1, "the tooltip is back once the menu is closed")

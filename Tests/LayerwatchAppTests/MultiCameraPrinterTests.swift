@@ -99,14 +99,14 @@ final class MultiCameraPrinterTests: XCTestCase {
             XCTAssertEqual(window.farm.tiles.first?.camera!.id, printer.cameras[1].id, "the farm tile follows")
 
             // Files name the camera of a printer with several.
-            app.takeSnapshot()
+            window.activate("camera.snapshot")
             XCTAssertTrue(iterateMainContext(timeout: 10) { (try? FileManager.default.contentsOfDirectory(atPath: snapshots.path).count) == 1 })
             let snapshot = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: snapshots.path).first)
             XCTAssertTrue(snapshot.hasPrefix("Bench — Bed "), snapshot)
-            app.setRecording(true)
+            window.tabs.selected?.setRecording(true)
             let started = try XCTUnwrap(page.session!.recording)
             XCTAssertTrue(iterateMainContext(timeout: 10) { started.current.seconds > 0.5 }, "pictures recorded")
-            app.setRecording(false)
+            window.tabs.selected?.setRecording(false)
             XCTAssertTrue(iterateMainContext(timeout: 10) { started.current.isFinished })
             let recording = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: recordings.path).first)
             XCTAssertTrue(recording.hasPrefix("Bench — Bed ") && recording.hasSuffix(".mkv"), recording)

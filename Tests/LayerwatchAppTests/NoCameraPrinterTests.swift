@@ -85,8 +85,8 @@ final class NoCameraPrinterTests: XCTestCase {
             XCTAssertTrue(window.isEnabled("edit-printer"))
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "no-camera-tab")
-            app.takeSnapshot()
-            app.setRecording(true)
+            XCTAssertFalse(window.activate("camera.snapshot"), "no picture, no snapshot")
+            XCTAssertFalse(window.activate("camera.record"), "no picture, no recording")
             XCTAssertFalse(page.isRecording)
             _ = iterateMainContext(timeout: 1) { false }  // what those asked runs: no camera, nothing done
 

@@ -130,7 +130,7 @@ final class PreferencesTests: XCTestCase {
             XCTAssertEqual(adw_action_row_get_subtitle(gcast(recordings)).map { String(cString: $0) }, "/srv/videos")
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 10) { page.state == .live })
-            app.takeSnapshot()
+            window.activate("camera.snapshot")
             XCTAssertTrue(iterateMainContext(timeout: 10) {
                 (try? FileManager.default.contentsOfDirectory(atPath: pictures.path).count) == 1
             }, "the snapshot went into the chosen folder")

@@ -32,7 +32,7 @@ final class QuitTests: XCTestCase {
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 15) { page.state == .live && app.statusHub.latest(printer.id)?.status != nil })
             app.togglePopOut(page.camera!)
-            app.setRecording(true)
+            window.tabs.selected?.setRecording(true)
             XCTAssertTrue(iterateMainContext(timeout: 5) { (page.session!.recording?.current.seconds ?? 0) >= 2 }, "it records")
             XCTAssertTrue(iterateMainContext(timeout: 5) { Self.visibleWindows().count == 2 }, "main and mini windows")
             _ = iterateMainContext(timeout: 1) { false }

@@ -15,28 +15,17 @@ final class ReconnectTests: XCTestCase {
 
     func testReconnectActsOnThePictureItIsAskedFrom() throws {
         let windowManager = try WindowManager()
-        let servers = try (0..<2).map { _ in try TestServer(script: "rtsp_server.py", arguments: ["--width", "320", "--height", "180", "--fps", "10"]) }
-        addTeardownBlock { servers.forEach { $0.stop() } }
-        let printers = zip(["One", "Two"], servers).map { name, server in
-            Printer(name: name, kind: .generic, cameras: [PrinterCamera(url: "rtsp://127.0.0.1:\(server.port)/streaming/live/1")])
-        }
-        let directory = try makeTemporaryDirectory()
-        try ConfigStore(directory: directory, secrets: nil).save(
-            AppConfig(printers: printers, selectedPrinterID: printers[0].id, window: .init(width: 1000, height: 700, maximized: false)))
         try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
+            let two = try TwoCameraApp(for: self)
+            let (app, window, printers, servers, xid) = (two.app, two.window, two.printers, two.servers, two.xid)
             defer { gtk_window_destroy(gcast(window.window)) }
-            XCTAssertTrue(iterateMainContext(timeout: 15) { window.tabs.all.count == 2 && window.tabs.all.allSatisfy { $0.state == .live } })
-            let one = try XCTUnwrap(window.tabs.page(id: printers[0].id))
-            XCTAssertTrue(window.tabs.selected === one)
-            _ = iterateMainContext(timeout: 5) { Bool(gboolean: gtk_window_is_active(gcast(window.window))) }
-            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
+            let one = two.pages[0]
             @MainActor func clients() -> [Int] { servers.map { $0.events(named: "client").count } }
             XCTAssertEqual(clients(), [1, 1])
             ScreenCapture.saveIfAsked(as: "reconnect-control-bar")
 
             // The tab: its control bar's button, then Ctrl+R.
-            let button = try XCTUnwrap(descendants(of: one.controls.widget).first { gtk_widget_has_css_class($0, "feature-reconnect") != 0 })
+            let button = try two.button("reconnect", of: one)
             XCTAssertEqual(String(cString: gtk_actionable_get_action_name(gcast(button))), "camera.reconnect")
             gtk_widget_activate(button)
             XCTAssertTrue(iterateMainContext(timeout: 10) { clients() == [2, 1] }, "the bar's button: \(clients())")
@@ -44,18 +33,12 @@ final class ReconnectTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { clients() == [3, 1] }, "Ctrl+R in the tab: \(clients())")
 
             // The farm: the selected tile's camera, from its menu and from Ctrl+R; no zoom there.
-            window.setFarmShown(true)
-            let two = try XCTUnwrap(window.farm.tile(id: printers[1].id))
-            two.openMenu()
-            XCTAssertTrue(iterateMainContext(timeout: 5) { window.tabs.selected?.printerID == printers[1].id }, "the menu selects its printer")
-            _ = iterateMainContext(timeout: 1) { false }
+            let tile = try two.openTwosTileMenu()
             ScreenCapture.saveIfAsked(as: "reconnect-tile-menu")
-            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(two.widget, "camera.reconnect", nil)), "the tile's menu finds Reconnect")
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(tile.widget, "camera.reconnect", nil)), "the tile's menu finds Reconnect")
             XCTAssertTrue(iterateMainContext(timeout: 10) { clients() == [3, 2] }, "the tile's menu: \(clients())")
-            XCTAssertFalse(Bool(gboolean: gtk_widget_activate_action_variant(two.widget, "camera.zoom-in", nil)), "the farm's tiles do not zoom")
-            Self.closeMenus(of: window.window)
-            window.farm.focus(printers[1].id)
-            XCTAssertTrue(iterateMainContext(timeout: 5) { window.farm.focusedTile === two })
+            XCTAssertFalse(Bool(gboolean: gtk_widget_activate_action_variant(tile.widget, "camera.zoom-in", nil)), "the farm's tiles do not zoom")
+            two.focusTwosTile()
             XCTAssertEqual(Keyboard.press("ctrl+r", window: xid), 0)
             XCTAssertTrue(iterateMainContext(timeout: 10) { clients() == [3, 3] }, "Ctrl+R in the farm: \(clients())")
             window.setFarmShown(false)
@@ -71,13 +54,5 @@ final class ReconnectTests: XCTestCase {
             mini.close()
         }
         withExtendedLifetime(windowManager) {}
-    }
-
-    /// Closes the popovers open in `window` (the tile's menu), so the keyboard goes back to the tiles.
-    @MainActor
-    private static func closeMenus(of window: UnsafeMutablePointer<GtkWidget>) {
-        for widget in descendants(of: window) where Bool(gboolean: g_type_check_instance_is_a(gcast(widget), gtk_popover_get_type())) {
-            gtk_popover_popdown(gcast(widget))
-        }
     }
 }

@@ -21,7 +21,7 @@ final class RecordingWindowTests: XCTestCase {
         let windowManager = try WindowManager()
         try withLiveCamera { server, printer, app, window, page, videos in
             XCTAssertNil(page.surface!.recordingBadgeText)
-            XCTAssertTrue(window.isEnabled("record"))
+            XCTAssertTrue(page.isPictureActionEnabled("record"))
             let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
 
             XCTAssertEqual(Keyboard.press("ctrl+shift+r", window: xid), 0)
@@ -65,7 +65,7 @@ final class RecordingWindowTests: XCTestCase {
             window.setFarmShown(true)
             let tile = try XCTUnwrap(window.farm.tile(id: printer.id))
             XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(tile.surface!.widget)) })
-            app.setRecording(true)
+            window.tabs.selected?.setRecording(true)
             XCTAssertTrue(iterateMainContext(timeout: 10) { (page.session!.recording?.current.seconds ?? 0) >= 2.2 })
             let tileBadge = try XCTUnwrap(badgeLabel(in: tile.widget)), tabBadge = try XCTUnwrap(badgeLabel(in: page.widget))
             XCTAssertTrue(iterateMainContext(timeout: 3) { Self.isWholeAndCounting(tileBadge) }, "the tile: \(Self.describe(tileBadge))")
@@ -93,7 +93,7 @@ final class RecordingWindowTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(tile.surface!.widget)) })
             XCTAssertTrue(iterateFrames(5) { Self.isWholeAndCounting(tileBadge) && (Self.seconds(in: tileBadge) ?? 0) >= left },
                           "the tile at once: \(Self.describe(tileBadge)), the tab said \(left) s")
-            app.setRecording(false)
+            window.tabs.selected?.setRecording(false)
             XCTAssertTrue(iterateMainContext(timeout: 5) { !Bool(gboolean: gtk_widget_get_visible(tileBadge)) }, "gone once it stops")
         }
         withExtendedLifetime(windowManager) {}
@@ -146,7 +146,7 @@ final class RecordingWindowTests: XCTestCase {
             try FileManager.default.createDirectory(at: videos, withIntermediateDirectories: true)
             // Files of 2 kB at most: the header fits, the first second's pictures do not.
             FileSizeLimit(bytes: 2000).during {
-                app.setRecording(true)
+                window.tabs.selected?.setRecording(true)
                 XCTAssertTrue(iterateMainContext(timeout: 10) { !toastTitles(in: window.window).isEmpty }, "a toast says it stopped")
             }
             XCTAssertEqual(toastTitles(in: window.window), ["The disk is full: the recording stopped. Nothing was recorded."])

@@ -35,7 +35,7 @@ final class SavedFileToastTests: XCTestCase {
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 10) { page.state == .live })
             _ = iterateMainContext(timeout: 1) { false }
-            app.takeSnapshot()
+            window.activate("camera.snapshot")
             XCTAssertTrue(iterateMainContext(timeout: 10) { !toastTitles(in: window.window).isEmpty }, "a toast says where it went")
             let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: pictures.path).first)
             let file = pictures.appendingPathComponent(name)
@@ -61,7 +61,7 @@ final class SavedFileToastTests: XCTestCase {
             XCTAssertEqual((call.fields["uris"] as? [String])?.first.flatMap { URL(string: $0)?.path }, file.path)
             XCTAssertEqual(call.string("startup_id"), "")
 
-            app.takeSnapshot()  // a toast to open from (the click dismissed the first)
+            window.activate("camera.snapshot")  // a toast to open from (the click dismissed the first)
             XCTAssertTrue(iterateMainContext(timeout: 10) {
                 (try? FileManager.default.contentsOfDirectory(atPath: pictures.path).count) == 2 && !toastTitles(in: window.window).isEmpty
             }, "\((try? FileManager.default.contentsOfDirectory(atPath: pictures.path)) ?? []) \(toastTitles(in: window.window))")

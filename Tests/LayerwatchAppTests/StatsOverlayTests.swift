@@ -59,6 +59,51 @@ final class StatsOverlayTests: XCTestCase {
         }
     }
 
+    /// Show Stats is an action of the picture it is asked from (`camera.show-stats`): the tab's
+    /// control bar toggle and Ctrl+I show or hide that tab's readout; a mini window (its compact
+    /// picture has none) leaves the tabs' alone.
+    func testShowStatsActsOnThePictureItIsAskedFrom() throws {
+        let windowManager = try WindowManager()
+        try MainActor.assumeIsolated {
+            let two = try TwoCameraApp(for: self)
+            let window = two.window
+            defer { gtk_window_destroy(gcast(window.window)) }
+            /// Whether each tab's picture shows its readout, in the printers' order.
+            @MainActor func shown() -> [Bool] { two.pages.map { $0.surface?.stats.isShown == true } }
+            XCTAssertEqual(shown(), [false, false])
+
+            // Tab One: its control bar's toggle.
+            let button = try two.button("show-stats", of: two.pages[0])
+            XCTAssertEqual(String(cString: gtk_actionable_get_action_name(gcast(button))), "camera.show-stats")
+            gtk_widget_activate(button)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown() == [true, false] }, "the bar's toggle: \(shown())")
+            XCTAssertTrue(Bool(gboolean: gtk_toggle_button_get_active(gcast(button))))
+            _ = iterateMainContext(timeout: 1) { false }  // drawn
+            ScreenCapture.saveIfAsked(as: "stats-control-bar")
+
+            // Tab Two: Ctrl+I, twice.
+            window.tabs.select(two.pages[1])
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.tabs.selected === two.pages[1] })
+            XCTAssertEqual(Keyboard.press("ctrl+i", window: two.xid), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown() == [true, true] }, "Ctrl+I in tab Two: \(shown())")
+            XCTAssertEqual(Keyboard.press("ctrl+i", window: two.xid), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown() == [true, false] }, "Ctrl+I again in tab Two: \(shown())")
+
+            // A mini window of One: no readout, and Ctrl+I there leaves the tabs' alone.
+            two.app.togglePopOut(try XCTUnwrap(two.pages[0].camera))
+            let mini = try XCTUnwrap(two.app.miniWindows[two.printers[0].id])
+            XCTAssertTrue(iterateMainContext(timeout: 10) { mini.surface.shownFrame != nil })
+            _ = iterateMainContext(timeout: 5) { Bool(gboolean: gtk_window_is_active(gcast(mini.window))) }
+            let miniXID = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(mini.window))))
+            XCTAssertFalse(Bool(gboolean: gtk_widget_activate_action_variant(mini.window, "camera.show-stats", nil)))
+            XCTAssertEqual(Keyboard.press("ctrl+i", window: miniXID), 0)
+            _ = iterateMainContext(timeout: 1) { false }
+            XCTAssertEqual(shown(), [true, false], "the tabs' pictures are left as they were")
+            mini.close()
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
     /// Scales every font as GNOME's text scaling factor does (GTK's font resolution, 96 dpi × scale).
     @MainActor
     private func setTextScale(_ scale: Double) {

@@ -65,7 +65,7 @@ final class StatusStripTests: XCTestCase {
             XCTAssertEqual(String(cString: adw_tab_page_get_title(tab)), "X1C Workshop · 42 %", "the tab shows the progress")
             XCTAssertTrue(String(cString: adw_tab_page_get_tooltip(tab)).contains("Printing · 42 % · 1 h 12 min"))
 
-            window.setStatsShown(true)
+            window.activate("camera.show-stats")
             let stats = page.surface!.stats.text
             XCTAssertTrue(stats.contains("nozzle   220 / 220 °C"), stats)
             XCTAssertTrue(stats.contains("bed      55 / 55 °C"), stats)

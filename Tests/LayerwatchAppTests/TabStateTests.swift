@@ -21,7 +21,7 @@ final class TabStateTests: XCTestCase {
         let missing = Printer(name: "Missing", kind: .generic, cameras: [PrinterCamera(url: directory.appendingPathComponent("none.mp4").path)])
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [live, missing], selectedPrinterID: live.id))
         try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
+            let (_, window) = try startApp(in: directory)
             defer { window.close() }
             window.recordingFolder = directory.appendingPathComponent("Videos")
             let page = try XCTUnwrap(window.tabs.page(id: live.id)), failed = try XCTUnwrap(window.tabs.page(id: missing.id))
@@ -37,7 +37,7 @@ final class TabStateTests: XCTestCase {
             XCTAssertEqual(Self.iconName(adw_tab_page_get_icon(failedTab)), "dialog-warning-symbolic")
             XCTAssertNil(adw_tab_page_get_indicator_icon(failedTab))
 
-            app.setRecording(true)
+            window.tabs.selected?.setRecording(true)
             XCTAssertTrue(iterateMainContext(timeout: 5) { adw_tab_page_get_indicator_icon(liveTab) != nil }, "recording shows the dot")
             XCTAssertEqual(Self.iconName(adw_tab_page_get_indicator_icon(liveTab)), "media-record-symbolic")
             XCTAssertEqual(String(cString: adw_tab_page_get_indicator_tooltip(liveTab)), "Recording")
@@ -52,7 +52,7 @@ final class TabStateTests: XCTestCase {
             XCTAssertGreaterThan(colour.red, 0.8, "the dot is red")
             XCTAssertLessThan(colour.green, 0.3)
 
-            app.setRecording(false)
+            window.tabs.selected?.setRecording(false)
             XCTAssertTrue(iterateMainContext(timeout: 5) { adw_tab_page_get_indicator_icon(liveTab) == nil }, "the dot goes with the recording")
             XCTAssertNil(adw_tab_page_get_icon(liveTab))
         }

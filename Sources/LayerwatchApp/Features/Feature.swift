@@ -65,6 +65,12 @@ struct Feature {
         case choice([(value: String, title: String)], @MainActor (FeatureContext, String) -> Void)
         /// A command on a picture (`Scope.camera`): handed the picture whose group was activated.
         case camera(@MainActor (CameraSurface) -> Void)
+        /// A command on a tab's picture (`Scope.camera`): handed the page whose group was activated,
+        /// which knows its camera, where it saves and where it speaks (a mini window has none).
+        case page(@MainActor (PrinterPage) -> Void)
+        /// An on/off setting of a tab's picture (`Scope.camera`), handed the page and its new value;
+        /// `pageState` shows it.
+        case pageToggle(@MainActor (PrinterPage, Bool) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -95,6 +101,19 @@ struct Feature {
     /// True when its controls are left out, rather than greyed, while it does not apply (and is
     /// not locked).
     var hiddenWhenDisabled = false
+    /// For a tab's picture's feature (`Handler.page`): whether it can be used on that page now,
+    /// asked again when its picture's state changes. Nil: whenever there is a picture.
+    var isEnabledOnPage: (@MainActor (PrinterPage) -> Bool)?
+    /// For a tab's picture's toggle (`Handler.pageToggle`): its value on that page.
+    var pageState: (@MainActor (PrinterPage) -> Bool)?
+
+    /// Whether its controls are toggle buttons and check items.
+    var isToggle: Bool {
+        switch handler {
+        case .toggle, .pageToggle: true
+        default: false
+        }
+    }
 
     /// The action's full name, as buttons, menus and accelerators name it.
     var actionName: String {
@@ -174,14 +193,24 @@ struct Feature {
             return addStringAction(map, name) { [weak context] text in if let context { within { run(context, text) } } }
         case .choice(_, let run):
             return addChoiceAction(map, name) { [weak context] value in if let context { within { run(context, value) } } }
-        case .camera, .providedByGTK:
+        case .camera, .page, .pageToggle, .providedByGTK:
             return nil
         }
     }
 
-    /// Adds the action of a picture's feature (`Scope.camera`) to `map`, acting on `surface`.
-    func install(on map: some GObjectPointer, acting surface: CameraSurface) {
-        guard case .camera(let run) = handler else { return }
-        addAction(map, name) { [weak surface] in if let surface { run(surface) } }
+    /// Adds the action of a picture's feature (`Scope.camera`) to `map`, acting on `surface` or,
+    /// for a tab's picture's feature, on `page`, which holds it (none without a page), and returns it.
+    @discardableResult
+    func install(on map: some GObjectPointer, acting surface: CameraSurface, of page: PrinterPage?) -> OpaquePointer? {
+        switch handler {
+        case .camera(let run):
+            return addAction(map, name) { [weak surface] in if let surface { run(surface) } }
+        case .page(let run):
+            return page.map { page in addAction(map, name) { [weak page] in if let page { run(page) } } }
+        case .pageToggle(let run):
+            return page.map { page in addToggleAction(map, name, initial: false) { [weak page] on in if let page { run(page, on) } } }
+        default:
+            return nil
+        }
     }
 }

@@ -13,16 +13,12 @@ protocol FeatureContext: AnyObject {
 
     /// The selected tab's camera (the focused tile's while the farm shows); nil when there is none.
     var selectedCamera: Camera? { get }
-    /// The selected tab's connection state; nil when no tab is selected or it has no camera.
-    var selectedCameraState: SessionState? { get }
     /// The selected tab's printer (the focused tile's while the farm shows); nil when there is none.
     var selectedPrinterID: UUID? { get }
     /// The cameras of the printer the menus and camera keys act on, in its order: while
     /// `evaluating(for:)` runs (a mini window's action, or the refresh of its actions), that
     /// window's, else the selected tab's — the printer the print controls act on.
     var targetPrinterCameras: [Camera] { get }
-    /// Whether the selected tab's camera is being recorded.
-    var selectedCameraRecords: Bool { get }
     /// The saved printer of the selected tab (nil for the demo and command-line cameras).
     var selectedPrinter: Printer? { get }
     /// Whether any printer is saved.
@@ -46,9 +42,6 @@ protocol FeatureContext: AnyObject {
     // MARK: What the features do
 
     func showTab(_ id: UUID)
-    func takeSnapshot()
-    func setRecording(_ on: Bool)
-    func setStatsShown(_ shown: Bool)
     func toggleFullscreen()
     func setFullscreen(_ fullscreen: Bool)
     func togglePopOut(_ camera: Camera)

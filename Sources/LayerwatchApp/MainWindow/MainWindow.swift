@@ -7,9 +7,10 @@ import StreamKit
 /// The main window: a header bar, one tab per printer (a saved printer's tab can be closed and
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
-/// actions (farm view, snapshot, stats, fullscreen, pop-out, reconnect, printers), kept enabled
-/// only where they apply. Actions act on the selected printer: the selected tab, which in the farm
-/// view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
+/// actions (farm view, fullscreen, pop-out, printers), kept enabled only where they apply, and the
+/// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) as its
+/// own. Actions act on the selected printer: the selected tab, which in the farm view is the
+/// focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
 /// cameras (`reveal(printer:camera:)`), for whoever asks. It restores itself as it was left (its
@@ -23,6 +24,8 @@ final class MainWindow {
     private unowned let library: PrinterLibrary
     private let sessions: SessionRegistry
     private let hub: PrinterStatusHub
+    /// The running recordings, where its pages list theirs.
+    private let recordings: Recordings
     /// The folders chosen in Preferences, which Save Snapshot and Record follow.
     private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
@@ -46,7 +49,6 @@ final class MainWindow {
     var onWelcomeChange: @MainActor (Bool) -> Void = { _ in }
     /// Whether the saved printers' tabs have been opened (the welcome page waits for that).
     private var restored = false
-    private var statsShown = false
     /// The window's actions, kept enabled where their features apply.
     private var actions: InstalledFeatures!
     /// Set once the window is gone: what still arrives for it (a recording that Quit closed, a
@@ -65,8 +67,9 @@ final class MainWindow {
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub) {
+         hub: PrinterStatusHub, recordings: Recordings) {
         self.context = context
+        self.recordings = recordings
         self.library = library
         self.sessions = sessions
         self.hub = hub
@@ -350,12 +353,15 @@ final class MainWindow {
             onCameraChange(page)
         }
         page.onMessage = { [weak self] text, file in self?.toast(text, file: file) }
+        page.recordings = recordings
+        page.folders = { [weak self] in
+            (self?.snapshotFolder ?? SavedFiles.folder(.pictures), self?.recordingFolder ?? SavedFiles.folder(.videos))
+        }
         page.onRecordingChange = { [weak self, weak page] in
             guard let self, let page else { return }
             tabs.describe(page)  // the red dot
             refreshFeatures()
         }
-        page.surface?.setStatsShown(statsShown)
         tabs.add(page, select: select, at: position, closed: library.isTabClosed(printerID))
     }
 
@@ -412,11 +418,6 @@ final class MainWindow {
     }
 
     // MARK: Feature handlers
-
-    func setStatsShown(_ shown: Bool) {
-        statsShown = shown
-        tabs.all.forEach { $0.surface?.setStatsShown(shown) }
-    }
 
     func toggleFullscreen() {
         setFullscreen(!isFullscreen)

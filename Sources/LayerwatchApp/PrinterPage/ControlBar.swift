@@ -63,7 +63,7 @@ final class ControlBar {
     /// A flat round button for `feature`: a toggle button for an on/off feature.
     static func button(for feature: Feature, icon: String) -> UnsafeMutablePointer<GtkWidget> {
         let button: UnsafeMutablePointer<GtkWidget>
-        if case .toggle = feature.handler { button = gtk_toggle_button_new() } else { button = gtk_button_new() }
+        if feature.isToggle { button = gtk_toggle_button_new() } else { button = gtk_button_new() }
         gtk_button_set_icon_name(gcast(button), icon)
         gtk_widget_add_css_class(button, "feature-\(feature.name)")  // for the stylesheet (Record turns red)
         gtk_widget_set_tooltip_text(button, feature.tooltip)

@@ -5,10 +5,10 @@ import StreamKit
 /// Saving what the page's camera shows, where the camera is: a snapshot into the Pictures folder,
 /// a recording into the Videos folder on the camera's one connection, each said in `onMessage`.
 extension PrinterPage {
-    /// Saves the current picture (`takeSnapshot`) and says where, or why not.
-    func saveSnapshot(into folder: URL) {
+    /// Saves the current picture (`takeSnapshot`) into the snapshots' folder and says where, or why not.
+    func saveSnapshot() {
         let say = onMessage
-        takeSnapshot(into: folder) { result in
+        takeSnapshot(into: folders().snapshots) { result in
             switch result {
             case .success(let url):
                 say(String(format: tr("Saved “%@” in %@"), url.lastPathComponent, SavedFiles.shownName(of: url.deletingLastPathComponent())), url)
@@ -21,16 +21,22 @@ extension PrinterPage {
     /// Whether one of the printer's cameras is being recorded (its tab shows the red dot).
     var isRecording: Bool { sessions.contains { $0.recording != nil } }
 
-    /// Starts recording the camera into a new file in `folder` (listed in `recordings` until it
-    /// ends), or stops it.
-    func setRecording(_ on: Bool, into folder: URL, listedIn recordings: Recordings) {
-        guard let session, let surface else { return }
+    /// Starts recording the camera into a new file in the recordings' folder (listed in
+    /// `recordings` until it ends), or stops it.
+    func setRecording(_ on: Bool) {
+        guard let session, let recordings, surface != nil else { return }
         if on {
-            startRecording(into: folder, listedIn: recordings)
+            startRecording(into: folders().recordings, listedIn: recordings)
         } else {
             session.stopRecording()
         }
-        surface.showRecording()
+        recordingChanged()
+    }
+
+    /// Shows that a recording started or ended: the picture's badge, Record's state, the tab.
+    private func recordingChanged() {
+        surface?.showRecording()
+        refreshPictureActions()
         onRecordingChange()
     }
 
@@ -53,8 +59,7 @@ extension PrinterPage {
                 recordings?.remove(recording)
                 // The file the message names: the first part saved, or the last written before a failure.
                 say(status.failureMessage ?? Self.savedText(status), status.failureMessage == nil ? status.files.first : status.files.last)
-                self?.surface?.showRecording()
-                self?.onRecordingChange()
+                self?.recordingChanged()
             }
         }
     }

@@ -33,9 +33,14 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// The video; nil for a printer watched without a picture.
     let surface: CameraSurface?
     /// The picture's `camera` actions (`CameraActions`); none without a picture.
-    let cameraActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
+    private(set) var cameraActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
     /// Those its farm tile's menu offers, which the main window takes while the farm shows.
-    let tileActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
+    private(set) var tileActions: GObjectRef<UnsafeMutablePointer<GSimpleActionGroup>>?
+    /// Where Save Snapshot and Record save: the Preferences' folders, as its window follows them.
+    var folders: @MainActor () -> (snapshots: URL, recordings: URL) = { (SavedFiles.folder(.pictures), SavedFiles.folder(.videos)) }
+    /// Where its recordings are listed while they run (the application's, its window's to set);
+    /// none, it records nothing.
+    var recordings: Recordings?
     /// What stands in the video's place for a printer without a camera.
     let noCamera: NoCameraArea?
     /// The toasts' place: over the picture, above its status strip, so they never cover the
@@ -93,14 +98,6 @@ final class PrinterPage: CameraSurfaceDelegate {
         }
         controls = ControlBar(withCamera: !printer.cameras.isEmpty)
         layout = AdaptiveLayout(primary: primary, secondary: controls.widget)
-        // Its picture's actions, which the main window takes as its own while the tab is selected.
-        if let surface = self.surface {
-            cameraActions = CameraActions.install(for: surface, on: layout.widget)
-            tileActions = CameraActions.group(of: CameraActions.tileFeatures, for: surface)
-        } else {
-            cameraActions = nil
-            tileActions = nil
-        }
         switcher = makeDropDown(printer.cameras.map(\.title))
         gtk_widget_set_tooltip_text(switcher, tr("Camera"))
         setAccessibleLabel(switcher, tr("Camera"))
@@ -117,6 +114,18 @@ final class PrinterPage: CameraSurfaceDelegate {
             self?.controls.setOrientation(arrangement == .beside ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL)
         }
         followAspectRatio(of: state)
+        // Its picture's actions, which the main window takes as its own while the tab is selected.
+        if let surface {
+            cameraActions = CameraActions.install(for: surface, of: self, on: layout.widget)
+            tileActions = CameraActions.group(of: CameraActions.tileFeatures, for: surface, of: self)
+        }
+        refreshPictureActions()
+    }
+
+    /// Enables its picture's actions where they apply to what it shows now (Save Snapshot while
+    /// the picture is live) and shows whether its camera records.
+    func refreshPictureActions() {
+        for group in [cameraActions, tileActions].compactMap({ $0 }) { CameraActions.refresh(group, for: self) }
     }
 
     /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
@@ -137,6 +146,7 @@ final class PrinterPage: CameraSurfaceDelegate {
         surface.show(sessions[index], name: cameras[index].name, orientation: cameras[index].orientation)
         standby.removeValue(forKey: index)?.detach()
         if Int(gtk_drop_down_get_selected(gcast(switcher))) != index { gtk_drop_down_set_selected(gcast(switcher), guint(index)) }
+        refreshPictureActions()
         onCameraChange()
     }
 
@@ -177,6 +187,7 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     func cameraSurface(_ surface: CameraSurface, didChange state: SessionState) {
         followAspectRatio(of: state)
+        refreshPictureActions()
         onStateChange(state)
     }
 
