@@ -44,6 +44,7 @@ final class FlashforgeDialogTests: XCTestCase {
             dialog.selectKind(.flashforge)
             XCTAssertEqual(dialog.apiPort.placeholderText, "8898")
             XCTAssertTrue(dialog.accessCode.hintText?.contains("LAN-only mode") == true, dialog.accessCode.hintText ?? "no hint")
+            XCTAssertTrue(dialog.accessCode.hintText?.contains("so the check code is kept in") == true, "where the check code is kept, by its name")
             dialog.fill(name: "Adventurer 5M Pro", host: "127.0.0.1", port: printer.port, code: "27182818")
             dialog.serial.text = Self.serial
 
@@ -97,6 +98,7 @@ final class FlashforgeDialogTests: XCTestCase {
             XCTAssertEqual(saved.accessCode, Self.code)
             XCTAssertEqual(saved.apiPort, printer.port)
             XCTAssertEqual(saved.cameras.map(\.url), [stream])
+            XCTAssertEqual(RemovalText.body(for: saved), "Its settings and check code will be deleted from this computer.")
         }
     }
 

@@ -90,7 +90,7 @@ final class PrinterChoiceTests: XCTestCase {
                     if let placeholder = text.placeholder {
                         XCTAssertEqual(formField.placeholderText, placeholder, "\(choice.title): \(field)")
                     }
-                    let noun: SecretsPlace.Noun? = choice.kind.isBambu || choice.kind == .flashforge ? .accessCode : choice.kind.hasStatusAPI ? .apiKey : nil
+                    let noun: SecretsPlace.Noun? = choice.kind.isBambu ? .accessCode : choice.kind == .flashforge ? .checkCode : choice.kind.hasStatusAPI ? .apiKey : nil
                     let note = field == .accessCode ? noun.map { " " + SecretsPlace.noKeyring(path: "/kept/somewhere").sentence(for: $0) } ?? "" : ""
                     let camera = field == .model ? "K1, K1 Max, K1C, K1 SE and Ender-3 V3: its camera is MJPEG on port 8080. " : ""  // the first family's
                     XCTAssertEqual(formField.hintText, text.hint.map { camera + $0 + note }, "\(choice.title): \(field)")

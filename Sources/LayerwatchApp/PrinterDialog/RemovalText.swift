@@ -12,6 +12,7 @@ enum RemovalText {
         let code: Secret? = switch printer.accessCode.isEmpty ? nil : printer.kind.secretNoun {
         case .accessCode?: .accessCode
         case .apiKey?: .apiKey
+        case .checkCode?: .checkCode
         case nil: nil
         }
         switch (code, passwords) {
@@ -21,6 +22,8 @@ enum RemovalText {
             return tr("Its settings and access code will be deleted from this computer.")
         case (.apiKey?, 0):
             return tr("Its settings and API key will be deleted from this computer.")
+        case (.checkCode?, 0):
+            return tr("Its settings and check code will be deleted from this computer.")
         case (nil, _):
             return trPlural("Its settings and camera password will be deleted from this computer.",
                             "Its settings and camera passwords will be deleted from this computer.", passwords)
@@ -30,11 +33,14 @@ enum RemovalText {
         case (.apiKey?, _):
             return trPlural("Its settings, API key and camera password will be deleted from this computer.",
                             "Its settings, API key and camera passwords will be deleted from this computer.", passwords)
+        case (.checkCode?, _):
+            return trPlural("Its settings, check code and camera password will be deleted from this computer.",
+                            "Its settings, check code and camera passwords will be deleted from this computer.", passwords)
         }
     }
 
     /// The printer's own secret, by what the user calls it.
     private enum Secret {
-        case accessCode, apiKey
+        case accessCode, apiKey, checkCode
     }
 }

@@ -28,6 +28,7 @@ enum SecretsNews {
         switch noun(printers) {
         case .accessCode?: return String(format: tr("The access code of %@ is now kept in your keyring."), names)
         case .apiKey?: return String(format: tr("The API key of %@ is now kept in your keyring."), names)
+        case .checkCode?: return String(format: tr("The check code of %@ is now kept in your keyring."), names)
         case .cameraPassword?: return String(format: tr("The camera password of %@ is now kept in your keyring."), names)
         case nil: return String(format: tr("The access codes and passwords of %@ are now kept in your keyring."), names)
         }
@@ -48,13 +49,14 @@ enum SecretsNews {
         switch noun(printers) {
         case .accessCode?: return String(format: tr("The access code of %@ is kept in %@, which only you can read."), names, path)
         case .apiKey?: return String(format: tr("The API key of %@ is kept in %@, which only you can read."), names, path)
+        case .checkCode?: return String(format: tr("The check code of %@ is kept in %@, which only you can read."), names, path)
         case .cameraPassword?: return String(format: tr("The camera password of %@ is kept in %@, which only you can read."), names, path)
         case nil: return String(format: tr("The access codes and passwords of %@ are kept in %@, which only you can read."), names, path)
         }
     }
 
     private enum Noun {
-        case accessCode, apiKey, cameraPassword
+        case accessCode, apiKey, checkCode, cameraPassword
     }
 
     /// What the one printer's secret is; nil for several printers (the sentence names them all).
@@ -63,6 +65,7 @@ enum SecretsNews {
         switch printer.accessCode.isEmpty ? nil : printer.kind.secretNoun {
         case .accessCode?: return .accessCode
         case .apiKey?: return .apiKey
+        case .checkCode?: return .checkCode
         case nil: return .cameraPassword
         }
     }

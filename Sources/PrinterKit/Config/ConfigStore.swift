@@ -317,6 +317,7 @@ public final class ConfigStore: @unchecked Sendable {
             let label = switch printer.kind.secretNoun {
             case .accessCode?: tr("Layerwatch access code for %@")
             case .apiKey?: tr("Layerwatch API key for %@")
+            case .checkCode?: tr("Layerwatch check code for %@")
             case nil: tr("Layerwatch camera password for %@")
             }
             try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))

@@ -25,30 +25,44 @@ public enum SecretsPlace: Hashable, Sendable {
         return false
     }
 
-    /// What the secret is called in the dialog's field.
+    /// What the secret is called in the dialog's field: a Bambu access code, an API key, a
+    /// Flashforge printer's check code.
     public enum Noun: Sendable {
-        case accessCode, apiKey
+        case accessCode, apiKey, checkCode
     }
 
     /// The sentence for the field holding a secret called `noun`.
     public func sentence(for noun: Noun) -> String {
-        let isCode = noun == .accessCode
         switch self {
         case .keyring:
-            return String(format: isCode ? tr("The access code is kept in your keyring (Secret Service), not in %@.")
-                          : tr("The API key is kept in your keyring (Secret Service), not in %@."), ConfigStore.fileName)
+            return String(format: pick(noun, tr("The access code is kept in your keyring (Secret Service), not in %@."),
+                                       tr("The API key is kept in your keyring (Secret Service), not in %@."),
+                                       tr("The check code is kept in your keyring (Secret Service), not in %@.")), ConfigStore.fileName)
         case .keyringIfAnswering(let path):
-            return String(format: isCode ? tr("The access code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read.")
-                          : tr("The API key is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."), path)
+            return String(format: pick(noun, tr("The access code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
+                                       tr("The API key is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
+                                       tr("The check code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read.")), path)
         case .noKeyring(let path):
-            return String(format: isCode ? tr("No keyring (Secret Service) is running, so the access code is kept in %@, which only you can read.")
-                          : tr("No keyring (Secret Service) is running, so the API key is kept in %@, which only you can read."), path)
+            return String(format: pick(noun, tr("No keyring (Secret Service) is running, so the access code is kept in %@, which only you can read."),
+                                       tr("No keyring (Secret Service) is running, so the API key is kept in %@, which only you can read."),
+                                       tr("No keyring (Secret Service) is running, so the check code is kept in %@, which only you can read.")), path)
         case .keyringDeclined(let path):
-            return String(format: isCode ? tr("The keyring did not take a secret earlier, so the access code is kept in %@, which only you can read.")
-                          : tr("The keyring did not take a secret earlier, so the API key is kept in %@, which only you can read."), path)
+            return String(format: pick(noun, tr("The keyring did not take a secret earlier, so the access code is kept in %@, which only you can read."),
+                                       tr("The keyring did not take a secret earlier, so the API key is kept in %@, which only you can read."),
+                                       tr("The keyring did not take a secret earlier, so the check code is kept in %@, which only you can read.")), path)
         case .file(let path):
-            return String(format: isCode ? tr("This access code is kept in %@, which only you can read, not in your keyring.")
-                          : tr("This API key is kept in %@, which only you can read, not in your keyring."), path)
+            return String(format: pick(noun, tr("This access code is kept in %@, which only you can read, not in your keyring."),
+                                       tr("This API key is kept in %@, which only you can read, not in your keyring."),
+                                       tr("This check code is kept in %@, which only you can read, not in your keyring.")), path)
+        }
+    }
+
+    /// The sentence of the three for `noun`.
+    private func pick(_ noun: Noun, _ accessCode: String, _ apiKey: String, _ checkCode: String) -> String {
+        switch noun {
+        case .accessCode: accessCode
+        case .apiKey: apiKey
+        case .checkCode: checkCode
         }
     }
 }
