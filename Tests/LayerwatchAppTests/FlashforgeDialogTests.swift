@@ -69,6 +69,12 @@ final class FlashforgeDialogTests: XCTestCase {
             XCTAssertEqual(dialog.fieldsByProblem.compactMap { $0.1.errorText }, [], "nothing marked")
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "flashforge-dialog-connected")
+            if let scroller = adw_window_get_content(gcast(dialog.window)).flatMap({ gtk_widget_get_last_child($0) }) {
+                let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller))
+                gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+                _ = iterateMainContext(timeout: 1) { false }
+                ScreenCapture.saveIfAsked(as: "flashforge-dialog-connected-camera")  // its camera and Test Connection's rows
+            }
 
             dialog.save()
             XCTAssertEqual(window.tabs.all.map(\.name), ["Adventurer 5M Pro"])
