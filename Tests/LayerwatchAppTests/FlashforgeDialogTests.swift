@@ -44,6 +44,7 @@ final class FlashforgeDialogTests: XCTestCase {
             dialog.selectKind(.flashforge)
             XCTAssertEqual(dialog.apiPort.placeholderText, "8898")
             XCTAssertTrue(dialog.accessCode.hintText?.contains("LAN-only mode") == true, dialog.accessCode.hintText ?? "no hint")
+            XCTAssertTrue(dialog.accessCode.hintText?.contains("so the check code is kept in") == true, "where the check code is kept, by its name")
             dialog.fill(name: "Adventurer 5M Pro", host: "127.0.0.1", port: printer.port, code: "27182818")
             dialog.serial.text = Self.serial
 
@@ -68,6 +69,12 @@ final class FlashforgeDialogTests: XCTestCase {
             XCTAssertEqual(dialog.fieldsByProblem.compactMap { $0.1.errorText }, [], "nothing marked")
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "flashforge-dialog-connected")
+            if let scroller = adw_window_get_content(gcast(dialog.window)).flatMap({ gtk_widget_get_last_child($0) }) {
+                let adjustment = gtk_scrolled_window_get_vadjustment(gcast(scroller))
+                gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment) - gtk_adjustment_get_page_size(adjustment))
+                _ = iterateMainContext(timeout: 1) { false }
+                ScreenCapture.saveIfAsked(as: "flashforge-dialog-connected-camera")  // its camera and Test Connection's rows
+            }
 
             dialog.save()
             XCTAssertEqual(window.tabs.all.map(\.name), ["Adventurer 5M Pro"])
@@ -97,6 +104,38 @@ final class FlashforgeDialogTests: XCTestCase {
             XCTAssertEqual(saved.accessCode, Self.code)
             XCTAssertEqual(saved.apiPort, printer.port)
             XCTAssertEqual(saved.cameras.map(\.url), [stream])
+            XCTAssertEqual(RemovalText.body(for: saved), "Its settings and check code will be deleted from this computer.")
+        }
+    }
+
+    /// An Adventurer 5M answering the discovery ask (a fake on 127.0.0.1, never the multicast
+    /// group) is offered under "On your network"; its row fills in the address and serial number
+    /// and leaves the check code to type.
+    func testADiscoveredAdventurer5MFillsInItsAddressAndSerial() throws {
+        let answering = try XCTUnwrap(LoopbackResponder { ask in
+            ask.isEmpty ? [DiscoveryAnswers.flashforge(name: "Adventurer 5M Pro", serial: "SNMOMC9900728")] : nil
+        })
+        defer { answering.stop() }
+        let configuration = PrinterDiscovery.Configuration(
+            bindAddress: "127.0.0.1", endpoints: [.init(port: 0)],
+            asks: [DiscoveryAsk(payload: [], port: answering.port, address: "225.0.0.9")], askAddress: "127.0.0.1", askInterval: 3)
+        let directory = try makeTemporaryDirectory()
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(store: ConfigStore(directory: directory, secrets: nil), discovery: configuration)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let dialog = try printerDialog(of: app)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            dialog.selectKind(.flashforge)
+            XCTAssertTrue(iterateMainContext(timeout: 8) { dialog.discovered.row(serial: "SNMOMC9900728") != nil },
+                          "offered: \(dialog.discoveredPrinters)")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "flashforge-dialog-discovered")
+            adw_action_row_activate(gcast(try XCTUnwrap(dialog.discovered.row(serial: "SNMOMC9900728"))))
+            XCTAssertEqual(dialog.draft.kind, .flashforge)
+            XCTAssertEqual(dialog.host.text, "127.0.0.1")
+            XCTAssertEqual(dialog.serial.text, "SNMOMC9900728")
+            XCTAssertEqual(dialog.name.text, "Adventurer 5M Pro")
+            XCTAssertEqual(dialog.accessCode.text, "", "the check code is the user's to type")
         }
     }
 }

@@ -25,7 +25,7 @@ final class FlashforgePrinterTests: XCTestCase {
         XCTAssertNil(noSerial.statusEndpoint, "no serial number, no status")
         XCTAssertEqual(fiveM.kind.displayName, "Flashforge")
         XCTAssertTrue(fiveM.kind.canGoWithoutCamera, "an AD5X may have no camera")
-        XCTAssertEqual(fiveM.kind.secretNoun, .accessCode)
+        XCTAssertEqual(fiveM.kind.secretNoun, .checkCode)
     }
 
     func testItRoundTripsThroughPrintersJSONWithTheCheckCodeInTheKeyring() throws {

@@ -13,6 +13,7 @@ enum RemovalText {
         case .accessCode?: .accessCode
         case .apiKey?: .apiKey
         case .password?: .password
+        case .checkCode?: .checkCode
         case nil: nil
         }
         switch (code, passwords) {
@@ -24,6 +25,8 @@ enum RemovalText {
             return tr("Its settings and API key will be deleted from this computer.")
         case (.password?, 0):
             return tr("Its settings and password will be deleted from this computer.")
+        case (.checkCode?, 0):
+            return tr("Its settings and check code will be deleted from this computer.")
         case (nil, _):
             return trPlural("Its settings and camera password will be deleted from this computer.",
                             "Its settings and camera passwords will be deleted from this computer.", passwords)
@@ -36,11 +39,14 @@ enum RemovalText {
         case (.password?, _):
             return trPlural("Its settings, password and camera password will be deleted from this computer.",
                             "Its settings, password and camera passwords will be deleted from this computer.", passwords)
+        case (.checkCode?, _):
+            return trPlural("Its settings, check code and camera password will be deleted from this computer.",
+                            "Its settings, check code and camera passwords will be deleted from this computer.", passwords)
         }
     }
 
     /// The printer's own secret, by what the user calls it.
     private enum Secret {
-        case accessCode, apiKey, password
+        case accessCode, apiKey, password, checkCode
     }
 }

@@ -29,6 +29,7 @@ enum SecretsNews {
         case .accessCode?: return String(format: tr("The access code of %@ is now kept in your keyring."), names)
         case .apiKey?: return String(format: tr("The API key of %@ is now kept in your keyring."), names)
         case .password?: return String(format: tr("The password of %@ is now kept in your keyring."), names)
+        case .checkCode?: return String(format: tr("The check code of %@ is now kept in your keyring."), names)
         case .cameraPassword?: return String(format: tr("The camera password of %@ is now kept in your keyring."), names)
         case nil: return String(format: tr("The access codes and passwords of %@ are now kept in your keyring."), names)
         }
@@ -50,13 +51,14 @@ enum SecretsNews {
         case .accessCode?: return String(format: tr("The access code of %@ is kept in %@, which only you can read."), names, path)
         case .apiKey?: return String(format: tr("The API key of %@ is kept in %@, which only you can read."), names, path)
         case .password?: return String(format: tr("The password of %@ is kept in %@, which only you can read."), names, path)
+        case .checkCode?: return String(format: tr("The check code of %@ is kept in %@, which only you can read."), names, path)
         case .cameraPassword?: return String(format: tr("The camera password of %@ is kept in %@, which only you can read."), names, path)
         case nil: return String(format: tr("The access codes and passwords of %@ are kept in %@, which only you can read."), names, path)
         }
     }
 
     private enum Noun {
-        case accessCode, apiKey, password, cameraPassword
+        case accessCode, apiKey, password, checkCode, cameraPassword
     }
 
     /// What the one printer's secret is; nil for several printers (the sentence names them all).
@@ -66,6 +68,7 @@ enum SecretsNews {
         case .accessCode?: return .accessCode
         case .apiKey?: return .apiKey
         case .password?: return .password
+        case .checkCode?: return .checkCode
         case nil: return .cameraPassword
         }
     }

@@ -318,6 +318,7 @@ public final class ConfigStore: @unchecked Sendable {
             case .accessCode?: tr("Layerwatch access code for %@")
             case .apiKey?: tr("Layerwatch API key for %@")
             case .password?: tr("Layerwatch printer password for %@")
+            case .checkCode?: tr("Layerwatch check code for %@")
             case nil: tr("Layerwatch camera password for %@")
             }
             try secrets.store(accessCode: secret, for: printer.id, label: String(format: label, printer.name))

@@ -14,7 +14,7 @@ struct FlashforgePrinterFamily: PrinterFamily {
     /// It may go without a camera (`Printer.Kind.canGoWithoutCamera`): an AD5X has none unless fitted.
     let hasStatusAPI = true
     let camerasOnNetwork = true
-    let secretNoun: SecretsPlace.Noun? = .accessCode
+    let secretNoun: SecretsPlace.Noun? = .checkCode
     /// The file keeps no check code, as for a Bambu access code.
     let fileSecretMark = FileSecretMark.nothing
     /// Its printers answer a datagram to 225.0.0.9:19000 with their name and serial number.

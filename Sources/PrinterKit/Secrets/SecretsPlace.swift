@@ -26,9 +26,9 @@ public enum SecretsPlace: Hashable, Sendable {
     }
 
     /// What the secret is called in the dialog's field: a Bambu access code, an API key, a
-    /// printer's password (PrusaLink's).
+    /// printer's password (PrusaLink's), a Flashforge printer's check code.
     public enum Noun: Sendable {
-        case accessCode, apiKey, password
+        case accessCode, apiKey, password, checkCode
     }
 
     /// The sentence for the field holding a secret called `noun`.
@@ -37,32 +37,38 @@ public enum SecretsPlace: Hashable, Sendable {
         case .keyring:
             return String(format: pick(noun, tr("The access code is kept in your keyring (Secret Service), not in %@."),
                                        tr("The API key is kept in your keyring (Secret Service), not in %@."),
-                                       tr("The password is kept in your keyring (Secret Service), not in %@.")), ConfigStore.fileName)
+                                       tr("The password is kept in your keyring (Secret Service), not in %@."),
+                                       tr("The check code is kept in your keyring (Secret Service), not in %@.")), ConfigStore.fileName)
         case .keyringIfAnswering(let path):
             return String(format: pick(noun, tr("The access code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
                                        tr("The API key is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
-                                       tr("The password is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read.")), path)
+                                       tr("The password is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read."),
+                                       tr("The check code is kept in your keyring (Secret Service) if one answers, else in %@, which only you can read.")), path)
         case .noKeyring(let path):
             return String(format: pick(noun, tr("No keyring (Secret Service) is running, so the access code is kept in %@, which only you can read."),
                                        tr("No keyring (Secret Service) is running, so the API key is kept in %@, which only you can read."),
-                                       tr("No keyring (Secret Service) is running, so the password is kept in %@, which only you can read.")), path)
+                                       tr("No keyring (Secret Service) is running, so the password is kept in %@, which only you can read."),
+                                       tr("No keyring (Secret Service) is running, so the check code is kept in %@, which only you can read.")), path)
         case .keyringDeclined(let path):
             return String(format: pick(noun, tr("The keyring did not take a secret earlier, so the access code is kept in %@, which only you can read."),
                                        tr("The keyring did not take a secret earlier, so the API key is kept in %@, which only you can read."),
-                                       tr("The keyring did not take a secret earlier, so the password is kept in %@, which only you can read.")), path)
+                                       tr("The keyring did not take a secret earlier, so the password is kept in %@, which only you can read."),
+                                       tr("The keyring did not take a secret earlier, so the check code is kept in %@, which only you can read.")), path)
         case .file(let path):
             return String(format: pick(noun, tr("This access code is kept in %@, which only you can read, not in your keyring."),
                                        tr("This API key is kept in %@, which only you can read, not in your keyring."),
-                                       tr("This password is kept in %@, which only you can read, not in your keyring.")), path)
+                                       tr("This password is kept in %@, which only you can read, not in your keyring."),
+                                       tr("This check code is kept in %@, which only you can read, not in your keyring.")), path)
         }
     }
 
-    /// The sentence of the three for `noun`.
-    private func pick(_ noun: Noun, _ accessCode: String, _ apiKey: String, _ password: String) -> String {
+    /// The sentence of the four for `noun`.
+    private func pick(_ noun: Noun, _ accessCode: String, _ apiKey: String, _ password: String, _ checkCode: String) -> String {
         switch noun {
         case .accessCode: accessCode
         case .apiKey: apiKey
         case .password: password
+        case .checkCode: checkCode
         }
     }
 }
