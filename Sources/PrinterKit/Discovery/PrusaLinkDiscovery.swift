@@ -1,9 +1,11 @@
 import Foundation
 
 /// The Prusa family's discovery: DNS-SD over multicast DNS (RFC 6762, RFC 6763). PrusaLink
-/// announces `_prusalink._tcp.local` (Prusa-Link's `_register_service("PrusaLink", "prusalink")`,
-/// and the Buddy firmware's responder since 6.0, Prusa-Firmware-Buddy issue #3809), which a
-/// responder seen on a live network answers one question a packet. The ask is that one PTR question
+/// announces `_prusalink._tcp.local` (Prusa-Link's `_register_service("PrusaLink", "prusalink")`;
+/// the Buddy firmware has an mDNS responder since 6.0, Prusa-Firmware-Buddy issue #3809, whose
+/// service name is not confirmed on hardware here). Responders answer one question a packet, so
+/// the ask is that one question. A `serial`, `model` or `version` TXT entry is read when there is
+/// one; else the SRV record's host names the printer. The ask is that one PTR question
 /// to 224.0.0.251:5353 from the asking socket's own port: a "legacy unicast" query, which a
 /// responder answers to that socket (RFC 6762 §6.7). The answer is untrusted: only a response with
 /// a PTR record for the service is read, names follow only backward compression pointers, are at
