@@ -166,4 +166,34 @@ final class PrusaLinkDialogTests: XCTestCase {
             ScreenCapture.saveIfAsked(as: "prusalink-farm-and-mini")
         }
     }
+
+    /// A Prusa answering the DNS-SD question (to a fake responder on 127.0.0.1, never the
+    /// multicast address) is offered under "On your network", and its row fills the form in.
+    func testAPrusaOnTheNetworkIsOfferedAndFillsTheFormIn() throws {
+        let ask = try XCTUnwrap(DiscoveryAsk.everyFamily.first { $0.port == 5353 }, "the Prusa family asks")
+        let responder = try XCTUnwrap(LoopbackResponder { question in
+            question == ask.payload ? [DiscoveryAnswers.prusaLink(name: "Core One bay 2", txt: ["serial=CZPX4523X004XK12345"])] : nil
+        })
+        defer { responder.stop() }
+        let configuration = PrinterDiscovery.Configuration(
+            bindAddress: "127.0.0.1", endpoints: [.init(port: 0)],
+            asks: [DiscoveryAsk(payload: ask.payload, port: responder.port, address: ask.address)], askAddress: "127.0.0.1", askInterval: 3)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(store: ConfigStore(directory: try makeTemporaryDirectory(), secrets: nil), discovery: configuration)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let dialog = try printerDialog(of: app)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            dialog.select(.prusaLink)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { dialog.discoveredPrinters.map(\.identifier) == ["CZPX4523X004XK12345"] },
+                          "\(dialog.discoveredPrinters)")
+            let row = try XCTUnwrap(dialog.discovered.row(serial: "CZPX4523X004XK12345"))
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "prusalink-dialog-discovered")
+            adw_action_row_activate(gcast(row))
+            XCTAssertEqual(dialog.host.text, "127.0.0.1")
+            XCTAssertEqual(dialog.name.text, "Core One bay 2")
+            XCTAssertEqual(dialog.draft.kind, .prusaLink, "its kind from the registry")
+            XCTAssertEqual(dialog.accessCode.titleText, "Password", "the password is still the user's to type")
+        }
+    }
 }

@@ -35,4 +35,30 @@ public enum DiscoveryAnswers {
         bytes[0x84] = 0x22; bytes[0x85] = 0xC3  // 8899
         return bytes
     }
+
+    /// A PrusaLink responder's answer to the PTR question for `_prusalink._tcp.local` (RFC 6762,
+    /// RFC 6763): the PTR to the instance `name`, its SRV (port 80 on `host`.local), its TXT
+    /// (`txt` as key=value strings) and an A record for `aAddress`; later names point back at earlier
+    /// ones, as responders compress them.
+    public static func prusaLink(name: String = "Prusa Core One", host: String = "prusa-coreone", txt: [String] = [],
+                                 aAddress: [UInt8] = [192, 0, 2, 77]) -> [UInt8] {
+        func labels(_ parts: [String]) -> [UInt8] { parts.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) } }
+        func uint16(_ value: Int) -> [UInt8] { [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        var bytes: [UInt8] = [0, 0, 0x84, 0, 0, 0, 0, 1, 0, 0, 0, 3]  // a response: one answer, three additional
+        let service = bytes.count
+        bytes += labels(["_prusalink", "_tcp", "local"]) + [0] + uint16(12) + uint16(1) + [0, 0, 0x11, 0x94]
+        let instanceName = labels([name]) + [0xC0, UInt8(service)]
+        bytes += uint16(instanceName.count)
+        let instance = bytes.count
+        bytes += instanceName
+        let pointer: [UInt8] = [0xC0, UInt8(instance)]
+        let target = labels([host]) + [0xC0, UInt8(service + 16)]  // "local"
+        bytes += pointer + uint16(33) + uint16(0x8001) + [0, 0, 0, 120] + uint16(6 + target.count) + [0, 0, 0, 0, 0, 80]
+        let targetAt = bytes.count
+        bytes += target
+        let text = txt.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) }
+        bytes += pointer + uint16(16) + uint16(0x8001) + [0, 0, 0x11, 0x94] + uint16(max(1, text.count)) + (text.isEmpty ? [0] : text)
+        bytes += [0xC0, UInt8(targetAt)] + uint16(1) + uint16(0x8001) + [0, 0, 0, 120] + uint16(4) + aAddress
+        return bytes
+    }
 }

@@ -10,6 +10,8 @@ struct PrusaLinkPrinterFamily: StatusAPIFamily {
     let kindNames = ["prusalink"]
     let usualPort = StatusEndpoint.prusaLinkPort
     let secretNoun: SecretsPlace.Noun? = .password
+    /// Its printers answer a DNS-SD question for PrusaLink.
+    let discovery: (any FamilyDiscovery)? = PrusaLinkDiscovery()
     var emptyHostMessage: String { tr("Enter the printer's address (on the printer: Settings → Network).") }
     var missingKeyMessage: String? { tr("Enter the PrusaLink password (on the printer: Settings → Network → PrusaLink).") }
     var invalidKeyMessage: String? { tr("A PrusaLink password has only letters, digits and punctuation, no spaces: copy it again from the printer's screen.") }

@@ -4,8 +4,8 @@ import StreamKit
 /// A Prusa printer's status through PrusaLink (`PrusaLinkReport`): `/api/v1/status` every
 /// `HTTPStatusAPI.pollInterval`, and `/api/v1/job` while it names a job, logged in by HTTP Digest as
 /// `maker` with the password the printer shows (Settings → Network → PrusaLink), as PrusaLink's
-/// own page does since firmware 4.4: the password never crosses the network. Only a PrusaLink whose
-/// 401 offers no Digest login (older firmware) gets it as `X-Api-Key`. The job's thumbnail, once per job, is its
+/// own page does: the password never crosses the network. Only a PrusaLink whose 401 offers no
+/// Digest login gets it as `X-Api-Key`, which PrusaLink also takes. The job's thumbnail, once per job, is its
 /// `file.refs.thumbnail`. The job commands name the job's id: `PUT /api/v1/job/{id}/pause|resume`,
 /// `DELETE /api/v1/job/{id}`; PrusaLink answers 409 to one that does not fit the printer's state
 /// and 404 when the job is no longer the printer's.

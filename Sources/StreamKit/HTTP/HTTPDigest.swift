@@ -7,8 +7,8 @@ import Foundation
 /// challenge, so each request carries its answer at once rather than after a 401 of its own, and
 /// `HTTPFetch` retries a request once when a first or stale challenge comes. The password is only
 /// ever hashed into the header; it is sent as it is only to a server whose 401 offers no Digest
-/// login at all, in the key header given (`keyHeader`: PrusaLink before firmware 4.4 took the
-/// password as `X-Api-Key`).
+/// login at all, in the key header given (`keyHeader`: PrusaLink also takes the password as
+/// `X-Api-Key`, ../shared/PROTOCOLS.md §12).
 public final class HTTPDigest: @unchecked Sendable {
     /// A server's challenge: what the answer hashes in.
     struct Challenge: Equatable {
@@ -19,7 +19,7 @@ public final class HTTPDigest: @unchecked Sendable {
     }
 
     let user: String
-    /// The password, for the redaction of messages (it is never sent).
+    /// The password, for the redaction of messages.
     public let password: String
     /// The header the password goes in to a server that offers no Digest login; nil: none.
     let keyHeader: String?
