@@ -65,16 +65,14 @@ struct Feature {
         case toggle(@MainActor (FeatureContext, Bool) -> Void)
         /// A command taking a string, the action's target (a notification's printer id or video path).
         case textCommand(@MainActor (FeatureContext, String) -> Void)
-        /// One of `choices` (value, title), shown as radio items in a submenu; the marked one is what
-        /// `choiceState` reports, never the last click. Handed the chosen value.
-        case choice([(value: String, title: String)], @MainActor (FeatureContext, String) -> Void)
         /// A command on a picture (`Scope.camera`): handed the picture whose group was activated.
         case camera(@MainActor (CameraSurface) -> Void)
         /// A command on a printer (`Scope.printer`): handed the printer whose group was activated.
         case printer(@MainActor (PrinterContext) -> Void)
-        /// A choice on a printer (`Scope.printer`), shown as `choice` is; handed the printer and the
-        /// chosen value.
-        case printerChoice([(value: String, title: String)], @MainActor (PrinterContext, String) -> Void)
+        /// One of `choices` (value, title) on a printer (`Scope.printer`), shown as radio items in a
+        /// submenu; the marked one is what `choiceState` reports, never the last click. Handed the
+        /// printer and the chosen value.
+        case choice([(value: String, title: String)], @MainActor (PrinterContext, String) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -149,7 +147,7 @@ struct Feature {
     func appendItem(to menu: OpaquePointer, for printer: PrinterContext? = nil) {
         let title = title(for: printer)
         let item: GObjectRef<OpaquePointer>
-        if let choices {
+        if case .choice(let choices, _) = handler {
             let submenu = GObjectRef(adopting: g_menu_new()!)
             for choice in choices {
                 let entry = GObjectRef(adopting: g_menu_item_new(choice.title, nil)!)
@@ -169,17 +167,6 @@ struct Feature {
         withExtendedLifetime(item) { g_menu_append_item(menu, item.pointer) }
     }
 
-    /// The values of a choice, with their titles; nil for any other handler.
-    private var choices: [(value: String, title: String)]? {
-        switch handler {
-        case .choice(let choices, _), .printerChoice(let choices, _): choices
-        default: nil
-        }
-    }
-
-    /// Whether its controls show now: while it can be used, or always unless it hides when disabled.
-    func isShown(in context: FeatureContext) -> Bool { !hiddenWhenDisabled || isEnabled(context) }
-
     /// Whether a printer's feature's controls show for `printer` now: while it can be used, while it
     /// is locked, or always unless it hides when disabled.
     func isShown(for printer: PrinterContext) -> Bool {
@@ -196,9 +183,7 @@ struct Feature {
             return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
         case .textCommand(let run):
             return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
-        case .choice(_, let run):
-            return addChoiceAction(map, name) { [weak context] value in if let context { run(context, value) } }
-        case .camera, .printer, .printerChoice, .providedByGTK:
+        case .camera, .printer, .choice, .providedByGTK:
             return nil
         }
     }
@@ -209,7 +194,7 @@ struct Feature {
         switch handler {
         case .printer(let run):
             return addAction(map, name) { [weak printer] in if let printer { run(printer) } }
-        case .printerChoice(_, let run):
+        case .choice(_, let run):
             return addChoiceAction(map, name) { [weak printer] value in if let printer { run(printer, value) } }
         default:
             return nil

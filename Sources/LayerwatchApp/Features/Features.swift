@@ -82,7 +82,7 @@ extension Feature {
         printCommand(.resume, name: "resume-print", icon: "media-playback-start-symbolic", accelerator: "<Control><Alt>r"),
         printCommand(.stop, name: "stop-print", icon: "media-playback-stop-symbolic", accelerator: "<Control><Alt>period"),
         Feature(name: "print-speed", scope: .printer, title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
-                handler: .printerChoice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { printer, name in
+                handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { printer, name in
                     PrintSpeed(name: name).map { printer.send(.speed($0)) }
                 },
                 applies: { $0.printControl(.speed(.standard)) == .available },

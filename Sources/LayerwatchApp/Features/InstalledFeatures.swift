@@ -29,23 +29,20 @@ final class InstalledFeatures {
 
     /// Follows the application's state (the window's actions).
     func refresh(_ context: FeatureContext) {
-        refresh(isEnabled: { $0.isEnabled(context) }, state: { $0.state?(context) }, isShown: { $0.isShown(in: context) })
+        for (feature, action) in installed {
+            g_simple_action_set_enabled(action.pointer, feature.isEnabled(context).gboolean)
+            if let state = feature.state { setToggleState(action.pointer, state(context)) }
+        }
     }
 
     /// Follows the printer's state (a printer's actions).
     func refresh(_ printer: PrinterContext) {
-        refresh(isEnabled: { $0.applies(printer) }, choice: { $0.choiceState?(printer) }, isShown: { $0.isShown(for: printer) })
-    }
-
-    private func refresh(isEnabled: (Feature) -> Bool, state: (Feature) -> Bool? = { _ in nil }, choice: (Feature) -> String? = { _ in nil },
-                         isShown: (Feature) -> Bool) {
         for (feature, action) in installed {
-            g_simple_action_set_enabled(action.pointer, isEnabled(feature).gboolean)
-            if let state = state(feature) { setToggleState(action.pointer, state) }
-            if let choice = choice(feature) { setChoiceState(action.pointer, choice) }
+            g_simple_action_set_enabled(action.pointer, feature.applies(printer).gboolean)
+            if let choice = feature.choiceState { setChoiceState(action.pointer, choice(printer)) }
             guard feature.lockedReason != nil else { continue }
             let present = g_action_map_lookup_action(gcast(map), feature.name) != nil
-            let shown = isShown(feature)
+            let shown = feature.isShown(for: printer)
             if shown && !present {
                 g_action_map_add_action(gcast(map), gcast(action.pointer))
             } else if !shown && present {
