@@ -128,6 +128,40 @@ final class PrinterActionsTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    /// Print Speed from a Bambu printer's tile while a Klipper printer (which has no speed
+    /// profiles) is selected: the tile's printer gets it.
+    func testPrintSpeedActsOnTheTilesPrinter() throws {
+        let code = "16180339"
+        let bambu = try TestServer(script: "bambu_mqtt_printer.py", arguments: ["--code", code, "--partial"])
+        let moonraker = try TestServer(script: "moonraker_server.py", arguments: [])
+        addTeardownBlock { bambu.stop(); moonraker.stop() }
+        let serial = try XCTUnwrap(bambu.waitFor("ready")?.string("serial"))
+        let x1c = Printer(name: "X1C", kind: .bambuRTSPS(.x1c), host: "127.0.0.1", apiPort: bambu.port, serial: serial, accessCode: code)
+        let voron = Printer(name: "Voron", kind: .klipper, host: "127.0.0.1", apiPort: moonraker.port)
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(
+            AppConfig(printers: [x1c, voron], selectedPrinterID: voron.id, farm: .init(shown: true, attentionFirst: false)))
+        moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
+        bambu.send(["cmd": "set", "print": ["gcode_state": "RUNNING"]])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 15) {
+                app.statusHub.latest(x1c.id)?.status?.state == .printing && app.statusHub.latest(voron.id)?.status?.state == .printing
+            })
+            XCTAssertEqual(window.tabs.selected?.printerID, voron.id)
+            XCTAssertFalse(window.isEnabled("print-speed"), "the selected Voron has no speed profiles")
+            let tile = try XCTUnwrap(window.farm.tile(id: x1c.id))
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                window.tabs.page(id: x1c.id)?.printerActions?.isEnabled("print-speed") == true
+            }, "the X1C's own group offers it")
+            gtk_widget_activate_action_variant(tile.widget, "printer.print-speed", g_variant_new_string("sport"))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(x1c.id)?.status?.speed == .sport }, "as the X1C reports")
+            XCTAssertEqual(window.tabs.selected?.printerID, voron.id, "still the Voron selected")
+            XCTAssertTrue(moonraker.events(named: "request").allSatisfy { $0.string("method") != "POST" }, "nothing sent to the Voron")
+        }
+    }
+
     /// The visible windows besides `main` (a dialog an action opened).
     @MainActor
     private static func otherWindows(than main: UnsafeMutablePointer<GtkWidget>) -> [UnsafeMutablePointer<GtkWidget>] {
