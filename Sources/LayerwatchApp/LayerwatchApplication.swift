@@ -55,7 +55,7 @@ public final class LayerwatchApplication: FeatureContext {
     }
     /// Opens a saved file in the desktop's application for it; tests put a recorder here.
     lazy var fileLauncher: @MainActor (URL) -> Void = { ShowInFiles.launchDefault(for: $0) }
-    private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub,
+    private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub, commands: printCommands,
                                                     library: library, context: self, mainWindow: { [unowned self] in window })
     /// Sends the print controls' commands (a stop after asking).
     private(set) lazy var printCommands = PrintCommands(hub: statusHub)
@@ -64,8 +64,6 @@ public final class LayerwatchApplication: FeatureContext {
     /// The pictures of the notifications and the timelapses.
     private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
                                                 mainWindow: { [weak self] in self?.window })
-    /// What the features act on now: which printer, which picture.
-    private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, mainWindow: { [weak self] in self?.window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
     /// the `layerwatch` executable's choice; tests that run the app inside their own process leave
@@ -218,7 +216,7 @@ public final class LayerwatchApplication: FeatureContext {
             return
         }
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
-                                recordings: recordings)
+                                recordings: recordings, commands: printCommands)
         self.window = window
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in
@@ -324,30 +322,19 @@ public final class LayerwatchApplication: FeatureContext {
     // MARK: The features' context: each feature reaches the owner of what it acts on
 
     var selectedCamera: Camera? { window?.tabs.selected?.camera }
-    var targetPrinterCameras: [Camera] { target.page?.cameras ?? [] }
     var selectedPrinterID: UUID? { window?.tabs.selected?.printerID }
-    /// The saved printer of the selected tab (nil for the demo and command-line cameras).
-    var selectedPrinter: Printer? { window?.tabs.selected.flatMap { library.printer(id: $0.printerID) } }
     var hasSavedPrinters: Bool { !library.config.printers.isEmpty }
     var isFullscreen: Bool { window?.isFullscreen ?? false }
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
 
-    func printControl(_ command: PrintCommand) -> PrintControlAvailability { target.printControl(command) }
-    func evaluating(for mini: MiniWindow?, _ body: () -> Void) { target.evaluating(for: mini, body) }
-    var printTargetEndpoint: StatusEndpoint? { target.endpoint }
-    var printSpeed: PrintSpeed? { target.speed }
-    func sendPrintCommand(_ command: PrintCommand) { target.send(command) }
-
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
     func toggleFullscreen() { window?.toggleFullscreen() }
     func setFullscreen(_ fullscreen: Bool) { window?.setFullscreen(fullscreen) }
     func togglePopOut(_ camera: Camera) { miniWindows.toggle(camera) }
-    func showCamera(at index: Int) { target.page?.showCamera(at: index) }
     func showDialog(editing printer: Printer?) { editor.showDialog(editing: printer) }
     func showDemo() { window?.showDemo() }
     func editAccessCode(of printer: Printer) { editor.showDialog(editing: printer, focusing: .accessCode) }
-    func editSelectedPrinter() { if let printer = selectedPrinter { editor.showDialog(editing: printer) } }
     func chooseGo2RTCExport() { window.map { Go2RTCExportDialog.present(over: $0, library: library) } }
     func closeSelectedTab() { window?.tabs.requestCloseSelected() }
     func showAbout() { AppMenu.showAbout(parent: window?.window, version: Installation.version) }

@@ -92,7 +92,7 @@ final class CancelledPrintTests: XCTestCase {
             // Stopped from this Layerwatch's own controls: shown, not notified back.
             report(["gcode_state": "RUNNING", "subtask_name": "Lid", "print_error": 0], shows: "Printing")
             settle()
-            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.stop-print", nil)
             let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.printCommands.pendingStop))
             adw_message_dialog_response(question, "confirm")
             XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Cancelled" },
@@ -103,7 +103,7 @@ final class CancelledPrintTests: XCTestCase {
             // Paused from here: not notified; paused by the printer (filament ran out): notified.
             report(["gcode_state": "RUNNING", "subtask_name": "Hinge", "print_error": 0], shows: "Printing")
             settle()
-            gtk_widget_activate_action_variant(window.window, "win.pause-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.pause-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 10) { strip.stateText == "Paused" })
             assertNoMore(notifications, than: 1, "our own pause")
             report(["gcode_state": "RUNNING"], shows: "Printing")
@@ -170,7 +170,7 @@ final class CancelledPrintTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { strips[0].stateText == "Printing" })
             settle()
             window.tabs.select(try XCTUnwrap(window.tabs.page(id: voron.id)))
-            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.stop-print", nil)
             let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.printCommands.pendingStop))
             adw_message_dialog_response(question, "confirm")
             XCTAssertTrue(iterateMainContext(timeout: 10) { strips[0].stateText == "Cancelled" })

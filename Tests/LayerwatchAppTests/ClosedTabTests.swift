@@ -140,7 +140,7 @@ final class ClosedTabTests: XCTestCase {
             let (app, window) = try startApp(in: directory)
             defer { window.close() }
             // Edit Printer's Remove Printer… asks, over the dialog.
-            app.editSelectedPrinter()
+            gtk_widget_activate_action_variant(window.window, "printer.edit-printer", nil)
             let dialog = try XCTUnwrap(app.editor.openDialog)
             let removeButton = try XCTUnwrap(dialog.removeButton, "Edit Printer offers Remove Printer…")
             XCTAssertTrue(iterateMainContext(timeout: 5) { gtk_widget_get_mapped(removeButton) != 0 })

@@ -13,25 +13,18 @@ final class FakeFeatureContext: FeatureContext {
     /// The selected printer: the camera's, or `cameralessPrinter` (a printer watched without a picture).
     var selectedPrinterID: UUID? { selectedCamera?.printerID ?? cameralessPrinter }
     var cameralessPrinter: UUID?
-    var targetPrinterCameras: [Camera] = []
-    var selectedPrinter: Printer?
     var hasSavedPrinters = false
     var isFullscreen = false
     var isFarmShown = false
     var attentionFirst = false
-    var printControls: [String: PrintControlAvailability] = [:]
-    var printSpeed: PrintSpeed?
-    var printTargetEndpoint: StatusEndpoint?
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
     func toggleFullscreen() { calls.append("toggleFullscreen") }
     func setFullscreen(_ fullscreen: Bool) { calls.append("setFullscreen(\(fullscreen))") }
     func togglePopOut(_ camera: Camera) { calls.append("togglePopOut(\(camera.id))") }
-    func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func showDialog(editing printer: Printer?) { calls.append("showDialog(editing: \(printer?.name ?? "nil"))") }
     func editAccessCode(of printer: Printer) { calls.append("editAccessCode(of: \(printer.name))") }
-    func editSelectedPrinter() { calls.append("editSelectedPrinter") }
     func showDemo() { calls.append("showDemo") }
     func chooseGo2RTCExport() { calls.append("chooseGo2RTCExport") }
     func closeSelectedTab() { calls.append("closeSelectedTab") }
@@ -43,8 +36,5 @@ final class FakeFeatureContext: FeatureContext {
     func quit() { calls.append("quit") }
     func openFile(_ file: URL) { calls.append("openFile(\(file.path))") }
     func showInFiles(_ file: URL) { calls.append("showInFiles(\(file.path))") }
-    func printControl(_ command: PrintCommand) -> PrintControlAvailability { printControls[command.name] ?? .hidden }
-    func evaluating(for mini: MiniWindow?, _ body: () -> Void) { body() }
-    func sendPrintCommand(_ command: PrintCommand) { calls.append("sendPrintCommand(\(command.name))") }
     func openLink(_ url: String) { calls.append("openLink(\(url))") }
 }

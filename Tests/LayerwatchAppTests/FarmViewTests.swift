@@ -270,7 +270,7 @@ final class FarmViewTests: XCTestCase {
             // while Bolt resumes with an hour left (it goes after Cog).
             farm.focus(printers[2].id)
             XCTAssertTrue(iterateMainContext(timeout: 3) { window.tabs.selected?.name == "Cog" })
-            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.stop-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.printCommands.pendingStop != nil }, "the stop question")
             moonrakers[1].send(printing("bracket.gcode", progress: 0.5, printed: 3600))
             XCTAssertTrue(iterateMainContext(timeout: 10) { !bolt.isFramed }, "Bolt prints again")

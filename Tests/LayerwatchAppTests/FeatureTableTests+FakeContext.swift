@@ -6,9 +6,9 @@ import PrinterKit
 import StreamKit
 import XCTest
 
-/// The feature table against a fake `FeatureContext`, without a window: each feature's action calls
-/// its command with its argument, the string actions pass their target, and every enabled-check and
-/// toggle state follows the context.
+/// The feature table against a fake `FeatureContext` and a fake `PrinterContext`, without a window:
+/// each feature's action calls its command with its argument, the string actions pass their target,
+/// and every enabled-check and toggle state follows the context (a printer's features, the printer).
 extension FeatureTableTests {
     private static let camera = Camera(name: "Bench", source: .file(path: "/dev/null", loop: false))
     private static let printer = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: false)
@@ -19,9 +19,7 @@ extension FeatureTableTests {
             "show-tab": (nil, ["showTab(\(Self.camera.id))"]),
             "fullscreen": (nil, ["toggleFullscreen"]),
             "leave-fullscreen": (nil, ["setFullscreen(false)"]),
-            "pop-out": (nil, ["togglePopOut(\(Self.camera.id))"]),
             "add-printer": (nil, ["showDialog(editing: nil)"]),
-            "edit-printer": (nil, ["editSelectedPrinter"]),
             "show-demo": (nil, ["showDemo"]),
             "export-go2rtc": (nil, ["chooseGo2RTCExport"]),
             "close-tab": (nil, ["closeSelectedTab"]),
@@ -35,13 +33,8 @@ extension FeatureTableTests {
             "open-link": ("https://wiki.bambulab.com/en/hms/error-code", ["openLink(https://wiki.bambulab.com/en/hms/error-code)"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
-            "pause-print": (nil, ["sendPrintCommand(pause)"]),
-            "resume-print": (nil, ["sendPrintCommand(resume)"]),
-            "stop-print": (nil, ["sendPrintCommand(stop)"]),
-            "print-speed": ("sport", ["sendPrintCommand(speed sport)"]),
         ]
-        let cameras: [(String, (target: String?, calls: [String]))] = (1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }
-        let expected = listed.merging(cameras) { first, _ in first }
+        let expected = listed
         MainActor.assumeIsolated {
             XCTAssertEqual(Set(Self.contextFeatures.map(\.name)), Set(expected.keys), "every feature is tried")
             for feature in Feature.all {
@@ -51,6 +44,60 @@ extension FeatureTableTests {
                 Self.activate(feature, target: target, on: context)
                 XCTAssertEqual(context.calls, calls, feature.name)
             }
+        }
+    }
+
+    /// A printer's feature calls the printer whose group it is in (`PrinterContext`), never the
+    /// application's context.
+    func testEveryPrinterFeatureCallsItsPrinter() {
+        let listed: [String: (target: String?, calls: [String])] = [
+            "pop-out": (nil, ["togglePopOut"]),
+            "edit-printer": (nil, ["edit"]),
+            "pause-print": (nil, ["send(pause)"]),
+            "resume-print": (nil, ["send(resume)"]),
+            "stop-print": (nil, ["send(stop)"]),
+            "print-speed": ("sport", ["send(speed sport)"]),
+        ]
+        let cameras: [(String, (target: String?, calls: [String]))] = (1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }
+        let expected = listed.merging(cameras) { first, _ in first }
+        MainActor.assumeIsolated {
+            XCTAssertEqual(Set(Self.printerFeatures.map(\.name)), Set(expected.keys), "every printer's feature is tried")
+            for feature in Self.printerFeatures {
+                guard let (target, calls) = expected[feature.name] else { continue }
+                let printer = FakePrinterContext()
+                let group = GObjectRef(adopting: g_simple_action_group_new()!)
+                XCTAssertNotNil(feature.install(on: group.pointer, acting: printer), feature.name)
+                XCTAssertNil(feature.install(on: group.pointer, for: FakeFeatureContext()), "\(feature.name) acts only on a printer")
+                g_action_group_activate_action(gcast(group.pointer), feature.name, target.map { g_variant_new_string($0) })
+                XCTAssertEqual(printer.calls, calls, feature.name)
+            }
+        }
+    }
+
+    func testPrinterFeaturesApplyAsThePrinterSays() {
+        MainActor.assumeIsolated {
+            let printer = FakePrinterContext()
+            @MainActor func applying() -> Set<String> { Set(Self.printerFeatures.filter { $0.applies(printer) }.map(\.name)) }
+            XCTAssertEqual(applying(), [], "a printer without a camera, a print or a saved entry")
+            printer.camera = Self.camera
+            XCTAssertEqual(applying(), ["pop-out"])
+            printer.isSaved = true
+            XCTAssertEqual(applying(), ["pop-out", "edit-printer"])
+            printer.cameras = [Self.camera, Self.camera]
+            XCTAssertEqual(applying(), ["pop-out", "edit-printer", "show-camera-1", "show-camera-2"], "two cameras: the first two, not one alone")
+            printer.cameras = Array(repeating: Self.camera, count: 9)
+            var expected = Set(["pop-out", "edit-printer"] + (1...9).map { "show-camera-\($0)" })
+            XCTAssertEqual(applying(), expected)
+            printer.printControls = ["pause": .locked("Developer Mode"), "stop": .available]
+            expected.insert("stop-print")
+            XCTAssertEqual(applying(), expected, "a locked control does not apply")
+            let pause = Self.printerFeatures.first { $0.name == "pause-print" }!
+            XCTAssertTrue(pause.isShown(for: printer), "a locked control shows, greyed")
+            XCTAssertEqual(pause.lockedReason?(printer), "Developer Mode")
+            printer.printControls = ["pause": .available, "resume": .available, "stop": .available, "speed standard": .available]
+            expected.formUnion(["pause-print", "resume-print", "print-speed"])
+            XCTAssertEqual(applying(), expected)
+            XCTAssertEqual(applying(), Set(Self.printerFeatures.map(\.name)), "every printer's feature applies somewhere")
         }
     }
 
@@ -76,12 +123,8 @@ extension FeatureTableTests {
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera
-            expected.formUnion(["show-tab", "pop-out", "close-tab"])
+            expected.formUnion(["show-tab", "close-tab"])
             XCTAssertEqual(enabled(), expected, "a camera selected")
-
-            context.selectedPrinter = Printer(name: "Generic", kind: .generic, cameras: [PrinterCamera(url: "rtsp://printer/live")])
-            expected.insert("edit-printer")
-            XCTAssertEqual(enabled(), expected)
 
             context.hasSavedPrinters = true
             expected.insert("export-go2rtc")
@@ -92,32 +135,22 @@ extension FeatureTableTests {
             context.isFarmShown = true
             expected.insert("attention-first")
             XCTAssertEqual(enabled(), expected)
-            context.targetPrinterCameras = [Self.camera, Self.camera]
-            expected.formUnion(["show-camera-1", "show-camera-2"])
-            XCTAssertEqual(enabled(), expected, "a printer with two cameras: the first two, not one alone")
-            context.targetPrinterCameras = Array(repeating: Self.camera, count: 9)
-            expected.formUnion((3...9).map { "show-camera-\($0)" })
-            XCTAssertEqual(enabled(), expected)
-            context.printControls = ["pause": .locked("Developer Mode"), "stop": .available]
-            expected.insert("stop-print")
-            XCTAssertEqual(enabled(), expected, "a locked control is not enabled")
-            context.printControls = ["pause": .available, "resume": .available, "stop": .available, "speed standard": .available]
-            expected.formUnion(["pause-print", "resume-print", "print-speed"])
-            XCTAssertEqual(enabled(), expected)
             XCTAssertEqual(enabled(), Set(Self.contextFeatures.map(\.name)), "every feature applies somewhere")
         }
     }
 
     /// A printer watched without a picture: its tab can be shown and closed, its print controlled;
-    /// the camera's features are off, stats and fullscreen too.
+    /// the camera's features are off, stats, fullscreen and pop-out too.
     func testAPrinterWithoutACameraHasNoCameraFeatures() {
         MainActor.assumeIsolated {
             let context = FakeFeatureContext()
             context.cameralessPrinter = UUID()
-            context.printControls = ["pause": .available]
             let enabled = Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name))
-            XCTAssertEqual(enabled, ["show-tab", "close-tab", "pause-print", "add-printer", "show-demo", "show-help-overlay", "preferences",
+            XCTAssertEqual(enabled, ["show-tab", "close-tab", "add-printer", "show-demo", "show-help-overlay", "preferences",
                                      "about", "quit", "show-printer", "open-file", "show-in-files", "open-link", "farm-view"])
+            let printer = FakePrinterContext()
+            printer.printControls = ["pause": .available]
+            XCTAssertEqual(Set(Self.printerFeatures.filter { $0.applies(printer) }.map(\.name)), ["pause-print"])
             let showTab = Feature.all.first { $0.name == "show-tab" }!
             Self.activate(showTab, target: nil, on: context)
             XCTAssertEqual(context.calls, ["showTab(\(context.cameralessPrinter!))"])
@@ -129,20 +162,22 @@ extension FeatureTableTests {
             let context = FakeFeatureContext()
             @MainActor func on() -> Set<String> { Set(Feature.all.filter { $0.state?(context) == true }.map(\.name)) }
             XCTAssertEqual(on(), [])
-            context.selectedPrinter = Printer(name: "Voron", kind: .klipper, host: "voron.local", notifies: true)
             context.isFarmShown = true
             context.attentionFirst = true
             XCTAssertEqual(on(), ["farm-view", "attention-first"])
             let speed = Feature.all.first { $0.name == "print-speed" }
-            XCTAssertEqual(speed?.choiceState?(context), "", "no speed reported: no item marked")
-            context.printSpeed = .sport
-            XCTAssertEqual(speed?.choiceState?(context), "sport", "the speed the printer reports")
+            let printer = FakePrinterContext()
+            XCTAssertEqual(speed?.choiceState?(printer), "", "no speed reported: no item marked")
+            printer.speed = .sport
+            XCTAssertEqual(speed?.choiceState?(printer), "sport", "the speed the printer reports")
         }
     }
 
     /// The features acting through the context: all but a picture's (`CameraActions`, tried on real pictures by ZoomTests,
-    /// ReconnectTests, PictureCaptureTests and StatsOverlayTests).
-    @MainActor private static var contextFeatures: [Feature] { Feature.all.filter { $0.scope != .camera } }
+    /// ReconnectTests, PictureCaptureTests and StatsOverlayTests) and a printer's.
+    @MainActor private static var contextFeatures: [Feature] { Feature.all.filter { $0.scope != .camera && $0.scope != .printer } }
+    /// A printer's features (`PrinterActions`).
+    @MainActor private static var printerFeatures: [Feature] { Feature.all.filter { $0.scope == .printer } }
 
     /// Activates `feature`'s action, installed on an action group for `context`, as a button, a key
     /// or a notification would (a toggle from off, so it turns on).

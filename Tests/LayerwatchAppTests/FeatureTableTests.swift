@@ -35,6 +35,7 @@ final class FeatureTableTests: XCTestCase {
                 case .window: gcast(window.window)
                 case .application: gcast(app.application)
                 case .camera: gcast(try XCTUnwrap(window.tabs.selected?.cameraActions, "the tab's picture has its actions").pointer)
+                case .printer: gcast(try XCTUnwrap(window.tabs.selected?.printerActions, "the tab's printer has its actions").group.pointer)
                 }
                 // A print control is an action only while it shows: these printers have no status
                 // (PrintControlTests presses their shortcuts on a printer's print).

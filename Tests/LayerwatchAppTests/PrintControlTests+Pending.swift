@@ -78,7 +78,7 @@ extension PrintControlTests {
             defer { mini.close() }
             let pause = try XCTUnwrap(page.controls.button("pause-print"))
             XCTAssertTrue(iterateMainContext(timeout: 15) { shown(pause) && sensitive(pause) })
-            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.stop-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.printCommands.pendingStop != nil })
             adw_message_dialog_response(gcast(try XCTUnwrap(app.printCommands.pendingStop)), "confirm")
             XCTAssertTrue(iterateMainContext(timeout: 3) { strips.allSatisfy { $0.stateText == "Cancelling…" } }, "\(strips.map(\.stateText))")

@@ -136,16 +136,16 @@ final class PrintControlTests: XCTestCase {
             server.send(["cmd": "set", "print": ["fun": "3EC18FFF9CFF"]])
             XCTAssertTrue(iterateMainContext(timeout: 10) { sensitive(pause) })
             XCTAssertEqual(String(cString: gtk_widget_get_tooltip_text(pause)), "Pause Print (Ctrl+Alt+P)")
-            XCTAssertEqual(app.printSpeed, .standard)
-            gtk_widget_activate_action_variant(window.window, "win.print-speed", g_variant_new_string("ludicrous"))
-            XCTAssertTrue(iterateMainContext(timeout: 10) { app.printSpeed == .ludicrous }, "as the printer reports")
+            XCTAssertEqual(window.tabs.selected?.printerActions?.speed, .standard)
+            gtk_widget_activate_action_variant(window.window, "printer.print-speed", g_variant_new_string("ludicrous"))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { window.tabs.selected?.printerActions?.speed == .ludicrous }, "as the printer reports")
             let speedRequest = server.events(named: "request").last { $0.string("kind") == "print" }
             XCTAssertEqual(((speedRequest?.fields["payload"] as? [String: Any])?["print"] as? [String: Any])?["param"] as? String, "4")
 
             // Firmware that refuses without saying so in `fun`: the toast names Developer Mode.
             server.send(["cmd": "answers", "mode": "unsigned"])
             XCTAssertNotNil(server.waitFor("done") { $0.string("cmd") == "answers" })
-            gtk_widget_activate_action_variant(window.window, "win.pause-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.pause-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 10) {
                 toastTitles(in: window.window).contains("H2D Bay 3: Turn on Developer Mode (LAN Only) on the printer to control prints from Layerwatch")
             }, "\(toastTitles(in: window.window))")
@@ -180,7 +180,7 @@ final class PrintControlTests: XCTestCase {
             let menuButton = try XCTUnwrap(descendants(of: mini.window).first { String(cString: gtk_widget_get_css_name($0)) == "menubutton" })
             gtk_menu_button_popup(gcast(menuButton))
             XCTAssertTrue(iterateMainContext(timeout: 5) { mini.isMenuOpen })
-            gtk_widget_activate_action_variant(mini.window, "win.pause-print", nil)
+            gtk_widget_activate_action_variant(mini.window, "printer.pause-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(voron.id)?.status?.state == .paused })
             let posts = moonraker.events(named: "request").filter { $0.string("method") == "POST" }.compactMap { $0.string("path") }
             XCTAssertEqual(posts, ["/printer/print/pause"], "the mini window's printer, once")
@@ -194,7 +194,7 @@ final class PrintControlTests: XCTestCase {
             let x1cStop = try XCTUnwrap(window.tabs.selected?.controls.button("stop-print"))
             XCTAssertTrue(String(cString: gtk_widget_get_tooltip_text(x1cStop)).hasPrefix("Stop Print…"))
             XCTAssertTrue(menuLabels(gcast(window.farm.menu.model.pointer)).contains("Stop Print…"))
-            gtk_widget_activate_action_variant(mini.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(mini.window, "printer.stop-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.printCommands.pendingStop != nil })
             let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.printCommands.pendingStop))
             XCTAssertEqual(String(cString: adw_message_dialog_get_heading(question)), "Cancel the Print?")
@@ -218,7 +218,7 @@ final class PrintControlTests: XCTestCase {
             // Another job begins while the question is up: it closes and says why.
             server.send(["cmd": "set", "print": ["gcode_state": "RUNNING", "subtask_name": "Job_A"]])
             XCTAssertTrue(iterateMainContext(timeout: 15) { shown(pause) && job() == "Job_A" })
-            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.stop-print", nil)
             let question: UnsafeMutablePointer<AdwMessageDialog> = gcast(try XCTUnwrap(app.printCommands.pendingStop))
             XCTAssertEqual(String(cString: adw_message_dialog_get_body(question)),
                            "“Job_A” on “X1C Workshop” is stopped for good: it cannot be resumed.")
@@ -229,7 +229,7 @@ final class PrintControlTests: XCTestCase {
 
             // Confirmed after the printer reported the end, before the window heard of it: the
             // monitor's newer report keeps the stop from going out.
-            gtk_widget_activate_action_variant(window.window, "win.stop-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.stop-print", nil)
             let second = try XCTUnwrap(app.printCommands.pendingStop)
             XCTAssertNotNil(server.perform(["cmd": "set", "print": ["gcode_state": "FINISH", "mc_percent": 100]]))
             Thread.sleep(forTimeInterval: 1)  // the report reaches the monitor; the main loop has not run
@@ -241,7 +241,7 @@ final class PrintControlTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 10) { shown(pause) && job() == "Job_C" })
             XCTAssertNotNil(server.perform(["cmd": "set", "print": ["subtask_name": "Job_D"]]))
             Thread.sleep(forTimeInterval: 1)
-            gtk_widget_activate_action_variant(window.window, "win.pause-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.pause-print", nil)
             XCTAssertTrue(toasted("X1C Workshop: “Job_C” has ended and “Job_D” has begun: nothing was sent."),
                           "\(toastTitles(in: window.window))")
             XCTAssertEqual(printCommands(server), [], "neither the stop nor the pause reached the printer")

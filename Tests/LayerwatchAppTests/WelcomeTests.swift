@@ -51,7 +51,7 @@ final class WelcomeTests: XCTestCase {
             XCTAssertEqual(strip.jobText, "Demo_Benchy_0.2mm_PLA.3mf")
             XCTAssertNotNil(strip.layersText?.range(of: #"^layer \d+ of 240$"#, options: .regularExpression), "\(String(describing: strip.layersText))")
             XCTAssertTrue(window.isEnabled("pause-print"))
-            gtk_widget_activate_action_variant(window.window, "win.pause-print", nil)
+            gtk_widget_activate_action_variant(window.window, "printer.pause-print", nil)
             XCTAssertTrue(iterateMainContext(timeout: 5) { strip.stateText == "Paused" }, "the demo obeys pause")
             XCTAssertTrue(window.isEnabled("resume-print"))
 

@@ -137,6 +137,11 @@ final class FarmTile: CameraSurfaceDelegate {
         page.printerID == printerID && page.name == name && page.session === surface?.session
     }
 
+    /// Gives the tile (its menu) its printer's `printer` actions.
+    func act(with actions: PrinterActions?) {
+        gtk_widget_insert_action_group(widget, "printer", actions.map { gcast($0.group.pointer) })
+    }
+
     func dismantle() {
         surface?.dismantle()
         noCamera?.dismantle()

@@ -37,7 +37,8 @@ final class FarmView {
     private let scroller: UnsafeMutablePointer<GtkWidget>
     /// The scrolled window's view of the grid.
     private let viewport: UnsafeMutablePointer<GtkWidget>
-    /// The tiles' menu, titled for the selected printer.
+    /// The tiles' menu, titled for the selected printer; each tile's items act on its own printer
+    /// (its page's `PrinterActions`).
     let menu = FeatureMenu(Feature.placed(\.tileMenuItem).map(\.feature))
     private weak var hub: PrinterStatusHub?
     private lazy var visibilityIdle = CoalescingIdle { [weak self] in self?.updateOnScreen() }
@@ -105,7 +106,9 @@ final class FarmView {
             tile.dismantle()
         }
         tiles = pages.map { page in
-            tiles.first { $0.shows(page) } ?? makeTile(for: page)
+            let tile = tiles.first { $0.shows(page) } ?? makeTile(for: page)
+            tile.act(with: page.printerActions)  // a page made again (its printer edited) brings its own
+            return tile
         }
         showEmptyPage()
         reorder()

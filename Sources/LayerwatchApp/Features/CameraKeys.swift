@@ -1,14 +1,16 @@
 import CGtk
 import GtkKit
 
-/// Alt+Shift+1…9 on a window: the selected printer's cameras (features `show-camera-1`…`9`). The
+/// Alt+Shift+1…9 on a window: its printer's cameras (features `show-camera-1`…`9`). The
 /// key is matched by the digit it carries unshifted, whatever the layout puts on it with Shift
 /// ("!" on a US keyboard), because GTK's accelerators compare the shifted symbol. It listens in the
 /// capture phase, before the tab view's own Alt+1…9.
 @MainActor
 enum CameraKeys {
-    /// Makes `window`'s Alt+Shift+digit activate its `show-camera-N` action while that is enabled.
-    static func install(on window: UnsafeMutablePointer<GtkWidget>) {
+    /// Makes `window`'s Alt+Shift+digit activate the `show-camera-N` action of the printer group
+    /// `actions` gives (the selected tab's), while that is enabled.
+    static func install(on window: UnsafeMutablePointer<GtkWidget>,
+                        actions: @escaping @MainActor () -> UnsafeMutablePointer<GSimpleActionGroup>?) {
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         connectKeySignal(keys) { _, modifiers in
@@ -16,7 +18,8 @@ enum CameraKeys {
             guard held == GDK_ALT_MASK.rawValue | GDK_SHIFT_MASK.rawValue, let event = gtk_event_controller_get_current_event(keys),
                   let number = digit(of: event) else { return false }
             let name = Feature.showCamera(number).name
-            guard let action = g_action_map_lookup_action(gcast(window), name), Bool(gboolean: g_action_get_enabled(action)) else { return false }
+            guard let group = actions(), let action = g_action_map_lookup_action(gcast(group), name),
+                  Bool(gboolean: g_action_get_enabled(action)) else { return false }
             g_action_activate(action, nil)
             return true
         }

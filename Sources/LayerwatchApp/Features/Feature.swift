@@ -20,6 +20,11 @@ struct Feature {
         /// controls (a tab's page, a mini window; `CameraActions`), so GTK routes its keys to the
         /// picture the keyboard focus is in.
         case camera
+        /// A printer's: `printer.NAME`, in the group of each view of one printer (its tab's page, which
+        /// its farm tile shares, a mini window; `PrinterActions`), so it acts on that printer
+        /// whichever way it is activated. Its checks and handler are handed that printer
+        /// (`PrinterContext`).
+        case printer
     }
 
     /// The shortcuts window's group for the feature: the ids of the groups in data/shortcuts.ui.
@@ -60,9 +65,6 @@ struct Feature {
         case toggle(@MainActor (FeatureContext, Bool) -> Void)
         /// A command taking a string, the action's target (a notification's printer id or video path).
         case textCommand(@MainActor (FeatureContext, String) -> Void)
-        /// One of `choices` (value, title), shown as radio items in a submenu; the marked one is what
-        /// `choiceState` reports, never the last click. Handed the chosen value.
-        case choice([(value: String, title: String)], @MainActor (FeatureContext, String) -> Void)
         /// A command on a picture (`Scope.camera`): handed the picture whose group was activated.
         case camera(@MainActor (CameraSurface) -> Void)
         /// A command on a tab's picture (`Scope.camera`): handed the page whose group was activated,
@@ -71,6 +73,12 @@ struct Feature {
         /// An on/off setting of a tab's picture (`Scope.camera`), handed the page and its new value;
         /// `pageState` shows it.
         case pageToggle(@MainActor (PrinterPage, Bool) -> Void)
+        /// A command on a printer (`Scope.printer`): handed the printer whose group was activated.
+        case printer(@MainActor (PrinterContext) -> Void)
+        /// One of `choices` (value, title) on a printer (`Scope.printer`), shown as radio items in a
+        /// submenu; the marked one is what `choiceState` reports, never the last click. Handed the
+        /// printer and the chosen value.
+        case choice([(value: String, title: String)], @MainActor (PrinterContext, String) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -79,10 +87,10 @@ struct Feature {
     var scope = Scope.window
     /// The words for it: tooltip, menu item, shortcuts window (translated).
     let title: String
-    /// Its words for what it acts on now, where they depend on it (a Klipper printer's print is
-    /// cancelled, a Bambu printer's stopped): the control bar's tooltip and the menus' items follow
-    /// them, the shortcuts window keeps `title`.
-    var currentTitle: (@MainActor (FeatureContext) -> String)?
+    /// A printer's feature's words for the printer it acts on, where they depend on it (a Klipper
+    /// printer's print is cancelled, a Bambu printer's stopped): the control bar's tooltip and the
+    /// menus' items follow them, the shortcuts window keeps `title`.
+    var currentTitle: (@MainActor (PrinterContext) -> String)?
     var accelerators: [String] = []
     /// Where the shortcuts window lists it; nil when it has no shortcut.
     var shortcutGroup: ShortcutGroup?
@@ -90,14 +98,18 @@ struct Feature {
     let handler: Handler
     /// Whether it can be used now; asked again whenever the selection, a state or fullscreen changes.
     var isEnabled: @MainActor (FeatureContext) -> Bool = { _ in true }
+    /// For a printer's feature (`Scope.printer`), in place of `isEnabled`: whether it can be used
+    /// on the printer it acts on now.
+    var applies: @MainActor (PrinterContext) -> Bool = { _ in true }
     /// For a toggle showing a value kept elsewhere (the selected printer's setting): that value,
     /// asked again with `isEnabled`. Nil for a toggle whose own state is the setting.
     var state: (@MainActor (FeatureContext) -> Bool)?
-    /// For a choice: the value now chosen ("" for none), asked again with `isEnabled`.
-    var choiceState: (@MainActor (FeatureContext) -> String)?
-    /// Why it cannot be used although it applies (a printer that refuses unsigned commands): its
-    /// controls then stay in place, insensitive, saying so in their tooltip; nil while it can.
-    var lockedReason: (@MainActor (FeatureContext) -> String?)?
+    /// For a printer's choice: the value its printer has now ("" for none), asked again with `applies`.
+    var choiceState: (@MainActor (PrinterContext) -> String)?
+    /// For a printer's feature: why it cannot be used although it applies (a printer that refuses
+    /// unsigned commands): its controls then stay in place, insensitive, saying so in their
+    /// tooltip; nil while it can.
+    var lockedReason: (@MainActor (PrinterContext) -> String?)?
     /// True when its controls are left out, rather than greyed, while it does not apply (and is
     /// not locked).
     var hiddenWhenDisabled = false
@@ -121,17 +133,18 @@ struct Feature {
         case .window: "win." + name
         case .application: "app." + name
         case .camera: "camera." + name
+        case .printer: "printer." + name
         }
     }
 
     /// The title with its first shortcut, for a tooltip: "Save Snapshot (Ctrl+S)".
     var tooltip: String { tooltip(title) }
 
-    /// Its words for what it acts on in `context`.
-    func title(in context: FeatureContext) -> String { currentTitle?(context) ?? title }
+    /// Its words for `printer` (a printer's feature), else its title.
+    func title(for printer: PrinterContext?) -> String { printer.flatMap { currentTitle?($0) } ?? title }
 
-    /// Its tooltip for what it acts on in `context`.
-    func tooltip(in context: FeatureContext) -> String { tooltip(title(in: context)) }
+    /// Its tooltip for `printer`.
+    func tooltip(for printer: PrinterContext) -> String { tooltip(title(for: printer)) }
 
     private func tooltip(_ title: String) -> String {
         guard let accelerator = accelerators.first else { return title }
@@ -149,9 +162,9 @@ struct Feature {
 
     /// Adds its item to `menu` (the primary menu, a farm tile's, a mini window's) — for a choice, a
     /// submenu of its values —, left out while it does not show when it says so (greyed while locked);
-    /// titled for what it acts on in `context` when given.
-    func appendItem(to menu: OpaquePointer, in context: FeatureContext? = nil) {
-        let title = context.map { self.title(in: $0) } ?? title
+    /// titled for the printer it acts on when given.
+    func appendItem(to menu: OpaquePointer, for printer: PrinterContext? = nil) {
+        let title = title(for: printer)
         let item: GObjectRef<OpaquePointer>
         if case .choice(let choices, _) = handler {
             let submenu = GObjectRef(adopting: g_menu_new()!)
@@ -173,27 +186,36 @@ struct Feature {
         withExtendedLifetime(item) { g_menu_append_item(menu, item.pointer) }
     }
 
-    /// Whether its controls show now: while it can be used, while it is locked, or always unless
-    /// it hides when disabled.
-    func isShown(in context: FeatureContext) -> Bool {
-        !hiddenWhenDisabled || isEnabled(context) || lockedReason?(context) != nil
+    /// Whether a printer's feature's controls show for `printer` now: while it can be used, while it
+    /// is locked, or always unless it hides when disabled.
+    func isShown(for printer: PrinterContext) -> Bool {
+        !hiddenWhenDisabled || applies(printer) || lockedReason?(printer) != nil
     }
 
-    /// Adds the action to `map` (the window, the application, a mini window), acting on `context`
-    /// — each activation run `within` what the map's owner sets (a mini window: its own printer) —
-    /// and returns it, or nil for an action GTK provides or a picture's.
-    func install(on map: some GObjectPointer, for context: FeatureContext,
-                 within: @escaping @MainActor (() -> Void) -> Void = { $0() }) -> OpaquePointer? {
+    /// Adds the action to `map` (the window, the application), acting on `context`, and returns
+    /// it, or nil for an action GTK provides, a picture's or a printer's.
+    func install(on map: some GObjectPointer, for context: FeatureContext) -> OpaquePointer? {
         switch handler {
         case .command(let run):
-            return addAction(map, name) { [weak context] in if let context { within { run(context) } } }
+            return addAction(map, name) { [weak context] in if let context { run(context) } }
         case .toggle(let run):
-            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { within { run(context, on) } } }
+            return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
         case .textCommand(let run):
-            return addStringAction(map, name) { [weak context] text in if let context { within { run(context, text) } } }
+            return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
+        case .camera, .page, .pageToggle, .printer, .choice, .providedByGTK:
+            return nil
+        }
+    }
+
+    /// Adds the action of a printer's feature (`Scope.printer`) to `map`, acting on `printer`, and
+    /// returns it; nil for any other feature.
+    func install(on map: some GObjectPointer, acting printer: PrinterContext) -> OpaquePointer? {
+        switch handler {
+        case .printer(let run):
+            return addAction(map, name) { [weak printer] in if let printer { run(printer) } }
         case .choice(_, let run):
-            return addChoiceAction(map, name) { [weak context] value in if let context { within { run(context, value) } } }
-        case .camera, .page, .pageToggle, .providedByGTK:
+            return addChoiceAction(map, name) { [weak printer] value in if let printer { run(printer, value) } }
+        default:
             return nil
         }
     }

@@ -16,18 +16,19 @@ final class FeatureMenu {
         for feature in features { feature.appendItem(to: model.pointer) }
     }
 
-    /// Whether any of its items shows for what they act on in `context` (a menu of hidden items
-    /// opens as an empty popover).
-    func showsAnItem(in context: FeatureContext) -> Bool {
-        features.contains { $0.isShown(in: context) }
+    /// Whether any of its items shows for `printer` (a menu of hidden items opens as an empty
+    /// popover). Only a printer's features may hide in such a menu.
+    func showsAnItem(for printer: PrinterContext) -> Bool {
+        features.contains { $0.isShown(for: printer) }
     }
 
-    /// Titles the items for what they act on in `context`, rebuilding the menu only when a title changed.
-    func refresh(_ context: FeatureContext) {
-        let current = features.map { $0.title(in: context) }
+    /// Titles the items for `printer` (their own titles without one), rebuilding the menu only
+    /// when a title changed.
+    func refresh(_ printer: PrinterContext?) {
+        let current = features.map { $0.title(for: printer) }
         guard current != titles else { return }
         titles = current
         g_menu_remove_all(model.pointer)
-        for feature in features { feature.appendItem(to: model.pointer, in: context) }
+        for feature in features { feature.appendItem(to: model.pointer, for: printer) }
     }
 }

@@ -58,10 +58,10 @@ extension Feature {
         Feature(name: "leave-fullscreen", title: tr("Leave Fullscreen"), accelerators: ["Escape"], shortcutGroup: .camera,
                 handler: .command { $0.setFullscreen(false) },
                 isEnabled: { $0.isFullscreen }),
-        Feature(name: "pop-out", title: tr("Pop Out Mini Window"), accelerators: ["<Control><Shift>p"], shortcutGroup: .camera,
-                placements: [.controlBar(icon: "view-dual-symbolic"), .tileMenu],
-                handler: .command { context in context.selectedCamera.map(context.togglePopOut) },
-                isEnabled: { $0.selectedCamera != nil }),
+        Feature(name: "pop-out", scope: .printer, title: tr("Pop Out Mini Window"), accelerators: ["<Control><Shift>p"],
+                shortcutGroup: .camera, placements: [.controlBar(icon: "view-dual-symbolic"), .tileMenu],
+                handler: .printer { $0.togglePopOut() },
+                applies: { $0.camera != nil }),
         // Zoom: the picture the keyboard is in (a tab's, a mini window's; the farm's tiles do not zoom).
         Feature(name: "zoom-in", scope: .camera, title: tr("Zoom In"), accelerators: ["plus", "equal", "KP_Add", "<Control>plus", "<Control>equal"],
                 shortcutGroup: .camera, handler: .camera { $0.stepZoom(in: true) }),
@@ -80,20 +80,20 @@ extension Feature {
         printCommand(.pause, name: "pause-print", icon: "media-playback-pause-symbolic", accelerator: "<Control><Alt>p"),
         printCommand(.resume, name: "resume-print", icon: "media-playback-start-symbolic", accelerator: "<Control><Alt>r"),
         printCommand(.stop, name: "stop-print", icon: "media-playback-stop-symbolic", accelerator: "<Control><Alt>period"),
-        Feature(name: "print-speed", title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
-                handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { context, name in
-                    PrintSpeed(name: name).map { context.sendPrintCommand(.speed($0)) }
+        Feature(name: "print-speed", scope: .printer, title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
+                handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { printer, name in
+                    PrintSpeed(name: name).map { printer.send(.speed($0)) }
                 },
-                isEnabled: { $0.printControl(.speed(.standard)) == .available },
-                choiceState: { $0.printSpeed?.name ?? "" },
+                applies: { $0.printControl(.speed(.standard)) == .available },
+                choiceState: { $0.speed?.name ?? "" },
                 lockedReason: { $0.printControl(.speed(.standard)).lockedReason }, hiddenWhenDisabled: true),
         // Printers.
         addPrinter,
         showDemo,
-        Feature(name: "edit-printer", title: tr("Edit Printer…"), accelerators: ["<Control>e"], shortcutGroup: .printers,
+        Feature(name: "edit-printer", scope: .printer, title: tr("Edit Printer…"), accelerators: ["<Control>e"], shortcutGroup: .printers,
                 placements: [.menu(section: 0), .tileMenu],
-                handler: .command { $0.editSelectedPrinter() },
-                isEnabled: { $0.selectedPrinter != nil }),
+                handler: .printer { $0.edit() },
+                applies: { $0.isSaved }),
         Feature(name: "export-go2rtc", title: tr("Export for go2rtc…"), placements: [.menu(section: 0)],
                 handler: .command { $0.chooseGo2RTCExport() },
                 isEnabled: { $0.hasSavedPrinters }),
@@ -130,16 +130,16 @@ extension Feature {
     /// need the symbol a layout puts on the shifted digit). The shortcuts window, for no printer in
     /// particular, lists the nine as one row (data/shortcuts.ui).
     static func showCamera(_ number: Int) -> Feature {
-        Feature(name: "show-camera-\(number)", title: String(format: tr("Show Camera %ld"), number),
-                currentTitle: { context in
-                    let cameras = context.targetPrinterCameras
+        Feature(name: "show-camera-\(number)", scope: .printer, title: String(format: tr("Show Camera %ld"), number),
+                currentTitle: { printer in
+                    let cameras = printer.cameras
                     // TRANSLATORS: a farm tile's or mini window's menu item; %@ is the camera's name ("Chamber", "Camera 2").
                     return cameras.indices.contains(number - 1) ? String(format: tr("Show %@"), cameras[number - 1].title)
                         : String(format: tr("Show Camera %ld"), number)
                 },
                 placements: [.tileMenu, .miniWindowMenu],
-                handler: .command { $0.showCamera(at: number - 1) },
-                isEnabled: { $0.targetPrinterCameras.count >= max(2, number) }, hiddenWhenDisabled: true)
+                handler: .printer { $0.showCamera(at: number - 1) },
+                applies: { $0.cameras.count >= max(2, number) }, hiddenWhenDisabled: true)
     }
 
     /// A print command: a button in the control bar, an item in the farm tile's and the mini
@@ -147,12 +147,12 @@ extension Feature {
     /// Its controls use the words of the printer it acts on, as its question and messages do; the
     /// shortcuts window, for no printer in particular, Bambu's.
     static func printCommand(_ command: PrintCommand, name: String, icon: String, accelerator: String) -> Feature {
-        Feature(name: name, title: PrintCommandText.title(command, for: nil),
-                currentTitle: { PrintCommandText.title(command, for: $0.printTargetEndpoint) },
+        Feature(name: name, scope: .printer, title: PrintCommandText.title(command, for: nil),
+                currentTitle: { PrintCommandText.title(command, for: $0.endpoint) },
                 accelerators: [accelerator], shortcutGroup: .print,
                 placements: [.controlBar(icon: icon), .tileMenu, .miniWindowMenu],
-                handler: .command { $0.sendPrintCommand(command) },
-                isEnabled: { $0.printControl(command) == .available },
+                handler: .printer { $0.send(command) },
+                applies: { $0.printControl(command) == .available },
                 lockedReason: { $0.printControl(command).lockedReason }, hiddenWhenDisabled: true)
     }
 

@@ -8,9 +8,9 @@ import StreamKit
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
 /// problems the user must know about, toasts, and the window's half of the feature table: its
 /// actions (farm view, fullscreen, pop-out, printers), kept enabled only where they apply, and the
-/// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) as its
-/// own. Actions act on the selected printer: the selected tab, which in the farm view is the
-/// focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
+/// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) and
+/// printer actions (`PrinterActions`) as its own, so shortcuts act on the selected printer: the
+/// selected tab, which in the farm view is the focused tile's printer. It wires its own parts (tabs ↔ farm ↔ selection, each saved
 /// in the library), opens and closes the printers' pages (each following its printer's status in
 /// the hub, which runs whether or not the window is open), and reveals a printer, at one of its
 /// cameras (`reveal(printer:camera:)`), for whoever asks. It restores itself as it was left (its
@@ -26,6 +26,8 @@ final class MainWindow {
     private let hub: PrinterStatusHub
     /// The running recordings, where its pages list theirs.
     private let recordings: Recordings
+    /// Sends the print controls' commands (each page's `PrinterActions`).
+    private let commands: PrintCommands
     /// The folders chosen in Preferences, which Save Snapshot and Record follow.
     private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
@@ -54,7 +56,7 @@ final class MainWindow {
     /// Set once the window is gone: what still arrives for it (a recording that Quit closed, a
     /// timelapse) is not shown.
     private var isDestroyed = false
-    /// The selected printer's status, which its print controls follow.
+    /// The selected printer's status, which the words of the farm tiles' menu follow.
     private var selectedStatus: PrinterStatusHub.Observation?
 
     /// Where Save Snapshot writes its PNGs (the Preferences' folder).
@@ -67,12 +69,13 @@ final class MainWindow {
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub, recordings: Recordings) {
+         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands) {
         self.context = context
         self.recordings = recordings
         self.library = library
         self.sessions = sessions
         self.hub = hub
+        self.commands = commands
         farm = FarmView(hub: hub)
         idle = IdleInhibition(application: application)
         window = adw_application_window_new(gcast(application))
@@ -135,7 +138,7 @@ final class MainWindow {
             guard let self, farm.focusedTile == nil, let selected = tabs.selected else { return }
             farm.focus(selected.printerID)
         }
-        CameraKeys.install(on: window)
+        CameraKeys.install(on: window) { [weak self] in self?.tabs.selected?.printerActions?.group.pointer }
         keepAlive(self, untilDestroyed: window)
         connectNotify(window, "fullscreened") { [weak self] in self?.fullscreenChanged() }
         connectSignal(window, "destroy") { [weak self] in
@@ -339,6 +342,12 @@ final class MainWindow {
         if printer.isDemo { hub.demo = page.printerID }
         page.followStatus(in: hub)
         let printerID = page.printerID
+        page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands,
+                                    library: library, context: context, page: { [weak page] in page },
+                                    place: { [weak self, weak page] in
+                                        guard let self, let page else { return nil }
+                                        return .init(name: page.name, window: window, toast: { [weak self] in self?.toast($0) })
+                                    }))
         if library.printer(id: printerID) != nil {
             page.surface?.onEditAccessCode = { [weak self] in
                 guard let self, let printer = library.printer(id: printerID) else { return }
@@ -412,9 +421,10 @@ final class MainWindow {
         library.setFarm(AppConfig.Farm(shown: library.config.farm.shown, attentionFirst: on))
     }
 
-    /// Whether the action of the feature named `name` can be used now (for tests).
+    /// Whether the action of the feature named `name` can be used now: the window's, or the
+    /// selected printer's (for tests).
     func isEnabled(_ name: String) -> Bool {
-        actions.isEnabled(name)
+        actions.isEnabled(name) || tabs.selected?.printerActions?.isEnabled(name) == true
     }
 
     // MARK: Feature handlers
@@ -432,6 +442,7 @@ final class MainWindow {
     /// Names the selected printer in the title, or the farm and how many printers it shows.
     func selectionChanged(_ page: PrinterPage?) {
         followSelectedPicture(page)
+        followSelectedPrinter(page)
         if isFarmShown {
             let count = tabs.all.count
             adw_window_title_set_title(gcast(title), tr("Farm"))
@@ -442,20 +453,18 @@ final class MainWindow {
             adw_window_title_set_subtitle(gcast(title), page?.subtitle ?? "")
             gtk_window_set_title(gcast(window), page.map { String(format: tr("%@ — Layerwatch"), $0.name) } ?? "Layerwatch")
         }
-        // The print controls follow the selected printer's status as it changes.
+        // The farm tiles' menu speaks the selected printer's words as its status brings them.
         selectedStatus = page.map { hub.observe(printerID: $0.printerID) { [weak self] _ in self?.refreshFeatures() } }
         refreshFeatures()
     }
 
-    /// Enables each action exactly where its feature applies now, shows each toggle's and choice's
-    /// state, and shows the selected page's control-bar buttons that apply.
+    /// Enables each action exactly where its feature applies now, shows each toggle's state, and
+    /// titles the farm tiles' menu for the selected printer (each printer's own actions follow it:
+    /// `PrinterActions`).
     func refreshFeatures() {
         guard !isDestroyed else { return }
-        context.evaluating(for: nil) {
-            actions.refresh(context)
-            tabs.selected?.controls.refresh(context)
-            farm.menu.refresh(context)
-        }
+        actions.refresh(context)
+        farm.menu.refresh(tabs.selected?.printerActions)
     }
 
     /// Takes the selected tab's picture actions (`CameraActions`) as the window's own: GTK activates
@@ -466,6 +475,16 @@ final class MainWindow {
             gtk_widget_insert_action_group(window, "camera", gcast(group.pointer))
         } else {
             gtk_widget_insert_action_group(window, "camera", nil)
+        }
+    }
+
+    /// Takes the selected printer's actions (`PrinterActions`) as the window's own, for the same
+    /// reason, with the tabs or the farm (the selected tile's printer) showing.
+    private func followSelectedPrinter(_ page: PrinterPage?) {
+        if let group = page?.printerActions?.group {
+            gtk_widget_insert_action_group(window, "printer", gcast(group.pointer))
+        } else {
+            gtk_widget_insert_action_group(window, "printer", nil)
         }
     }
 

@@ -25,9 +25,8 @@ final class MiniWindow {
     private let toasts: UnsafeMutablePointer<GtkWidget>
     /// The menu's button (its tooltip is off while the menu is open).
     let menuButton = gtk_menu_button_new()!
-    /// Its `win.` actions (zoom, the print controls), kept enabled where they apply.
-    private var actions: InstalledFeatures?
-    private weak var context: FeatureContext?
+    /// Its printer's actions (the print controls, its cameras), which its keys and menu use.
+    private var printerActions: PrinterActions?
     /// Where it was last seen on the screen (X11 only, see `WindowPosition`), or asked to be.
     private var lastPosition: (x: Int32, y: Int32)?
 
@@ -80,17 +79,12 @@ final class MiniWindow {
         }
     }
 
-    /// Gives the window `features` (those placed in mini windows: the print controls, its cameras)
-    /// as its own `win.` actions, so the app's shortcuts for them work here too, and its menu
-    /// `menuFeatures`' items. They act on this window's printer, whichever way they are activated:
-    /// GTK finds them here from its keys and its menu, and each runs as this window's.
-    func install(_ features: [Feature], menu menuFeatures: [Feature], for context: FeatureContext) {
-        self.context = context
-        let group = GObjectRef(adopting: g_simple_action_group_new()!)
-        actions = InstalledFeatures(features, on: group.pointer, for: context) { [weak self, weak context] body in
-            context?.evaluating(for: self, body)
-        }
-        gtk_widget_insert_action_group(window, "win", gcast(group.pointer))
+    /// Gives the window its printer's `actions` (`PrinterActions`: those placed in mini windows,
+    /// the print controls and its cameras), so the app's shortcuts for them act on its printer here
+    /// too, and its menu `menuFeatures`' items, which GTK finds here as well.
+    func install(_ actions: PrinterActions, menu menuFeatures: [Feature]) {
+        printerActions = actions
+        gtk_widget_insert_action_group(window, "printer", gcast(actions.group.pointer))
         let menu = FeatureMenu(menuFeatures)
         self.menu = menu
         gtk_menu_button_set_menu_model(gcast(menuButton), gcast(menu.model.pointer))
@@ -108,6 +102,7 @@ final class MiniWindow {
                 refreshActions()
             }
         }
+        actions.onRefresh = { [weak self, unowned actions] in self?.showMenu(for: actions) }
         refreshActions()
     }
 
@@ -117,15 +112,17 @@ final class MiniWindow {
     /// Whether its menu is open.
     private(set) var isMenuOpen = false
 
-    /// Enables its actions where they apply to its printer; its menu's button shows only while the
-    /// menu has an item to show (a plain camera's, an idle printer's has none).
-    func refreshActions() {
-        guard let context, let actions else { return }
-        context.evaluating(for: self) {
-            actions.refresh(context)
-            menu?.refresh(context)
-            gtk_widget_set_visible(menuButton, (isMenuOpen || menu?.showsAnItem(in: context) == true).gboolean)
-        }
+    /// Enables its actions where they apply to its printer (its cameras are its tab's, which may
+    /// have opened or closed since), and its menu with them.
+    private func refreshActions() {
+        printerActions?.refresh()
+    }
+
+    /// Titles its menu for `printer`; the menu's button shows only while the menu has an item to
+    /// show (a plain camera's, an idle printer's has none).
+    private func showMenu(for printer: PrinterContext) {
+        menu?.refresh(printer)
+        gtk_widget_set_visible(menuButton, (isMenuOpen || menu?.showsAnItem(for: printer) == true).gboolean)
     }
 
     /// Shows another of the printer's cameras, `session` its session, in the same picture.
@@ -137,7 +134,7 @@ final class MiniWindow {
 
     /// Shows the printer's status from `hub`: the strip and the light switch.
     func followStatus(in hub: PrinterStatusHub) {
-        status.follow(camera.printerID, in: hub, light: light, temperatures: surface.stats) { [weak self] in self?.refreshActions() }
+        status.follow(camera.printerID, in: hub, light: light, temperatures: surface.stats)
     }
 
     /// Shows the window and asks for it to stay on top; on Wayland the outcome says it could not.

@@ -16,6 +16,8 @@ final class MiniWindows {
     private let application: OpaquePointer
     private let sessions: SessionRegistry
     private let hub: PrinterStatusHub
+    /// Sends the print controls' commands (each window's `PrinterActions`).
+    private let commands: PrintCommands
     private unowned let library: PrinterLibrary
     private unowned let context: FeatureContext
     /// The main window, while it is open: a new mini window opens beside it.
@@ -30,11 +32,12 @@ final class MiniWindows {
     /// The last mini window closed while the main window is closed (not by Quit).
     var onLastClosed: @MainActor () -> Void = {}
 
-    init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, library: PrinterLibrary,
+    init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, commands: PrintCommands, library: PrinterLibrary,
          context: FeatureContext, mainWindow: @escaping @MainActor () -> MainWindow?) {
         self.application = application
         self.sessions = sessions
         self.hub = hub
+        self.commands = commands
         self.library = library
         self.context = context
         self.mainWindow = mainWindow
@@ -58,8 +61,13 @@ final class MiniWindows {
         let place = position ?? closedPositions[id] ?? mainWindow().flatMap { WindowPosition.beside($0.window, size: size) }
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size,
                               position: place)
-        mini.install(Feature.placed(\.miniWindowAction).map(\.feature), menu: Feature.placed(\.miniWindowMenuItem).map(\.feature),
-                     for: context)
+        // Its printer's actions, its cameras those of the printer's tab while the main window is open.
+        let actions = PrinterActions(Feature.placed(\.miniWindowAction).map(\.feature), printerID: id, hub: hub, commands: commands,
+                                     library: library, context: context, page: { [weak self] in self?.mainWindow()?.tabs.page(id: id) },
+                                     place: { [weak mini] in
+                                         mini.map { mini in .init(name: mini.camera.name, window: mini.window, toast: { [weak mini] in mini?.toast($0) }) }
+                                     })
+        mini.install(actions, menu: Feature.placed(\.miniWindowMenuItem).map(\.feature))
         windows[id] = mini
         mini.followStatus(in: hub)
         mini.onClosed = { [weak self, weak mini] in

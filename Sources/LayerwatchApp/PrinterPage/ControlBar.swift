@@ -33,13 +33,13 @@ final class ControlBar {
         }
     }
 
-    /// Shows the buttons of the features that apply now, each with its tooltip or the reason it is
-    /// locked.
-    func refresh(_ context: FeatureContext) {
+    /// Shows the buttons of the features that apply to `printer` now (the print controls), each
+    /// with its tooltip or the reason it is locked.
+    func refresh(_ printer: PrinterContext) {
         for (feature, button) in hiding {
-            gtk_widget_set_visible(button, feature.isShown(in: context).gboolean)
-            gtk_widget_set_tooltip_text(button, feature.lockedReason?(context) ?? feature.tooltip(in: context))
-            setAccessibleLabel(button, feature.title(in: context))
+            gtk_widget_set_visible(button, feature.isShown(for: printer).gboolean)
+            gtk_widget_set_tooltip_text(button, feature.lockedReason?(printer) ?? feature.tooltip(for: printer))
+            setAccessibleLabel(button, feature.title(for: printer))
         }
     }
 

@@ -41,6 +41,9 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// Where its recordings are listed while they run (the application's, its window's to set);
     /// none, it records nothing.
     var recordings: Recordings?
+    /// Its printer's `printer` actions (`PrinterActions`), which its control bar and its farm tile
+    /// use; given by the window that opens it (`install`).
+    private(set) var printerActions: PrinterActions?
     /// What stands in the video's place for a printer without a camera.
     let noCamera: NoCameraArea?
     /// The toasts' place: over the picture, above its status strip, so they never cover the
@@ -132,6 +135,14 @@ final class PrinterPage: CameraSurfaceDelegate {
     func followStatus(in hub: PrinterStatusHub) {
         status.follow(printerID, in: hub, light: light, temperatures: surface?.stats) { [weak self] in self?.onStatusChange() }
         noCamera?.follow(printerID, in: hub)
+    }
+
+    /// Takes `actions` as its printer's: its buttons find them, and its control bar follows them.
+    func install(_ actions: PrinterActions) {
+        printerActions = actions
+        gtk_widget_insert_action_group(layout.widget, "printer", gcast(actions.group.pointer))
+        actions.onRefresh = { [weak self, unowned actions] in self?.controls.refresh(actions) }
+        actions.refresh()
     }
 
     /// Told when the tab shows another camera.
