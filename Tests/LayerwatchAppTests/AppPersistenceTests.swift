@@ -13,12 +13,13 @@ func startApp(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
     try startApp(store: ConfigStore(directory: directory, secrets: nil))
 }
 
-/// Starts the app on `store` (a keyring of the test's choosing) and opens its main window.
+/// Starts the app on `store` (a keyring of the test's choosing) and opens its main window; its
+/// discovery as `discovery` says, on loopback by default.
 @MainActor
-func startApp(store: ConfigStore) throws -> (LayerwatchApplication, MainWindow) {
+func startApp(store: ConfigStore, discovery: PrinterDiscovery.Configuration? = nil) throws -> (LayerwatchApplication, MainWindow) {
     let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
     // Discovery listens on loopback only: tests never join a multicast group or touch port 2021.
-    let loopback = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
+    let loopback = discovery ?? PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
     // What notifications remember stays in the test's own directory, never the user's state.
     let app = LayerwatchApplication(store: { store }, id: id, discovery: loopback,
                                     stateDirectory: store.directory.appendingPathComponent("state"))

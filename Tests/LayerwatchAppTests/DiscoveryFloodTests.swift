@@ -95,7 +95,7 @@ final class DiscoveryFloodTests: XCTestCase {
             list.show([])
             XCTAssertNil(list.row(serial: garage.serial))
             XCTAssertEqual(titleLabel(of: try XCTUnwrap(gtk_widget_get_first_child(list.widget))).map { String(cString: gtk_label_get_text(gcast($0))) },
-                           "Looking for Bambu printers…", "an empty list says it is looking")
+                           "Looking for printers…", "an empty list says it is looking")
         }
     }
 }

@@ -125,7 +125,7 @@ final class DiscoveryPatienceTests: XCTestCase {
             }
             let list = window.welcome.discovered
             XCTAssertTrue(iterateMainContext(timeout: 5) { spinnerTurning(in: list.widget) }, "the spinner turns again")
-            XCTAssertTrue(labelTexts(in: list.widget).contains("Looking for Bambu printers…"), "\(labelTexts(in: list.widget))")
+            XCTAssertTrue(labelTexts(in: list.widget).contains("Looking for printers…"), "\(labelTexts(in: list.widget))")
             XCTAssertFalse(labelTexts(in: list.widget).contains("Cannot look for printers"))
         }
     }
@@ -133,7 +133,7 @@ final class DiscoveryPatienceTests: XCTestCase {
 
 /// The text of every label in `widget`.
 @MainActor
-private func labelTexts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+func labelTexts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
     descendants(of: widget).filter { String(cString: gtk_widget_get_css_name($0)) == "label" }
         .map { String(cString: gtk_label_get_text(gcast($0))) }
 }

@@ -4,7 +4,9 @@ import GtkKit
 import PrinterKit
 import StreamKit
 
-/// The Add Printer dialog's "On your network" list. Discovery hands it the whole list several times
+/// The Add Printer dialog's "On your network" list (and the welcome page's): the printers of the
+/// registered families found announcing themselves or answering an ask; a find of a family that
+/// cannot be added is not offered. Discovery hands it the whole list several times
 /// a second while printers (or a flood of fakes) announce themselves, so an update only touches the
 /// rows whose printer appeared, changed, moved or left. What a printer announces is shown as plain
 /// text on one line each (title and details), never as markup, however long or odd it is. While no
@@ -21,7 +23,7 @@ final class DiscoveredPrinterList {
     private(set) var printers: [DiscoveredPrinter] = []
     /// Each shown printer's row by its key (`DiscoveredPrinter.key`); the reference keeps a row alive while it is moved.
     private var rows: [String: GObjectRef<UnsafeMutablePointer<GtkWidget>>] = [:]
-    /// "Looking for Bambu printers…" with a spinner, in the list while it has no printer.
+    /// "Looking for printers…" with a spinner, in the list while it has no printer.
     private let searching: GObjectRef<UnsafeMutablePointer<GtkWidget>>
     /// The searching row's spinner, turning as long as the list shows.
     private let spinner = gtk_spinner_new()!
@@ -66,9 +68,16 @@ final class DiscoveredPrinterList {
         adw_action_row_get_subtitle(gcast(searching.pointer)).map { String(cString: $0) } ?? ""
     }
 
-    private static var lookingTitle: String { tr("Looking for Bambu printers…") }
+    private static var lookingTitle: String { tr("Looking for printers…") }
+
+    /// How each registered family's printers are found (heard or asked), and that one can be added by address.
     private static var lookingText: String {
-        tr("Bambu Lab printers on this network announce themselves every few seconds. You can also add one by its address.")
+        let heard = PrinterDiscovery.Endpoint.everyFamilyTitles, asked = DiscoveryAsk.everyFamilyTitles
+        return [heard.isEmpty ? nil : String(format: tr("%@ printers on this network announce themselves every few seconds."),
+                                             heard.joined(separator: ", ")),
+                asked.isEmpty ? nil : String(format: tr("%@ printers on this network are asked every few seconds."),
+                                             asked.joined(separator: ", ")),
+                tr("You can also add one by its address.")].compactMap { $0 }.joined(separator: " ")
     }
 
     /// Says, if no printer has announced itself so far, that none has yet; the list keeps looking.
@@ -87,10 +96,12 @@ final class DiscoveredPrinterList {
         patience = nil
         gtk_spinner_stop(gcast(spinner))
         gtk_widget_set_visible(spinner, false.gboolean)
-        let held = failures.contains { $0.code == EADDRINUSE }
+        let holder = failures.first { $0.code == EADDRINUSE }
         Self.describe(searching.pointer, title: tr("Cannot look for printers"),
-                      subtitle: held ? tr("Another program on this computer holds the port Bambu Lab printers announce themselves on. Add the printer by its address.")
-                                     : tr("This computer does not let Layerwatch listen for printers on the network. Add the printer by its address."))
+                      subtitle: holder.map {
+                          String(format: tr("Another program on this computer holds the port %@ printers announce themselves on. Add the printer by its address."),
+                                 $0.familyTitles.joined(separator: ", "))
+                      } ?? tr("This computer does not let Layerwatch listen for printers on the network. Add the printer by its address."))
     }
 
     /// Looks again after `showCannotListen`: the listener now listens.
@@ -163,7 +174,7 @@ final class DiscoveredPrinterList {
     private func describe(_ row: UnsafeMutablePointer<GtkWidget>, as printer: DiscoveredPrinter) {
         let connection = printer.connection.map { $0 == .lan ? tr("LAN mode") : tr("cloud mode") }
         Self.describe(row, title: printer.displayName,
-                      subtitle: [printer.modelName, printer.address, connection].compactMap { $0 }.joined(separator: " · "))
+                      subtitle: [printer.modelName ?? printer.familyTitle, printer.address, connection].compactMap { $0 }.joined(separator: " · "))
     }
 
     /// An action row whose title and subtitle are plain text, the title on one line, the subtitle

@@ -218,14 +218,16 @@ final class PrinterDialog {
         discovered.show(printers)
     }
 
-    /// Fills the form from a printer found on the network (the user still types the access code).
+    /// Fills the form from a printer found on the network: its family's type (its kind through the
+    /// registry), name, address and serial; the keyboard goes to the first field still empty (a
+    /// Bambu printer's access code).
     func prefill(from found: DiscoveredPrinter) {
         keptVariant = found.kind?.variant
         if let kind = found.kind { selectKind(kind) }
-        if name.text.isEmpty { name.text = found.name ?? found.modelName ?? found.serial }
+        if name.text.isEmpty { name.text = found.name ?? found.modelName ?? found.identifier }
         host.text = found.address
-        serial.text = found.serial
-        focus(accessCode)
+        serial.text = found.identifier
+        focus(firstEmptyField)
     }
 
     /// The draft the fields describe now: for Klipper, OctoPrint and go2rtc the API's fields; the

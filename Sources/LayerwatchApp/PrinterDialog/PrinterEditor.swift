@@ -214,10 +214,10 @@ final class PrinterEditor {
         openDialog?.prefill(from: found)
     }
 
-    /// Starts the one listener (if it is not running), which hands what it hears to the Add
-    /// Printer dialog and the welcome page, whichever is open.
+    /// Starts the one listener (if it is not running; if it is, it asks at once), which hands
+    /// what it hears to the Add Printer dialog and the welcome page, whichever is open.
     private func startDiscovery() {
-        guard discovery == nil else { return }
+        if let discovery { return discovery.askNow() }
         let discovery = PrinterDiscovery(configuration: discoveryConfiguration, executor: MainLoopExecutor.main) { [weak self] printers in
             MainActor.assumeIsolated {
                 guard let self else { return }

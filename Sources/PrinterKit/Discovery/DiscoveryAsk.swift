@@ -19,6 +19,11 @@ public struct DiscoveryAsk: Equatable, Sendable {
     /// add), each once.
     public static var everyFamily: [DiscoveryAsk] { unique(PrinterFamilies.discoveries.flatMap(\.asks)) }
 
+    /// The registered families whose printers are asked ("Elegoo"), for sentences.
+    public static var everyFamilyTitles: [String] {
+        PrinterFamilies.discoveries.filter { !$0.asks.isEmpty }.map(\.title)
+    }
+
     /// The asks of every discovery, its family registered or not (`FamilyDiscoveries.all`: what
     /// `layerwatch discover` lists), each once.
     public static var everyDiscovery: [DiscoveryAsk] { unique(FamilyDiscoveries.all.flatMap(\.asks)) }

@@ -15,6 +15,11 @@ extension PrinterDiscovery {
         /// themselves (`FamilyDiscovery.endpoints`), each once.
         public static var everyFamily: [Endpoint] { unique(PrinterFamilies.discoveries.flatMap(\.endpoints)) }
 
+        /// The registered families whose printers announce themselves ("Bambu Lab"), for sentences.
+        public static var everyFamilyTitles: [String] {
+            PrinterFamilies.discoveries.filter { !$0.endpoints.isEmpty }.map(\.title)
+        }
+
         /// Where the printers of every discovery announce themselves, their family registered or
         /// not (`FamilyDiscoveries.all`), each once.
         public static var everyDiscovery: [Endpoint] { unique(FamilyDiscoveries.all.flatMap(\.endpoints)) }
@@ -76,11 +81,21 @@ extension PrinterDiscovery {
         /// The `errno` value.
         public var code: Int32
         public var message: String
+        /// Where an ask could not be sent; nil for a port that could not be listened on.
+        public var askedAddress: String?
 
-        public init(port: UInt16, code: Int32, message: String) {
+        public init(port: UInt16, code: Int32, message: String, askedAddress: String? = nil) {
             self.port = port
             self.code = code
             self.message = message
+            self.askedAddress = askedAddress
+        }
+
+        /// The families whose printers announce themselves on the port, or are asked on it.
+        public var familyTitles: [String] {
+            FamilyDiscoveries.all.filter { discovery in
+                askedAddress == nil ? discovery.endpoints.contains { $0.port == port } : discovery.asks.contains { $0.port == port }
+            }.map(\.title)
         }
 
         public var description: String { "UDP port \(port): \(message)" }

@@ -82,7 +82,8 @@ final class DiscoverySocket {
     /// Sends `ask` to its address and port; the failure when the system refuses (no route, no network).
     func send(_ ask: DiscoveryAsk) -> PrinterDiscovery.BindFailure? {
         func failure(_ code: Int32) -> PrinterDiscovery.BindFailure {
-            PrinterDiscovery.BindFailure(port: ask.port, code: code, message: "ask \(ask.address):\(ask.port): \(String(cString: strerror(code)))")
+            PrinterDiscovery.BindFailure(port: ask.port, code: code, message: "ask \(ask.address):\(ask.port): \(String(cString: strerror(code)))",
+                                         askedAddress: ask.address)
         }
         var destination = sockaddr_in()
         destination.sin_family = sa_family_t(AF_INET)

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A pipe the listening thread polls next to its sockets, so `stop()` wakes it at once instead of
-/// after a timeout.
+/// A pipe the listening thread polls next to its sockets, so `stop()` (or a request to ask now)
+/// wakes it at once instead of after a timeout.
 final class DiscoveryWakeup {
     let readDescriptor: Int32
     private let writeDescriptor: Int32
@@ -26,5 +26,11 @@ final class DiscoveryWakeup {
     func signal() {
         var byte: UInt8 = 1
         _ = write(writeDescriptor, &byte, 1)
+    }
+
+    /// Reads every signal written so far, so the next poll waits for a new one.
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(readDescriptor, &bytes, bytes.count) > 0 {}
     }
 }

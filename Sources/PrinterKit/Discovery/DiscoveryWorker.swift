@@ -1,10 +1,10 @@
 import Foundation
 
 /// The listening thread behind `PrinterDiscovery`: polls the sockets and the wake-up pipe, parses
-/// what arrives, asks again every `Asking.interval`, keeps the table, forgets silent printers on time and publishes the list at most
-/// `publishInterval` apart, so a flood of announcements costs this thread and not the UI.
-/// `stop()` joins the thread, so none outlives the listener; the sockets close when the worker is
-/// released.
+/// what arrives, asks again every `Asking.interval`, keeps the table, forgets silent printers on
+/// time and publishes the list at most `publishInterval` apart, so a flood of announcements costs
+/// this thread and not the UI. `stop()` joins the thread, so none outlives the listener; the
+/// sockets close when the worker is released.
 final class DiscoveryWorker: @unchecked Sendable {
     /// Datagrams read from one socket before the thread looks at the wake-up pipe again, so a
     /// flood can't hold off `stop()`.
@@ -29,6 +29,10 @@ final class DiscoveryWorker: @unchecked Sendable {
     private let initialTable: DiscoveryTable
     private let publish: @Sendable ([DiscoveredPrinter]) -> Void
     private var thread = pthread_t()
+    /// What the wake-up pipe was signalled for: to stop, or to ask now (`askNow`).
+    private let requests = NSLock()
+    private var stopping = false
+    private var askRequested = false
 
     /// `publish` is called on the thread with the sorted list when it has changed, at most once
     /// every `publishInterval`.
@@ -55,12 +59,19 @@ final class DiscoveryWorker: @unchecked Sendable {
     /// Wakes the thread and waits for it to end (unless called on it, e.g. from a synchronous
     /// executor: then it ends on its own once this call returns).
     func stop() {
+        requests.withLock { stopping = true }
         wakeup.signal()
         if pthread_equal(pthread_self(), thread) != 0 {
             pthread_detach(thread)
         } else {
             pthread_join(thread, nil)
         }
+    }
+
+    /// Has the thread send the next round of asks at once (then every interval from it).
+    func askNow() {
+        requests.withLock { askRequested = true }
+        wakeup.signal()
     }
 
     private func run() {
@@ -78,7 +89,15 @@ final class DiscoveryWorker: @unchecked Sendable {
             let deadline = [table.nextExpiry, nextPublish, nextAsk].compactMap { $0 }.min()
             let timeout = deadline.map(Self.milliseconds(until:)) ?? -1
             guard poll(&descriptors, nfds_t(descriptors.count), timeout) >= 0 || errno == EINTR else { return }
-            if descriptors[sockets.count].revents != 0 { return }
+            if descriptors[sockets.count].revents != 0 {
+                wakeup.drain()
+                let (stop, ask) = requests.withLock { () -> (Bool, Bool) in
+                    defer { askRequested = false }
+                    return (stopping, askRequested)
+                }
+                if stop { return }
+                if ask, nextAsk != nil { nextAsk = Self.now() }
+            }
             for (index, socket) in sockets.enumerated() where descriptors[index].revents != 0 {
                 for _ in 0..<Self.batch {
                     guard let (count, sender) = socket.receive(into: &buffer) else { break }

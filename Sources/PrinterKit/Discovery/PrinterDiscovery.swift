@@ -63,7 +63,10 @@ public final class PrinterDiscovery: @unchecked Sendable {
                     failures += asks.compactMap(socket.send)
                     asking = DiscoveryWorker.Asking(socket: socket, asks: asks, interval: configuration.askInterval)
                 case .failure(let failure):
-                    failures.append(failure)
+                    // Each ask is then unsent, for the same reason.
+                    failures += configuration.destinations.map {
+                        BindFailure(port: $0.port, code: failure.code, message: failure.message, askedAddress: $0.address)
+                    }
                 }
             }
             guard !sockets.isEmpty || asking != nil else {
@@ -90,6 +93,12 @@ public final class PrinterDiscovery: @unchecked Sendable {
             }
             currentState = .listening(ports: listeningPorts, unavailable: failures)
         }
+    }
+
+    /// Sends the next round of asks now rather than when it is due (the Add Printer dialog opening
+    /// while the welcome page's listener runs); nothing when not running or with nothing to ask.
+    public func askNow() {
+        lock.withLock { worker }?.askNow()
     }
 
     /// Stops listening: the sockets are closed and the thread has ended when this returns, and no
