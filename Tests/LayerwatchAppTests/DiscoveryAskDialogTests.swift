@@ -8,8 +8,9 @@ import XCTest
 
 /// The Add Printer dialog's "On your network" with discovery that asks: the asks go out when the
 /// welcome page shows, at once when the dialog opens over it, and again every `askInterval` (to a fake Elegoo on 127.0.0.1,
-/// never a LAN, broadcast or multicast address); a find of a family that is not registered (no
-/// Elegoo family yet) is heard but not offered; a Bambu find's row fills the form in.
+/// never a LAN, broadcast or multicast address); the finds of registered families are offered (the
+/// Elegoo family declares its discovery); a Bambu find's row fills the form in, and so does an
+/// Elegoo find's.
 final class DiscoveryAskDialogTests: XCTestCase {
     override func setUp() {
         AppTestEnvironment.prepare()
@@ -39,8 +40,8 @@ final class DiscoveryAskDialogTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) {
                 Set(app.editor.discovery?.printers.map(\.family) ?? []) == ["bambu", "elegoo"]
             }, "the Elegoo answer is read: \(String(describing: app.editor.discovery?.printers))")
-            XCTAssertTrue(iterateMainContext(timeout: 2) { dialog.discoveredPrinters.map(\.identifier) == ["01P00A123456789"] },
-                          "only the Bambu printer is offered: no Elegoo family is registered")
+            XCTAssertTrue(iterateMainContext(timeout: 2) { Set(dialog.discoveredPrinters.map(\.identifier)) == ["01P00A123456789", "000000000001a7c3"] },
+                          "both are offered: \(dialog.discoveredPrinters.map(\.identifier))")
             let row = try XCTUnwrap(dialog.discovered.row(serial: "01P00A123456789"))
             XCTAssertEqual(titleLabel(of: row).map { String(cString: gtk_label_get_text(gcast($0))) }, "<b>Garage</b> P1S", "a name is text, not markup")
             XCTAssertTrue(labelTexts(in: dialog.discovered.widget).contains("P1S · 127.0.0.1 · LAN mode"), "\(labelTexts(in: dialog.discovered.widget))")
@@ -54,6 +55,11 @@ final class DiscoveryAskDialogTests: XCTestCase {
             XCTAssertEqual(dialog.draft.kind, .bambuJPEG(.p1s), "its kind from the registry")
             _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "discovery-dialog-prefilled")
+
+            let centauri = try XCTUnwrap(dialog.discovered.row(serial: "000000000001a7c3"))
+            adw_action_row_activate(gcast(centauri))
+            XCTAssertEqual(dialog.draft.kind, .elegoo, "its kind from the registry")
+            XCTAssertEqual(dialog.host.text, "127.0.0.1", "the answer's sender")
         }
     }
 }

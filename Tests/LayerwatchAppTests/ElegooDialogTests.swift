@@ -131,4 +131,29 @@ final class ElegooDialogTests: XCTestCase {
             XCTAssertNotNil(printer.waitFor("video"))
         }
     }
+
+    /// A camera tried before the printer took the status connection's Cmd 386 (here the printer
+    /// ignores requests at first: its video stays off, and the camera answers 404) is tried again
+    /// when the status comes live again with the video on.
+    func testACameraTriedBeforeItWasTurnedOnIsTriedAgain() throws {
+        let host = randomLoopbackAddress()
+        let printer = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
+            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)",
+        ])
+        addTeardownBlock { printer.stop() }
+        XCTAssertEqual(printer.perform(["cmd": "mode", "mode": "deaf"])?.name, "done")
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [Printer(name: "Carbon", kind: .elegoo, host: host)]))
+        try MainActor.assumeIsolated {
+            let (_, window) = try startApp(in: directory)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { page.state == .failed(.notFound) && page.status.strip.stateText == "Idle" },
+                          "camera \(page.state), status \(String(describing: page.status.strip.stateText))")
+            XCTAssertEqual(printer.perform(["cmd": "mode", "mode": "normal"])?.name, "done")
+            XCTAssertEqual(printer.perform(["cmd": "mode", "mode": "close"])?.name, "done")
+            XCTAssertTrue(iterateMainContext(timeout: 30) { page.state == .live }, "camera \(page.state)")
+            XCTAssertEqual(printer.events(named: "request").filter { $0.int("cmd") == 386 }.count, 2, "asked at each connection")
+        }
+    }
 }

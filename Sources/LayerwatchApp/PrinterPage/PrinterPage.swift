@@ -20,6 +20,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     var cameras: [Camera] { printer.cameras }
     /// Their sessions, in the same order.
     let sessions: [StreamSession]
+    /// Whether the printer's status was live at its last change (`retryCamerasOnceLive`).
+    private var statusWasLive = false
     /// Which camera the tab shows.
     private(set) var shownIndex = 0
     /// The camera shown; nil for a printer without a camera.
@@ -133,7 +135,10 @@ final class PrinterPage: CameraSurfaceDelegate {
 
     /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
     func followStatus(in hub: PrinterStatusHub) {
-        status.follow(printerID, in: hub, light: light, temperatures: surface?.stats) { [weak self] in self?.onStatusChange() }
+        status.follow(printerID, in: hub, light: light, temperatures: surface?.stats) { [weak self] in
+            self?.retryCamerasOnceLive(in: hub)
+            self?.onStatusChange()
+        }
         noCamera?.follow(printerID, in: hub)
     }
 
@@ -143,6 +148,18 @@ final class PrinterPage: CameraSurfaceDelegate {
         gtk_widget_insert_action_group(layout.widget, "printer", gcast(actions.group.pointer))
         actions.onRefresh = { [weak self, unowned actions] in self?.controls.refresh(actions) }
         actions.refresh()
+    }
+
+    /// A printer whose status connection turns its camera on as it connects (an Elegoo printer's):
+    /// a camera that failed before (its stream not on yet) is tried again each time the status
+    /// comes live.
+    private func retryCamerasOnceLive(in hub: PrinterStatusHub) {
+        let live = hub.latest(printerID)?.connection == .live
+        defer { statusWasLive = live }
+        guard live, !statusWasLive, hub.endpoint(of: printerID)?.turnsCameraOn == true else { return }
+        for session in sessions {
+            if case .failed = session.state { session.restart() }
+        }
     }
 
     /// Told when the tab shows another camera.

@@ -8,6 +8,7 @@ struct ElegooStatusFamily: StatusURLFamily {
     let urlExample = "elegoo://HOST"
     let usualPort = StatusEndpoint.elegooPort
     let hasSwitchableLight = true
+    let turnsCameraOn = true
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
         .elegoo(host: host, port: url.port ?? usualPort)

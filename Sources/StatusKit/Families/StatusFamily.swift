@@ -27,8 +27,11 @@ protocol StatusFamily: Sendable {
     func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection
     /// The cameras `endpoint`'s host lists (`CameraImport`).
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera]
-    /// Asks the printer at `endpoint` to turn its own camera on, for a printer whose camera streams
-    /// only once asked (an Elegoo printer's; its status connection asks at connect); nothing for others.
+    /// Whether its status connection turns the printer's own camera on when it connects (an
+    /// Elegoo printer's camera streams only once asked).
+    var turnsCameraOn: Bool { get }
+    /// Asks the printer at `endpoint` to turn its own camera on (`turnsCameraOn`), for a camera
+    /// opened without the status connection; nothing for others.
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?)
 }
 
@@ -41,6 +44,7 @@ extension StatusFamily {
 
     /// A family whose printer has only its own camera lists none.
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] { [] }
+    var turnsCameraOn: Bool { false }
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {}
 }
 

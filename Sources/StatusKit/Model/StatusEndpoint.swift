@@ -76,6 +76,10 @@ public struct StatusEndpoint: Hashable, Sendable {
     /// so its toggle stays insensitive).
     public var hasSwitchableLight: Bool { family.hasSwitchableLight }
 
+    /// Whether the status connection turns the printer's own camera on as it connects (an Elegoo
+    /// printer's streams only once asked): a camera that failed before then is worth trying again.
+    public var turnsCameraOn: Bool { family.turnsCameraOn }
+
     /// Asks the printer to turn its own camera on where it streams only once asked (an Elegoo
     /// printer's), before the camera is opened without the status connection; nothing for others.
     public func turnCameraOn(stop: StopSignal? = nil) {
