@@ -41,9 +41,9 @@ struct DiscoverCommand: ParsableCommand {
     func run() throws {
         // Asking this computer (127.x), listen on that address alone: nothing else reaches it.
         let loopback = to?.hasPrefix("127.") == true
-        let endpoints = PrinterDiscovery.Endpoint.everyDiscovery.filter { !loopback || $0.multicastGroup == nil }
+        let endpoints = PrinterDiscovery.Endpoint.everyFamily.filter { !loopback || $0.multicastGroup == nil }
         let configuration = PrinterDiscovery.Configuration(bindAddress: loopback ? to! : "0.0.0.0", endpoints: endpoints,
-                                                           asks: DiscoveryAsk.everyDiscovery, askAddress: to,
+                                                           asks: DiscoveryAsk.everyFamily, askAddress: to,
                                                            askInterval: Self.askInterval)
         let discovery = PrinterDiscovery(configuration: configuration, executor: DispatchQueue(label: "layerwatch.discover")) { _ in }
         discovery.start()

@@ -29,7 +29,7 @@ final class DiscoveryAskTests: XCTestCase {
     /// `layerwatch discover` asks every family's printers that answer a question (PROTOCOLS.md §11,
     /// §12, §13).
     func testEveryDiscoverysAsksArePrusasElegoosAndFlashforges() {
-        XCTAssertEqual(DiscoveryAsk.everyDiscovery.sorted { $0.port < $1.port }, [
+        XCTAssertEqual(DiscoveryAsk.everyFamily.sorted { $0.port < $1.port }, [
             DiscoveryAsk(payload: Array("M99999".utf8), port: 3000, address: "255.255.255.255"),
             DiscoveryAsk(payload: PrusaLinkDiscovery.question, port: 5353, address: "224.0.0.251"),
             DiscoveryAsk(payload: [], port: 19000, address: "225.0.0.9"),

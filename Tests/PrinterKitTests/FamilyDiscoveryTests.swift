@@ -19,18 +19,16 @@ final class FamilyDiscoveryTests: XCTestCase {
 
     /// A find's kind comes from the registry: a Bambu P1S's is the JPEG kind with its model, an
     /// unknown Bambu model's is none (it may be either kind), and an Elegoo find's is the family's
-    /// one kind, offered.
+    /// one kind.
     func testAFindsKindIsResolvedThroughTheRegistry() throws {
         let p1s = DiscoveredPrinter(serial: "01P00A451601106", address: "192.0.2.21", modelCode: "C12")
         XCTAssertEqual(p1s.kind, .bambuJPEG(.p1s))
-        XCTAssertTrue(p1s.isOffered)
         let unknown = DiscoveredPrinter(serial: "01P00A451601106", address: "192.0.2.21", modelCode: "Z99")
         XCTAssertNil(unknown.kind)
-        XCTAssertTrue(unknown.isOffered)
         XCTAssertEqual(unknown.modelName, "Z99")
         let elegoo = try XCTUnwrap(DiscoveryParser.parse(DiscoveryAnswers.elegoo(), sender: "192.0.2.40"))
         XCTAssertEqual(elegoo.kind, .elegoo)
-        XCTAssertTrue(elegoo.isOffered, "the Elegoo family declares its discovery")
+        XCTAssertEqual(elegoo.familyTitle, "Elegoo", "the Elegoo family declares its discovery")
         XCTAssertNotEqual(elegoo.key, DiscoveredPrinter(serial: elegoo.identifier, address: "192.0.2.40").key, "one key per family")
     }
 }

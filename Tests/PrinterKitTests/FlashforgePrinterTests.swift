@@ -86,7 +86,6 @@ final class FlashforgePrinterTests: XCTestCase {
     func testADiscoveredAdventurer5MIsAFlashforgePrinter() throws {
         let found = try XCTUnwrap(DiscoveryParser.parse(DiscoveryAnswers.flashforge(name: "Adventurer 5M Pro", serial: "SNMOMC9900728"),
                                                         sender: "192.0.2.50"))
-        XCTAssertTrue(found.isOffered)
         XCTAssertEqual(found.kind, .flashforge)
         XCTAssertEqual(found.serial, "SNMOMC9900728")
         XCTAssertTrue(Printer.Kind.flashforge.isDiscovered, "the dialog lists what it finds while Flashforge is chosen")

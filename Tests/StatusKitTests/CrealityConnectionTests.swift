@@ -216,7 +216,7 @@ final class CrealityConnectionTests: XCTestCase {
             let failed = recorder.expect(10, "\(status) refused") { $0.failure != nil }
             XCTAssertEqual(failed?.connection, .failed(.loginRequired, retryIn: nil))
             let message = try XCTUnwrap(failed?.failure?.userMessage)
-            XCTAssertTrue(message.contains("asks for a login, which a Creality printer's status connection does not have"), message)
+            XCTAssertTrue(message.contains("asks for a login, which this printer's status connection does not have"), message)
             XCTAssertFalse(message.localizedCaseInsensitiveContains("access code") || message.contains("API key"), message)
             XCTAssertEqual(StatusFailure.loginRequired.kind, "authRejected", "exit code 3, as a refused login")
         }

@@ -114,10 +114,8 @@ final class DiscoveredPrinterList {
         if gtk_widget_get_mapped(searching.pointer) != 0 { startLooking() }
     }
 
-    /// Shows `printers` in this order, but those of a family that cannot be added here
-    /// (`isOffered`), reusing the row of every printer already shown.
+    /// Shows `printers` in this order, reusing the row of every printer already shown.
     func show(_ printers: [DiscoveredPrinter]) {
-        let printers = printers.filter(\.isOffered)
         let shown = Dictionary(self.printers.map { ($0.key, $0) }) { first, _ in first }
         self.printers = printers
         if !printers.isEmpty && !heardAny {

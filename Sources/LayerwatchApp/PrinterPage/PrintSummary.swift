@@ -80,8 +80,10 @@ struct PrintSummary: Equatable {
         let showsProgress = [.printing, .paused, .finished, .failed, .cancelled].contains(status.state)
         job = [.idle, .offline].contains(status.state) ? nil : status.job
         let progress = status.state == .finished ? 100 : status.progress
-        fraction = showsProgress ? progress.map { min(1, max(0, $0 / 100)) } : nil
-        percent = fraction.map { String(format: tr("%d %%"), PrinterNumber.rounded(($0 * 100).rounded(.down))) }
+        let shown = showsProgress ? progress.map { min(100, max(0, $0)) } : nil
+        fraction = shown.map { $0 / 100 }
+        // From the printer's own figure: 58 % read back from 0.58 × 100 would floor to 57.
+        percent = shown.map { String(format: tr("%d %%"), PrinterNumber.rounded($0.rounded(.down))) }
         layers = StatusText.layers(status)
         let left = [.printing, .paused].contains(status.state) ? status.timeLeft : nil
         timeLeft = left.map(StatusText.duration)

@@ -60,14 +60,11 @@ public struct DiscoveredPrinter: Hashable, Sendable {
     public var key: String { family + " " + identifier }
 
     /// The family's name as its owners say it ("Bambu Lab").
-    public var familyTitle: String { FamilyDiscoveries.title(of: family) }
-
-    /// Whether its family is registered, so a printer of it can be added (the dialog offers only those).
-    public var isOffered: Bool { PrinterFamilies.family(discoveredBy: family) != nil }
+    public var familyTitle: String { PrinterFamilies.family(discoveredBy: family)?.discovery?.title ?? family }
 
     /// Its kind, through the registry: the one the find names, or its family's only one, with its
-    /// variant when the family knows it; nil when its family is not registered or has several kinds
-    /// and the find doesn't say which.
+    /// variant when the family knows it; nil when its family has several kinds and the find doesn't say
+    /// which.
     public var kind: Printer.Kind? {
         guard let family = PrinterFamilies.family(discoveredBy: family),
               let name = kindName ?? (family.kindNames.count == 1 ? family.kindNames[0] : nil),

@@ -15,18 +15,13 @@ public struct DiscoveryAsk: Equatable, Sendable {
         self.address = address
     }
 
-    /// The asks of every registered family (`PrinterFamilies.discoveries`: those the dialog can
-    /// add), each once.
+    /// The asks of every family that can be discovered (`PrinterFamilies.discoveries`), each once.
     public static var everyFamily: [DiscoveryAsk] { unique(PrinterFamilies.discoveries.flatMap(\.asks)) }
 
     /// The registered families whose printers are asked ("Elegoo"), for sentences.
     public static var everyFamilyTitles: [String] {
         PrinterFamilies.discoveries.filter { !$0.asks.isEmpty }.map(\.title)
     }
-
-    /// The asks of every discovery, its family registered or not (`FamilyDiscoveries.all`: what
-    /// `layerwatch discover` lists), each once.
-    public static var everyDiscovery: [DiscoveryAsk] { unique(FamilyDiscoveries.all.flatMap(\.asks)) }
 
     private static func unique(_ asks: [DiscoveryAsk]) -> [DiscoveryAsk] {
         asks.reduce(into: []) { all, ask in

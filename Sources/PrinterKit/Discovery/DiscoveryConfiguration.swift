@@ -20,10 +20,6 @@ extension PrinterDiscovery {
             PrinterFamilies.discoveries.filter { !$0.endpoints.isEmpty }.map(\.title)
         }
 
-        /// Where the printers of every discovery announce themselves, their family registered or
-        /// not (`FamilyDiscoveries.all`), each once.
-        public static var everyDiscovery: [Endpoint] { unique(FamilyDiscoveries.all.flatMap(\.endpoints)) }
-
         private static func unique(_ endpoints: [Endpoint]) -> [Endpoint] {
             endpoints.reduce(into: []) { all, endpoint in
                 if !all.contains(endpoint) { all.append(endpoint) }
@@ -93,7 +89,7 @@ extension PrinterDiscovery {
 
         /// The families whose printers announce themselves on the port, or are asked on it.
         public var familyTitles: [String] {
-            FamilyDiscoveries.all.filter { discovery in
+            PrinterFamilies.discoveries.filter { discovery in
                 askedAddress == nil ? discovery.endpoints.contains { $0.port == port } : discovery.asks.contains { $0.port == port }
             }.map(\.title)
         }

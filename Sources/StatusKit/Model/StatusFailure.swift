@@ -33,7 +33,7 @@ public enum StatusFailure: Error, Equatable, Sendable {
         case .credentialsRejected(let status, _):
             return status
         case .loginRequired:
-            return tr("Status: the printer refused the connection and asks for a login, which a Creality printer's status connection does not have — check that the address is the printer's own.")
+            return tr("Status: the printer refused the connection and asks for a login, which this printer's status connection does not have — check that the address is the printer's own.")
         case .refused:
             return tr("Status: the printer refused the connection — check the address and port.")
         case .timeout:
