@@ -107,7 +107,7 @@ final class ElegooDialogTests: XCTestCase {
             XCTAssertEqual(dialog.connectionTest.outcomes, [.failed, .failed], dialog.testResultText)
             let lines = dialog.testResultText.components(separatedBy: "\n")
             XCTAssertEqual(lines.first, StatusFailure.refused.userMessage)
-            XCTAssertEqual(lines.last, "Not tried until the printer's status answers: it turns the camera on.")
+            XCTAssertEqual(lines.last, "Not tried until the printer's status answers: the status connection turns the camera on.")
             XCTAssertNotNil(dialog.host.errorText, "the address is the field to fix")
         }
     }

@@ -51,7 +51,7 @@ final class FlashforgeDialogTests: XCTestCase {
             dialog.testConnection()
             XCTAssertTrue(iterateMainContext(timeout: 15) { dialog.connectionTest.isDone }, dialog.testResultText)
             XCTAssertEqual(dialog.accessCode.errorText,
-                           "The printer refused this check code or the serial number — check both on the printer's screen.")
+                           "The printer refused the serial number or check code — check both on the printer's screen.")
             XCTAssertNil(dialog.host.errorText, "not on the address")
             XCTAssertTrue(dialog.testResultText.contains("check code"), dialog.testResultText)
             XCTAssertFalse(dialog.testResultText.contains("27182818"), "the code is never repeated")

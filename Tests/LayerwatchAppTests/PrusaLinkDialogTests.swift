@@ -41,7 +41,7 @@ final class PrusaLinkDialogTests: XCTestCase {
                            [true, true, true, true, true])
             XCTAssertEqual([dialog.serial, dialog.variantRow].map(\.isShown), [false, false])
             XCTAssertEqual(dialog.accessCode.titleText, "Password")
-            XCTAssertTrue(dialog.accessCode.hintText?.hasPrefix("On the printer: Settings → Network → PrusaLink shows the password (the user is maker).") == true,
+            XCTAssertTrue(dialog.accessCode.hintText?.hasPrefix("On the printer: Settings → Network → PrusaLink shows the password (the user name is “maker”).") == true,
                           dialog.accessCode.hintText ?? "no hint")
             XCTAssertEqual(dialog.host.hintText, "On the printer: Settings → Network shows its address.")
             dialog.fill(name: "Core One", host: "127.0.0.1", port: prusa.port, code: Self.password)

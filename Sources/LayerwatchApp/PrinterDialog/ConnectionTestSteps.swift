@@ -35,7 +35,7 @@ struct StatusBeforeCameras: ConnectionTestSteps {
             guard passed else {
                 for camera in printer.cameras {
                     dialog.finish(.camera(camera.id), in: run, passed: false,
-                                  tr("Not tried until the printer's status answers: it turns the camera on."))
+                                  tr("Not tried until the printer's status answers: the status connection turns the camera on."))
                 }
                 return
             }

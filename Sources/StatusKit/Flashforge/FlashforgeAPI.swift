@@ -48,8 +48,8 @@ struct FlashforgeAPI: Sendable {
 
     /// A wrong serial number or check code, in the printer's own words.
     static let rejected = StatusFailure.credentialsRejected(
-        status: tr("Status: the printer refused the serial number or check code — check both on the printer's screen (Settings → Network, with LAN-only mode on)."),
-        field: tr("The printer refused this check code or the serial number — check both on the printer's screen."))
+        status: tr("Status: the printer refused the serial number or check code — check both on the printer's screen (Settings → About, and Settings → Network with LAN-only mode on)."),
+        field: tr("The printer refused the serial number or check code — check both on the printer's screen."))
 
     private func post(_ path: String, payload: [String: Any]?, stop: StopSignal?) throws(StatusFailure) -> [String: Any] {
         var body: [String: Any] = ["serialNumber": serial, "checkCode": checkCode]

@@ -18,7 +18,7 @@ struct FlashforgeStatusFamily: StatusURLFamily {
             throw StatusEndpoint.ParseError(description: tr("a flashforge:// URL needs the printer's serial number: flashforge://HOST?serial=SERIAL"))
         }
         guard let key else {
-            throw StatusEndpoint.ParseError(description: tr("a flashforge:// URL needs the printer's check code: give it with --code-from-stdin, or use --printer NAME for a saved printer"))
+            throw StatusEndpoint.ParseError(description: tr("a flashforge:// URL needs the printer's check code: give it with --code-from-stdin, or name a saved printer with --printer"))
         }
         return .flashforge(host: host, port: url.port ?? usualPort, serial: serial, checkCode: key)
     }

@@ -11,9 +11,9 @@ extension PrinterChoice {
                  .host: FieldText(placeholder: address, hint: tr("On the printer: Settings → Network shows its address.")),
                  .apiPort: FieldText(placeholder: String(StatusEndpoint.prusaLinkPort)),
                  .accessCode: FieldText(title: tr("Password"), placeholder: "",
-                                        hint: tr("On the printer: Settings → Network → PrusaLink shows the password (the user is maker).")),
+                                        hint: tr("On the printer: Settings → Network → PrusaLink shows the password (the user name is “maker”).")),
                  .cameras: FieldText(),
                  .url: FieldText(placeholder: "rtsp://192.168.1.31/live",
-                                 hint: tr("PrusaLink has no camera. A Buddy3D camera streams at rtsp://ITS-ADDRESS/live once RTSP is on in its settings; without a camera, the print's thumbnail is shown.")),
+                                 hint: tr("PrusaLink has no camera. A Buddy3D camera streams at rtsp://CAMERA/live once RTSP is on in its settings; without a camera, the print's thumbnail is shown.")),
                  .timelapse: timelapse])
 }
