@@ -6,7 +6,7 @@
 # printers.json; the app's CPU (tree and threads) and RSS over a window against the target
 # (0.05 core, 40 MiB), the fakes' CPU beside it, what each fake saw and the camera connections
 # (none expected). Prints a table and writes bench/MIXED-FARM.md.
-#   bench/mixed-farm.sh            15 s to settle, 60 s window (about 2 minutes after the build)
+#   bench/mixed-farm.sh            15 s to settle, 60 s window (about 1.5 minutes after the build)
 #   bench/mixed-farm.sh --quick    5 s to settle, 20 s window (under a minute after the build)
 #   more flags: --results PATH, --app PATH-TO-layerwatch, --seconds S, --settle S, --logs DIR
 set -eu

@@ -5,10 +5,11 @@ import StatusKit
 /// The mixed farm's eight loopback printers, two of each family the background watches besides
 /// Klipper: Elegoo Centauri Carbon (`elegoo_sdcp_server.py` on its real ports 3030 and 3031, each on
 /// its own 127.x.y.z address, so its own camera would reach it), Flashforge (`flashforge_server.py`,
-/// its `cameraStreamUrl` an `mjpeg_server.py` of its own that counts who opens it), PrusaLink
-/// (`prusalink_server.py`, HTTP Digest) and Bambu (`bambu_mqtt_printer.py`: mosquitto with TLS and
-/// a printer client), each told it is printing; a Bambu fake publishes only when told, so each gets
-/// a temperature change a second, the report a printing X1 publishes about every second. It counts what each saw (status polls and other
+/// its `cameraStreamUrl` an `mjpeg_server.py` of its own that counts who opens it, saved as its
+/// camera as the add dialog imports it), PrusaLink (`prusalink_server.py`, HTTP Digest) and Bambu
+/// (`bambu_mqtt_printer.py`: mosquitto with TLS and a printer client), each told it is printing; a
+/// Bambu fake publishes only when told, so each gets a temperature change a second, the report a
+/// printing X1 publishes about every second. It counts what each saw (status polls and other
 /// requests, websocket and MQTT connections, camera streams), says when every one is watched, and
 /// gives the printers as `printers.json` keeps them, secrets in the file as without a keyring.
 final class MixedFarmPrinters: @unchecked Sendable {  // `stopped` is read and written under its lock
@@ -141,6 +142,8 @@ enum MixedFamily: CaseIterable {
                 $0["event"] as? String == "request" ? "camera" : nil
             }
             let serial = "SNMOMC99000\(index)"
+            // The camera its /detail names, saved with the printer as the add dialog imports it.
+            let cameraURL = "http://127.0.0.1:\(camera.port)/?action=stream"
             let fake: LoopbackFake
             do {
                 fake = try LoopbackFake(script: "flashforge_server.py", arguments: ["--serial", serial, "--check-code", Self.secret], classify: Self.httpPoll("/detail"))
@@ -151,10 +154,10 @@ enum MixedFamily: CaseIterable {
             try fake.send(["cmd": "set", "detail": [
                 "status": "printing", "printFileName": "/data/benchy_PLA.gx", "printProgress": 0.3 + Double(index) / 100, "printLayer": 40 + index,
                 "targetPrintLayer": 120, "estimatedTime": 4500, "printDuration": 2700, "rightTemp": 220.1, "rightTargetTemp": 220,
-                "platTemp": 60.0, "platTargetTemp": 60, "cameraStreamUrl": "http://127.0.0.1:\(camera.port)/?action=stream"]])
+                "platTemp": 60.0, "platTargetTemp": 60, "cameraStreamUrl": cameraURL]])
             return .init(family: self, fake: fake, camera: camera,
                          printer: Printer(name: "Adventurer \(index)", kind: .flashforge, host: "127.0.0.1", apiPort: fake.port, serial: serial,
-                                          accessCode: Self.secret))
+                                          accessCode: Self.secret, cameras: [PrinterCamera(url: cameraURL)]))
         case .prusaLink:
             let fake = try LoopbackFake(script: "prusalink_server.py", arguments: ["--password", Self.secret], classify: Self.httpPoll("/api/v1/status"))
             try fake.send(["cmd": "set", "printer": ["state": "PRINTING", "temp_nozzle": 215.2, "target_nozzle": 215, "temp_bed": 60.1, "target_bed": 60],
