@@ -82,7 +82,7 @@ let package = Package(
         // The screen bench's reads of the X server's framebuffer (XGetImage, MIT-SHM for whole
         // screens), Xlib kept out of Swift.
         .target(name: "CXImage", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
-        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "CameraKit", "GtkKit", "CGtk", "PrinterKit", "CXImage"]),
+        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "CameraKit", "GtkKit", "CGtk", "PrinterKit", "StatusKit", "CXImage"]),
         .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "CFFmpeg", "CPixels", "TestSupport"]),
         // GTK's test accessibility checks, variadic C that Swift cannot call, for the GTK tests.

@@ -26,7 +26,7 @@ enum BackgroundBench {
             try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
             try ScreenDesk.run(in: temporary, flags: flags) { desk in
                 BenchRun.progress("\(printers) loopback Moonraker printers, printing")
-                let status = try MoonrakerPrinters(count: printers, script: "Tests/Servers/moonraker_server.py")
+                let status = try MoonrakerPrinters(count: printers)
                 defer { status.stop() }
                 BenchRun.progress("server: \(FarmStream.fullHD.label), \(StreamProfile.cameraLike.label), \(printers) paths")
                 let server = try BenchServer(script: flags.string("--server") ?? "Tests/Servers/rtsp_server.py", profile: .cameraLike,

@@ -34,9 +34,15 @@ struct LayerwatchHome {
         }
         let minis = mini && printers.count > 1
             ? [AppConfig.MiniWindow(printerID: printers[1].id, cameraID: nil, width: Self.miniWindow.width, height: Self.miniWindow.height)] : []
+        try write(printers: printers, miniWindows: minis, farm: farm, maximized: maximized)
+    }
+
+    /// Saves the app's config with `printers` as they are (any family; their secrets in the file,
+    /// as without a keyring), the first one selected.
+    func write(printers: [Printer], miniWindows: [AppConfig.MiniWindow] = [], farm: Bool = false, maximized: Bool = false) throws {
         let config = AppConfig(printers: printers, selectedPrinterID: printers.first?.id,
                                window: .init(width: Self.window.width, height: Self.window.height, maximized: maximized),
-                               miniWindows: minis, farm: AppConfig.Farm(shown: farm, attentionFirst: true))
+                               miniWindows: miniWindows, farm: AppConfig.Farm(shown: farm, attentionFirst: true))
         let store = ConfigStore(directory: ConfigStore.defaultDirectory(environment: environment), secrets: nil)
         try store.save(config)
     }

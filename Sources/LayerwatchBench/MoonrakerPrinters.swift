@@ -4,14 +4,9 @@ import Foundation
 /// per printer, each told it is printing (a file, progress, layers, heaters at temperature), so
 /// Layerwatch watches a print's status on each. It counts the requests each one answers, the status
 /// polls (`/printer/objects/query`, which go on in the background) apart from the others, and gives
-/// its processes for their CPU. Each server exits when
-/// its stdin closes, so none outlives the bench.
-final class MoonrakerPrinters: @unchecked Sendable {  // `answered` is read and written under its lock
-    let ports: [Int]
-    let processes: [Process]
-    private let stdins: [Pipe]
-    private let lock = NSLock()
-    private var answered: [Requests]
+/// their CPU.
+final class MoonrakerPrinters {
+    private let fakes: [LoopbackFake]
 
     /// Requests a printer answered: status polls, and anything else (Spoolman's spool, …).
     struct Requests {
@@ -19,58 +14,31 @@ final class MoonrakerPrinters: @unchecked Sendable {  // `answered` is read and 
         var others = 0
     }
 
-    init(count: Int, script: String) throws {
-        var ports: [Int] = [], processes: [Process] = [], stdins: [Pipe] = [], readers: [FileHandle] = []
-        for _ in 0..<count {
-            let stdin = Pipe(), stdout = Pipe()
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [script]
-            process.standardInput = stdin
-            process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice  // a line per request
-            try process.run()
-            processes.append(process)
-            stdins.append(stdin)
-            let reader = stdout.fileHandleForReading
-            guard let line = reader.readLineData(), let ready = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-                  let port = ready["port"] as? Int else { throw BenchError("moonraker_server.py did not report ready") }
-            ports.append(port)
-            readers.append(reader)
-        }
-        self.ports = ports
-        self.processes = processes
-        self.stdins = stdins
-        answered = Array(repeating: Requests(), count: count)
-        for (index, reader) in readers.enumerated() {
-            Thread.detachNewThread { [weak self] in  // its events: every request, counted
-                while let line = reader.readLineData() {
-                    let text = String(decoding: line, as: UTF8.self)
-                    guard text.contains("\"event\":\"request\"") else { continue }
-                    let poll = text.contains("\"path\":\"/printer/objects/query")
-                    self?.lock.withLock { poll ? (self?.answered[index].polls += 1) : (self?.answered[index].others += 1) }
-                }
+    init(count: Int) throws {
+        fakes = try (0..<count).map { _ in
+            try LoopbackFake(script: "moonraker_server.py") { event in
+                guard event["event"] as? String == "request" else { return nil }
+                return (event["path"] as? String)?.hasPrefix("/printer/objects/query") == true ? "poll" : "other"
             }
         }
-        for (index, stdin) in stdins.enumerated() { try Self.setPrinting(stdin, layer: 40 + index) }
+        for (index, fake) in fakes.enumerated() { try fake.send(Self.printing(layer: 40 + index)) }
     }
+
+    var ports: [Int] { fakes.map(\.port) }
 
     /// The requests each printer has answered so far.
-    var requests: [Requests] { lock.withLock { answered } }
+    var requests: [Requests] { fakes.map { Requests(polls: $0.counts["poll"] ?? 0, others: $0.counts["other"] ?? 0) } }
 
     /// User + system CPU seconds of the servers.
-    var cpuSeconds: Double { processes.compactMap { ProcFS.cpuSeconds(pid: $0.processIdentifier) }.reduce(0, +) }
+    var cpuSeconds: Double { fakes.map(\.cpuSeconds).reduce(0, +) }
 
-    func stop() {
-        stdins.forEach { try? $0.fileHandleForWriting.close() }
-        processes.forEach { $0.waitUntilExit() }
-    }
+    func stop() { fakes.forEach { $0.stop() } }
 
     /// A print under way at `layer` of 120: what `print_stats`, `display_status` and
     /// `virtual_sdcard` say during a Klipper print.
-    private static func setPrinting(_ stdin: Pipe, layer: Int) throws {
+    private static func printing(layer: Int) -> [String: Any] {
         let progress = Double(layer) / 120
-        let command: [String: Any] = ["cmd": "set", "status": [
+        return ["cmd": "set", "status": [
             "print_stats": ["state": "printing", "filename": "benchy.gcode", "print_duration": 3600.0, "total_duration": 3700.0,
                             "filament_used": 4200.0, "info": ["total_layer": 120, "current_layer": layer]],
             "display_status": ["progress": progress],
@@ -78,8 +46,5 @@ final class MoonrakerPrinters: @unchecked Sendable {  // `answered` is read and 
             "extruder": ["temperature": 215.0, "target": 215.0, "power": 0.4],
             "heater_bed": ["temperature": 60.0, "target": 60.0, "power": 0.2],
         ]]
-        var line = try JSONSerialization.data(withJSONObject: command)
-        line.append(10)
-        try stdin.fileHandleForWriting.write(contentsOf: line)
     }
 }

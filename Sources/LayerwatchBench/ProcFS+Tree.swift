@@ -30,6 +30,20 @@ extension ProcFS {
         return ticks.reduce(0, +) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// User + system CPU seconds of each thread of `pid` now, by thread name (`comm`), threads of
+    /// the same name summed: where a process's time goes, without a profiler.
+    static func threadCPUSecondsByName(pid: Int32) -> [String: Double] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var seconds: [String: Double] = [:]
+        for task in tasks {
+            let path = "/proc/\(pid)/task/\(task)"
+            guard let name = try? String(contentsOfFile: "\(path)/comm", encoding: .utf8),
+                  let fields = statFields(path + "/stat"), let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            seconds[name.trimmingCharacters(in: .whitespacesAndNewlines), default: 0] += (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        return seconds
+    }
+
     /// The fields of a `stat` file after the command name (the state first), at least 13 of them.
     private static func statFields(_ path: String) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: path, encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
