@@ -4,11 +4,8 @@ import StreamKit
 /// The Bambu Lab family's status side: its LAN MQTT broker (TLS, user `bblp`, password = access
 /// code), `bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL`.
 struct BambuStatusFamily: StatusURLFamily {
-    let scheme = "bambu"
-    let urlExample = "bambu://bblp:CODE@HOST?serial=SERIAL"
-    let usualPort = StatusEndpoint.bambuPort
-    let hasSpeedProfiles = true
-    let hasSwitchableLight = true
+    let declared = StatusDeclaration(scheme: "bambu", usualPort: StatusEndpoint.bambuPort,
+                                     urlExample: "bambu://bblp:CODE@HOST?serial=SERIAL", traits: [.speedProfiles, .switchableLight])
     var cameraListRefusal: String? { tr("a Bambu printer has one camera: add it with its access code") }
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {

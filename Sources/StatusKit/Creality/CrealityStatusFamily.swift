@@ -4,10 +4,8 @@ import StreamKit
 /// The Creality family's status side: the printer's LAN websocket (K1, K2, Hi, Ender-3 V3
 /// families), which wants no login, `creality://HOST[:PORT]`.
 struct CrealityStatusFamily: StatusURLFamily {
-    let scheme = "creality"
-    let urlExample = "creality://HOST"
-    let usualPort = StatusEndpoint.crealityPort
-    let hasSwitchableLight = true
+    let declared = StatusDeclaration(scheme: "creality", usualPort: StatusEndpoint.crealityPort, urlExample: "creality://HOST",
+                                     traits: .switchableLight)
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
         .creality(host: host, port: url.port ?? usualPort)

@@ -3,9 +3,7 @@ import StreamKit
 
 /// The demo printer's status side: `DemoConnection`'s simulated print, no network, no URL.
 struct DemoStatusFamily: StatusFamily {
-    let scheme = "demo"
-    let usualPort = 0
-    let cancelsPrints = true
+    let declared = StatusDeclaration(scheme: "demo", usualPort: 0, traits: .cancelsPrints)
 
     func description(of endpoint: StatusEndpoint, host: String) -> String { "demo:" }
 

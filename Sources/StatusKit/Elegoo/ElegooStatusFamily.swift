@@ -4,11 +4,8 @@ import StreamKit
 /// The Elegoo family's status side: a Centauri Carbon's SDCP V3 websocket, which wants no login,
 /// `elegoo://HOST[:PORT]`. Its one camera is the MJPEG stream the status connection turns on.
 struct ElegooStatusFamily: StatusURLFamily {
-    let scheme = "elegoo"
-    let urlExample = "elegoo://HOST"
-    let usualPort = StatusEndpoint.elegooPort
-    let hasSwitchableLight = true
-    let turnsCameraOn = true
+    let declared = StatusDeclaration(scheme: "elegoo", usualPort: StatusEndpoint.elegooPort, urlExample: "elegoo://HOST",
+                                     traits: [.switchableLight, .turnsCameraOn])
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
         .elegoo(host: host, port: url.port ?? usualPort)

@@ -6,18 +6,8 @@ import StreamKit
 /// it can be asked, and the cameras its host lists. `StatusEndpoint` knows families only through
 /// this protocol and `StatusFamilies`.
 protocol StatusFamily: Sendable {
-    /// The URL scheme (`bambu`), which also names the family in endpoints and logs.
-    var scheme: String { get }
-    /// The status API's port when a URL or a printer names none.
-    var usualPort: Int { get }
-    /// Whether its status API is HTTP (`StatusEndpoint.baseURL`).
-    var speaksHTTP: Bool { get }
-    /// Whether the printer has speed profiles (Bambu's silent, standard, sport, ludicrous).
-    var hasSpeedProfiles: Bool { get }
-    /// Whether Layerwatch can switch its chamber light.
-    var hasSwitchableLight: Bool { get }
-    /// Whether its own apps call ending a print "cancel" rather than "stop" (`PrintCommandText`).
-    var cancelsPrints: Bool { get }
+    /// Its scheme, usual port and traits, in one value.
+    var declared: StatusDeclaration { get }
     /// Why `layerwatch cameras` has nothing to list for it; nil when its host is asked.
     var cameraListRefusal: String? { get }
 
@@ -27,37 +17,65 @@ protocol StatusFamily: Sendable {
     func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection
     /// The cameras `endpoint`'s host lists (`CameraImport`).
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera]
-    /// Whether its status connection turns the printer's own camera on when it connects (an
-    /// Elegoo printer's camera streams only once asked).
-    var turnsCameraOn: Bool { get }
     /// Asks the printer at `endpoint` to turn its own camera on (`turnsCameraOn`), for a camera
     /// opened without the status connection; nothing for others.
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?)
 }
 
 extension StatusFamily {
-    var speaksHTTP: Bool { false }
-    var hasSpeedProfiles: Bool { false }
-    var hasSwitchableLight: Bool { false }
-    var cancelsPrints: Bool { false }
+    /// The URL scheme (`bambu`), which also names the family in endpoints and logs.
+    var scheme: String { declared.scheme }
+    /// The status API's port when a URL or a printer names none.
+    var usualPort: Int { declared.usualPort }
+    var speaksHTTP: Bool { declared.traits.contains(.speaksHTTP) }
+    var hasSpeedProfiles: Bool { declared.traits.contains(.speedProfiles) }
+    var hasSwitchableLight: Bool { declared.traits.contains(.switchableLight) }
+    var cancelsPrints: Bool { declared.traits.contains(.cancelsPrints) }
+    var turnsCameraOn: Bool { declared.traits.contains(.turnsCameraOn) }
     var cameraListRefusal: String? { nil }
 
     /// A family whose printer has only its own camera lists none.
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] { [] }
-    var turnsCameraOn: Bool { false }
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {}
 }
 
 /// A family `layerwatch status` reaches by URL (all but the demo printer): how its URL reads.
 protocol StatusURLFamily: StatusFamily {
-    /// Other schemes read as this family's (`klipper` for Moonraker).
-    var aliases: [String] { get }
-    /// The URL the usage hints show (`moonraker://HOST`).
-    var urlExample: String { get }
     /// The endpoint `url` names, `host` unbracketed; `key` is the secret given or the URL's `key`.
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint
 }
 
 extension StatusURLFamily {
-    var aliases: [String] { [] }
+    /// Other schemes read as this family's (`klipper` for Moonraker).
+    var aliases: [String] { declared.aliases }
+    /// The URL the usage hints show (`moonraker://HOST`).
+    var urlExample: String { declared.urlExample }
+}
+
+/// What a family's status side is called and can do, declared in one value by each family: its
+/// scheme, usual port, the URL its usage hints show and its traits.
+struct StatusDeclaration: Sendable {
+    let scheme: String
+    let usualPort: Int
+    /// The URL the usage hints show; empty for a family reached by no URL (the demo printer).
+    var urlExample = ""
+    /// Other schemes read as this family's.
+    var aliases: [String] = []
+    var traits: StatusTraits = []
+}
+
+/// What a family's printers can do beyond reporting, each trait read where it matters.
+struct StatusTraits: OptionSet, Sendable {
+    let rawValue: Int
+    /// Its status API is HTTP (`StatusEndpoint.baseURL`).
+    static let speaksHTTP = StatusTraits(rawValue: 1 << 0)
+    /// The printer has speed profiles (Bambu's silent, standard, sport, ludicrous).
+    static let speedProfiles = StatusTraits(rawValue: 1 << 1)
+    /// Layerwatch can switch its chamber light.
+    static let switchableLight = StatusTraits(rawValue: 1 << 2)
+    /// Its own apps call ending a print "cancel" rather than "stop" (`PrintCommandText`).
+    static let cancelsPrints = StatusTraits(rawValue: 1 << 3)
+    /// Its status connection turns the printer's own camera on when it connects (an Elegoo
+    /// printer's camera streams only once asked).
+    static let turnsCameraOn = StatusTraits(rawValue: 1 << 4)
 }

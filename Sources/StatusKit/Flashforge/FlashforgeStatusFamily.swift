@@ -5,13 +5,9 @@ import StreamKit
 /// `flashforge://HOST[:PORT]?serial=SERIAL`, the check code given apart (`--code-from-stdin`, a
 /// saved printer's keyring) or as the URL's `key`.
 struct FlashforgeStatusFamily: StatusURLFamily {
-    let scheme = "flashforge"
-    let urlExample = "flashforge://HOST?serial=SERIAL"
-    let usualPort = StatusEndpoint.flashforgePort
-    let speaksHTTP = true
-    let hasSwitchableLight = true
     /// FlashForge's screen and apps cancel a print (`jobCtl_cmd` `cancel`).
-    let cancelsPrints = true
+    let declared = StatusDeclaration(scheme: "flashforge", usualPort: StatusEndpoint.flashforgePort,
+                                     urlExample: "flashforge://HOST?serial=SERIAL", traits: [.speaksHTTP, .switchableLight, .cancelsPrints])
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
         guard let serial = url.query(item: "serial"), !serial.isEmpty else {

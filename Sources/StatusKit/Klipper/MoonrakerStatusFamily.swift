@@ -4,12 +4,8 @@ import StreamKit
 /// The Klipper family's status side: Moonraker's HTTP API, `moonraker://HOST[:PORT][?key=KEY]`
 /// (or `klipper://`); the key is optional (trusted clients need none).
 struct MoonrakerStatusFamily: StatusURLFamily {
-    let scheme = "moonraker"
-    let aliases = ["klipper"]
-    let urlExample = "moonraker://HOST"
-    let usualPort = StatusEndpoint.moonrakerPort
-    let speaksHTTP = true
-    let cancelsPrints = true
+    let declared = StatusDeclaration(scheme: "moonraker", usualPort: StatusEndpoint.moonrakerPort, urlExample: "moonraker://HOST",
+                                     aliases: ["klipper"], traits: [.speaksHTTP, .cancelsPrints])
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
         .moonraker(host: host, port: url.port ?? usualPort, apiKey: key)

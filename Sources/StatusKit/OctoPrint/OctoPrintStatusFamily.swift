@@ -4,11 +4,8 @@ import StreamKit
 /// The OctoPrint family's status side: its REST API, which always wants a key,
 /// `octoprint://HOST[:PORT]?key=KEY`.
 struct OctoPrintStatusFamily: StatusURLFamily {
-    let scheme = "octoprint"
-    let urlExample = "octoprint://HOST?key=KEY"
-    let usualPort = StatusEndpoint.octoprintPort
-    let speaksHTTP = true
-    let cancelsPrints = true
+    let declared = StatusDeclaration(scheme: "octoprint", usualPort: StatusEndpoint.octoprintPort, urlExample: "octoprint://HOST?key=KEY",
+                                     traits: [.speaksHTTP, .cancelsPrints])
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
         guard let key else {

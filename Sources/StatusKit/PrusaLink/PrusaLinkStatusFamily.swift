@@ -7,11 +7,8 @@ import StreamKit
 /// (`prusalink://maker:PASSWORD@HOST`, or `?key=PASSWORD`). PrusaLink lists no camera: the
 /// printer's camera is a URL the user gives.
 struct PrusaLinkStatusFamily: StatusURLFamily {
-    let scheme = "prusalink"
-    let aliases = ["prusa"]
-    let urlExample = "prusalink://HOST"
-    let usualPort = StatusEndpoint.prusaLinkPort
-    let speaksHTTP = true
+    let declared = StatusDeclaration(scheme: "prusalink", usualPort: StatusEndpoint.prusaLinkPort, urlExample: "prusalink://HOST",
+                                     aliases: ["prusa"], traits: .speaksHTTP)
     var cameraListRefusal: String? { tr("PrusaLink lists no camera: add the printer's camera by its URL (a Buddy3D camera's is rtsp://CAMERA/live)") }
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
