@@ -16,11 +16,11 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
     private let host: String
     private let port: Int
     private let log: StatusLog
-    /// Seconds without a frame before a `get` of the printer's parameters asks whether it is still
-    /// there, and between the pings libsoup sends it (ha_creality_ws: a probe and a ping after 10 s).
-    private let quietAfter: TimeInterval
-    /// Seconds without any frame, the ping unanswered too, before the connection counts as dead.
-    private let silenceLimit: TimeInterval
+    /// A `get` of the printer's parameters asks whether it is still there after `quietAfter`
+    /// seconds without a frame, which is also the pace of the pings libsoup sends it
+    /// (ha_creality_ws: a probe and a ping after 10 s); dead after `silenceLimit`, the ping
+    /// unanswered too.
+    private let quietWatch: QuietWatch
     /// How long the TCP connect and the handshake may take together.
     static let connectTimeout: TimeInterval = 10
 
@@ -31,12 +31,11 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
         self.host = host
         self.port = port
         self.log = log
-        self.quietAfter = quietAfter
-        self.silenceLimit = silenceLimit
+        quietWatch = QuietWatch(quietAfter: quietAfter, silenceLimit: silenceLimit)
     }
 
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
-        let socket = try WebSocketClient(host: host, port: port, timeout: Self.connectTimeout, keepalive: quietAfter, stop: stop)
+        let socket = try WebSocketClient(host: host, port: port, timeout: Self.connectTimeout, keepalive: quietWatch.quietAfter, stop: stop)
         lock.withLock { client = socket }
         defer {
             lock.withLock { client = nil }
@@ -46,17 +45,10 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
         // What the web interface asks for (ha_creality_ws mirrors it): the printer's parameters.
         socket.send(text: Self.request("get", ["ReqPrinterPara": 1]))
         var merged = CrealityReport()
-        var probed = false
+        var quiet = quietWatch
         while !stop.isStopped {
             let messages = try socket.receive(waiting: 1)
-            let quiet = Date().timeIntervalSince(socket.lastHeard)
-            if quiet >= silenceLimit { throw .timeout }
-            if quiet >= quietAfter && !probed {
-                probed = true
-                socket.send(text: Self.request("get", ["ReqPrinterPara": 1]))
-            } else if quiet < quietAfter {
-                probed = false
-            }
+            try quiet.check(lastHeard: socket.lastHeard) { socket.send(text: Self.request("get", ["ReqPrinterPara": 1])) }
             var changed = false
             for message in messages where message != Self.ok {
                 guard let object = WebSocketJSON.object(message, log: log) else { continue }

@@ -23,10 +23,9 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
     private let host: String
     private let port: Int
     private let log: StatusLog
-    /// Seconds without a message before the status is asked again (the printer pushes every second).
-    private let quietAfter: TimeInterval
-    /// Seconds without any message before the connection counts as dead.
-    private let silenceLimit: TimeInterval
+    /// The status asked again after a quiet spell (the printer pushes every second), the
+    /// connection dead after a longer one.
+    private let quietWatch: QuietWatch
     /// Seconds between the `ping`s that keep the printer from dropping a quiet client (it waits ~60 s).
     private let pingEvery: TimeInterval
 
@@ -42,8 +41,7 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
         self.host = host
         self.port = port
         self.log = log
-        self.quietAfter = quietAfter
-        self.silenceLimit = silenceLimit
+        quietWatch = QuietWatch(quietAfter: quietAfter, silenceLimit: silenceLimit)
         self.pingEvery = pingEvery
     }
 
@@ -61,17 +59,10 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
         socket.send(text: request(.status))
         socket.send(text: request(.video, data: ["Enable": 1]))
         var merged = ElegooReport()
-        var pinged = Date(), probed = false
+        var pinged = Date(), quiet = quietWatch
         while !stop.isStopped {
             let messages = try socket.receive(waiting: 1)
-            let quiet = Date().timeIntervalSince(socket.lastHeard)
-            if quiet >= silenceLimit { throw .timeout }
-            if quiet >= quietAfter && !probed {
-                probed = true
-                socket.send(text: request(.status))
-            } else if quiet < quietAfter {
-                probed = false
-            }
+            try quiet.check(lastHeard: socket.lastHeard) { socket.send(text: request(.status)) }
             if Date().timeIntervalSince(pinged) >= pingEvery {
                 pinged = Date()
                 socket.send(text: "ping")
