@@ -1,4 +1,5 @@
 import ArgumentParser
+import StatusKit
 import StreamKit
 
 /// How a command words its camera's URL and `--printer` in its help (`probe` probes the camera,
@@ -28,7 +29,9 @@ struct CameraTarget<Help: CameraTargetHelp>: ParsableArguments {
     /// input put in (or as typed).
     func source(code: CodeFromStdin? = nil) throws -> StreamSource {
         if let printer { return try ProbeTarget.savedPrinter(printer, camera: camera) }
-        guard let secret = try code?.read() else { return try StreamSource.parse(url ?? "") }
-        return try ProbeTarget.url(url ?? "", withCode: secret)
+        let url = url ?? "", secret = try code?.read()
+        if StatusEndpoint.isStatusURL(url) { return try ProbeTarget.printerCamera(url, secret: secret) }
+        guard let secret else { return try StreamSource.parse(url) }
+        return try ProbeTarget.url(url, withCode: secret)
     }
 }

@@ -35,7 +35,7 @@ struct ProbeCommand: ParsableCommand {
             source = try target.source(code: code)
         } catch {
             FileHandle.standardError.write(Data((String(format: tr("error: %@"), TerminalText.safe("\(error)")) + "\n").utf8))
-            throw ExitCode(2)
+            throw ExitCode((error as? ProbeTarget.Failure)?.kind.map(ProbeReportFormatter.exitCode(forKind:)) ?? 2)
         }
         let report = StreamProbe.run(source: source, frames: max(1, frames), timeout: timeout, terms: Printer.cameraTerms(of: source))
         print(json ? ProbeReportFormatter.json(report) : ProbeReportFormatter.text(report))
@@ -44,6 +44,6 @@ struct ProbeCommand: ParsableCommand {
 }
 
 extension ProbeCommand: CameraTargetHelp {
-    static var urlHelp: String { tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), webrtc:http(s)://…[#format=camera-streamer|creality] (WHEP, go2rtc, camera-streamer, Creality), or a file path.") }
+    static var urlHelp: String { tr("rtsps://bblp:CODE@IP:322/streaming/live/1 (Bambu X1/P2S/H2), bambu-jpeg://IP?code=CODE (Bambu P1/A1, port 6000), rtsp://…, http(s)://… (MJPEG or JPEG snapshot), webrtc:http(s)://…[#format=camera-streamer|creality] (WHEP, go2rtc, camera-streamer, Creality), a printer's status URL (elegoo://HOST, flashforge://HOST?serial=SERIAL: the camera it lists), or a file path.") }
     static var printerHelp: String { tr("Probe this saved printer (its name, number or id), its access code taken from the keyring.") }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// What `layerwatch probe` connects to: a URL as typed, the same with its access code read from
@@ -9,6 +10,32 @@ enum ProbeTarget {
     /// Why no source could be had, in a sentence for standard error.
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The kind of failure when the printer was asked (`StatusFailure.kind`); nil: the target
+        /// itself is wrong.
+        var kind: String?
+    }
+
+    /// The first camera the printer a status URL names lists (`layerwatch cameras`: an Elegoo
+    /// printer's, turned on first; a Flashforge printer's `cameraStreamUrl`), `secret` its code or
+    /// password; a family whose printer lists none says how to reach its camera.
+    static func printerCamera(_ url: String, secret: String?) throws -> StreamSource {
+        let endpoint: StatusEndpoint
+        do {
+            endpoint = try StatusEndpoint.parse(url, secret: secret)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        if let refusal = endpoint.cameraListRefusal { throw Failure(description: refusal) }
+        let cameras: [ImportedCamera]
+        do {
+            cameras = try CameraImport.cameras(at: endpoint)
+        } catch {
+            throw Failure(description: "\(endpoint): \(error.userMessage)", kind: error.kind)
+        }
+        guard let camera = cameras.first(where: { $0.url != nil }), let cameraURL = camera.url else {
+            throw Failure(description: String(format: tr("%@ lists no camera"), endpoint.description), kind: "notFound")
+        }
+        return try StreamSource.parse(cameraURL)
     }
 
     /// The source of a camera of the saved printer named `name` (or with that id): the one `camera`

@@ -91,4 +91,18 @@ final class ElegooStatusCommandTests: XCTestCase {
             XCTAssertTrue(status.stdout.contains(expected), "\(expected) missing from\n\(status.stdout)")
         }
     }
+
+    /// `probe elegoo://HOST` probes the camera the printer lists, turned on first (Cmd 386): the
+    /// user types the printer's address, not its camera's.
+    func testProbeByThePrintersAddressDecodesItsCamera() throws {
+        let printer = try TestServer(script: "elegoo_sdcp_server.py", arguments: ["--interval", "0.3"])
+        defer { printer.stop() }
+        let probe = try CommandRun.product("layerwatch", ["probe", "elegoo://127.0.0.1:\(printer.port)", "--frames", "3", "--json"])
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any], probe.stdout)
+        XCTAssertEqual(report["codec"] as? String, "mjpeg", probe.stdout)
+        XCTAssertTrue(printer.events(named: "request").contains { $0.int("cmd") == 386 }, "the camera turned on first")
+        let closed = try CommandRun.product("layerwatch", ["probe", "elegoo://127.0.0.1:\(closedLoopbackPort())"])
+        XCTAssertEqual(closed.status, 4, "a refused printer is said as refused: " + closed.stdout + closed.stderr)
+    }
 }

@@ -97,4 +97,22 @@ final class FlashforgeStatusCommandTests: XCTestCase {
         XCTAssertEqual(resume.status, 0, resume.stdout + resume.stderr)
         XCTAssertTrue(resume.stdout.contains("\"done\""), resume.stdout)
     }
+
+    /// `probe flashforge://HOST?serial=SN` probes the camera the printer names (`cameraStreamUrl`),
+    /// the check code from standard input.
+    func testProbeByThePrintersAddressDecodesTheCameraItNames() throws {
+        let printer = try printer()
+        let camera = try TestServer(script: "mjpeg_server.py")
+        addTeardownBlock { camera.stop() }
+        XCTAssertEqual(printer.perform(["cmd": "set", "detail": ["cameraStreamUrl": "http://127.0.0.1:\(camera.port)/?action=stream"]])?.name, "done")
+        let url = "flashforge://127.0.0.1:\(printer.port)?serial=\(Self.serial)"
+        let probe = try CommandRun.product("layerwatch", ["probe", url, "--code-from-stdin", "--frames", "3", "--json"], input: Self.code + "\n")
+        XCTAssertEqual(probe.status, 0, probe.stdout + probe.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(probe.stdout.utf8)) as? [String: Any], probe.stdout)
+        XCTAssertEqual(report["codec"] as? String, "mjpeg", probe.stdout)
+        XCTAssertFalse((probe.stdout + probe.stderr).contains(Self.code), "the code is never shown")
+        let wrong = try CommandRun.product("layerwatch", ["probe", url, "--code-from-stdin"], input: "27182818\n")
+        XCTAssertEqual(wrong.status, 3, wrong.stdout + wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("check code"), wrong.stderr)
+    }
 }

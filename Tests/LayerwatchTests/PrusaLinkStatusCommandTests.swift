@@ -77,4 +77,12 @@ final class PrusaLinkStatusCommandTests: XCTestCase {
         }
         XCTAssertFalse(status.stdout.contains(Self.password), status.stdout)
     }
+
+    /// PrusaLink lists no camera: `probe prusalink://…` says where a Prusa's camera is instead.
+    func testProbeByThePrintersAddressSaysWhereItsCameraIs() throws {
+        let probe = try CommandRun.product("layerwatch", ["probe", "prusalink://127.0.0.1:1", "--code-from-stdin"], input: Self.password + "\n")
+        XCTAssertEqual(probe.status, 2, probe.stdout + probe.stderr)
+        XCTAssertTrue(probe.stderr.contains("rtsp://CAMERA/live"), probe.stderr)
+        XCTAssertFalse((probe.stdout + probe.stderr).contains(Self.password), "the password is never shown")
+    }
 }

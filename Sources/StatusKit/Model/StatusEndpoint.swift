@@ -39,6 +39,12 @@ public struct StatusEndpoint: Hashable, Sendable {
         public let description: String
     }
 
+    /// Whether `text` names a printer by a family's status scheme (`elegoo://HOST`), not a camera.
+    public static func isStatusURL(_ text: String) -> Bool {
+        let scheme = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines))?.scheme?.lowercased()
+        return scheme.flatMap(StatusFamilies.family(scheme:)) != nil
+    }
+
     /// Parses a status URL of a family's scheme (`bambu://bblp:CODE@HOST[:PORT]?serial=SERIAL`,
     /// `moonraker://HOST[:PORT][?key=KEY]`…); `secret`, when given (read off the command line), is the
     /// access code or API key instead of the URL's.
