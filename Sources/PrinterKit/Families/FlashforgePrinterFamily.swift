@@ -11,8 +11,8 @@ struct FlashforgePrinterFamily: PrinterFamily {
     static let name = "flashforge"
 
     let kindNames = [Self.name]
-    /// It may go without a camera (`Printer.Kind.canGoWithoutCamera`): an AD5X has none unless fitted.
-    let hasStatusAPI = true
+    /// An AD5X has no camera unless one is fitted.
+    let canGoWithoutCamera = true
     let camerasOnNetwork = true
     let secretNoun: SecretsPlace.Noun? = .checkCode
     /// The file keeps no check code, as for a Bambu access code.

@@ -19,8 +19,9 @@ protocol PrinterFamily: Sendable {
     /// True when its own camera is reached from its address (Bambu, Creality): it has no URL, is
     /// listed first and cannot be removed.
     var hasOwnCamera: Bool { get }
-    /// True when its status comes from an HTTP API whose key is the printer's secret (Moonraker, OctoPrint).
-    var hasStatusAPI: Bool { get }
+    /// True when its printers may have no camera: their status connection owes nothing to a camera
+    /// (Klipper, OctoPrint, PrusaLink, Flashforge), so they are watched without a picture.
+    var canGoWithoutCamera: Bool { get }
     /// What its printers' secret (`Printer.accessCode`) is called: a Bambu access code, an API key;
     /// nil when it has none.
     var secretNoun: SecretsPlace.Noun? { get }
@@ -56,7 +57,7 @@ extension PrinterFamily {
     func variant(_ raw: String) -> String? { nil }
     var defaultVariant: String? { nil }
     var hasOwnCamera: Bool { false }
-    var hasStatusAPI: Bool { false }
+    var canGoWithoutCamera: Bool { false }
     var secretNoun: SecretsPlace.Noun? { nil }
     var fileSecretMark: FileSecretMark { .mask }
     var camerasOnNetwork: Bool { false }
@@ -91,7 +92,7 @@ protocol StatusAPIFamily: PrinterFamily {
 
 extension StatusAPIFamily {
     var invalidKeyMessage: String? { nil }
-    var hasStatusAPI: Bool { true }
+    var canGoWithoutCamera: Bool { true }
     var secretNoun: SecretsPlace.Noun? { .apiKey }
     var camerasOnNetwork: Bool { true }
 

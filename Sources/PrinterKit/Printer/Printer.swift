@@ -36,13 +36,10 @@ public struct Printer: Hashable, Identifiable, Sendable {
         /// has no URL, is listed first and cannot be removed.
         public var hasOwnCamera: Bool { family.hasOwnCamera }
 
-        /// True for printers whose status comes from an HTTP API (Moonraker, OctoPrint).
-        public var hasStatusAPI: Bool { family.hasStatusAPI }
-
         /// True for printers that may have no camera: their status connection owes nothing to a
-        /// camera (Klipper, OctoPrint), so they are watched without a picture. A Bambu or Creality
+        /// camera (Klipper, OctoPrint…), so they are watched without a picture. A Bambu or Creality
         /// printer always has its own camera; a camera by URL is nothing without one.
-        public var canGoWithoutCamera: Bool { hasStatusAPI }
+        public var canGoWithoutCamera: Bool { family.canGoWithoutCamera }
 
         /// What the printer's secret (`accessCode`) is called: an access code (Bambu), an API key
         /// (Klipper, OctoPrint); nil when it has none.
