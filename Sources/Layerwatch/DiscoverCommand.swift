@@ -5,11 +5,11 @@ import StreamKit
 
 /// `layerwatch discover`: the printers on the network, as the Add Printer dialog finds them but
 /// for every family Layerwatch can discover (`PrinterDiscovery` with every discovery's ports and
-/// asks): Bambu Lab printers heard announcing themselves, Elegoo and Flashforge printers asked.
+/// asks): Bambu Lab printers heard announcing themselves, Elegoo, Flashforge and Prusa printers asked.
 struct DiscoverCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "discover",
-        abstract: tr("List the printers on the network: Bambu Lab printers announcing themselves, Elegoo and Flashforge printers asked."),
+        abstract: tr("List the printers on the network: Bambu Lab printers announcing themselves, Elegoo, Flashforge and Prusa printers asked."),
         discussion: tr("Exit codes: 0 listed (even none), 1 could neither listen nor ask, 64 invalid options.")
     )
 
