@@ -86,6 +86,20 @@ final class PrintRecorderTests: XCTestCase {
         XCTAssertEqual(store.events(ofPrint: print.key).map(\.kind), [.pause])
     }
 
+    func testEachEndedPrintIsToldOnceWithItsKey() throws {
+        let store = JournalStore(url: try journal())
+        let recorder = PrintRecorder(store: store, printer: printer)
+        let told = LockedList<String>()
+        recorder.onEnded = { key in told.append(key) }
+        feed(recorder, [klipper("printing", job: "a.gcode", layer: 1), klipper("printing", job: "a.gcode", layer: 2),
+                        klipper("complete", job: "a.gcode", layer: 48), klipper("complete", job: "a.gcode", layer: 48), klipper("standby"),
+                        klipper("printing", job: "b.gcode", layer: 1), klipper("cancelled", job: "b.gcode", layer: 1)], from: t0)
+        store.flush()
+        let prints = store.prints(JournalQuery())
+        XCTAssertEqual(prints.reversed().map(\.result), [.finished, .cancelled])
+        XCTAssertEqual(told.items, prints.reversed().map(\.key), "each print's key, once, in the order they ended")
+    }
+
     func testARestartInTheMiddleContinuesTheSameRecord() throws {
         let url = try journal()
         let before = JournalStore(url: url)
@@ -218,4 +232,12 @@ final class PrintRecorderTests: XCTestCase {
     private func store(_ store: JournalStore, eventsOf print: JournalPrint) -> [JournalEvent.Kind] {
         store.events(ofPrint: print.key).map(\.kind)
     }
+}
+
+/// What a callback on the journal's queue was handed, read by the test after a flush.
+private final class LockedList<Item>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Item] = []
+    var items: [Item] { lock.withLock { stored } }
+    func append(_ item: Item) { lock.withLock { stored.append(item) } }
 }

@@ -32,6 +32,11 @@ public final class PrintRecorder: @unchecked Sendable {
     private var current: JournalPrint?
     private var written: Figures?
 
+    /// Called on the journal's queue with the key of each print it ended (finished, failed or
+    /// cancelled), once the end is written: the app takes the print's final picture then. Set
+    /// before the first report.
+    public var onEnded: (@Sendable (String) -> Void)?
+
     private struct Figures: Equatable {
         var layer: Int?
         var totalLayers: Int?
@@ -52,6 +57,7 @@ public final class PrintRecorder: @unchecked Sendable {
     private func take(_ status: PrinterStatus, at now: Date, in database: JournalDatabase) throws {
         guard status.state != .offline else { return }
         let previous = mark
+        var ended: [String] = []
         var (events, next) = PrintEvent.changes(from: previous, to: status)
         var print = current
         if status.hasActiveJob {
@@ -83,6 +89,7 @@ public final class PrintRecorder: @unchecked Sendable {
                 let result: PrintResult = event == .finished ? .finished : event == .failed ? .failed : .cancelled
                 try database.end(under.key, result: result, at: now, error: result == .failed ? status.errorText : nil,
                                  layer: status.layer, totalLayers: status.totalLayers, filamentUsed: status.filamentUsed)
+                ended.append(under.key)
                 print = nil
             }
         }
@@ -95,6 +102,7 @@ public final class PrintRecorder: @unchecked Sendable {
             figures = Figures(layer: status.layer, totalLayers: status.totalLayers)
         }
         (mark, current, written) = (next, print, figures)
+        if let onEnded { ended.forEach(onEnded) }
     }
 
     /// The journal's record of the print under way in `status`, if it has one: the print of the
