@@ -34,7 +34,7 @@ final class BackgroundLaunchTests: XCTestCase {
 
     /// A print that finishes while Layerwatch runs with no window is in the journal once, finished,
     /// with its final picture: the camera (not connected in the background) connected for a
-    /// moment, its full-resolution frame a JPEG beside the journal.
+    /// moment, its full-resolution frame a JPEG beside the journal; `layerwatch history` lists it.
     func testAPrintFinishedInTheBackgroundIsInTheJournalWithItsFinalPicture() throws {
         let watch = try Watch()
         let first = try watch.launch(["--background"])
@@ -59,6 +59,15 @@ final class BackgroundLaunchTests: XCTestCase {
         let texture = try XCTUnwrap(gdk_texture_new_from_filename(picture.path, nil), "the JPEG decodes")
         defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
         XCTAssertEqual([gdk_texture_get_width(texture), gdk_texture_get_height(texture)], [640, 480], "the camera's full frame")
+
+        // `layerwatch history` reads what the running app wrote.
+        let history = try CommandRun.product("layerwatch", ["history", "--json"], timeout: 30, environment: watch.environment)
+        XCTAssertEqual(history.status, 0, history.stderr)
+        let listed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], history.stdout)
+        XCTAssertEqual(listed.map { $0["job"] as? String }, ["gear.gcode"], "one entry")
+        XCTAssertEqual(listed.first?["result"] as? String, "finished")
+        XCTAssertEqual(listed.first?["duration"] as? Int, recorded.duration.map { Int($0.rounded()) })
+        XCTAssertEqual(listed.first?["finalPicture"] as? String, picture.path)
     }
 
     func testAnEditMadeInTheBackgroundIsFollowedAndShownWhenTheWindowComesBack() throws {
