@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "StatusKit", "CSQLite", "TestSupport"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["JournalKit", "TestSupport"]),
-        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "JournalKit", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -66,7 +66,7 @@ public final class LayerwatchApplication: FeatureContext {
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
     /// The pictures of the notifications and the timelapses.
-    private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
+    private(set) lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
                                                 mainWindow: { [weak self] in self?.window })
     /// What the features act on now: which printer, which picture.
     private lazy var target = FeatureTarget(library: library, hub: statusHub, commands: printCommands, mainWindow: { [weak self] in self?.window })

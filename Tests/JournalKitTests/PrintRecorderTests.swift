@@ -86,18 +86,22 @@ final class PrintRecorderTests: XCTestCase {
         XCTAssertEqual(store.events(ofPrint: print.key).map(\.kind), [.pause])
     }
 
-    func testEachEndedPrintIsToldOnceWithItsKey() throws {
+    func testEachPrintsFirstLayerAndEndAreToldOnceWithItsKey() throws {
         let store = JournalStore(url: try journal())
         let recorder = PrintRecorder(store: store, printer: printer)
         let told = LockedList<String>()
-        recorder.onEnded = { key in told.append(key) }
-        feed(recorder, [klipper("printing", job: "a.gcode", layer: 1), klipper("printing", job: "a.gcode", layer: 2),
+        recorder.onMoment = { key, moment in told.append("\(key) \(moment)") }
+        feed(recorder, [klipper("printing", job: "a.gcode", layer: 1), klipper("printing", job: "a.gcode", layer: 1),
+                        klipper("printing", job: "a.gcode", layer: 2), klipper("printing", job: "a.gcode", layer: 3),
                         klipper("complete", job: "a.gcode", layer: 48), klipper("complete", job: "a.gcode", layer: 48), klipper("standby"),
-                        klipper("printing", job: "b.gcode", layer: 1), klipper("cancelled", job: "b.gcode", layer: 1)], from: t0)
+                        klipper("printing", job: "b.gcode", layer: 5), klipper("printing", job: "b.gcode", layer: 6),
+                        klipper("cancelled", job: "b.gcode", layer: 6)], from: t0)
         store.flush()
         let prints = store.prints(JournalQuery())
         XCTAssertEqual(prints.reversed().map(\.result), [.finished, .cancelled])
-        XCTAssertEqual(told.items, prints.reversed().map(\.key), "each print's key, once, in the order they ended")
+        let (a, b) = (prints[1].key, prints[0].key)
+        XCTAssertEqual(told.items, ["\(a) firstLayerDone", "\(a) ended", "\(b) ended"],
+                       "each print's moments, once, in order; none for a first layer not seen (b was first seen at layer 5)")
     }
 
     func testARestartInTheMiddleContinuesTheSameRecord() throws {

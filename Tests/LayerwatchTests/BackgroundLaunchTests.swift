@@ -33,8 +33,9 @@ final class BackgroundLaunchTests: XCTestCase {
     }
 
     /// A print that finishes while Layerwatch runs with no window is in the journal once, finished,
-    /// with its final picture: the camera (not connected in the background) connected for a
-    /// moment, its full-resolution frame a JPEG beside the journal; `layerwatch history` lists it.
+    /// with its first-layer and final pictures: the camera (not connected in the background)
+    /// connected for a moment, its full-resolution frame a JPEG beside the journal; `layerwatch
+    /// history` lists it.
     func testAPrintFinishedInTheBackgroundIsInTheJournalWithItsFinalPicture() throws {
         let watch = try Watch()
         let first = try watch.launch(["--background"])
@@ -52,13 +53,17 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertEqual(recorded.printerName, "Voron")
         XCTAssertNotNil(recorded.ended)
         let picture = try XCTUnwrap(recorded.finalPicture)
-        XCTAssertEqual(picture.deletingLastPathComponent().path, watch.journal.deletingLastPathComponent().appendingPathComponent("pictures").path)
-        XCTAssertEqual(picture.pathExtension, "jpg")
-        let bytes = try Data(contentsOf: picture)
-        XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8], "a JPEG")
-        let texture = try XCTUnwrap(gdk_texture_new_from_filename(picture.path, nil), "the JPEG decodes")
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        XCTAssertEqual([gdk_texture_get_width(texture), gdk_texture_get_height(texture)], [640, 480], "the camera's full frame")
+        let firstLayer = try XCTUnwrap(recorded.firstLayerPicture)
+        XCTAssertNotEqual(picture, firstLayer)
+        for taken in [picture, firstLayer] {
+            XCTAssertEqual(taken.deletingLastPathComponent().path, watch.journal.deletingLastPathComponent().appendingPathComponent("pictures").path)
+            XCTAssertEqual(taken.pathExtension, "jpg")
+            let bytes = try Data(contentsOf: taken)
+            XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8], "a JPEG")
+            let texture = try XCTUnwrap(gdk_texture_new_from_filename(taken.path, nil), "the JPEG decodes")
+            defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+            XCTAssertEqual([gdk_texture_get_width(texture), gdk_texture_get_height(texture)], [640, 480], "the camera's full frame")
+        }
 
         // `layerwatch history` reads what the running app wrote.
         let history = try CommandRun.product("layerwatch", ["history", "--json"], timeout: 30, environment: watch.environment)
@@ -320,14 +325,16 @@ final class BackgroundLaunchTests: XCTestCase {
     }
 
 
-    /// Runs a print of `job` on the watched printer until it is complete, once the running
-    /// Layerwatch has seen it printing.
+    /// Runs a print of `job` on the watched printer, its first layer then its second, until it is
+    /// complete, each seen by the running Layerwatch.
     private static func runPrint(_ job: String, through watch: Watch) throws {
         XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= 3 }, "the status is polled")
-        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": job]]])
-        let polls = watch.moonraker.events(named: "request").count
-        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 }, "the print is seen")
-        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "complete"]]])
+        for (state, layer) in [("printing", 1), ("printing", 2), ("complete", 2)] {
+            watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": state, "filename": job,
+                                                                          "info": ["current_layer": layer, "total_layer": 2]]]])
+            let polls = watch.moonraker.events(named: "request").count
+            XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 }, "seen: \(state) \(layer)")
+        }
     }
 
     /// A Klipper printer to watch, its Moonraker and MJPEG camera on loopback, in a config of its own.

@@ -104,7 +104,7 @@ final class BackgroundStay {
 
     /// Replaces the process with `layerwatch --background` (`LeanRestart`) when it may: asked for
     /// (`restartsLean`), still held with no window, and nothing in memory to keep — no recording, no
-    /// timelapse holding its camera, no notification on its way, no print's final picture being
+    /// timelapse holding its camera, no notification on its way, no print's picture being
     /// taken; while one of these holds it, it
     /// is tried again when that ends (`holdEnded`). What is saved reaches the disk first; the
     /// status connections end with the process and the new one opens them again.

@@ -2,12 +2,14 @@ import Foundation
 import GtkKit
 import JournalKit
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// The print journal in the app: one `JournalStore` for the whole run, window or not (the
 /// background stay included), a `PrintRecorder` per saved printer fed the printer's live status
-/// from the hub, and the final picture of each print that ends — full resolution, upright, a JPEG
-/// in `pictures` beside the journal — taken as the notifications take theirs (a camera not
+/// from the hub, and the pictures of each print — once its first layer is done, and when it ends:
+/// full resolution, upright, JPEGs in `pictures` beside the journal — taken as the notifications
+/// take theirs (a camera not
 /// connected in the background connects for a moment). It exists so the application only composes
 /// it, and says what became of a journal that could not be read (`problem`).
 @MainActor
@@ -16,13 +18,15 @@ final class PrintJournal {
     private let hub: PrinterStatusHub
     private unowned let library: PrinterLibrary
     private let pictures: PrinterPictures
-    /// Where the final pictures go: `pictures` beside the journal.
+    /// Where the pictures go: `pictures` beside the journal.
     private let folder: URL
     private var printersObservation: PrinterLibrary.Observation?
     /// Each saved printer's recorder, as the journal names the printer, and its status observation.
     private var recorders: [UUID: (printer: PrintRecorder.Printer, recorder: PrintRecorder, observation: PrinterStatusHub.Observation)] = [:]
-    /// Final pictures being taken or written.
+    /// Pictures being taken or written, or waited for.
     private var taking = 0
+    /// The final pictures waited for, by print key (`moment`).
+    private var waits: [String: RepeatingTimer] = [:]
     /// What the user must be told of the journal (set aside, or none could be opened), until a
     /// window shows it (`takeProblem`).
     private var problem: String?
@@ -30,7 +34,7 @@ final class PrintJournal {
     var onProblem: @MainActor (String) -> Void = { _ in }
     /// Called when it became idle (`isIdle`) after a picture was under way.
     var onIdle: @MainActor () -> Void = {}
-    /// Whether no final picture is being taken or written.
+    /// Whether no picture is being taken or written.
     var isIdle: Bool { taking == 0 }
 
     init(store: JournalStore, hub: PrinterStatusHub, library: PrinterLibrary, pictures: PrinterPictures) {
@@ -77,7 +81,9 @@ final class PrintJournal {
             if let known = recorders[printer.id]?.printer, known.name == named.name, known.camera == named.camera { continue }
             let recorder = PrintRecorder(store: store, printer: named)
             let id = printer.id
-            recorder.onEnded = { key in MainLoopExecutor.main.runOnMainActor { [weak self] in self?.takeFinalPicture(of: key, printer: id) } }
+            recorder.onMoment = { key, moment in
+                MainLoopExecutor.main.runOnMainActor { [weak self] in self?.moment(moment, ofPrint: key, printer: id) }
+            }
             let observation = hub.observe(printerID: id) { update in
                 guard let update, update.connection == .live, let status = update.status else { return }
                 recorder.observe(status)
@@ -86,15 +92,27 @@ final class PrintJournal {
         }
     }
 
-    /// Takes the printer's picture now and keeps it as the final picture of the print of `key`.
-    private func takeFinalPicture(of key: String, printer id: UUID) {
-        guard let (camera, _) = pictures.pictureCamera(of: id), let name = recorders[id]?.printer.name else { return }
+    /// A print's moment for a picture: its first-layer picture now; its final one when the
+    /// notification of its end takes its own (`NotificationGate.settleTime` after the end), so one
+    /// picture of the camera serves both.
+    private func moment(_ moment: PrintRecorder.Moment, ofPrint key: String, printer id: UUID) {
         taking += 1
+        guard moment == .ended else { return takePicture(of: key, final: false, printer: id) }
+        waits[key] = RepeatingTimer(seconds: UInt32(NotificationGate.settleTime)) { [weak self] in
+            self?.waits[key] = nil
+            self?.takePicture(of: key, final: true, printer: id)
+        }
+    }
+
+    /// Takes the printer's picture now and keeps it as the final (or first-layer) picture of the
+    /// print of `key`; counted in `taking` by the caller.
+    private func takePicture(of key: String, final: Bool, printer id: UUID) {
+        guard let (camera, _) = pictures.pictureCamera(of: id), let name = recorders[id]?.printer.name else { return tookPicture() }
         let orientation = camera.orientation, store = store
         let place = folder.appendingPathComponent(SavedFiles.name(printer: name, at: Date(), extension: "jpg"))
         pictures.freshPicture(of: id) { frame in
             guard let frame else {
-                GLibLog.debug("journal: no final picture of \(name)'s print (the camera gave none)")
+                GLibLog.debug("journal: no picture of \(name)'s print (the camera gave none)")
                 return self.tookPicture()
             }
             DispatchQueue.global(qos: .utility).async {
@@ -106,10 +124,10 @@ final class PrintJournal {
                     file = made
                     try jpeg.withUnsafeBytes { try made.write($0) }
                     try made.close()
-                    store.setPicture(made.url, final: true, ofPrint: key)
+                    store.setPicture(made.url, final: final, ofPrint: key)
                 } catch {
                     file?.discard()
-                    GLibLog.warning("journal: the final picture of \(name)'s print could not be saved: \(error)")
+                    GLibLog.warning("journal: a picture of \(name)'s print could not be saved: \(error)")
                 }
                 MainLoopExecutor.main.runOnMainActor { [weak self] in self?.tookPicture() }
             }
@@ -130,6 +148,7 @@ final class PrintJournal {
     func close() {
         printersObservation = nil
         recorders = [:]
+        waits = [:]
         store.close()
     }
 }

@@ -2,7 +2,7 @@ import CameraKit
 import StreamKit
 
 /// A camera frame as a JPEG, turned and flipped upright as its camera is mounted: the timelapse's
-/// pictures and the print journal's final pictures. Thread-safe; called off the main loop.
+/// pictures and the print journal's. Thread-safe; called off the main loop.
 enum UprightJPEG {
     static func encode(_ frame: VideoFrame, orientation: PictureOrientation) throws -> [UInt8] {
         guard orientation != .upright else {
