@@ -71,11 +71,11 @@ let package = Package(
         // One camera shown: the picture, its frame path, zoom, orientation and overlays. Knows nothing
         // of printers or their status (ModuleBoundaryTests keeps it so); the app adds those.
         .target(name: "CameraKit", dependencies: ["StreamKit", "GtkKit", "CGtk", "CLayerwatch"]),
-        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "CameraKit", "PrinterKit", "StatusKit", "CLayerwatch"]),
+        .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "CameraKit", "PrinterKit", "StatusKit", "JournalKit", "CLayerwatch"]),
         .executableTarget(
             name: "Layerwatch",
             dependencies: [
-                "LayerwatchApp", "StreamKit", "PrinterKit", "StatusKit",
+                "LayerwatchApp", "StreamKit", "PrinterKit", "StatusKit", "JournalKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -92,8 +92,8 @@ let package = Package(
         .testTarget(name: "StatusKitTests", dependencies: ["StatusKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "StatusKit", "CSQLite", "TestSupport"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
-        .testTarget(name: "LayerwatchTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchTests", dependencies: ["JournalKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "JournalKit", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

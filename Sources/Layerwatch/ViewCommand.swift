@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JournalKit
 import LayerwatchApp
 import PrinterKit
 import StreamKit
@@ -37,7 +38,7 @@ struct ViewCommand: ParsableCommand {
         }
         let status = MainActor.assumeIsolated {
             let flags: [(Bool, LayerwatchApplication.LaunchFlag)] = [(farm, .farm), (demo, .demo), (background, .background)]
-            let application = LayerwatchApplication(store: { ConfigStore.standard() })
+            let application = LayerwatchApplication(store: { ConfigStore.standard() }, journal: JournalStore.defaultURL())
             application.restartsLean = true
             return application.run(urls: urls, flags: Set(flags.filter(\.0).map(\.1)))
         }

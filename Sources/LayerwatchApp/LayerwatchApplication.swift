@@ -3,6 +3,7 @@ import CLayerwatch
 import CameraKit
 import Foundation
 import GtkKit
+import JournalKit
 import PrinterKit
 import StatusKit
 import StreamKit
@@ -46,6 +47,9 @@ public final class LayerwatchApplication: FeatureContext {
     private(set) var notifier: PrintNotifier?
     /// Takes the timelapses of prints; made in `startup`.
     private(set) var timelapses: TimelapseTaker?
+    /// Records every print in the journal (`$XDG_DATA_HOME/layerwatch/journal.sqlite3`); made in `startup`.
+    private(set) var journal: PrintJournal?
+    private let journalFile: URL
     let preferences = AppPreferences()  // appearance, start at login, lost cameras, the Preferences window
     private(set) var window: MainWindow?
     /// Hands a web address to the desktop's handler, over the main window if it is open; tests
@@ -62,7 +66,7 @@ public final class LayerwatchApplication: FeatureContext {
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
     /// The pictures of the notifications and the timelapses.
-    private lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
+    private(set) lazy var pictures = PrinterPictures(sessions: sessions, library: library, miniWindows: miniWindows,
                                                 mainWindow: { [weak self] in self?.window })
     private let discoveryConfiguration: PrinterDiscovery.Configuration
     /// Whether a process closed to the background replaces itself with a lean one (`LeanRestart`):
@@ -80,11 +84,14 @@ public final class LayerwatchApplication: FeatureContext {
     ///   - discovery: where the Add Printer dialog listens for printers (tests listen on loopback).
     ///   - stateDirectory: where the print notifications remember what they notified (the XDG
     ///     state directory in the app, a temporary one in tests).
+    ///   - journal: the print journal's file (`JournalStore.defaultURL()` in the app); nil puts it
+    ///     in `stateDirectory`, so tests never write the user's.
     public init(store: @escaping () -> ConfigStore, id: String = LayerwatchApplication.applicationID,
                 discovery: PrinterDiscovery.Configuration = PrinterDiscovery.Configuration(),
-                stateDirectory: URL = NotificationLedger.defaultDirectory()) {
+                stateDirectory: URL = NotificationLedger.defaultDirectory(), journal: URL? = nil) {
         makeStore = store
         self.stateDirectory = stateDirectory
+        journalFile = journal ?? stateDirectory.appendingPathComponent("journal.sqlite3")
         discoveryConfiguration = discovery
         application = OpaquePointer(adw_application_new(id, G_APPLICATION_HANDLES_COMMAND_LINE))
         connectSignal(application, "startup") { [self] in startup() }
@@ -193,11 +200,13 @@ public final class LayerwatchApplication: FeatureContext {
         notifier = PrintNotifier(application: application, hub: statusHub, ledger: NotificationLedger(directory: stateDirectory),
                                  library: library, picture: pictures.freshPicture)
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
-        background.notifier = notifier
-        background.timelapses = timelapses
+        journal = PrintJournal(store: JournalStore(url: journalFile), hub: statusHub, library: library, pictures: pictures)
+        journal?.onProblem = { [weak self] problem in self?.window?.showBanner(problem) }
+        (background.notifier, background.timelapses, background.journal) = (notifier, timelapses, journal)
         notifier?.onIdle = { [weak background] in background?.holdEnded() }
         timelapses?.onIdle = { [weak background] in background?.holdEnded() }
         recordings.onIdle = { [weak background] in background?.holdEnded() }
+        journal?.onIdle = { [weak background] in background?.holdEnded() }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
@@ -249,7 +258,7 @@ public final class LayerwatchApplication: FeatureContext {
             let (tabs, unopenable) = PrinterCameras.tabs(of: library.config.printers, commandLine: commandLineCameras)
             // A printer added while the keyring was still answering has its tab already.
             window.restore(tabs, selecting: commandLineCameras.isEmpty ? library.config.selectedPrinterID : nil,
-                           problems: ([library.fileProblem] + unopenable.map { String(format: tr("Can't open %@"), $0) }).compactMap { $0 },
+                           problems: ([library.fileProblem, journal?.takeProblem()] + unopenable.map { String(format: tr("Can't open %@"), $0) }).compactMap { $0 },
                            demo: requested.contains(.demo), farm: library.config.farm.shown || requested.contains(.farm))
             earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
             earlyConsumers = []
@@ -300,6 +309,7 @@ public final class LayerwatchApplication: FeatureContext {
         main?.close()
         statusHub.stopAll()
         timelapses?.flush()
+        journal?.close()
         background.release()
         g_application_quit(gcast(application))
     }

@@ -86,6 +86,24 @@ final class PrintRecorderTests: XCTestCase {
         XCTAssertEqual(store.events(ofPrint: print.key).map(\.kind), [.pause])
     }
 
+    func testEachPrintsFirstLayerAndEndAreToldOnceWithItsKey() throws {
+        let store = JournalStore(url: try journal())
+        let recorder = PrintRecorder(store: store, printer: printer)
+        let told = LockedList<String>()
+        recorder.onMoment = { key, moment in told.append("\(key) \(moment)") }
+        feed(recorder, [klipper("printing", job: "a.gcode", layer: 1), klipper("printing", job: "a.gcode", layer: 1),
+                        klipper("printing", job: "a.gcode", layer: 2), klipper("printing", job: "a.gcode", layer: 3),
+                        klipper("complete", job: "a.gcode", layer: 48), klipper("complete", job: "a.gcode", layer: 48), klipper("standby"),
+                        klipper("printing", job: "b.gcode", layer: 5), klipper("printing", job: "b.gcode", layer: 6),
+                        klipper("cancelled", job: "b.gcode", layer: 6)], from: t0)
+        store.flush()
+        let prints = store.prints(JournalQuery())
+        XCTAssertEqual(prints.reversed().map(\.result), [.finished, .cancelled])
+        let (a, b) = (prints[1].key, prints[0].key)
+        XCTAssertEqual(told.items, ["\(a) firstLayerDone", "\(a) ended", "\(b) ended"],
+                       "each print's moments, once, in order; none for a first layer not seen (b was first seen at layer 5)")
+    }
+
     func testARestartInTheMiddleContinuesTheSameRecord() throws {
         let url = try journal()
         let before = JournalStore(url: url)
@@ -218,4 +236,12 @@ final class PrintRecorderTests: XCTestCase {
     private func store(_ store: JournalStore, eventsOf print: JournalPrint) -> [JournalEvent.Kind] {
         store.events(ofPrint: print.key).map(\.kind)
     }
+}
+
+/// What a callback on the journal's queue was handed, read by the test after a flush.
+private final class LockedList<Item>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Item] = []
+    var items: [Item] { lock.withLock { stored } }
+    func append(_ item: Item) { lock.withLock { stored.append(item) } }
 }

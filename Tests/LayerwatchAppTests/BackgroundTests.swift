@@ -1,5 +1,6 @@
 import CGtk
 import GtkKit
+import JournalKit
 @testable import LayerwatchApp
 import PrinterKit
 import StatusKit
@@ -53,7 +54,20 @@ final class BackgroundTests: XCTestCase {
             XCTAssertEqual(icon["kind"] as? String, "bytes", "the camera's picture: \(icon)")
             XCTAssertEqual(icon["width"] as? Int, 256, "640×480 scaled to 256 wide: \(icon)")
             XCTAssertEqual(icon["height"] as? Int, 192)
-            XCTAssertEqual(camera.events(named: "client").count, clients + 1, "one connection, for the picture")
+            let journal = try XCTUnwrap(app.journal)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { journal.store.prints(JournalQuery()).first?.finalPicture != nil },
+                          "the print's final picture in the journal: \(journal.store.prints(JournalQuery()))")
+            XCTAssertEqual(camera.events(named: "client").count, clients + 1, "one connection, for the notification's and the journal's picture")
+            // A picture asked for a moment after another is that same one: the camera is not connected again.
+            var taken: [VideoFrame?] = []
+            app.pictures.freshPicture(of: printer.id) { taken.append($0) }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { taken.count == 1 })
+            let connections = camera.events(named: "client").count
+            app.pictures.freshPicture(of: printer.id) { taken.append($0) }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { taken.count == 2 })
+            XCTAssertNotNil(taken[0])
+            XCTAssertTrue(taken[0] === taken[1], "the same picture")
+            XCTAssertEqual(camera.events(named: "client").count, connections, "no new connection")
             XCTAssertTrue(iterateMainContext(timeout: 10) { session.consumerCount == 0 && camera.events(named: "client-closed").count == 2 },
                           "and let go once the picture is taken")
 

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import JournalKit
 import TestSupport
 import XCTest
 
@@ -29,6 +30,49 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertNotNil(watch.camera.waitFor("request", timeout: 10), "its tab shows the camera")
         XCTAssertEqual(Self.openGLLibraries(of: first.id), [], "nor once its window is shown")
         try Self.quitWithControlQ(first)
+    }
+
+    /// A print that finishes while Layerwatch runs with no window is in the journal once, finished,
+    /// with its first-layer and final pictures: the camera (not connected in the background)
+    /// connected for a moment, its full-resolution frame a JPEG beside the journal; `layerwatch
+    /// history` lists it.
+    func testAPrintFinishedInTheBackgroundIsInTheJournalWithItsFinalPicture() throws {
+        let watch = try Watch()
+        let first = try watch.launch(["--background"])
+        defer { first.end() }
+        try Self.runPrint("gear.gcode", through: watch)
+        let journal = JournalStore(url: watch.journal)
+        XCTAssertTrue(waitUntil(timeout: 30, poll: 0.5) { journal.prints(JournalQuery()).first?.finalPicture != nil },
+                      "\(journal.prints(JournalQuery())) \(first.output)")
+        watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": "standby", "filename": ""]]])
+        Thread.sleep(forTimeInterval: 2)  // polled again: nothing new
+        let prints = journal.prints(JournalQuery())
+        XCTAssertEqual(prints.map(\.job), ["gear.gcode"], "one print")
+        let recorded = try XCTUnwrap(prints.first)
+        XCTAssertEqual(recorded.result, .finished)
+        XCTAssertEqual(recorded.printerName, "Voron")
+        XCTAssertNotNil(recorded.ended)
+        let picture = try XCTUnwrap(recorded.finalPicture)
+        let firstLayer = try XCTUnwrap(recorded.firstLayerPicture)
+        XCTAssertNotEqual(picture, firstLayer)
+        for taken in [picture, firstLayer] {
+            XCTAssertEqual(taken.deletingLastPathComponent().path, watch.journal.deletingLastPathComponent().appendingPathComponent("pictures").path)
+            XCTAssertEqual(taken.pathExtension, "jpg")
+            let bytes = try Data(contentsOf: taken)
+            XCTAssertEqual(Array(bytes.prefix(2)), [0xFF, 0xD8], "a JPEG")
+            let texture = try XCTUnwrap(gdk_texture_new_from_filename(taken.path, nil), "the JPEG decodes")
+            defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+            XCTAssertEqual([gdk_texture_get_width(texture), gdk_texture_get_height(texture)], [640, 480], "the camera's full frame")
+        }
+
+        // `layerwatch history` reads what the running app wrote.
+        let history = try CommandRun.product("layerwatch", ["history", "--json"], timeout: 30, environment: watch.environment)
+        XCTAssertEqual(history.status, 0, history.stderr)
+        let listed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], history.stdout)
+        XCTAssertEqual(listed.map { $0["job"] as? String }, ["gear.gcode"], "one entry")
+        XCTAssertEqual(listed.first?["result"] as? String, "finished")
+        XCTAssertEqual(listed.first?["duration"] as? Int, recorded.duration.map { Int($0.rounded()) })
+        XCTAssertEqual(listed.first?["finalPicture"] as? String, picture.path)
     }
 
     func testAnEditMadeInTheBackgroundIsFollowedAndShownWhenTheWindowComesBack() throws {
@@ -281,11 +325,25 @@ final class BackgroundLaunchTests: XCTestCase {
     }
 
 
+    /// Runs a print of `job` on the watched printer, its first layer then its second, until it is
+    /// complete, each seen by the running Layerwatch.
+    private static func runPrint(_ job: String, through watch: Watch) throws {
+        XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= 3 }, "the status is polled")
+        for (state, layer) in [("printing", 1), ("printing", 2), ("complete", 2)] {
+            watch.moonraker.send(["cmd": "set", "status": ["print_stats": ["state": state, "filename": job,
+                                                                          "info": ["current_layer": layer, "total_layer": 2]]]])
+            let polls = watch.moonraker.events(named: "request").count
+            XCTAssertTrue(waitUntil(timeout: 20) { watch.moonraker.events(named: "request").count >= polls + 3 }, "seen: \(state) \(layer)")
+        }
+    }
+
     /// A Klipper printer to watch, its Moonraker and MJPEG camera on loopback, in a config of its own.
     private final class Watch {
         let moonraker: TestServer
         let camera: TestServer
         let environment: [String: String]
+        /// The print journal the launched Layerwatch writes (`$XDG_DATA_HOME/layerwatch/journal.sqlite3`).
+        var journal: URL { config.appendingPathComponent("data/layerwatch/journal.sqlite3") }
         private let config: URL
         /// Keeps Xvfb from resetting between the launches and polls (`DisplayHold`).
         private let display: DisplayHold
@@ -303,6 +361,7 @@ final class BackgroundLaunchTests: XCTestCase {
             config = try TestPaths.temporaryDirectory()
             try FileManager.default.createDirectory(at: config.appendingPathComponent("layerwatch"), withIntermediateDirectories: true)
             self.environment = ["XDG_CONFIG_HOME": config.path, "XDG_STATE_HOME": config.appendingPathComponent("state").path,
+                                "XDG_DATA_HOME": config.appendingPathComponent("data").path,
                                 "G_MESSAGES_DEBUG": "Layerwatch", "GSK_RENDERER": "cairo"]
             try writeConfig(printers ? [printer(id: "6F9619FF", name: "Voron", port: moonraker.port, notifies: notifies, timelapse: timelapse)] : [])
         }

@@ -32,6 +32,19 @@ public final class PrintRecorder: @unchecked Sendable {
     private var current: JournalPrint?
     private var written: Figures?
 
+    /// A moment of a print worth a picture.
+    public enum Moment: Sendable {
+        /// Its first layer is done: the printer went on to the second, seen from the first.
+        case firstLayerDone
+        /// It ended (finished, failed or cancelled).
+        case ended
+    }
+
+    /// Called on the journal's queue with a print's key at each of its `Moment`s, once what the
+    /// report meant is written: the app takes the print's first-layer and final pictures then.
+    /// Set before the first report.
+    public var onMoment: (@Sendable (_ key: String, _ moment: Moment) -> Void)?
+
     private struct Figures: Equatable {
         var layer: Int?
         var totalLayers: Int?
@@ -52,6 +65,7 @@ public final class PrintRecorder: @unchecked Sendable {
     private func take(_ status: PrinterStatus, at now: Date, in database: JournalDatabase) throws {
         guard status.state != .offline else { return }
         let previous = mark
+        var moments: [(key: String, moment: Moment)] = []
         var (events, next) = PrintEvent.changes(from: previous, to: status)
         var print = current
         if status.hasActiveJob {
@@ -83,6 +97,7 @@ public final class PrintRecorder: @unchecked Sendable {
                 let result: PrintResult = event == .finished ? .finished : event == .failed ? .failed : .cancelled
                 try database.end(under.key, result: result, at: now, error: result == .failed ? status.errorText : nil,
                                  layer: status.layer, totalLayers: status.totalLayers, filamentUsed: status.filamentUsed)
+                moments.append((under.key, .ended))
                 print = nil
             }
         }
@@ -92,9 +107,11 @@ public final class PrintRecorder: @unchecked Sendable {
             figures = nil
         } else if let print, Figures(layer: status.layer, totalLayers: status.totalLayers) != written {
             try database.progress(print.key, layer: status.layer, totalLayers: status.totalLayers, filamentUsed: status.filamentUsed)
+            if written?.layer == 1, let layer = status.layer, layer >= 2 { moments.append((print.key, .firstLayerDone)) }
             figures = Figures(layer: status.layer, totalLayers: status.totalLayers)
         }
         (mark, current, written) = (next, print, figures)
+        if let onMoment { moments.forEach { onMoment($0.key, $0.moment) } }
     }
 
     /// The journal's record of the print under way in `status`, if it has one: the print of the

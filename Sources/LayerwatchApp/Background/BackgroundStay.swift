@@ -35,6 +35,7 @@ final class BackgroundStay {
     /// What else may hold the process in the background (made in the application's `startup`).
     weak var notifier: PrintNotifier?
     weak var timelapses: TimelapseTaker?
+    weak var journal: PrintJournal?
 
     init(application: OpaquePointer, library: PrinterLibrary, hub: PrinterStatusHub, recordings: Recordings,
          preferences: AppPreferences) {
@@ -103,20 +104,22 @@ final class BackgroundStay {
 
     /// Replaces the process with `layerwatch --background` (`LeanRestart`) when it may: asked for
     /// (`restartsLean`), still held with no window, and nothing in memory to keep — no recording, no
-    /// timelapse holding its camera, no notification on its way; while one of these holds it, it
+    /// timelapse holding its camera, no notification on its way, no print's picture being
+    /// taken; while one of these holds it, it
     /// is tried again when that ends (`holdEnded`). What is saved reaches the disk first; the
     /// status connections end with the process and the new one opens them again.
     private func restartLeanIfIdle() {
         guard restartsLean, isHeld else { return }
-        waitsForIdle = !recordings.isEmpty || timelapses?.holdsACamera == true || !(notifier?.isIdle ?? true)
+        waitsForIdle = !recordings.isEmpty || timelapses?.holdsACamera == true || !(notifier?.isIdle ?? true) || !(journal?.isIdle ?? true)
         guard !waitsForIdle else {
-            GLibLog.debug("a recording, timelapse or notification holds the process; restarting lean when it ends")
+            GLibLog.debug("a recording, timelapse, notification or journal picture holds the process; restarting lean when it ends")
             return
         }
         GLibLog.debug("replacing the process with `layerwatch --background`, to let go of what the window used")
         timelapses?.flush()
         library.flush()
         notifier?.flush()
+        journal?.flush()
         GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess())); going on as is")
     }
 

@@ -214,16 +214,7 @@ final class TimelapseTaker {
                 return
             }
             do {
-                let jpeg: [UInt8]
-                if orientation == .upright {
-                    jpeg = try TimelapseEncoder.jpeg(frame.pixels, width: frame.width, height: frame.height, stride: frame.stride, order: frame.order)
-                } else {
-                    let turned = orientation.upright(frame.pixels, width: frame.width, height: frame.height, stride: frame.stride)
-                    jpeg = try turned.bytes.withUnsafeBytes {
-                        try TimelapseEncoder.jpeg($0.baseAddress!, width: turned.width, height: turned.height, stride: turned.width * 4, order: frame.order)
-                    }
-                }
-                try store.add(jpeg: jpeg, layer: layer)
+                try store.add(jpeg: UprightJPEG.encode(frame, orientation: orientation), layer: layer)
             } catch {
                 GLibLog.warning("timelapse picture: \(error)")
             }

@@ -1,0 +1,76 @@
+import Foundation
+import JournalKit
+import StreamKit
+
+/// What `layerwatch history` prints of the journal's prints, newest first: a table for people, or
+/// the same prints as JSON or CSV for programs — each with its job, result, start and end (ISO 8601,
+/// UTC), duration in seconds, printer, error and final picture's path.
+enum HistoryReportFormatter {
+    /// The machine formats' columns, in order (the JSON objects' keys).
+    static let columns = ["job", "result", "start", "end", "duration", "printer", "error", "finalPicture"]
+
+    /// A table: start (local time), printer, job, result and duration, a column each; or a sentence
+    /// when there is no print.
+    static func text(_ prints: [JournalPrint], filtered: Bool) -> String {
+        guard !prints.isEmpty else { return filtered ? tr("No recorded print matches.") : tr("No print has been recorded yet.") }
+        let started = DateFormatter()
+        started.locale = Locale(identifier: "en_US_POSIX")
+        started.dateFormat = "yyyy-MM-dd HH:mm"
+        let header = [tr("STARTED"), tr("PRINTER"), tr("JOB"), tr("RESULT"), tr("DURATION")]
+        let rows = [header] + prints.map { print in
+            [started.string(from: print.started), TerminalText.safe(print.printerName), TerminalText.safe(print.job ?? "–"),
+             words(print.result), print.duration.map(duration) ?? "–"]
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            }.joined()
+        }.joined(separator: "\n")
+    }
+
+    /// An array of objects with `columns`' keys; what a print has not (an end, a picture) is null.
+    static func json(_ prints: [JournalPrint]) -> String {
+        let objects = prints.map { print in
+            Dictionary(uniqueKeysWithValues: zip(columns, values(of: print).map { $0 ?? NSNull() }))
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A header of `columns` and a line per print (RFC 4180: a field with a comma, a quote or a
+    /// line break is quoted); what a print has not is an empty field.
+    static func csv(_ prints: [JournalPrint]) -> String {
+        let lines = [columns] + prints.map { values(of: $0).map { $0.map { "\($0)" } ?? "" } }
+        return lines.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n")
+    }
+
+    /// A print's values, in `columns`' order.
+    private static func values(of print: JournalPrint) -> [Any?] {
+        let iso = ISO8601DateFormatter()
+        return [print.job, print.result.rawValue, iso.string(from: print.started), print.ended.map(iso.string(from:)),
+                print.duration.map { Int($0.rounded()) }, print.printerName, print.error, print.finalPicture?.path]
+    }
+
+    private static func csvField(_ field: String) -> String {
+        guard field.contains(where: { [",", "\"", "\n", "\r"].contains($0) }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func words(_ result: PrintResult) -> String {
+        switch result {
+        case .underway: tr("Printing")
+        case .finished: tr("Finished")
+        case .failed: tr("Failed")
+        case .cancelled: tr("Cancelled")
+        }
+    }
+
+    /// `seconds` as hours and minutes, minutes, or seconds under a minute.
+    static func duration(_ seconds: TimeInterval) -> String {
+        let total = Int(seconds.rounded())
+        if total < 60 { return String(format: tr("%ld s"), total) }
+        if total < 3600 { return String(format: tr("%ld min"), total / 60) }
+        return String(format: tr("%ld h %02ld min"), total / 3600, total % 3600 / 60)
+    }
+}
