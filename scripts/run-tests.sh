@@ -4,10 +4,12 @@
 # The suites run in three lanes at once, each with its own Xvfb display and D-Bus session (the
 # tests wait on real peers far more than they compute, so lanes overlap the waiting):
 #   app    the GUI suites (LayerwatchAppTests), a class at a time from a shared queue
-#   cli    LayerwatchTests and StatusKitTests: the command line and the status clients
-#   core   every other module (StreamKit, PrinterKit, GtkKit, CameraKit, JournalKit…), then the WebRTC suites
-#          again with PyPI's current aiortc as the camera (LAYERWATCH_TEST_AIORTC=pypi), then it
-#          takes GUI classes from the queue too, so the GUI suites end in two lanes
+#   cli    LayerwatchTests: the command line (its meson build and install the longest), then it
+#          takes GUI classes from the queue too
+#   core   every other module (StatusKit, StreamKit, PrinterKit, GtkKit, CameraKit, JournalKit…),
+#          then the WebRTC suites again with PyPI's current aiortc as the camera
+#          (LAYERWATCH_TEST_AIORTC=pypi), then it takes GUI classes from the queue too, so the GUI
+#          suites end in three lanes
 # then the draw path under the two other renderers. Each GUI class runs in its own process, the
 # ones with the most tests first. A test that failed is run once more, alone on the machine: one
 # that passes then is listed as flaky (its first failure stays in the log), one that fails again
@@ -72,9 +74,10 @@ gui() { # name limit
 started=$(date +%s)
 gui app 2400 &
 sleep 3 # xvfb-run -a picks the first free display: one lane at a time
-run cli 2400 "$(classes LayerwatchTests StatusKitTests)" &
+{ run cli 2400 "$(classes LayerwatchTests)"
+  gui app-cli 2400; } &
 sleep 3
-{ run core 1800 "$(classes -v LayerwatchAppTests LayerwatchTests StatusKitTests)"
+{ run core 1800 "$(classes -v LayerwatchAppTests LayerwatchTests)"
   run pypi 1200 "$webrtc_tests" LAYERWATCH_TEST_AIORTC=pypi
   gui app-core 2400; } &
 wait
@@ -137,7 +140,7 @@ done
 echo
 echo "==== summary: $(wc -l <"$logs/all-tests") tests in $(($(date +%s) - started)) s ===="
 set -- $(executed $gui_logs)
-printf '%-15s %s\n' "app (GUI)" "Executed $1 tests, with $2 failures: $(grep -c . "$logs/gui/order") classes, in lanes app and app-core"
+printf '%-15s %s\n' "app (GUI)" "Executed $1 tests, with $2 failures: $(grep -c . "$logs/gui/order") classes, in lanes app, app-cli and app-core"
 for lane in cli core pypi renderer-cairo renderer-gles; do
     printf '%-15s %s\n' "$lane" "$(grep -E '^[[:space:]]+Executed [0-9]+ tests?' "$logs/$lane.log" | tail -n 1 | sed 's/^[[:space:]]*//')"
 done
@@ -148,7 +151,7 @@ for lane in $crashed; do
     echo "CRASHED, hung or killed: ${lane#"$logs/"}, in or after:" \
         "$(grep -E "^Test Case '.*' started" "$log" | tail -n 1 | cut -d"'" -f2)"
 done
-for lane in app app-core; do
+for lane in app app-cli app-core; do
     [ "$(cat "$logs/$lane.status")" = 0 ] || echo "STOPPED: GUI lane $lane ended with $(cat "$logs/$lane.status") (124: its time ran out)"
 done
 # Every test listed ran in one lane: a module no lane names would pass without running.
@@ -158,4 +161,4 @@ total=$(wc -l <"$logs/all-tests")
 missing=""
 if [ "$ran" -ne "$total" ]; then missing=yes; echo "MISSING: $ran of the $total tests listed ran in the lanes"; fi
 [ ! -s "$logs/failing" ] && [ -z "$crashed" ] && [ -z "$missing" ] &&
-    [ "$(cat "$logs/app.status")" = 0 ] && [ "$(cat "$logs/app-core.status")" = 0 ]
+    [ "$(cat "$logs/app.status")" = 0 ] && [ "$(cat "$logs/app-cli.status")" = 0 ] && [ "$(cat "$logs/app-core.status")" = 0 ]

@@ -14,6 +14,5 @@ final class PrintSummaryTests: XCTestCase {
             XCTAssertEqual(summary.fraction ?? -1, Double(percent) / 100, accuracy: 1e-12)
         }
         XCTAssertEqual(PrintSummary(PrinterStatus(state: .printing, progress: 99.6), end: nil).percent, "99 %")
-        XCTAssertEqual(PrintSummary(PrinterStatus(state: .printing, progress: 250), end: nil).percent, "100 %")
     }
 }
