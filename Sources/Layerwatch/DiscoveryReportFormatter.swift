@@ -11,28 +11,20 @@ enum DiscoveryReportFormatter {
             return String(format: trPlural("No printer answered or announced itself within %ld second.",
                                            "No printer answered or announced itself within %ld seconds.", seconds), seconds)
         }
-        let header = [tr("FAMILY"), tr("NAME"), tr("MODEL"), tr("ADDRESS"), tr("ID")]
-        let rows = [header] + printers.map { [$0.familyTitle, $0.name ?? "–", $0.modelName ?? "–", $0.address, $0.identifier] }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
-            }.joined()
-        }.joined(separator: "\n")
+        return TextTable.text(header: [tr("FAMILY"), tr("NAME"), tr("MODEL"), tr("ADDRESS"), tr("ID")],
+                              rows: printers.map { [$0.familyTitle, $0.name ?? "–", $0.modelName ?? "–", $0.address, $0.identifier] })
     }
 
     /// An array of objects: `family` (its id), `familyName`, `name`, `model`, `address`, `id`;
     /// a missing name or model is left out.
     static func json(_ printers: [DiscoveredPrinter]) -> String {
-        let objects: [[String: Any]] = printers.map { printer in
+        TextTable.json(printers.map { printer in
             var object: [String: Any] = ["family": printer.family, "familyName": printer.familyTitle,
                                          "address": printer.address, "id": printer.identifier]
             object["name"] = printer.name
             object["model"] = printer.modelName
             return object
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        })
     }
 
     /// Why a port could not be listened on or an ask sent, and whose printers are missed for it.

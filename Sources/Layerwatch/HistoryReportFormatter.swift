@@ -16,26 +16,18 @@ enum HistoryReportFormatter {
         let started = DateFormatter()
         started.locale = Locale(identifier: "en_US_POSIX")
         started.dateFormat = "yyyy-MM-dd HH:mm"
-        let header = [tr("STARTED"), tr("PRINTER"), tr("JOB"), tr("RESULT"), tr("DURATION")]
-        let rows = [header] + prints.map { print in
+        return TextTable.text(header: [tr("STARTED"), tr("PRINTER"), tr("JOB"), tr("RESULT"), tr("DURATION")],
+                              rows: prints.map { print in
             [started.string(from: print.started), TerminalText.safe(print.printerName), TerminalText.safe(print.job ?? "–"),
              words(print.result), print.duration.map(duration) ?? "–"]
-        }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
-            }.joined()
-        }.joined(separator: "\n")
+        })
     }
 
     /// An array of objects with `columns`' keys; what a print has not (an end, a picture) is null.
     static func json(_ prints: [JournalPrint]) -> String {
-        let objects = prints.map { print in
+        TextTable.json(prints.map { print in
             Dictionary(uniqueKeysWithValues: zip(columns, values(of: print).map { $0 ?? NSNull() }))
-        }
-        let data = (try? JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        })
     }
 
     /// A header of `columns` and a line per print (RFC 4180: a field with a comma, a quote or a
