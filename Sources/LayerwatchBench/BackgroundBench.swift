@@ -192,13 +192,7 @@ enum BackgroundBench {
             let trees = FarmProcesses(roots: roots)
             let window = CPUWindow(trees: trees, serverPIDs: serverPIDs, xvfb: desk.session.server.processIdentifier)
             let statusBefore = status.cpuSeconds, requestsBefore = status.requests
-            var resident: [Double] = [], anonymous: [Double] = []
-            for second in 0...Int(plan.seconds) {
-                if let rss = trees.megabytes("VmRSS") { resident.append(rss) }
-                if let anon = trees.megabytes("RssAnon") { anonymous.append(anon) }
-                if second < Int(plan.seconds) { Thread.sleep(forTimeInterval: 1) }
-            }
-            Thread.sleep(forTimeInterval: plan.seconds - Double(Int(plan.seconds)))
+            run.memory = MemoryFigures.sampling(trees, seconds: plan.seconds)
             let perMinute = 60 / plan.seconds
             let statusCPU = (status.cpuSeconds - statusBefore) * perMinute
             run.statusCPU = statusCPU
@@ -206,10 +200,6 @@ enum BackgroundBench {
             let answered = zip(status.requests, requestsBefore)
             run.pollsPerMinute = Double(answered.map { $0.polls - $1.polls }.reduce(0, +)) * perMinute / Double(printers)
             run.otherRequestsPerMinute = Double(answered.map { $0.others - $1.others }.reduce(0, +)) * perMinute / Double(printers)
-            run.peakRSS = resident.max()
-            run.steadyRSS = Percentiles(resident).median
-            run.steadyAnonymousRSS = Percentiles(anonymous).median
-            run.lifetimePeakRSS = trees.megabytes("VmHWM")
             run.cameraConnections = server.clients - 1  // less the keeper
             if let app {
                 run.windows = windows(of: app.processIdentifier).count

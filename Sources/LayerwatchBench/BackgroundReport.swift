@@ -77,7 +77,7 @@ struct BackgroundReport {
         return runs.map { run in
             guard run.failure == nil else { return [run.phase.label, "failed: \(run.failure!)"] + Array(repeating: "", count: Self.headers.count - 2) }
             return [run.phase.label, fmt(run.cpu, 1), fmt(run.cpu.map { $0 / 60 }, 3), ratio(run.cpu, farm?.cpu),
-                    fmt(run.steadyRSS, 0), fmt(run.peakRSS, 0), ratio(run.steadyRSS, farm?.steadyRSS), fmt(run.steadyAnonymousRSS, 0), fmt(run.lifetimePeakRSS, 0),
+                    fmt(run.memory.steadyRSS, 0), fmt(run.memory.peakRSS, 0), ratio(run.memory.steadyRSS, farm?.memory.steadyRSS), fmt(run.memory.steadyAnonymousRSS, 0), fmt(run.memory.lifetimePeakRSS, 0),
                     run.windows.map(String.init) ?? "–", run.pictures.map(String.init) ?? "–", run.cameraConnections.map(String.init) ?? "–",
                     fmt(run.pollsPerMinute, 1), fmt(run.otherRequestsPerMinute, 1), fmt(run.serverCPU, 1), fmt(run.statusCPU, 1), fmt(run.xvfbCPU, 1),
                     fmt(run.benchCPU, 1), fmt(run.otherCPU, 1)]
@@ -99,13 +99,13 @@ struct BackgroundReport {
             let gone = (background.camerasGoneSeconds.map { ", the RTSP server saw every camera go \(fmt($0, 1)) s after Alt+F4" } ?? "")
                 + (background.restartedSeconds.map { ", the process (same id) ran as `layerwatch --background` \(fmt($0, 1)) s after Alt+F4" } ?? "")
             let state = "\(background.windows ?? 0) window(s), \(background.cameraConnections.map(String.init) ?? "?") camera connection(s)\(gone), status polled \(fmt(background.pollsPerMinute, 1))/min per printer"
-            return [("CPU", \BackgroundRun.cpu, "s/min"), ("RSS (steady)", \BackgroundRun.steadyRSS, "MiB")].map { name, figure, unit in
+            return [("CPU", \BackgroundRun.cpu, "s/min"), ("RSS (steady)", \BackgroundRun.memory.steadyRSS, "MiB")].map { name, figure, unit in
                 guard let value = background[keyPath: figure], let shown = farm[keyPath: figure], shown > 0 else { return "\(phase.label), \(name): not measured" }
                 let met = value / shown <= Self.target ? "MET" : "NOT MET"
                 let vsTabs = tabs.flatMap { $0[keyPath: figure] }.map { "; against the 8 tabs (\(fmt($0, 1)) \(unit)) \(fmt(value / $0, 2))×" } ?? ""
                 let peers = name == "CPU"
                     ? ". Same window: camera server \(fmt(background.serverCPU, 1)) s/min (shown: \(fmt(farm.serverCPU, 1))), rest of the machine \(fmt(background.otherCPU, 1)) s/min (shown: \(fmt(farm.otherCPU, 1)))"
-                    : ". Of it anonymous (the process's own, not mapped libraries): \(fmt(background.steadyAnonymousRSS, 0)) MiB against \(fmt(farm.steadyAnonymousRSS, 0)) MiB shown (\(ratio(background.steadyAnonymousRSS, farm.steadyAnonymousRSS))); VmHWM over the process's life \(fmt(background.lifetimePeakRSS, 0)) MiB"
+                    : ". Of it anonymous (the process's own, not mapped libraries): \(fmt(background.memory.steadyAnonymousRSS, 0)) MiB against \(fmt(farm.memory.steadyAnonymousRSS, 0)) MiB shown (\(ratio(background.memory.steadyAnonymousRSS, farm.memory.steadyAnonymousRSS))); VmHWM over the process's life \(fmt(background.memory.lifetimePeakRSS, 0)) MiB"
                 return "\(met): \(phase.label), \(name) \(fmt(value, 1)) \(unit) = \(fmt(value / shown, 2))× the farm shown (\(fmt(shown, 1)) \(unit); target ≤ \(fmt(Self.target, 2))×)\(vsTabs) — \(state)\(peers)"
             }
         }
@@ -115,15 +115,15 @@ struct BackgroundReport {
     /// the background's own, in the same run.
     private func policy() -> [String] {
         guard let held = run(.keyframes) else { return ["not measured: the keyframes-only sessions did not run or failed"] }
-        var lines = ["\(BackgroundBench.printers) cameras held connected, keyframes only (`layerwatch-bench scenario --mode hidden`, no GTK): \(fmt(held.cpu, 1)) s/min = \(fmt(held.cpu.map { $0 / 60 }, 3)) cores, \(fmt(held.decodedPerSecond, 1)) frames decoded a second per camera, RSS steady \(fmt(held.steadyRSS, 0)) MiB for the whole process (the bench binary with FFmpeg, no GTK: its total is not the app's), of it anonymous \(fmt(held.steadyAnonymousRSS, 0)) MiB (the 8 sessions' decoders, buffers and frames: about what holding them would add to the app's own memory); camera server \(fmt(held.serverCPU, 1)) s/min over the same window"]
+        var lines = ["\(BackgroundBench.printers) cameras held connected, keyframes only (`layerwatch-bench scenario --mode hidden`, no GTK): \(fmt(held.cpu, 1)) s/min = \(fmt(held.cpu.map { $0 / 60 }, 3)) cores, \(fmt(held.decodedPerSecond, 1)) frames decoded a second per camera, RSS steady \(fmt(held.memory.steadyRSS, 0)) MiB for the whole process (the bench binary with FFmpeg, no GTK: its total is not the app's), of it anonymous \(fmt(held.memory.steadyAnonymousRSS, 0)) MiB (the 8 sessions' decoders, buffers and frames: about what holding them would add to the app's own memory); camera server \(fmt(held.serverCPU, 1)) s/min over the same window"]
         if let background = run(.started) ?? run(.closed), let cpu = background.cpu, let heldCPU = held.cpu {
-            lines.append("Disconnected (\(background.phase.label)): \(fmt(cpu, 1)) s/min for the whole app with its status polls, \(fmt(background.steadyAnonymousRSS, 0)) MiB anonymous; held at keyframes would be about \(fmt(cpu + heldCPU, 1)) s/min (\(fmt((cpu + heldCPU) / cpu, 1))× the disconnected figure), plus the camera server's TLS and sending to 8 more clients")
+            lines.append("Disconnected (\(background.phase.label)): \(fmt(cpu, 1)) s/min for the whole app with its status polls, \(fmt(background.memory.steadyAnonymousRSS, 0)) MiB anonymous; held at keyframes would be about \(fmt(cpu + heldCPU, 1)) s/min (\(fmt((cpu + heldCPU) / cpu, 1))× the disconnected figure), plus the camera server's TLS and sending to 8 more clients")
             if let farm = run(.farm)?.cpu {
                 lines.append("Against the farm shown (\(fmt(farm, 1)) s/min): disconnected \(fmt(cpu / farm, 2))×, held at keyframes about \(fmt((cpu + heldCPU) / farm, 2))×")
             }
         }
         if let floor = run(.ffmpeg) {
-            lines.append("Decode floor, every frame of the 8 cameras (ffmpeg -f null × 8): \(fmt(floor.cpu, 1)) s/min, RSS steady \(fmt(floor.steadyRSS, 0)) MiB")
+            lines.append("Decode floor, every frame of the 8 cameras (ffmpeg -f null × 8): \(fmt(floor.cpu, 1)) s/min, RSS steady \(fmt(floor.memory.steadyRSS, 0)) MiB")
         }
         lines.append("Not measured here: a notification's picture, for which the background connects the camera briefly; its cost falls on the moment a print ends or fails, not on every minute of the background")
         return lines

@@ -42,15 +42,8 @@ struct BackgroundRun: CPUSplitFigures {
     /// The machine's busy CPU less everything above: the keeper client, the kernel, and whatever
     /// else ran then (the other engineers' builds and tests share this machine).
     var otherCPU: Double?
-    /// The highest and the median `VmRSS` sampled every second of the window.
-    var peakRSS: Double?
-    var steadyRSS: Double?
-    /// The median `RssAnon`: the process's own memory (heap, frames, caches), without the files it
-    /// maps (GTK's and FFmpeg's libraries, fonts), which other processes share.
-    var steadyAnonymousRSS: Double?
-    /// `VmHWM` at the window's end: the peak over the process's whole life (after the window
-    /// closed, the shown farm's).
-    var lifetimePeakRSS: Double?
+    /// Its memory over the window (`VmHWM`: after the window closed, the shown farm's peak).
+    var memory = MemoryFigures()
     /// Status polls (`/printer/objects/query`) each Moonraker answered a minute over the window,
     /// and its other requests (Spoolman's spool, …).
     var pollsPerMinute: Double?

@@ -65,23 +65,13 @@ enum MixedFarmBench {
         let window = CPUWindow(trees: trees, serverPIDs: farm.pids, xvfb: desk.session.server.processIdentifier)
         let threadsBefore = ProcFS.threadCPUSecondsByName(pid: pid)
         let before = farm.members.map { (counts: $0.fake.counts, cpu: $0.cpuSeconds) }
-        var resident: [Double] = [], anonymous: [Double] = []
-        for second in 0...Int(plan.seconds) {
-            if let rss = trees.megabytes("VmRSS") { resident.append(rss) }
-            if let anon = trees.megabytes("RssAnon") { anonymous.append(anon) }
-            if second < Int(plan.seconds) { Thread.sleep(forTimeInterval: 1) }
-        }
-        Thread.sleep(forTimeInterval: plan.seconds - Double(Int(plan.seconds)))
+        run.memory = MemoryFigures.sampling(trees, seconds: plan.seconds)
         let perMinute = 60 / plan.seconds
         let fakesCPU = zip(farm.members, before).map { $0.cpuSeconds - $1.cpu }
         window.split(over: plan.seconds, into: &run)
         run.threads = ProcFS.threadCPUSecondsByName(pid: pid).map { name, seconds in (name, (seconds - (threadsBefore[name] ?? 0)) * perMinute) }
             .sorted { $0.1 > $1.1 }
         run.threadCount = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? nil
-        run.peakRSS = resident.max()
-        run.steadyRSS = Percentiles(resident).median
-        run.steadyAnonymousRSS = Percentiles(anonymous).median
-        run.lifetimePeakRSS = trees.megabytes("VmHWM")
         let sockets = AppSockets.established(pids: trees.pids)
         run.connections = sockets.count
         run.families = MixedFamily.allCases.map { family in
@@ -134,10 +124,7 @@ struct MixedFarmRun: CPUSplitFigures {
     var xvfbCPU: Double?
     var benchCPU: Double?
     var otherCPU: Double?
-    var peakRSS: Double?
-    var steadyRSS: Double?
-    var steadyAnonymousRSS: Double?
-    var lifetimePeakRSS: Double?
+    var memory = MemoryFigures()
     /// Seconds from the app's start until every fake saw it watch.
     var liveSeconds: Double?
     /// The app's threads by name, CPU s/min over the window, busiest first.

@@ -63,8 +63,8 @@ struct MixedFarmReport {
 
     private func appRow() -> [String] {
         guard run.failure == nil else { return ["failed: \(run.failure!)"] + Array(repeating: "", count: Self.appHeaders.count - 1) }
-        return ["8 printers", fmt(run.cpu, 2), fmt(run.cpu.map { $0 / 60 }, 4), fmt(run.steadyRSS, 1), fmt(run.peakRSS, 1), fmt(run.steadyAnonymousRSS, 1),
-                fmt(run.lifetimePeakRSS, 1), run.threadCount.map(String.init) ?? "–", run.connections.map(String.init) ?? "–", fmt(run.liveSeconds, 1),
+        return ["8 printers", fmt(run.cpu, 2), fmt(run.cpu.map { $0 / 60 }, 4), fmt(run.memory.steadyRSS, 1), fmt(run.memory.peakRSS, 1), fmt(run.memory.steadyAnonymousRSS, 1),
+                fmt(run.memory.lifetimePeakRSS, 1), run.threadCount.map(String.init) ?? "–", run.connections.map(String.init) ?? "–", fmt(run.liveSeconds, 1),
                 fmt(run.serverCPU, 2), fmt(run.xvfbCPU, 2), fmt(run.benchCPU, 2), fmt(run.otherCPU, 1)]
     }
 
@@ -82,8 +82,8 @@ struct MixedFarmReport {
         guard run.failure == nil, let cpu = run.cpu else { return ["not measured: \(run.failure ?? "no figures")"] }
         let cores = cpu / 60
         var lines = ["\(cores <= MixedFarmBench.targetCores ? "MET" : "NOT MET"): CPU \(fmt(cores, 4)) core (\(fmt(cpu, 2)) s/min) against ≤ \(fmt(MixedFarmBench.targetCores, 2)) core (\(fmt(MixedFarmBench.targetCores * 60, 1)) s/min) = \(fmt(cores / MixedFarmBench.targetCores, 2))× the target; the fakes beside it \(fmt(run.serverCPU, 2)) s/min, the rest of the machine \(fmt(run.otherCPU, 1)) s/min"]
-        if let median = run.steadyRSS, let peak = run.peakRSS {
-            lines.append("\(peak <= MixedFarmBench.targetMiB ? "MET" : "NOT MET"): RSS median \(fmt(median, 1)) MiB, peak in the window \(fmt(peak, 1)) MiB against ≤ \(fmt(MixedFarmBench.targetMiB, 0)) MiB (peak = \(fmt(peak / MixedFarmBench.targetMiB, 2))× the target); of it anonymous \(fmt(run.steadyAnonymousRSS, 1)) MiB, the rest mapped libraries shared with other processes; VmHWM over the process's life \(fmt(run.lifetimePeakRSS, 1)) MiB")
+        if let median = run.memory.steadyRSS, let peak = run.memory.peakRSS {
+            lines.append("\(peak <= MixedFarmBench.targetMiB ? "MET" : "NOT MET"): RSS median \(fmt(median, 1)) MiB, peak in the window \(fmt(peak, 1)) MiB against ≤ \(fmt(MixedFarmBench.targetMiB, 0)) MiB (peak = \(fmt(peak / MixedFarmBench.targetMiB, 2))× the target); of it anonymous \(fmt(run.memory.steadyAnonymousRSS, 1)) MiB, the rest mapped libraries shared with other processes; VmHWM over the process's life \(fmt(run.memory.lifetimePeakRSS, 1)) MiB")
         }
         let sessions = run.families.compactMap(\.sessionsOpen).reduce(0, +)
         let cameras = run.families.map { $0.cameraOpenings + $0.cameraSockets }.reduce(0, +)
