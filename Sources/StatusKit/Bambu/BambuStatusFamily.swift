@@ -9,9 +9,8 @@ struct BambuStatusFamily: StatusURLFamily {
     var cameraListRefusal: String? { tr("a Bambu printer has one camera: add it with its access code") }
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
-        guard let code = secret ?? url.password?.removingPercentEncoding ?? url.password, !code.isEmpty else {
-            throw StatusEndpoint.ParseError(description: tr("a bambu:// URL needs the access code: bambu://bblp:CODE@HOST?serial=SERIAL"))
-        }
+        let code = try required(secret ?? url.password?.removingPercentEncoding ?? url.password,
+                                missing: tr("a bambu:// URL needs the access code: bambu://bblp:CODE@HOST?serial=SERIAL"))
         let serial = url.query(item: "serial").flatMap { $0.isEmpty ? nil : $0 }
         return .bambu(host: host, port: url.port ?? usualPort, accessCode: code, serial: serial)
     }

@@ -3,17 +3,9 @@ import StreamKit
 
 /// The Creality family's status side: the printer's LAN websocket (K1, K2, Hi, Ender-3 V3
 /// families), which wants no login, `creality://HOST[:PORT]`.
-struct CrealityStatusFamily: StatusURLFamily {
+struct CrealityStatusFamily: AddressOnlyStatusFamily {
     let declared = StatusDeclaration(scheme: "creality", usualPort: StatusEndpoint.crealityPort, urlExample: "creality://HOST",
                                      traits: .switchableLight)
-
-    func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
-        .creality(host: host, port: url.port ?? usualPort)
-    }
-
-    func description(of endpoint: StatusEndpoint, host: String) -> String {
-        "creality://\(host):\(endpoint.port)"
-    }
 
     func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection {
         CrealityConnection(host: endpoint.host, port: endpoint.port, log: log)

@@ -3,17 +3,9 @@ import StreamKit
 
 /// The Elegoo family's status side: a Centauri Carbon's SDCP V3 websocket, which wants no login,
 /// `elegoo://HOST[:PORT]`. Its one camera is the MJPEG stream the status connection turns on.
-struct ElegooStatusFamily: StatusURLFamily {
+struct ElegooStatusFamily: AddressOnlyStatusFamily {
     let declared = StatusDeclaration(scheme: "elegoo", usualPort: StatusEndpoint.elegooPort, urlExample: "elegoo://HOST",
                                      traits: [.switchableLight, .turnsCameraOn])
-
-    func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
-        .elegoo(host: host, port: url.port ?? usualPort)
-    }
-
-    func description(of endpoint: StatusEndpoint, host: String) -> String {
-        "elegoo://\(host):\(endpoint.port)"
-    }
 
     func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection {
         ElegooConnection(host: endpoint.host, port: endpoint.port, log: log)

@@ -46,10 +46,31 @@ protocol StatusURLFamily: StatusFamily {
 }
 
 extension StatusURLFamily {
+    /// `secret` when the URL or the command line gave one, else the refusal `missing` (where the
+    /// printer or its host shows it, how to give it).
+    func required(_ secret: String?, missing: @autoclosure () -> String) throws(StatusEndpoint.ParseError) -> String {
+        guard let secret, !secret.isEmpty else { throw StatusEndpoint.ParseError(description: missing()) }
+        return secret
+    }
+
     /// Other schemes read as this family's (`klipper` for Moonraker).
     var aliases: [String] { declared.aliases }
     /// The URL the usage hints show (`moonraker://HOST`).
     var urlExample: String { declared.urlExample }
+}
+
+/// A family whose URL carries only the printer's address (`creality://HOST[:PORT]`): no login, no
+/// serial, so its endpoint and description are the address alone.
+protocol AddressOnlyStatusFamily: StatusURLFamily {}
+
+extension AddressOnlyStatusFamily {
+    func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
+        StatusEndpoint(family: self, host: host, port: url.port ?? usualPort)
+    }
+
+    func description(of endpoint: StatusEndpoint, host: String) -> String {
+        "\(scheme)://\(host):\(endpoint.port)"
+    }
 }
 
 /// What a family's status side is called and can do, declared in one value by each family: its

@@ -10,13 +10,10 @@ struct FlashforgeStatusFamily: StatusURLFamily {
                                      urlExample: "flashforge://HOST?serial=SERIAL", traits: [.speaksHTTP, .switchableLight, .cancelsPrints])
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
-        guard let serial = url.query(item: "serial"), !serial.isEmpty else {
-            throw StatusEndpoint.ParseError(description: tr("a flashforge:// URL needs the printer's serial number: flashforge://HOST?serial=SERIAL"))
-        }
-        guard let key else {
-            throw StatusEndpoint.ParseError(description: tr("a flashforge:// URL needs the printer's check code: give it with --code-from-stdin, or name a saved printer with --printer"))
-        }
-        return .flashforge(host: host, port: url.port ?? usualPort, serial: serial, checkCode: key)
+        let serial = try required(url.query(item: "serial"),
+                                  missing: tr("a flashforge:// URL needs the printer's serial number: flashforge://HOST?serial=SERIAL"))
+        let code = try required(key, missing: tr("a flashforge:// URL needs the printer's check code: give it with --code-from-stdin, or name a saved printer with --printer"))
+        return .flashforge(host: host, port: url.port ?? usualPort, serial: serial, checkCode: code)
     }
 
     func description(of endpoint: StatusEndpoint, host: String) -> String {

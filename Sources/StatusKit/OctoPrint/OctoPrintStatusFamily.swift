@@ -8,10 +8,8 @@ struct OctoPrintStatusFamily: StatusURLFamily {
                                      traits: [.speaksHTTP, .cancelsPrints])
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
-        guard let key else {
-            throw StatusEndpoint.ParseError(description: tr("an octoprint:// URL needs the API key: octoprint://HOST?key=KEY"))
-        }
-        return .octoprint(host: host, port: url.port ?? usualPort, apiKey: key)
+        .octoprint(host: host, port: url.port ?? usualPort,
+                   apiKey: try required(key, missing: tr("an octoprint:// URL needs the API key: octoprint://HOST?key=KEY")))
     }
 
     func description(of endpoint: StatusEndpoint, host: String) -> String {

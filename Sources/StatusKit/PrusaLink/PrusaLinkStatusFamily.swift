@@ -12,9 +12,8 @@ struct PrusaLinkStatusFamily: StatusURLFamily {
     var cameraListRefusal: String? { tr("PrusaLink lists no camera: add the printer's camera by its URL (a Buddy3D camera's is rtsp://CAMERA/live)") }
 
     func endpoint(_ url: URLComponents, host: String, key: String?, secret: String?) throws(StatusEndpoint.ParseError) -> StatusEndpoint {
-        guard let password = key ?? url.password?.removingPercentEncoding ?? url.password, !password.isEmpty else {
-            throw StatusEndpoint.ParseError(description: tr("a prusalink:// URL needs the printer's password (Settings → Network → PrusaLink on the printer): give it with --code-from-stdin, or name a saved printer with --printer"))
-        }
+        let password = try required(key ?? url.password?.removingPercentEncoding ?? url.password,
+                                    missing: tr("a prusalink:// URL needs the printer's password (Settings → Network → PrusaLink on the printer): give it with --code-from-stdin, or name a saved printer with --printer"))
         return .prusaLink(host: host, port: url.port ?? usualPort, password: password)
     }
 
