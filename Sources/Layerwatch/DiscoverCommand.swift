@@ -7,17 +7,17 @@ import StreamKit
 /// for every family Layerwatch can discover (`PrinterDiscovery` with every discovery's ports and
 /// asks): Bambu Lab printers heard announcing themselves, Elegoo, Flashforge and Prusa printers asked.
 struct DiscoverCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "discover",
-        abstract: tr("List the printers on the network: Bambu Lab printers announcing themselves, Elegoo, Flashforge and Prusa printers asked."),
-        discussion: tr("Exit codes: 0 listed (even none), 1 could neither listen nor ask, 64 invalid options.")
-    )
-
     /// Bambu printers announce themselves every few seconds, and a second round of asks goes out
     /// after two: five seconds hear each at least once.
     static let defaultSeconds = 5
     /// Asks are datagrams, which may be lost: they are sent again this often while listening.
     static let askInterval: TimeInterval = 2
+
+    static let configuration = CommandConfiguration(
+        commandName: "discover",
+        abstract: tr("List the printers on the network: Bambu Lab printers announcing themselves, Elegoo, Flashforge and Prusa printers asked."),
+        discussion: tr("Exit codes: 0 listed (even none), 1 could neither listen nor ask, 64 invalid options.")
+    )
 
     @Option(name: .long, help: ArgumentHelp(tr("Listen and ask for this many seconds, from 1 to 600.")))
     var seconds = defaultSeconds

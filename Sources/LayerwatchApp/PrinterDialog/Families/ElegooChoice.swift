@@ -7,8 +7,7 @@ extension PrinterChoice {
     static let elegoo = PrinterChoice(
         title: tr("Elegoo Centauri Carbon"), kind: .elegoo,
         fields: [.name: FieldText(placeholder: tr("Centauri Carbon in the workshop")),
-                 .host: FieldText(placeholder: address,
-                                  hint: tr("On the printer's screen: Settings → Network, the IP address. No password is needed.")),
+                 .host: FieldText(placeholder: address, hint: tr("On the printer's screen: Settings → Network, the IP address. No password is needed.")),
                  .url: cameraURL, .timelapse: timelapse],
         connectionTest: StatusBeforeCameras())
 }
