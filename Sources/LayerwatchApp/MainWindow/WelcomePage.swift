@@ -18,7 +18,7 @@ final class WelcomePage {
         widget = adw_status_page_new()
         adw_status_page_set_icon_name(gcast(widget), "io.github.layerwatch.Layerwatch")
         adw_status_page_set_title(gcast(widget), tr("Welcome to Layerwatch"))
-        adw_status_page_set_description(gcast(widget), tr("Watch your 3D printers' cameras and prints live, and be told when a print finishes or fails. Add a Bambu Lab, Klipper (Moonraker), OctoPrint or Creality printer, or any camera by its address."))
+        adw_status_page_set_description(gcast(widget), tr("Watch your 3D printers' cameras and prints live, and be told when a print finishes or fails. Add a Bambu Lab, Creality, Elegoo, Flashforge, Klipper (Moonraker), OctoPrint or Prusa printer, or any camera by its address."))
         let buttons = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
         gtk_widget_set_halign(buttons, GTK_ALIGN_CENTER)
         for (feature, suggested) in [(Feature.addPrinter, true), (Feature.showDemo, false)] {
