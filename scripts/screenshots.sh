@@ -4,7 +4,8 @@
 # server), the stats overlay (on that server, with the right code), that camera zoomed 2× and
 # being recorded, tabs, the dialog and a mini window of that camera, a Klipper printer mid-print (the status strip and
 # print controls, from a loopback Moonraker) with its camera list and its stop question, the farm view of six printers
-# and a Bambu printer's AMS trays (the filament swatches); then the welcome page, the demo printer and
+# and a Bambu printer's AMS trays (the filament swatches), a farm of the newer families (Elegoo,
+# Flashforge, Prusa); then the welcome page, the demo printer and
 # the Add Printer dialog dark (ADW_DEBUG_COLOR_SCHEME=prefer-dark, libadwaita's stand-in for the
 # desktop's dark style), and the welcome page and the Add Printer dialog 360 px wide (a phone's
 # width). Run `make screenshots`
@@ -111,22 +112,24 @@ shot mini 1000 640 2 ctrl+shift+p "rtsps://bblp:12345678@127.0.0.1:$rtsps/stream
 
 # A Klipper printer with two cameras mid-print: Moonraker told the print's state through a FIFO
 # on its stdin, the printer saved in the config the app starts with; then its Edit Printer dialog.
-# start_moonraker PORT_VAR FD_VAR: a loopback Moonraker whose stdin is a FIFO held open on a new
-# file descriptor, stored in FD_VAR (write commands to it), its port in PORT_VAR.
+# start_fake PORT_VAR FD_VAR SCRIPT [ARGS...]: a loopback fake printer (Tests/Servers/SCRIPT) whose
+# stdin is a FIFO held open on a new file descriptor, stored in FD_VAR (write commands to it), its
+# port in PORT_VAR; start_moonraker PORT_VAR FD_VAR: a Moonraker so.
 fifos=()
-start_moonraker() {
+start_fake() {
     local fifo log fd
     fifo=$(mktemp -u)
     mkfifo "$fifo"
     fifos+=("$fifo")
     log=$(mktemp)
-    /usr/bin/python3 Tests/Servers/moonraker_server.py < "$fifo" > "$log" 2>/dev/null &
+    /usr/bin/python3 "Tests/Servers/$3" "${@:4}" < "$fifo" > "$log" 2>/dev/null &
     pids+=($!)
     exec {fd}>"$fifo"
     for _ in $(seq 100); do grep -q '"ready"' "$log" && break; sleep 0.1; done
     printf -v "$1" '%s' "$(sed -n 's/.*"port": *\([0-9]*\).*/\1/p' "$log" | head -1)"
     printf -v "$2" '%s' "$fd"
 }
+start_moonraker() { start_fake "$1" "$2" moonraker_server.py; }
 start_moonraker moonraker moonraker_in
 echo '{"cmd":"set","status":{"print_stats":{"state":"printing","filename":"voron_cube_0.2mm_ABS.gcode","print_duration":2520,"info":{"current_layer":57,"total_layer":180}},"display_status":{"progress":0.42},"extruder":{"temperature":244.6,"target":245},"heater_bed":{"temperature":99.8,"target":100}}}' >&"$moonraker_in"
 mkdir -p "$XDG_CONFIG_HOME/layerwatch"
@@ -180,6 +183,30 @@ cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
 JSON
 shot filament 1100 700 5 -
 rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "$bambu_fifo"
+
+# A farm of the newer families, each from its own fake printer, all printing: an Elegoo Centauri
+# Carbon (its SDCP websocket on 3030 and its own MJPEG camera on 3031, on a loopback address of its
+# own), a Flashforge Adventurer 5M (its camera the MJPEG stream its /detail names) and a Prusa Core
+# One through PrusaLink without a camera (the job's thumbnail in the camera's place).
+elegoo_host=127.31.0.1
+start_fake elegoo elegoo_in elegoo_sdcp_server.py --bind "$elegoo_host" --port 3030 --camera-port 3031
+echo '{"cmd":"set","fields":{"TempOfNozzle":220.4,"TempTargetNozzle":220,"TempOfHotbed":60.1,"TempTargetHotbed":60,"TempOfBox":31,"LightStatus":{"SecondLight":1},"PrintInfo":{"Status":13,"Filename":"/local/phone_stand_PLA.gcode","Progress":64,"CurrentLayer":115,"TotalLayer":180,"CurrentTicks":2900,"TotalTicks":4500}}}' >&"$elegoo_in"
+start_fake flashforge flashforge_in flashforge_server.py --serial SNMOMC9900001 --check-code 31415926
+echo '{"cmd":"set","detail":{"status":"printing","printFileName":"cable_clip_PETG.gx","printProgress":0.27,"printLayer":31,"targetPrintLayer":120,"estimatedTime":3300,"rightTemp":240.2,"rightTargetTemp":240,"platTemp":80.1,"platTargetTemp":80,"lightStatus":"open"}}' >&"$flashforge_in"
+start_fake prusa prusa_in prusalink_server.py --password Pr1ntPass
+echo '{"cmd":"thumbnail","width":440,"height":290}' >&"$prusa_in"
+echo '{"cmd":"set","printer":{"state":"PRINTING","temp_nozzle":230.1,"target_nozzle":230,"temp_bed":90.2,"target_bed":90},"job":{"id":7,"progress":81,"time_remaining":1500,"time_printing":6300,"file":{"name":"WALL_H~1.BGC","display_name":"wall_hook_PETG.bgcode"}}}' >&"$prusa_in"
+cat > "$XDG_CONFIG_HOME/layerwatch/printers.json" <<JSON
+{"formatVersion": 3, "printers": [
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96520", "name": "Centauri Carbon", "kind": "elegoo", "host": "$elegoo_host", "cameras": []},
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96521", "name": "Adventurer 5M", "kind": "flashforge", "host": "127.0.0.1",
+   "apiPort": $flashforge, "serial": "SNMOMC9900001", "accessCode": "31415926",
+   "cameras": [{"id": "7F9619FF-8B86-D011-B42D-00CF4FC96521", "url": "http://127.0.0.1:$mjpeg/?action=stream&n=3"}]},
+  {"id": "6F9619FF-8B86-D011-B42D-00CF4FC96522", "name": "Core One", "kind": "prusalink", "host": "127.0.0.1",
+   "apiPort": $prusa, "accessCode": "Pr1ntPass", "cameras": []}]}
+JSON
+shot families 1300 720 6 - --farm
+rm -f "$XDG_CONFIG_HOME/layerwatch/printers.json" "${fifos[@]}"
 
 # Dark (libadwaita 1.2 reads ADW_DEBUG_COLOR_SCHEME as the desktop's preference; the app's
 # appearance follows the system unless set) and 360 px wide: the welcome page, the demo printer, the
