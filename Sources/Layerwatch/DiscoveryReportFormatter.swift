@@ -29,7 +29,7 @@ enum DiscoveryReportFormatter {
 
     /// Why a port could not be listened on or an ask sent, and whose printers are missed for it.
     static func text(_ failure: PrinterDiscovery.BindFailure) -> String {
-        let families = failure.familyTitles.joined(separator: ", ")
+        let families = SpokenList.all(failure.familyTitles)
         if let address = failure.askedAddress {
             switch failure.code {
             case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EADDRNOTAVAIL, ENODEV:

@@ -52,6 +52,9 @@ final class DiscoveryPatienceTests: XCTestCase {
             gtk_window_present(gcast(window))
             XCTAssertTrue(iterateMainContext(timeout: 5) { spinnerTurning(in: list.widget) })
             let looking = list.searchingText
+            XCTAssertEqual(looking, "Bambu Lab printers on this network announce themselves every few seconds. Elegoo, Flashforge and Prusa "
+                               + "printers on this network are asked every few seconds. You can also add one by its address.",
+                           "how each registered family is found, the families listed as a sentence lists them")
             XCTAssertTrue(iterateMainContext(timeout: 4) { list.searchingText != looking }, "after the quiet while: \(looking)")
             XCTAssertTrue(list.searchingText.hasPrefix("No printer has announced itself yet"), list.searchingText)
             XCTAssertTrue(spinnerTurning(in: list.widget), "and it keeps looking")

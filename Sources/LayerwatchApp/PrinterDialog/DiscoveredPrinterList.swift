@@ -74,9 +74,9 @@ final class DiscoveredPrinterList {
     private static var lookingText: String {
         let heard = PrinterDiscovery.Endpoint.everyFamilyTitles, asked = DiscoveryAsk.everyFamilyTitles
         return [heard.isEmpty ? nil : String(format: tr("%@ printers on this network announce themselves every few seconds."),
-                                             heard.joined(separator: ", ")),
+                                             SpokenList.all(heard)),
                 asked.isEmpty ? nil : String(format: tr("%@ printers on this network are asked every few seconds."),
-                                             asked.joined(separator: ", ")),
+                                             SpokenList.all(asked)),
                 tr("You can also add one by its address.")].compactMap { $0 }.joined(separator: " ")
     }
 
@@ -100,7 +100,7 @@ final class DiscoveredPrinterList {
         Self.describe(searching.pointer, title: tr("Cannot look for printers"),
                       subtitle: holder.map {
                           String(format: tr("Another program on this computer holds the port %@ printers announce themselves on. Add the printer by its address."),
-                                 $0.familyTitles.joined(separator: ", "))
+                                 SpokenList.all($0.familyTitles))
                       } ?? tr("This computer does not let Layerwatch listen for printers on the network. Add the printer by its address."))
     }
 

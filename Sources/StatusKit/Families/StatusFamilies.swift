@@ -18,10 +18,4 @@ enum StatusFamilies {
     static func family(scheme: String) -> (any StatusURLFamily)? {
         all.first { $0.scheme == scheme || $0.aliases.contains(scheme) }
     }
-
-    /// "a, b, c or d", for the usage hints.
-    static func either(_ items: [String]) -> String {
-        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
-        return String(format: tr("%@ or %@"), items.dropLast().joined(separator: ", "), last)
-    }
 }

@@ -53,11 +53,11 @@ public struct StatusEndpoint: Hashable, Sendable {
         guard let components = URLComponents(string: trimmed), let scheme = components.scheme?.lowercased(),
               let rawHost = components.host, !rawHost.isEmpty else {
             throw ParseError(description: String(format: tr("not a status URL: use %@"),
-                                                 StatusFamilies.either(StatusFamilies.all.map(\.urlExample))))
+                                                 SpokenList.either(StatusFamilies.all.map(\.urlExample))))
         }
         guard let family = StatusFamilies.family(scheme: scheme) else {
             throw ParseError(description: String(format: tr("unknown status URL scheme %@: use %@"), TerminalText.safe(scheme),
-                                                 StatusFamilies.either(StatusFamilies.all.map { "\($0.scheme)://" })))
+                                                 SpokenList.either(StatusFamilies.all.map { "\($0.scheme)://" })))
         }
         let key = secret ?? components.query(item: "key").flatMap { $0.isEmpty ? nil : $0 }
         return try family.endpoint(components, host: StreamSource.unbracketed(rawHost), key: key, secret: secret)
