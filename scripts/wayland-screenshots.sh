@@ -7,7 +7,7 @@
 #
 # Weston's headless backend has no seat: no keyboard, no pointer, so no key can be sent. The dialog
 # and the mini window are opened through the window's actions on the session bus instead
-# (org.gtk.Actions.Activate of win.add-printer / win.pop-out, what Ctrl+T and Ctrl+Shift+P run).
+# (org.gtk.Actions.Activate of win.add-printer, what Ctrl+T runs; the mini window restored from the config).
 # The screenshots come from weston's screenshooter protocol, which weston 10 offers every client
 # when started with --debug (weston-screenshooter writes the whole output); ImageMagick trims them
 # to the windows and their shadows.
@@ -72,7 +72,8 @@ activate() {
 }
 
 # shot NAME WIDTH HEIGHT SETTLE_SECONDS [ACTION|-] [layerwatch arguments...]: a config of its own
-# (no saved printer; the window's size saved there), so each run starts the same.
+# (the window's size saved there; the saved printers and mini windows $PRINTERS and $MINIS, none
+# unless set), so each run starts the same.
 shot() {
     local name=$1 width=$2 height=$3 settle=$4 action=$5
     shift 5
@@ -80,8 +81,8 @@ shot() {
     XDG_STATE_HOME=$(mktemp -d -p "$work")
     export XDG_CONFIG_HOME XDG_STATE_HOME
     mkdir -p "$XDG_CONFIG_HOME/layerwatch"
-    echo "{\"formatVersion\": 3, \"printers\": [], \"window\": {\"width\": $width, \"height\": $height, \"maximized\": false}}" \
-        > "$XDG_CONFIG_HOME/layerwatch/printers.json"
+    echo "{\"formatVersion\": 3, \"printers\": ${PRINTERS:-[]}, \"miniWindows\": ${MINIS:-[]}," \
+         "\"window\": {\"width\": $width, \"height\": $height, \"maximized\": false}}" > "$XDG_CONFIG_HOME/layerwatch/printers.json"
     "$app" "$@" > "$work/$name.log" 2>&1 &
     local pid=$!
     # Mapped: its actions are on the bus.
@@ -105,4 +106,8 @@ shot() {
 shot welcome 960 680 2 -
 shot demo 960 680 3 - --demo
 shot dialog 960 680 2 add-printer --demo
-shot mini 960 680 3 pop-out --demo
+# A mini window as the app restores it (a picture's pop-out is its own widget's action, which the
+# bus does not carry): a saved camera of the demo clip, popped out when the app last ran.
+clip=6F9619FF-8B86-D011-B42D-00CF4FC96530
+PRINTERS="[{\"id\": \"$clip\", \"name\": \"Demo clip\", \"kind\": \"generic\", \"cameras\": [{\"id\": \"7F9619FF-8B86-D011-B42D-00CF4FC96530\", \"url\": \"$PWD/data/demo-printer.mp4\"}]}]" \
+MINIS="[{\"printerID\": \"$clip\", \"width\": 480, \"height\": 270}]" shot mini 960 680 3 -

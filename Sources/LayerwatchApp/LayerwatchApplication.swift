@@ -263,7 +263,11 @@ public final class LayerwatchApplication: FeatureContext {
             earlyConsumers.forEach { $0.detach() }  // the tabs hold the connections now
             earlyConsumers = []
             recordings.releaseSessions()
-            miniWindows.restore(library.config.miniWindows, over: window)
+            // Once the window is up, so they open over it where nothing keeps them above (Wayland).
+            whenMapped(window.window) { [weak self, weak window] in
+                guard let self, let window else { return }
+                miniWindows.restore(library.config.miniWindows, over: window)
+            }
         }
     }
 
