@@ -9,9 +9,9 @@ import StreamKit
 /// background stay included), a `PrintRecorder` per saved printer fed the printer's live status
 /// from the hub, and the pictures of each print — once its first layer is done, and when it ends:
 /// full resolution, upright, JPEGs in `pictures` beside the journal — taken as the notifications
-/// take theirs (a camera not
-/// connected in the background connects for a moment). It exists so the application only composes
-/// it, and says what became of a journal that could not be read (`problem`).
+/// take theirs (a camera not connected in the background connects for a moment). It exists so the
+/// application only composes it, and says what became of a journal that could not be read
+/// (`problem`).
 @MainActor
 final class PrintJournal {
     let store: JournalStore
