@@ -352,7 +352,8 @@ public final class LayerwatchApplication: FeatureContext {
     func chooseGo2RTCExport() { window.map { Go2RTCExportDialog.present(over: $0, library: library) } }
     func closeSelectedTab() { window?.tabs.requestCloseSelected() }
     func showAbout() { AppMenu.showAbout(parent: window?.window, version: Installation.version) }
-    func showPreferences() { preferences.show(over: window?.window, library: library, actions: editor.preferencesActions) }
+    func showPreferences() { preferences.show(over: window?.window, library: library, actions: editor.preferencesActions,
+                                                         journal: journal?.store) }
     func showFarm(_ shown: Bool) { window?.showFarm(shown) }
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
     /// Presents the main window (opening it if need be) with the printer's tab selected.

@@ -9,7 +9,7 @@ import XCTest
 final class PreferencesCodingTests: XCTestCase {
     private static let chosen = Preferences(runInBackground: false, startAtLogin: true, notifiedEvents: [.failed, .cameraLost],
                                             cameraLostMinutes: 17, soundOnFailure: false, snapshotFolder: "/srv/shots",
-                                            recordingFolder: "/srv/videos", appearance: .dark)
+                                            recordingFolder: "/srv/videos", appearance: .dark, keepPicturesDays: 0)
 
     func testWhatIsSetComesBackThroughTheStore() throws {
         let directory = try makeTemporaryDirectory()
@@ -23,13 +23,15 @@ final class PreferencesCodingTests: XCTestCase {
         XCTAssertTrue(read.runInBackground)
         XCTAssertFalse(read.startAtLogin)
         XCTAssertEqual(read.notifiedEvents, Set(Preferences.Event.allCases))
+        XCTAssertEqual(read.keepPicturesDays, 90, "the journal's pictures are kept 90 days")
         XCTAssertEqual(AppConfig().preferences, Preferences.standard, "a config from before preferences")
     }
 
     func testEachBadFieldTakesItsDefaultAndKeepsTheOthers() throws {
         let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.chosen)) as! [String: Any]
         let bad: [String: Any] = ["runInBackground": "no", "startAtLogin": 1, "notifiedEvents": "finished", "cameraLostMinutes": "5",
-                                  "soundOnFailure": [true], "snapshotFolder": 42, "recordingFolder": ["a": 1], "appearance": "sepia"]
+                                  "soundOnFailure": [true], "snapshotFolder": 42, "recordingFolder": ["a": 1], "appearance": "sepia",
+                                  "keepPicturesDays": -3]
         let standard = Preferences.standard
         for (key, value) in bad {
             var fields = encoded
@@ -44,6 +46,7 @@ final class PreferencesCodingTests: XCTestCase {
             case "soundOnFailure": expected.soundOnFailure = standard.soundOnFailure
             case "snapshotFolder": expected.snapshotFolder = nil
             case "recordingFolder": expected.recordingFolder = nil
+            case "keepPicturesDays": expected.keepPicturesDays = standard.keepPicturesDays
             default: expected.appearance = standard.appearance
             }
             XCTAssertEqual(read, expected, "\(key): \(value)")

@@ -71,6 +71,23 @@ final class JournalDatabase {
         try sql.run("UPDATE prints SET \(final ? "final_picture" : "first_layer_picture") = ? WHERE key = ?", [.text(file.path), .text(key)])
     }
 
+    /// The pictures of the prints that ended before `cutoff` (or started before it, not ended),
+    /// forgotten in the same transaction: the prints stay, without pictures.
+    func takePictures(before cutoff: Date) throws -> [URL] {
+        let old: [SQLiteValue] = [.real(cutoff.timeIntervalSince1970)]
+        return try sql.transaction {
+            let paths = try sql.rows("""
+                SELECT first_layer_picture, final_picture FROM prints
+                WHERE coalesce(ended, started) < ? AND (first_layer_picture IS NOT NULL OR final_picture IS NOT NULL)
+                """, old) { [$0.text(0), $0.text(1)] }
+            try sql.run("""
+                UPDATE prints SET first_layer_picture = NULL, final_picture = NULL
+                WHERE coalesce(ended, started) < ? AND (first_layer_picture IS NOT NULL OR final_picture IS NOT NULL)
+                """, old)
+            return paths.joined().compactMap { $0.map(URL.init(fileURLWithPath:)) }
+        }
+    }
+
     /// The page of prints `query` asks for, newest first.
     func prints(_ query: JournalQuery) throws -> [JournalPrint] {
         let (select, values) = Self.select(query)

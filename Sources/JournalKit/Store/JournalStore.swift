@@ -35,6 +35,11 @@ public final class JournalStore: @unchecked Sendable {
         return data.appendingPathComponent("layerwatch/journal.sqlite3")
     }
 
+    /// Where the app keeps the prints' pictures: `pictures` beside the journal.
+    public var picturesFolder: URL {
+        url.deletingLastPathComponent().appendingPathComponent("pictures", isDirectory: true)
+    }
+
     /// What opening the journal came to (waits for it: up to the busy timeout while another
     /// process holds the file); a journal set aside later says so too.
     public var opening: JournalOpening { queue.sync { opened } }
@@ -74,6 +79,28 @@ public final class JournalStore: @unchecked Sendable {
     /// Sets the print's first-layer picture, or its final one.
     public func setPicture(_ file: URL, final: Bool, ofPrint key: String) {
         write { try $0.setPicture(file, final: final, of: key) }
+    }
+
+    /// Deletes the pictures of the prints that ended before `cutoff` and forgets them in the journal;
+    /// the prints stay. Only files in `picturesFolder` are deleted: the journal holds no others.
+    public func prunePictures(endedBefore cutoff: Date) {
+        let folder = picturesFolder.standardizedFileURL.path + "/"
+        write { database in
+            let files = try database.takePictures(before: cutoff)
+            for file in files where file.standardizedFileURL.path.hasPrefix(folder) {
+                try? FileManager.default.removeItem(at: file)
+            }
+            if !files.isEmpty { StreamLog.log(.info, "journal: \(files.count) pictures older than \(cutoff) deleted") }
+        }
+    }
+
+    /// Hands `body` the bytes the files in `picturesFolder` take, on `executor`, counted on the
+    /// journal's queue after the writes queued before (a prune included).
+    public func picturesDiskUse(on executor: EventExecutor, _ body: @escaping @Sendable (Int64) -> Void) {
+        queue.async {
+            let bytes = Self.bytes(in: self.picturesFolder)
+            executor.execute { body(bytes) }
+        }
     }
 
     /// Runs `body` on the queue with the journal (for the recorder, whose reads and writes must
@@ -165,6 +192,18 @@ public final class JournalStore: @unchecked Sendable {
             StreamLog.log(.info, "journal: \(url.path) cannot be opened: \(error)")
             opened = .unavailable(reason: "\(error)")
         }
+    }
+
+    /// The sum of the sizes of the regular files in `folder` and below; none when it is missing.
+    private static func bytes(in folder: URL) -> Int64 {
+        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey]
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys) else { return 0 }
+        var total: Int64 = 0
+        for case let file as URL in files {
+            guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            total += Int64(values.fileSize ?? 0)
+        }
+        return total
     }
 
     /// Renames the journal aside and starts a new one.

@@ -9,9 +9,9 @@ import StreamKit
 /// background stay included), a `PrintRecorder` per saved printer fed the printer's live status
 /// from the hub, and the pictures of each print — once its first layer is done, and when it ends:
 /// full resolution, upright, JPEGs in `pictures` beside the journal — taken as the notifications
-/// take theirs (a camera not connected in the background connects for a moment). It exists so the
-/// application only composes it, and says what became of a journal that could not be read
-/// (`problem`).
+/// take theirs (a camera not connected in the background connects for a moment), kept as long as
+/// the preferences say (`PictureRetention`). It exists so the application only composes it, and
+/// says what became of a journal that could not be read (`problem`).
 @MainActor
 final class PrintJournal {
     let store: JournalStore
@@ -21,6 +21,7 @@ final class PrintJournal {
     /// Where the pictures go: `pictures` beside the journal.
     private let folder: URL
     private var printersObservation: PrinterLibrary.Observation?
+    private var retention: PictureRetention?
     /// Each saved printer's recorder, as the journal names the printer, and its status observation.
     private var recorders: [UUID: (printer: PrintRecorder.Printer, recorder: PrintRecorder, observation: PrinterStatusHub.Observation)] = [:]
     /// Pictures being taken or written, or waited for.
@@ -42,11 +43,12 @@ final class PrintJournal {
         self.hub = hub
         self.library = library
         self.pictures = pictures
-        folder = store.url.deletingLastPathComponent().appendingPathComponent("pictures", isDirectory: true)
+        folder = store.picturesFolder
         store.opening(on: MainLoopExecutor.main) { opening in
             MainActor.assumeIsolated { [weak self] in self?.opened(opening) }
         }
         printersObservation = library.observePrinters { [weak self] printers in self?.follow(printers) }
+        retention = PictureRetention(store: store, library: library)
     }
 
     /// The problem to show in a window opening now, told once.
@@ -147,6 +149,7 @@ final class PrintJournal {
     /// Finishes the queued writes and closes the journal: at Quit.
     func close() {
         printersObservation = nil
+        retention = nil
         recorders = [:]
         waits = [:]
         store.close()

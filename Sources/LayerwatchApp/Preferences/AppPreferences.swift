@@ -1,5 +1,6 @@
 import CGtk
 import GtkKit
+import JournalKit
 import PrinterKit
 
 /// What the application does with the app-wide preferences that no window owns: the appearance
@@ -45,9 +46,10 @@ final class AppPreferences {
     }
 
     /// Presents the Preferences window, making it if none is open.
-    func show(over parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions) {
+    func show(over parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions,
+              journal: JournalStore?) {
         if let window { return window.present() }
-        let window = PreferencesWindow(parent: parent, library: library, actions: actions, autostart: autostart)
+        let window = PreferencesWindow(parent: parent, library: library, actions: actions, autostart: autostart, journal: journal)
         openWindow = window
         self.window = window
         connectSignal(window.window, "destroy") { [weak self] in self?.openWindow = nil }

@@ -1,11 +1,13 @@
 import CGtk
 import Foundation
 import GtkKit
+import JournalKit
 import PrinterKit
 import StreamKit
 
 /// The Preferences window (Ctrl+,): an AdwPreferencesWindow over the main window, not modal, gone
-/// with it, closed by Escape. Its pages — General (background, login, appearance, folders),
+/// with it, closed by Escape. Its pages — General (background, login, appearance, folders, the
+/// print journal: `JournalPreferences`),
 /// Notifications (`NotificationPreferences`) and Printers (`PrinterPreferences`) — show what the
 /// library holds and follow its changes live; what the user sets is saved at once, and obeyed by
 /// whoever observes the preferences.
@@ -16,6 +18,7 @@ final class PreferencesWindow {
     private let rows: PreferenceRows
     let notifications: NotificationPreferences
     let printers: PrinterPreferences
+    let journal: JournalPreferences
     private var preferencesObservation: PrinterLibrary.Observation?
     private var printersObservation: PrinterLibrary.Observation?
     /// Each folder row's way to show the folder chosen now.
@@ -26,7 +29,8 @@ final class PreferencesWindow {
     /// Start at login as it is obeyed, for the warning when it cannot be.
     private let autostart: Autostart
 
-    init(parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions, autostart: Autostart) {
+    init(parent: UnsafeMutablePointer<GtkWidget>?, library: PrinterLibrary, actions: PrinterPreferences.Actions, autostart: Autostart,
+         journal store: JournalStore?) {
         self.library = library
         self.autostart = autostart
         rows = PreferenceRows(library: library)
@@ -39,6 +43,7 @@ final class PreferencesWindow {
         adw_preferences_window_set_search_enabled(gcast(window), false.gboolean)
         notifications = NotificationPreferences(rows: rows, library: library)
         printers = PrinterPreferences(actions: actions, parent: window)
+        journal = JournalPreferences(rows: rows, library: library, store: store)
         adw_preferences_window_add(gcast(window), gcast(generalPage()))
         adw_preferences_window_add(gcast(window), gcast(notifications.page))
         adw_preferences_window_add(gcast(window), gcast(printers.page))
@@ -74,7 +79,7 @@ final class PreferencesWindow {
             folderRow(tr("Snapshots"), SavedFiles.snapshotFolder, \.snapshotFolder),
             folderRow(tr("Recordings"), SavedFiles.recordingFolder, \.recordingFolder),
         ])
-        return PreferenceRows.page(tr("General"), icon: "preferences-system-symbolic", [running, appearance, folders])
+        return PreferenceRows.page(tr("General"), icon: "preferences-system-symbolic", [running, appearance, folders, journal.group])
     }
 
     /// A row naming the folder `folder` gives and a button choosing another.

@@ -2,7 +2,8 @@ import Foundation
 
 /// What the user chose in the Preferences window: whether Layerwatch keeps watching with its window
 /// closed and starts at login, which print events it notifies (per printer: `Printer.notifies`),
-/// whether a failure sounds, where snapshots and recordings go, and the appearance. Kept in
+/// whether a failure sounds, where snapshots and recordings go, the appearance, and how long the
+/// print journal keeps its pictures. Kept in
 /// `printers.json` beside the printers; each field is read on its own, a missing or bad one taking
 /// its default, so a file from before preferences existed loads as the defaults.
 public struct Preferences: Codable, Hashable, Sendable {
@@ -37,6 +38,8 @@ public struct Preferences: Codable, Hashable, Sendable {
     /// Where recordings and timelapses go; nil: Videos/Layerwatch.
     public var recordingFolder: String?
     public var appearance: Appearance
+    /// How many days the print journal keeps a print's pictures after it ended; 0: for ever.
+    public var keepPicturesDays: Int
 
     /// The minutes `cameraLostMinutes` may be: a hand-edited file's other figures come to the nearest end.
     public static let cameraLostRange = 1...120
@@ -50,7 +53,7 @@ public struct Preferences: Codable, Hashable, Sendable {
     public init(runInBackground: Bool = true, startAtLogin: Bool = false,
                 notifiedEvents: Set<Event> = [.finished, .failed, .cancelled, .paused, .alert, .cameraLost], cameraLostMinutes: Int = 5,
                 soundOnFailure: Bool = true, snapshotFolder: String? = nil, recordingFolder: String? = nil,
-                appearance: Appearance = .system) {
+                appearance: Appearance = .system, keepPicturesDays: Int = 90) {
         self.runInBackground = runInBackground
         self.startAtLogin = startAtLogin
         self.notifiedEvents = notifiedEvents
@@ -59,6 +62,7 @@ public struct Preferences: Codable, Hashable, Sendable {
         self.snapshotFolder = snapshotFolder
         self.recordingFolder = recordingFolder
         self.appearance = appearance
+        self.keepPicturesDays = max(0, keepPicturesDays)
     }
 
     /// Each field read on its own: one that is missing or bad takes the standard preference's.
@@ -78,7 +82,8 @@ public struct Preferences: Codable, Hashable, Sendable {
                   soundOnFailure: fields.value(.soundOnFailure) ?? standard.soundOnFailure,
                   snapshotFolder: fields.value(.snapshotFolder, as: String.self) { $0.isEmpty ? nil : $0 },
                   recordingFolder: fields.value(.recordingFolder, as: String.self) { $0.isEmpty ? nil : $0 },
-                  appearance: fields.value(.appearance, as: String.self, Appearance.init(rawValue:)) ?? standard.appearance)
+                  appearance: fields.value(.appearance, as: String.self, Appearance.init(rawValue:)) ?? standard.appearance,
+                  keepPicturesDays: fields.value(.keepPicturesDays, as: Int.self) { $0 >= 0 ? $0 : nil } ?? standard.keepPicturesDays)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -92,9 +97,11 @@ public struct Preferences: Codable, Hashable, Sendable {
         try container.encodeIfPresent(snapshotFolder, forKey: .snapshotFolder)
         try container.encodeIfPresent(recordingFolder, forKey: .recordingFolder)
         try container.encode(appearance, forKey: .appearance)
+        try container.encode(keepPicturesDays, forKey: .keepPicturesDays)
     }
 
     private enum CodingKeys: String, CodingKey {
-        case runInBackground, startAtLogin, notifiedEvents, quietEvents, cameraLostMinutes, soundOnFailure, snapshotFolder, recordingFolder, appearance
+        case runInBackground, startAtLogin, notifiedEvents, quietEvents, cameraLostMinutes, soundOnFailure, snapshotFolder, recordingFolder, appearance,
+             keepPicturesDays
     }
 }
