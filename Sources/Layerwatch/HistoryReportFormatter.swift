@@ -4,10 +4,11 @@ import StreamKit
 
 /// What `layerwatch history` prints of the journal's prints, newest first: a table for people, or
 /// the same prints as JSON or CSV for programs — each with its job, result, start and end (ISO 8601,
-/// UTC), duration in seconds, printer, error and final picture's path.
+/// UTC), duration in seconds, printer, error, final picture's path and whether it was taken from
+/// the printer's own history (it ended while Layerwatch was not running).
 enum HistoryReportFormatter {
     /// The machine formats' columns, in order (the JSON objects' keys).
-    static let columns = ["job", "result", "start", "end", "duration", "printer", "error", "finalPicture"]
+    static let columns = ["job", "result", "start", "end", "duration", "printer", "error", "finalPicture", "fromPrinterHistory"]
 
     /// A table: start (local time), printer, job, result and duration, a column each; or a sentence
     /// when there is no print.
@@ -41,7 +42,8 @@ enum HistoryReportFormatter {
     private static func values(of print: JournalPrint) -> [Any?] {
         let iso = ISO8601DateFormatter()
         return [print.job, print.result.rawValue, iso.string(from: print.started), print.ended.map(iso.string(from:)),
-                print.duration.map { Int($0.rounded()) }, print.printerName, print.error, print.finalPicture?.path]
+                print.duration.map { Int($0.rounded()) }, print.printerName, print.error, print.finalPicture?.path,
+                print.fromPrinterHistory]
     }
 
     private static func csvField(_ field: String) -> String {

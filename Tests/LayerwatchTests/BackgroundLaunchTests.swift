@@ -75,6 +75,43 @@ final class BackgroundLaunchTests: XCTestCase {
         XCTAssertEqual(listed.first?["finalPicture"] as? String, picture.path)
     }
 
+    /// The prints the printer's own history remembers (Moonraker's job history), ended while
+    /// Layerwatch was not running, are in the journal once each as soon as its status is live,
+    /// marked as from the printer's history, and `layerwatch history --json` says so; a second
+    /// start adds nothing.
+    func testPrintsThePrinterRemembersAreTakenOnceFromItsHistory() throws {
+        let watch = try Watch()
+        let start = Date().timeIntervalSince1970.rounded(.down) - 7200
+        func job(_ id: String, _ status: String, _ file: String, _ begun: Double) -> [String: Any] {
+            ["job_id": id, "filename": file, "status": status, "start_time": begun,
+             "end_time": status == "in_progress" ? NSNull() : begun + 1500, "filament_used": 800, "metadata": [:]]
+        }
+        watch.moonraker.send(["cmd": "history", "jobs": [job("000003", "in_progress", "now.gcode", start + 3600),
+                                                        job("000002", "klippy_shutdown", "tower.gcode", start + 1800),
+                                                        job("000001", "completed", "bracket.gcode", start)]])
+        XCTAssertNotNil(watch.moonraker.waitFor("done") { $0.string("cmd") == "history" })
+        let asked = { watch.moonraker.events(named: "request").filter { $0.string("path")?.hasPrefix("/server/history/list?limit=50") == true }.count }
+        let journal = JournalStore(url: watch.journal)
+        for launch in 1...2 {
+            let launched = try watch.launch(["--background"])
+            defer { launched.end() }
+            XCTAssertTrue(waitUntil(timeout: 30) { asked() == launch }, "the history is asked once a start: \(launched.output)")
+            XCTAssertTrue(waitUntil(timeout: 10, poll: 0.5) { journal.prints(JournalQuery()).count == 2 }, "\(journal.prints(JournalQuery()))")
+            Thread.sleep(forTimeInterval: 2)  // polled again: nothing new
+            XCTAssertEqual(asked(), launch, "not asked at every poll")
+            launched.end()
+
+            let history = try CommandRun.product("layerwatch", ["history", "--json"], timeout: 30, environment: watch.environment)
+            XCTAssertEqual(history.status, 0, history.stderr)
+            let listed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], history.stdout)
+            XCTAssertEqual(listed.map { $0["job"] as? String }, ["tower.gcode", "bracket.gcode"], "once each, newest first (start \(launch))")
+            XCTAssertEqual(listed.map { $0["result"] as? String }, ["failed", "finished"])
+            XCTAssertEqual(listed.map { $0["error"] as? String }, ["Klipper shut down during the print", nil])
+            XCTAssertEqual(listed.map { $0["duration"] as? Int }, [1500, 1500])
+            XCTAssertEqual(listed.map { $0["fromPrinterHistory"] as? Bool }, [true, true])
+        }
+    }
+
     func testAnEditMadeInTheBackgroundIsFollowedAndShownWhenTheWindowComesBack() throws {
         let watch = try Watch()
         let bench = try TestServer(script: "moonraker_server.py")

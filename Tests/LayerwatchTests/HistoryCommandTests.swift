@@ -34,7 +34,7 @@ final class HistoryCommandTests: XCTestCase {
             JournalPrint(key: "\(voronID)/job-id/42", printerID: voronID, printerName: "Voron 2.4", job: "gear, \"big\".gcode", printerJobID: "42",
                          started: started, ended: started.addingTimeInterval(3725), result: .finished, finalPicture: picture),
             JournalPrint(key: "x1c/a/1", printerID: "x1c", printerName: "X1C", job: "vase.3mf", started: started.addingTimeInterval(-3600),
-                         ended: started.addingTimeInterval(-3000), result: .failed, error: "Filament ran out"),
+                         ended: started.addingTimeInterval(-3000), result: .failed, error: "Filament ran out", fromPrinterHistory: true),
             JournalPrint(key: "x1c/b/1", printerID: "x1c", printerName: "X1C", job: "bracket.3mf", started: started.addingTimeInterval(-3 * 86400),
                          ended: started.addingTimeInterval(-3 * 86400 + 59), result: .cancelled),
         ]
@@ -67,6 +67,7 @@ final class HistoryCommandTests: XCTestCase {
         XCTAssertEqual(printed.map { $0["finalPicture"] as? String }, written.map(\.finalPicture?.path))
         XCTAssertTrue(printed[1...].allSatisfy { $0["finalPicture"] is NSNull }, "no picture is null")
         XCTAssertEqual(printed.map { $0["error"] as? String }, written.map(\.error))
+        XCTAssertEqual(printed.map { $0["fromPrinterHistory"] as? Bool }, written.map(\.fromPrinterHistory))
     }
 
     func testCSVHasTheSameColumnsQuotedAndTheTableIsInWords() throws {
@@ -74,11 +75,11 @@ final class HistoryCommandTests: XCTestCase {
         let csv = try history(["--csv"])
         XCTAssertEqual(csv.status, 0, csv.stderr)
         let lines = csv.stdout.trimmingCharacters(in: .newlines).components(separatedBy: "\r\n")
-        XCTAssertEqual(lines.first, "job,result,start,end,duration,printer,error,finalPicture")
+        XCTAssertEqual(lines.first, "job,result,start,end,duration,printer,error,finalPicture,fromPrinterHistory")
         let iso = ISO8601DateFormatter()
         let first = written[0]
         XCTAssertEqual(lines[1], "\"gear, \"\"big\"\".gcode\",finished,\(iso.string(from: first.started)),\(iso.string(from: first.ended!)),3725,"
-                       + "Voron 2.4,,\(first.finalPicture!.path)")
+                       + "Voron 2.4,,\(first.finalPicture!.path),false")
         XCTAssertEqual(lines.count, 4)
 
         let table = try history([])

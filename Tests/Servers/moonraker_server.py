@@ -24,6 +24,7 @@ Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the
            POST /server/spoolman/proxy {"request_method":"GET","path":"/v1/spool/ID"[,"use_v2_response":true]}
                                                            the spool as Spoolman answers (v2: result.response /
                                                            result.error; v1: result is Spoolman's answer)
+           GET /server/history/list[?limit=N&order=desc]  result.count, result.jobs (the stdin "history" jobs)
            anything else                                   404 (Moonraker's error JSON)
 stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
         {"cmd":"webcams","list":[…]}          replaces the webcam list
@@ -32,6 +33,8 @@ stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer ob
         {"cmd":"thumbnail","filename":F,"width":W,"height":H[,"garbage":true]}   file F (a job) gets a
                                               W x H PNG thumbnail and a 32 x 32 one beside it, in
                                               .thumbs/ (garbage: the large one's bytes are no picture)
+        {"cmd":"history","jobs":[…]}          replaces the job history (GET /server/history/list?limit=N:
+                                              result.count and the first N jobs, newest first as given)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
@@ -162,6 +165,7 @@ class Printer:
         self.spool_id = 2 if spoolman else None
         self.metadata = {}  # file name → its metadata
         self.files = {}  # path under gcodes/ → bytes
+        self.history = []  # Moonraker's job history, newest first
 
     def add_thumbnail(self, command):
         """Gives file `filename` a W x H thumbnail and a 32 x 32 one, as a slicer embeds them and
@@ -220,6 +224,15 @@ class Printer:
                 return 400, {"error": {"code": 400, "message": refusal, "traceback": ""}}
             stats["state"] = leads_to
         return 200, {"result": "ok"}
+
+    def history_list(self, query):
+        limit = int((parse_qs(query).get("limit") or ["50"])[0])
+        with self.lock:
+            return {"count": len(self.history), "jobs": copy.deepcopy(self.history[:limit])}
+
+    def replace_history(self, jobs):
+        with self.lock:
+            self.history = copy.deepcopy(jobs)
 
     def webcam_list(self):
         with self.lock:
@@ -281,6 +294,8 @@ class Handler(JsonApiHandler):
             return printer.spoolman(path, None) or (404, moonraker_error(404))
         if path == "/printer/objects/query":
             return 200, {"result": printer.query(query)}
+        if path == "/server/history/list":
+            return 200, {"result": printer.history_list(query)}
         if path == "/server/webcams/list":
             return 200, {"result": {"webcams": printer.webcam_list()}}
         if path == "/server/info":
@@ -317,6 +332,9 @@ def handle_command(server, command):
         emit(event="done", cmd=name)
     elif name == "webcams":
         server.printer.replace_webcams(command.get("list") or [])
+        emit(event="done", cmd=name)
+    elif name == "history":
+        server.printer.replace_history(command.get("jobs") or [])
         emit(event="done", cmd=name)
     elif name == "thumbnail":
         server.printer.add_thumbnail(command)

@@ -1,5 +1,6 @@
 import Foundation
 import StatusKit
+import StreamKit
 
 /// Writes one printer's prints to the journal from its live status reports: a print begun (or one
 /// already under way when it first looks), its pauses, resumes and new HMS alerts, and its end —
@@ -58,6 +59,38 @@ public final class PrintRecorder: @unchecked Sendable {
     /// Takes a live report of the printer's, received at `now`.
     public func observe(_ status: PrinterStatus, at now: Date = Date()) {
         store.write { [self] database in try take(status, at: now, in: database) }
+    }
+
+    /// Asks the printer at `endpoint` its own history (blocking: call it off the main loop) and
+    /// records the prints there that ended while Layerwatch was not running, marked as from the
+    /// printer's history and keyed by the printer's job id, so a print seen live (keyed alike) is
+    /// never twice. A printer that keeps none, or cannot be asked, adds nothing.
+    public func takeHistory(of endpoint: StatusEndpoint, stop: StopSignal? = nil) {
+        do {
+            remember(try endpoint.printerHistory(stop: stop))
+        } catch {
+            StreamLog.log(.info, "journal: \(printer.name)'s own history could not be read: \(error)")
+        }
+    }
+
+    /// Records `remembered`, prints of the printer's own history.
+    func remember(_ remembered: [RememberedPrint]) {
+        let prints = remembered.map { print in
+            JournalPrint(key: JournalPrint.key(printerID: printer.id, printerJobID: print.jobID, job: print.job, started: print.started),
+                         printerID: printer.id, printerName: printer.name, camera: printer.camera, job: print.job,
+                         printerJobID: print.jobID, started: print.started, ended: print.ended, result: Self.result(print.ending),
+                         error: print.words, filamentUsed: print.filamentUsed, fromPrinterHistory: true)
+        }
+        guard !prints.isEmpty else { return }
+        store.write { try $0.remember(prints) }
+    }
+
+    private static func result(_ ending: RememberedPrint.Ending) -> PrintResult {
+        switch ending {
+        case .finished: .finished
+        case .failed: .failed
+        case .cancelled: .cancelled
+        }
     }
 
     /// The report's meaning for the journal. The state changes only once every write is done, so a

@@ -38,6 +38,19 @@ final class JournalDatabase {
         try sql.transaction { for print in prints { try insert(print) } }
     }
 
+    /// Adds each of `prints` (a printer's history, all ended) whose key the journal does not have
+    /// yet, and ends with the history's result one it still has under way (it ended while
+    /// Layerwatch was not running), in one transaction.
+    func remember(_ prints: [JournalPrint]) throws {
+        try sql.transaction {
+            for print in prints {
+                guard try !insert(print) else { continue }
+                try end(print.key, result: print.result, at: print.ended ?? print.started, error: print.error, layer: nil,
+                        totalLayers: nil, filamentUsed: print.filamentUsed)
+            }
+        }
+    }
+
     /// Ends the print of `key` if it is still under way: its result, end, error and last figures.
     func end(_ key: String, result: PrintResult, at end: Date, error: String?, layer: Int?, totalLayers: Int?, filamentUsed: Double?) throws {
         try sql.run("""

@@ -7,7 +7,8 @@ import StreamKit
 
 /// The print journal in the app: one `JournalStore` for the whole run, window or not (the
 /// background stay included), a `PrintRecorder` per saved printer fed the printer's live status
-/// from the hub, and the pictures of each print — once its first layer is done, and when it ends:
+/// from the hub (and, once its status connection is live, the prints its own history remembers that
+/// ended while Layerwatch was not running), and the pictures of each print — once its first layer is done, and when it ends:
 /// full resolution, upright, JPEGs in `pictures` beside the journal — taken as the notifications
 /// take theirs (a camera not connected in the background connects for a moment), kept as long as
 /// the preferences say (`PictureRetention`). It exists so the application only composes it, and
@@ -86,8 +87,14 @@ final class PrintJournal {
             recorder.onMoment = { key, moment in
                 MainLoopExecutor.main.runOnMainActor { [weak self] in self?.moment(moment, ofPrint: key, printer: id) }
             }
+            var historyAsked = false
+            let endpoint = printer.statusEndpoint
             let observation = hub.observe(printerID: id) { update in
                 guard let update, update.connection == .live, let status = update.status else { return }
+                if !historyAsked, let endpoint {
+                    historyAsked = true
+                    DispatchQueue.global(qos: .utility).async { recorder.takeHistory(of: endpoint) }
+                }
                 recorder.observe(status)
             }
             recorders[id] = (named, recorder, observation)

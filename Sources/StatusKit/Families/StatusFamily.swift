@@ -20,6 +20,9 @@ protocol StatusFamily: Sendable {
     /// Asks the printer at `endpoint` to turn its own camera on (`turnsCameraOn`), for a camera
     /// opened without the status connection; nothing for others.
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?)
+    /// The prints that ended which the printer at `endpoint` remembers, newest first; none for a
+    /// printer that keeps no history.
+    func printerHistory(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [RememberedPrint]
 }
 
 extension StatusFamily {
@@ -37,6 +40,7 @@ extension StatusFamily {
     /// A family whose printer has only its own camera lists none.
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] { [] }
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {}
+    func printerHistory(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [RememberedPrint] { [] }
 }
 
 /// A family `layerwatch status` reaches by URL (all but the demo printer): how its URL reads.

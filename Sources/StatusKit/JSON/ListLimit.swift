@@ -19,6 +19,8 @@ public enum ListLimit {
     public static let cameras = 64
     /// Streams in one go2rtc import: a farm restreamer has one or two a printer.
     public static let streams = 256
+    /// Jobs read of a printer's own history (`RememberedPrint`): a night or a weekend of prints.
+    public static let historyJobs = 50
 
     /// The first `limit` entries of `list`; the cut (if any) logged once a process under `what`.
     public static func first<Entries: Collection>(_ list: Entries, _ limit: Int, of what: String) -> Entries.SubSequence {

@@ -5,7 +5,9 @@ import StreamKit
 /// every `HTTPStatusAPI.pollInterval` (the documented `printer/objects/query`; polling at 2 s is what
 /// Mainsail's own fallback does, and far from the 1 s floor the printer's host deserves), and the
 /// active Spoolman spool where the host has Spoolman (`SpoolmanWatch`), and the job's thumbnail
-/// once per job (`JobThumbnailWatch`): the largest the file's metadata lists.
+/// once per job (`JobThumbnailWatch`): the largest the file's metadata lists. A job under way
+/// carries its history `job_id`, asked once per job (`MoonrakerHistory`), so the journal keys the
+/// live print as the history will remember it.
 final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     static let queryPath = "/printer/objects/query?print_stats&display_status&virtual_sdcard&heater_bed&extruder"
     private let api: HTTPStatusAPI
@@ -18,6 +20,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
     func run(stop: StopSignal, live: () -> Void, report: (PrinterStatus) -> Void) throws(StatusFailure) {
         var isLive = false
         var thumbnails = JobThumbnailWatch()
+        var underWay: (job: String, id: String?)?
         while !stop.isStopped {
             let answer: [String: Any]
             do {
@@ -35,6 +38,15 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
             }
             var current = Self.status(from: status)
             current.filament = spoolman.filament(from: api, stop: stop)
+            if let job = current.job, current.hasActiveJob {
+                if underWay?.job != job {
+                    let newest = try? api.object(MoonrakerHistory.path(limit: 1), stop: stop)
+                    underWay = (job, newest.flatMap { MoonrakerHistory.jobUnderWay(job, in: $0) })
+                }
+                current.jobID = underWay?.id
+            } else {
+                underWay = nil
+            }
             thumbnails.report(current, stop: stop, to: report) { job in Self.thumbnail(of: job, from: api, stop: stop) }
             stop.wait(seconds: HTTPStatusAPI.pollInterval)
         }

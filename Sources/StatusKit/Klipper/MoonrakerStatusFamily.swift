@@ -19,11 +19,19 @@ struct MoonrakerStatusFamily: StatusURLFamily {
         MoonrakerConnection(baseURL: endpoint.baseURL!, apiKey: endpoint.secret)
     }
 
+    /// Moonraker's job history (`MoonrakerHistory`).
+    func printerHistory(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [RememberedPrint] {
+        try MoonrakerHistory.ask(api(endpoint), stop: stop)
+    }
+
+    private func api(_ endpoint: StatusEndpoint) -> HTTPStatusAPI {
+        HTTPStatusAPI(baseURL: endpoint.baseURL!, key: endpoint.secret.map { ("X-Api-Key", $0) })
+    }
+
     /// Moonraker's `/server/webcams/list`; relative URLs are relative to the web interface
     /// (Mainsail or Fluidd on port 80).
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] {
-        let answer = try CameraImport.object(HTTPStatusAPI(baseURL: endpoint.baseURL!, key: endpoint.secret.map { ("X-Api-Key", $0) }),
-                                             "/server/webcams/list", stop: stop)
+        let answer = try CameraImport.object(api(endpoint), "/server/webcams/list", stop: stop)
         let list = (answer["result"] as? [String: Any])?["webcams"] as? [[String: Any]]
         guard let list else { throw .protocolError(tr("Moonraker's answer has no camera list")) }
         let web = URL(string: "http://\(StreamSource.bracketed(endpoint.host))/")!

@@ -92,6 +92,12 @@ public struct StatusEndpoint: Hashable, Sendable {
         family.turnCameraOn(at: self, stop: stop)
     }
 
+    /// The prints that ended which the printer remembers (Moonraker's job history), newest first;
+    /// none for a printer that keeps no history.
+    public func printerHistory(stop: StopSignal? = nil) throws(StatusFailure) -> [RememberedPrint] {
+        try family.printerHistory(at: self, stop: stop)
+    }
+
     /// Why `layerwatch cameras` has nothing to list for this printer (a Bambu printer has one
     /// camera); nil when its host is asked.
     public var cameraListRefusal: String? { family.cameraListRefusal }
