@@ -20,11 +20,7 @@ final class ElegooDialogTests: XCTestCase {
     }
 
     func testAddingACentauriCarbonPlaysItsCameraAndShowsItsPrintOnOneConnection() throws {
-        let host = randomLoopbackAddress()
-        let printer = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
-            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)", "--interval", "0.5",
-        ])
-        addTeardownBlock { printer.stop() }
+        let (printer, host) = try fakeCentauriCarbon(arguments: ["--interval", "0.5"])
         let windowManager = try WindowManager()  // the mini window is mapped
         defer { withExtendedLifetime(windowManager) {} }
         let directory = try makeTemporaryDirectory()
@@ -115,11 +111,7 @@ final class ElegooDialogTests: XCTestCase {
     /// A saved Centauri Carbon at start: its camera streams only once the status connection turned
     /// it on, and the tab plays it.
     func testASavedPrintersCameraPlaysAtStart() throws {
-        let host = randomLoopbackAddress()
-        let printer = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
-            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)",
-        ])
-        addTeardownBlock { printer.stop() }
+        let (printer, host) = try fakeCentauriCarbon()
         let directory = try makeTemporaryDirectory()
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [Printer(name: "Carbon", kind: .elegoo, host: host)]))
         try MainActor.assumeIsolated {
@@ -136,11 +128,7 @@ final class ElegooDialogTests: XCTestCase {
     /// ignores requests at first: its video stays off, and the camera answers 404) is tried again
     /// when the status comes live again with the video on.
     func testACameraTriedBeforeItWasTurnedOnIsTriedAgain() throws {
-        let host = randomLoopbackAddress()
-        let printer = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
-            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)",
-        ])
-        addTeardownBlock { printer.stop() }
+        let (printer, host) = try fakeCentauriCarbon()
         XCTAssertEqual(printer.perform(["cmd": "mode", "mode": "deaf"])?.name, "done")
         let directory = try makeTemporaryDirectory()
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [Printer(name: "Carbon", kind: .elegoo, host: host)]))

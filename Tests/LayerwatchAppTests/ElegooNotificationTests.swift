@@ -18,11 +18,7 @@ final class ElegooNotificationTests: XCTestCase {
 
     func testAFinishedPrintNotifiesOnceAndAStoppedOneAsCancelled() throws {
         let notifications = try notificationServer()
-        let host = randomLoopbackAddress()
-        let fake = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
-            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)", "--interval", "0.3",
-        ])
-        addTeardownBlock { fake.stop() }
+        let (fake, host) = try fakeCentauriCarbon(arguments: ["--interval", "0.3"])
         XCTAssertEqual(fake.perform(["cmd": "set", "fields": ["PrintInfo": ["Status": 13, "Filename": "/local/Vase_PLA.gcode", "Progress": 90,
                                                                             "CurrentLayer": 170, "TotalLayer": 180]]])?.name, "done")
         let (config, state) = try directories(with: [Printer(name: "Carbon", kind: .elegoo, host: host)])

@@ -2,11 +2,12 @@ import Foundation
 import GtkKit
 @testable import LayerwatchApp
 import PrinterKit
+import StatusKit
 import TestSupport
 import XCTest
 
 /// The peers the app's status and notification tests share: the notification server on the test's
-/// session bus, a fake Bambu P1S (mosquitto and the printer's client), and an app started on config
+/// session bus, a fake Bambu P1S (mosquitto and the printer's client), a fake Centauri Carbon, and an app started on config
 /// and state directories of the test's own.
 extension XCTestCase {
     /// The notification server on this test's session bus (dbus-run-session in `make test`), with
@@ -29,6 +30,18 @@ extension XCTestCase {
         let serial = try XCTUnwrap(server.waitFor("ready")?.string("serial"))
         let printer = Printer(name: name, kind: .bambuJPEG(.p1s), host: host, apiPort: server.port, serial: serial, accessCode: code)
         return (server, printer)
+    }
+
+    /// A fake Centauri Carbon on a loopback address of its own with the printer's own ports (its
+    /// SDCP websocket on 3030, its camera on 3031, where the Elegoo family finds them), and that
+    /// address; `arguments` for the fake besides (`--interval`).
+    func fakeCentauriCarbon(arguments: [String] = []) throws -> (server: TestServer, host: String) {
+        let host = randomLoopbackAddress()
+        let server = try TestServer(script: "elegoo_sdcp_server.py", arguments: [
+            "--bind", host, "--port", "\(StatusEndpoint.elegooPort)", "--camera-port", "\(StatusEndpoint.elegooCameraPort)",
+        ] + arguments)
+        addTeardownBlock { server.stop() }
+        return (server, host)
     }
 
     /// A config directory holding `printers` and an empty state directory.
