@@ -9,14 +9,14 @@ public struct PrinterStatus: Equatable, Sendable {
         case idle, preparing, printing, paused, finished, failed, cancelled, offline
     }
 
-    /// A heater's reading: where it is and, when heating, where it is going. Both in
-    /// `PrinterNumber.celsius`: a heater whose reading is outside it has no reading.
     /// A printer on its way between two states, where it says so (an Elegoo printer's pausing,
     /// resuming and stopping): shown in its own words while `state` stays the one it is leaving.
     public enum Transition: String, Equatable, Sendable {
         case pausing, resuming, stopping
     }
 
+    /// A heater's reading: where it is and, when heating, where it is going. Both in
+    /// `PrinterNumber.celsius`: a heater whose reading is outside it has no reading.
     public struct Temperature: Equatable, Sendable {
         public let current: Double
         /// Nil when the printer did not say (or said something implausible); 0 means the heater is off.
@@ -41,8 +41,8 @@ public struct PrinterStatus: Equatable, Sendable {
     public var transition: Transition?
     /// The print job's name (file name or Bambu's subtask name).
     public var job: String?
-    /// The printer's own id of the print (Bambu's `task_id`), where it has one: the same print
-    /// seen again, after a restart, is known by it.
+    /// The printer's own id of the print (Bambu's `task_id`, Moonraker's history `job_id`), where it
+    /// has one: the same print seen again, after a restart or in the printer's history, is known by it.
     public var jobID: String?
     /// Per cent done, 0...100.
     @InRange(PrinterNumber.percent) public var progress: Double? = nil
