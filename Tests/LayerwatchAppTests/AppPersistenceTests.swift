@@ -18,8 +18,9 @@ func startApp(in directory: URL) throws -> (LayerwatchApplication, MainWindow) {
 @MainActor
 func startApp(store: ConfigStore, discovery: PrinterDiscovery.Configuration? = nil) throws -> (LayerwatchApplication, MainWindow) {
     let id = "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))"
-    // Discovery listens on loopback only: tests never join a multicast group or touch port 2021.
-    let loopback = discovery ?? PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)])
+    // Discovery listens on loopback only: tests never join a multicast group or touch port 2021,
+    // and asks nothing unless a test says what (another lane's fake printers answer on loopback).
+    let loopback = discovery ?? PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)], asks: [])
     // What notifications remember stays in the test's own directory, never the user's state.
     let app = LayerwatchApplication(store: { store }, id: id, discovery: loopback,
                                     stateDirectory: store.directory.appendingPathComponent("state"))

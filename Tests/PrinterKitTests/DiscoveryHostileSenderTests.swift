@@ -16,7 +16,7 @@ final class DiscoveryHostileSenderTests: XCTestCase {
 
     private func startListener(addressHold: TimeInterval = 30) throws -> UInt16 {
         let configuration = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: 0)],
-                                                           addressHold: addressHold)
+                                                           addressHold: addressHold, asks: [])  // hears only: no answer from another test's fake
         let discovery = PrinterDiscovery(configuration: configuration, executor: queue) { [updates] in updates!.append($0) }
         discovery.start()
         addTeardownBlock { discovery.stop() }

@@ -16,7 +16,8 @@ final class DiscoveryListenerTests: XCTestCase {
     }
 
     private func startListener(port: UInt16 = 0, expiry: TimeInterval = 300) throws -> (PrinterDiscovery, UInt16) {
-        let configuration = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: port)], expiry: expiry)
+        let configuration = PrinterDiscovery.Configuration(bindAddress: "127.0.0.1", endpoints: [.init(port: port)], expiry: expiry,
+                                                           asks: [])  // hears only: no answer from another test's fake
         let discovery = PrinterDiscovery(configuration: configuration, executor: queue) { [recorder] in recorder!.append($0) }
         discovery.start()
         addTeardownBlock { discovery.stop() }
