@@ -21,6 +21,7 @@ enum BambuRequests {
         case .resume: return "resume"
         case .stop: return "stop"
         case .speed: return "print_speed"
+        case .printFile: return "project_file"
         }
     }
 

@@ -74,6 +74,7 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
         case .resume: params = ["pause": 0]
         case .stop: params = ["stop": 1]
         case .speed: return answer(.refused(tr("Creality printers have no speed profiles")))
+        case .printFile: return answer(.refused(PrintCommandText.startsWhenSent))
         }
         guard let client = lock.withLock({ client }) else { return answer(.notConnected) }
         client.send(text: Self.request("set", params))

@@ -48,6 +48,8 @@ final class DemoConnection: StatusConnection, @unchecked Sendable {
                 ended = (.cancelled, now)
             case .speed:
                 return .refused(tr("The demo printer has no speed profiles."))
+            case .printFile:
+                return .refused(PrintCommandText.startsWhenSent)
             }
             return .done
         }

@@ -93,6 +93,7 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
         case .resume: sdcp = .resume
         case .stop: sdcp = .stop
         case .speed: return answer(.refused(tr("Elegoo printers have no speed profiles")))
+        case .printFile: return answer(.refused(tr("Layerwatch cannot send files to this printer.")))
         }
         let id = ElegooRequests.newID()
         let text: String? = lock.withLock {

@@ -23,6 +23,15 @@ protocol StatusFamily: Sendable {
     /// The prints that ended which the printer at `endpoint` remembers, newest first; none for a
     /// printer that keeps no history.
     func printerHistory(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [RememberedPrint]
+    /// Why its printers cannot take a file of `kind` from Layerwatch ("Klipper prints G-code, not 3MF
+    /// projects"), in the user's terms; nil when they can.
+    func refusal(of kind: PrintFile.Kind) -> String?
+    /// Sends `file` to the printer at `endpoint` (its plate `plate` for a 3MF project) and has it
+    /// start printing it, on the caller's thread (never the main loop's), reading the file in
+    /// bounded memory and calling `progress` as it goes, until it is done or `stop` is signalled
+    /// (`.cancelled`: no print starts). Whether the printer is free to print is the caller's check.
+    func send(_ file: PrintFile, to endpoint: StatusEndpoint, plate: Int, stop: StopSignal,
+              progress: @escaping @Sendable (UploadProgress) -> Void) -> UploadOutcome
 }
 
 extension StatusFamily {
@@ -41,6 +50,11 @@ extension StatusFamily {
     func importCameras(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [ImportedCamera] { [] }
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {}
     func printerHistory(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [RememberedPrint] { [] }
+    func refusal(of kind: PrintFile.Kind) -> String? { tr("Layerwatch cannot send files to this printer.") }
+    func send(_ file: PrintFile, to endpoint: StatusEndpoint, plate: Int, stop: StopSignal,
+              progress: @escaping @Sendable (UploadProgress) -> Void) -> UploadOutcome {
+        .refused(refusal(of: file.kind) ?? tr("Layerwatch cannot send files to this printer."))
+    }
 }
 
 /// A family `layerwatch status` reaches by URL (all but the demo printer): how its URL reads.

@@ -44,6 +44,7 @@ final class FlashforgeConnection: StatusConnection, @unchecked Sendable {
         case .resume: action = "continue"
         case .stop: action = "cancel"
         case .speed: return answer(.refused(tr("Flashforge printers have no speed profiles")))
+        case .printFile: return answer(.refused(PrintCommandText.startsWhenSent))
         }
         api.control(["cmd": "jobCtl_cmd", "args": ["jobID": "", "action": action]], answer: answer)
     }

@@ -62,6 +62,7 @@ final class MoonrakerConnection: StatusConnection, @unchecked Sendable {
         case .resume: api.command("/printer/print/resume", json: [:], answer: answer)
         case .stop: api.command("/printer/print/cancel", json: [:], answer: answer)
         case .speed: answer(.refused(tr("Klipper has no speed profiles")))
+        case .printFile: answer(.refused(PrintCommandText.startsWhenSent))
         }
     }
 

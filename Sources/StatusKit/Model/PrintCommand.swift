@@ -11,6 +11,10 @@ public enum PrintCommand: Equatable, Sendable {
     case stop
     /// A Bambu printer's speed profile.
     case speed(PrintSpeed)
+    /// Starts the file `name` that was just sent to the printer's storage (`UploadOutcome.uploaded`),
+    /// its plate `plate` for a 3MF project: what a Bambu (`project_file`) or Elegoo (Cmd 128)
+    /// printer needs after the upload; the other families start a file as it is sent.
+    case printFile(String, plate: Int)
 
     /// Whether a printer in `state` can take it: pause while printing, resume while paused, stop and
     /// a speed change while a print is printing or paused.
@@ -19,6 +23,7 @@ public enum PrintCommand: Equatable, Sendable {
         case .pause: return state == .printing
         case .resume: return state == .paused
         case .stop, .speed: return state == .printing || state == .paused
+        case .printFile: return [.idle, .finished, .failed, .cancelled].contains(state)
         }
     }
 
@@ -30,6 +35,7 @@ public enum PrintCommand: Equatable, Sendable {
         case .resume: return status.state == .printing
         case .stop: return [.idle, .finished, .failed, .cancelled].contains(status.state)
         case .speed(let speed): return status.speed == speed
+        case .printFile: return status.state == .preparing || status.state == .printing
         }
     }
 
@@ -40,6 +46,7 @@ public enum PrintCommand: Equatable, Sendable {
         case .resume: return "resume"
         case .stop: return "stop"
         case .speed(let speed): return "speed \(speed.name)"
+        case .printFile(let name, let plate): return "print \(name) plate \(plate)"
         }
     }
 }

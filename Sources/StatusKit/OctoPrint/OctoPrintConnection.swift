@@ -54,6 +54,7 @@ final class OctoPrintConnection: StatusConnection, @unchecked Sendable {
         case .resume: api.command("/api/job", json: ["command": "pause", "action": "resume"], answer: answer)
         case .stop: api.command("/api/job", json: ["command": "cancel"], answer: answer)
         case .speed: answer(.refused(tr("OctoPrint has no speed profiles")))
+        case .printFile: answer(.refused(PrintCommandText.startsWhenSent))
         }
     }
 

@@ -81,6 +81,8 @@ final class PrusaLinkConnection: StatusConnection, @unchecked Sendable {
                         refusals: [409: tr("PrusaLink cannot stop the print in the state it is in"), 404: gone], answer: answer)
         case .speed:
             answer(.refused(tr("PrusaLink has no speed profiles")))
+        case .printFile:
+            answer(.refused(PrintCommandText.startsWhenSent))
         }
     }
 

@@ -19,6 +19,7 @@ public enum PrintCommandText {
         case .resume: return tr("Resume Print")
         case .stop: return cancels(endpoint) ? tr("Cancel Print…") : tr("Stop Print…")
         case .speed(let speed): return speed.title
+        case .printFile: return tr("Print")
         }
     }
 
@@ -29,8 +30,12 @@ public enum PrintCommandText {
         case .resume: return tr("Resuming…")
         case .stop: return cancels(endpoint) ? tr("Cancelling…") : tr("Stopping…")
         case .speed: return tr("Setting speed…")
+        case .printFile: return tr("Starting…")
         }
     }
+
+    /// The refusal of `PrintCommand.printFile` by a printer that starts a file as it is sent.
+    static let startsWhenSent = tr("This printer starts a file as it is sent")
 
     /// Why the print controls are greyed while a printer that answered reconnects.
     public static let reconnectingHint = tr("Reconnecting to the printer: the controls come back when it answers")
@@ -43,6 +48,7 @@ public enum PrintCommandText {
         case .stop: return String(format: cancels(endpoint) ? tr("%@ cancelled the print after all.")
                                                             : tr("%@ stopped the print after all."), printer)
         case .speed: return String(format: tr("%@ changed its speed after all."), printer)
+        case .printFile: return String(format: tr("%@ started the print after all."), printer)
         }
     }
 
@@ -74,6 +80,7 @@ public enum PrintCommandText {
         case .pause: return String(format: tr("The printer is %@: there is no print to pause."), state)
         case .resume: return String(format: tr("The printer is %@: there is no paused print to resume."), state)
         case .stop, .speed: return String(format: tr("The printer is %@: there is no print under way."), state)
+        case .printFile: return String(format: tr("The printer is %@: it can start a print only when idle."), state)
         }
     }
 }
