@@ -75,6 +75,11 @@ final class HistoryPrintPageTests: XCTestCase {
             let videos = Self.rows(in: page.videos)
             XCTAssertEqual(videos.map(\.title), ["Voron timelapse.mp4", "Voron recording.mkv"], "a row per video")
             XCTAssertEqual(videos.map(\.subtitle), ["Timelapse", "File no longer exists"])
+            let showInFiles = descendants(of: videos[0].row).first { PreferencesWidgets.typeName($0) == "GtkButton" }
+            XCTAssertEqual(showInFiles.flatMap { gtk_actionable_get_action_name(gcast($0)) }.map { String(cString: $0) }, "app.show-in-files")
+            XCTAssertEqual(showInFiles.flatMap { gtk_actionable_get_action_target_value(gcast($0)) }
+                .map { String(cString: g_variant_get_string($0, nil)) }, timelapse.path, "its button shows the video in Files")
+            XCTAssertFalse(descendants(of: videos[1].row).contains { PreferencesWidgets.typeName($0) == "GtkButton" }, "none for a deleted one")
             _ = iterateMainContext(timeout: 1) { false }
             Screen.save("history-print-page")
             let scrolled = try XCTUnwrap(descendants(of: page.widget).first { PreferencesWidgets.typeName($0) == "GtkScrolledWindow" })
@@ -137,6 +142,37 @@ final class HistoryPrintPageTests: XCTestCase {
             XCTAssertFalse(Bool(gboolean: gtk_widget_get_visible(page.videos)), "no video, no Videos group")
             _ = iterateMainContext(timeout: 1) { false }
             Screen.save("history-print-page-failed")
+        }
+    }
+
+    func testAPrintUnderWayWithoutPicturesShowsWhatItHasSoFar() throws {
+        let directory = try makeTemporaryDirectory()
+        let store = JournalStore(url: directory.appendingPathComponent("journal/journal.sqlite3"))
+        let print = JournalPrint(key: "mk4/7", printerID: "mk4", printerName: "MK4", job: nil, started: Date().addingTimeInterval(-600))
+        store.record(print)
+        store.add(JournalEvent(kind: .pause, words: "Waiting for the user", at: Date().addingTimeInterval(-300)), toPrint: print.key)
+
+        try MainActor.assumeIsolated {
+            let (app, window) = try startApp(in: directory)
+            defer { window.close() }
+            let (page, shown) = Self.show(HistoryPrintPage(print: print, store: store), in: app, width: 720, height: 1150)
+            defer { gtk_window_destroy(gcast(shown)) }
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                page.isFilled && page.firstLayerPicture.isLoaded && page.finalPicture.isLoaded
+            }, "the journal's reads come back")
+
+            let texts = Self.texts(in: page.widget)
+            for expected in ["Unnamed Job", "Printing", "MK4", "Started"] {
+                XCTAssertTrue(texts.contains(expected), "“\(expected)” is shown: \(texts)")
+            }
+            for absent in ["Ended", "Duration", "Layers", "Filament Used", "Camera"] {
+                XCTAssertFalse(texts.contains(absent), "no “\(absent)” for what the print has not: \(texts)")
+            }
+            for view in [page.firstLayerPicture, page.finalPicture] {
+                XCTAssertTrue(view.isPlaceholderShown)
+                XCTAssertEqual(String(cString: gtk_label_get_text(gcast(view.placeholderLabel))), "No picture kept")
+            }
+            XCTAssertEqual(Self.rows(in: page.timeline).map(\.title), ["Started", "Paused"], "no end yet")
         }
     }
 

@@ -127,6 +127,7 @@ final class HistoryPrintPage {
         gtk_widget_add_css_class(show, "flat")
         gtk_widget_set_valign(show, GTK_ALIGN_CENTER)
         gtk_widget_set_tooltip_text(show, Feature.showInFiles.title)
+        setAccessibleLabel(show, Feature.showInFiles.title)
         gtk_actionable_set_action_target_value(gcast(show), g_variant_new_string(video.file.path))
         gtk_actionable_set_action_name(gcast(show), Feature.showInFiles.actionName)
         adw_action_row_add_suffix(gcast(row), show)

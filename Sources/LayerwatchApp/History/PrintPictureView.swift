@@ -33,6 +33,7 @@ final class PrintPictureView {
         gtk_button_set_child(gcast(button), picture)
         gtk_widget_add_css_class(button, "flat")
         gtk_widget_add_css_class(button, "print-picture")
+        setAccessibleLabel(button, caption)
         gtk_stack_add_named(gcast(stack), button, "picture")
 
         let missing = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
