@@ -49,13 +49,19 @@ public enum StatusText {
         let formatter = DateFormatter()
         formatter.locale = locale
         let sameDay = Calendar.current.isDate(end, inSameDayAs: now)
-        let hours = switch clock {
+        let hours = clockTemplate(clock)
+        formatter.setLocalizedDateFormatFromTemplate(sameDay ? hours : "EEE" + hours)
+        return formatter.string(from: end)
+    }
+
+    /// The date-format template of a clock time: on a 24- or 12-hour clock when `clock` says, else
+    /// as the locale has it.
+    public static func clockTemplate(_ clock: ClockFormat?) -> String {
+        switch clock {
         case .twentyFourHour?: "HHmm"
         case .twelveHour?: "hmma"
         case nil: "jmm"
         }
-        formatter.setLocalizedDateFormatFromTemplate(sameDay ? hours : "EEE" + hours)
-        return formatter.string(from: end)
     }
 
     /// `215 / 220 °C` while heating, `24 °C` when the heater is off or its target unknown.
