@@ -76,9 +76,9 @@ struct HistoryCommand: ParsableCommand {
             prints = prints.filter { ids.contains($0.printerID) || $0.printerName == printer }
         }
         if json {
-            print(HistoryReportFormatter.json(prints))
+            print(HistoryReportFormatter.json(prints, videos: store.videosByPrint()))
         } else if csv {
-            print(HistoryReportFormatter.csv(prints))
+            print(HistoryReportFormatter.csv(prints, videos: store.videosByPrint()))
         } else {
             print(HistoryReportFormatter.text(prints, filtered: printer != nil || since != nil || result != nil))
         }

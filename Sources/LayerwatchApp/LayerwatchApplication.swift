@@ -207,6 +207,9 @@ public final class LayerwatchApplication: FeatureContext {
         timelapses?.onIdle = { [weak background] in background?.holdEnded() }
         recordings.onIdle = { [weak background] in background?.holdEnded() }
         journal?.onIdle = { [weak background] in background?.holdEnded() }
+        recordings.onSaved = { [weak journal] printer, files, since in
+            files.forEach { journal?.add(JournalVideo(kind: .recording, file: $0), printer: printer, since: since) }
+        }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
@@ -324,6 +327,7 @@ public final class LayerwatchApplication: FeatureContext {
                                    camera: pictures.pictureCamera)
         taker.onVideo = { [weak self] id, video, job, failed in
             guard let self else { return }
+            journal?.add(JournalVideo(kind: .timelapse, file: video), printer: id, job: job)
             notifier?.offerTimelapse(video, job: job, failed: failed, of: id)
             window?.toast(String(format: tr("Saved the timelapse “%@” in %@"), video.lastPathComponent, SavedFiles.shownName(of: video.deletingLastPathComponent())), file: video)
         }

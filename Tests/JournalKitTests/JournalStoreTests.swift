@@ -92,6 +92,39 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(try userVersion(of: url), JournalSchema.migrations.count)
     }
 
+    func testAVersionTwoJournalKeepsItsRowsAndLearnsWhatLayerwatchStarted() throws {
+        let url = try journalURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        do {  // a journal as version 2 left it: a print with a video
+            let old = try SQLiteDatabase(path: url.path, busyTimeout: 1)
+            try JournalSchema.migrate(old, to: 2)
+            try old.run("""
+                INSERT INTO prints (key, printer_id, printer_name, job, printer_job_id, started, ended, result, filament_mm, final_picture)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.text("mk4/job-id/7"), .text("mk4"), .text("MK4"), .text("gear.bgcode"), .text("7"), .real(1_700_000_000),
+                      .real(1_700_003_600), .text("finished"), .real(2500.5), .text("/data/gear.jpg")])
+            try old.run("INSERT INTO print_videos (print_id, kind, path) SELECT id, 'timelapse', '/videos/gear.mkv' FROM prints")
+        }
+        XCTAssertEqual(try userVersion(of: url), 2)
+        let store = JournalStore(url: url)
+        XCTAssertEqual(store.opening, .opened)
+        let kept = try XCTUnwrap(store.print(key: "mk4/job-id/7"))
+        XCTAssertEqual(kept, JournalPrint(key: "mk4/job-id/7", printerID: "mk4", printerName: "MK4", job: "gear.bgcode", printerJobID: "7",
+                                          started: Date(timeIntervalSince1970: 1_700_000_000), ended: Date(timeIntervalSince1970: 1_700_003_600),
+                                          result: .finished, filamentUsed: 2500.5, finalPicture: URL(fileURLWithPath: "/data/gear.jpg")))
+        XCTAssertFalse(kept.startedFromLayerwatch, "a print from before was not started by Layerwatch")
+        XCTAssertEqual(store.videos(ofPrint: kept.key).map(\.file.path), ["/videos/gear.mkv"])
+
+        var started = print(1)
+        (started.startedFromLayerwatch, started.sentFile) = (true, "part-1.gcode")
+        store.record(started)
+        store.close()
+        XCTAssertEqual(try userVersion(of: url), JournalSchema.migrations.count)
+        let reopened = JournalStore(url: url)
+        XCTAssertEqual(reopened.print(key: started.key), started, "the new columns are written and read back")
+        XCTAssertEqual(reopened.print(key: kept.key), kept)
+    }
+
     func testAGarbageFileIsSetAsideAndANewJournalStarts() throws {
         let url = try journalURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -187,6 +187,120 @@ final class PrintRecorderTests: XCTestCase {
         XCTAssertGreaterThan(try XCTUnwrap(print.duration), 0)
     }
 
+    /// PrusaLink's `job.id` (Tests/Servers/prusalink_server.py's `/api/v1/status`) names the print:
+    /// a restart of Layerwatch in the middle continues its record, and the next print of the same
+    /// file, begun while Layerwatch was not running, is another print.
+    func testAPrusaLinkPrintIsKnownByItsJobIdAcrossARestart() throws {
+        let prusa = try TestServer(script: "prusalink_server.py", arguments: ["--password", "Pr1ntPass"])
+        addTeardownBlock { prusa.stop() }
+        let url = try journal()
+        let mk4 = PrintRecorder.Printer(id: "mk4", name: "MK4", camera: nil)
+        let endpoint = StatusEndpoint.prusaLink(host: "127.0.0.1", port: prusa.port, password: "Pr1ntPass")
+        /// Layerwatch running: the journal, a recorder and the live status; quit by `quit`.
+        func run() -> (store: JournalStore, quit: () -> Void) {
+            let store = JournalStore(url: url)
+            let recorder = PrintRecorder(store: store, printer: mk4)
+            let monitor = StatusMonitor(endpoint: endpoint, executor: DispatchQueue(label: "prusalink-status")) { update in
+                if update.connection == .live, let status = update.status { recorder.observe(status) }
+            }
+            monitor.start()
+            return (store, { monitor.stop(waitingUpTo: 5); store.close() })
+        }
+        func set(_ state: String, job: [String: Any]?) {
+            XCTAssertEqual(prusa.perform(["cmd": "set", "printer": ["state": state], "job": job ?? NSNull()])?.name, "done")
+        }
+
+        set("PRINTING", job: ["id": 41, "time_printing": 600, "progress": 20])
+        let first = run()
+        let begun = awaitJournal(first.store, "job 41 begun", { $0.prints(JournalQuery()) }) { $0.first?.printerJobID == "41" }
+        first.quit()
+
+        set("PRINTING", job: ["id": 41, "time_printing": 900, "progress": 50])
+        let second = run()
+        set("FINISHED", job: ["id": 41, "progress": 100])
+        let finished = awaitJournal(second.store, "job 41 finished", { $0.prints(JournalQuery()) }) { $0.first?.result == .finished }
+        XCTAssertEqual(finished.count, 1, "one print across the restart")
+        XCTAssertEqual(finished.first?.key, begun.first?.key)
+        XCTAssertEqual(finished.first?.started, begun.first?.started)
+
+        set("IDLE", job: nil)
+        set("PRINTING", job: ["id": 42, "time_printing": 60])
+        awaitJournal(second.store, "job 42 begun", { $0.prints(JournalQuery()).map(\.printerJobID) }) { $0 == ["42", "41"] }
+        second.quit()
+
+        // While Layerwatch is not running, job 42 ends and job 43 of the same file begins.
+        set("FINISHED", job: ["id": 42])
+        set("IDLE", job: nil)
+        set("PRINTING", job: ["id": 43, "time_printing": 30])
+        let third = run()
+        defer { third.quit() }
+        let prints = awaitJournal(third.store, "job 43 begun", { $0.prints(JournalQuery()) }) { $0.count == 3 }
+        XCTAssertEqual(prints.map(\.printerJobID), ["43", "42", "41"], "job 43 is not job 42 continued")
+        XCTAssertEqual(prints.map(\.job), Array(repeating: "benchy.bgcode", count: 3))
+        XCTAssertEqual(prints.map(\.result), [.underway, .underway, .finished], "job 42's end was not seen")
+    }
+
+    /// A print Layerwatch started (`expectPrint`, as the upload code calls it once the printer took
+    /// the file): the next print of that file on that printer within the time allowed is marked,
+    /// once; a print of another file, on another printer, or too late, is not.
+    func testOnlyThePrintOfTheFileSentToThatPrinterIsMarkedStartedFromLayerwatch() throws {
+        let store = JournalStore(url: try journal())
+        let voron = PrintRecorder(store: store, printer: printer)
+        let other = PrintRecorder(store: store, printer: PrintRecorder.Printer(id: "ender", name: "Ender", camera: nil))
+        voron.expectPrint(file: "benchy.gcode", at: t0)
+        feed(other, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0)
+        feed(voron, [klipper("printing", job: "cube.gcode"), klipper("complete", job: "cube.gcode")], from: t0)
+        feed(voron, [klipper("printing", job: "gcodes/Benchy.gcode"), klipper("complete", job: "gcodes/Benchy.gcode")],
+             from: t0.addingTimeInterval(180))
+        feed(voron, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0.addingTimeInterval(300))
+
+        // Bambu names the print by its plate, the file was `Vase.gcode.3mf`; sent too long before, it is not waited for.
+        voron.expectPrint(file: "Vase.gcode.3mf", at: t0.addingTimeInterval(3600))
+        voron.expectPrint(file: "late.gcode", at: t0.addingTimeInterval(3600))
+        feed(voron, [klipper("printing", job: "Vase"), klipper("complete", job: "Vase")], from: t0.addingTimeInterval(3660))
+        feed(voron, [klipper("printing", job: "late.gcode"), klipper("complete", job: "late.gcode")],
+             from: t0.addingTimeInterval(3600 + PrintRecorder.expectation + 1))
+
+        // Under way already when the upload code tells it (the printer answered after it began).
+        feed(voron, [klipper("printing", job: "quick.gcode")], from: t0.addingTimeInterval(7200))
+        voron.expectPrint(file: "quick.gcode", at: t0.addingTimeInterval(7230))
+        feed(voron, [klipper("complete", job: "quick.gcode")], from: t0.addingTimeInterval(7260))
+
+        let prints = store.prints(JournalQuery()).reversed().map { ($0.printerName, $0.job ?? "", $0.startedFromLayerwatch, $0.sentFile) }
+        XCTAssertEqual(prints.map(\.0), ["Ender", "Voron 2.4", "Voron 2.4", "Voron 2.4", "Voron 2.4", "Voron 2.4", "Voron 2.4"])
+        XCTAssertEqual(prints.map(\.1), ["benchy.gcode", "cube.gcode", "gcodes/Benchy.gcode", "benchy.gcode", "Vase", "late.gcode", "quick.gcode"])
+        XCTAssertEqual(prints.map(\.2), [false, false, true, false, true, false, true])
+        XCTAssertEqual(prints.map(\.3), [nil, nil, "benchy.gcode", nil, "Vase.gcode.3mf", nil, "quick.gcode"])
+    }
+
+    /// Videos of the printer's camera linked to the print they were made of: a recording to the print
+    /// under way, or to the one that ended after it began; a timelapse to the print of its job; a
+    /// recording made while no print ran, or a timelapse of another job, to none.
+    func testAVideoIsLinkedToThePrintItWasMadeOf() throws {
+        let store = JournalStore(url: try journal())
+        let recorder = PrintRecorder(store: store, printer: printer)
+        func video(_ kind: JournalVideo.Kind, _ name: String) -> JournalVideo {
+            JournalVideo(kind: kind, file: URL(fileURLWithPath: "/videos/\(name).mkv"))
+        }
+        let idleSince = Date()
+        recorder.observe(klipper("standby"))
+        recorder.add(video(.recording, "idle"), since: idleSince)
+        let recordingSince = Date()
+        recorder.observe(klipper("printing", job: "gear.gcode", layer: 1))
+        recorder.add(video(.recording, "during"), since: recordingSince)
+        recorder.observe(klipper("complete", job: "gear.gcode", layer: 48))
+        recorder.add(video(.recording, "over-the-end"), since: recordingSince)
+        recorder.add(video(.timelapse, "other-job"), job: "cube.gcode")
+        recorder.add(video(.timelapse, "gear"), job: "gear.gcode")
+        recorder.add(video(.recording, "after"), since: Date().addingTimeInterval(1))
+
+        let prints = store.prints(JournalQuery())
+        XCTAssertEqual(prints.count, 1)
+        XCTAssertEqual(store.videos(ofPrint: try XCTUnwrap(prints.first).key),
+                       [video(.recording, "during"), video(.recording, "over-the-end"), video(.timelapse, "gear")])
+        XCTAssertEqual(store.videosByPrint().values.map(\.count), [3], "no video of no print")
+    }
+
     /// Bambu's reports, merged as its client merges them.
     private func bambu(_ report: inout BambuReport, _ fields: [String: Any]) -> PrinterStatus {
         XCTAssertTrue(report.merge(payload: ["print": fields.merging(["command": "push_status"]) { $1 }]))

@@ -25,14 +25,16 @@ final class HistoryCommandTests: XCTestCase {
         """.utf8).write(to: config.appendingPathComponent("printers.json"))
     }
 
-    /// Three prints of two printers: a finished one with its final picture (the Voron, renamed since:
-    /// its id still names it), a failed one an hour before, a cancelled one three days before.
+    /// Three prints of two printers: a finished one with its final picture and two videos, which
+    /// Layerwatch started (the Voron, renamed since: its id still names it), a failed one an hour
+    /// before, a cancelled one three days before.
     private func writeJournal() throws -> [JournalPrint] {
         let picture = home.appendingPathComponent("data/layerwatch/pictures/Voron 2026-12-05 10.00.00.jpg")
         let started = now.addingTimeInterval(-7200).rounded
         let prints = [
             JournalPrint(key: "\(voronID)/job-id/42", printerID: voronID, printerName: "Voron 2.4", job: "gear, \"big\".gcode", printerJobID: "42",
-                         started: started, ended: started.addingTimeInterval(3725), result: .finished, finalPicture: picture),
+                         started: started, ended: started.addingTimeInterval(3725), result: .finished, finalPicture: picture,
+                         startedFromLayerwatch: true, sentFile: "gear.gcode"),
             JournalPrint(key: "x1c/a/1", printerID: "x1c", printerName: "X1C", job: "vase.3mf", started: started.addingTimeInterval(-3600),
                          ended: started.addingTimeInterval(-3000), result: .failed, error: "Filament ran out", fromPrinterHistory: true),
             JournalPrint(key: "x1c/b/1", printerID: "x1c", printerName: "X1C", job: "bracket.3mf", started: started.addingTimeInterval(-3 * 86400),
@@ -40,8 +42,14 @@ final class HistoryCommandTests: XCTestCase {
         ]
         let store = JournalStore(url: journal)
         prints.forEach(store.record)
+        videos.forEach { store.add($0, toPrint: prints[0].key) }
         store.close()
         return prints
+    }
+
+    private var videos: [JournalVideo] {
+        [JournalVideo(kind: .timelapse, file: home.appendingPathComponent("Videos/Voron timelapse.mkv")),
+         JournalVideo(kind: .recording, file: home.appendingPathComponent("Videos/Voron 10.05.mkv"))]
     }
 
     private func history(_ arguments: [String]) throws -> CommandRun {
@@ -68,6 +76,9 @@ final class HistoryCommandTests: XCTestCase {
         XCTAssertTrue(printed[1...].allSatisfy { $0["finalPicture"] is NSNull }, "no picture is null")
         XCTAssertEqual(printed.map { $0["error"] as? String }, written.map(\.error))
         XCTAssertEqual(printed.map { $0["fromPrinterHistory"] as? Bool }, written.map(\.fromPrinterHistory))
+        XCTAssertEqual(printed.map { $0["videos"] as? [String] }, [videos.map(\.file.path), [], []], "a list of paths, empty without")
+        XCTAssertEqual(printed.map { $0["startedFromLayerwatch"] as? Bool }, written.map(\.startedFromLayerwatch))
+        XCTAssertEqual(written.map(\.startedFromLayerwatch), [true, false, false])
     }
 
     func testCSVHasTheSameColumnsQuotedAndTheTableIsInWords() throws {
@@ -75,11 +86,11 @@ final class HistoryCommandTests: XCTestCase {
         let csv = try history(["--csv"])
         XCTAssertEqual(csv.status, 0, csv.stderr)
         let lines = csv.stdout.trimmingCharacters(in: .newlines).components(separatedBy: "\r\n")
-        XCTAssertEqual(lines.first, "job,result,start,end,duration,printer,error,finalPicture,fromPrinterHistory")
+        XCTAssertEqual(lines.first, "job,result,start,end,duration,printer,error,finalPicture,fromPrinterHistory,videos,startedFromLayerwatch")
         let iso = ISO8601DateFormatter()
         let first = written[0]
         XCTAssertEqual(lines[1], "\"gear, \"\"big\"\".gcode\",finished,\(iso.string(from: first.started)),\(iso.string(from: first.ended!)),3725,"
-                       + "Voron 2.4,,\(first.finalPicture!.path),false")
+                       + "Voron 2.4,,\(first.finalPicture!.path),false,\"\(videos[0].file.path)\n\(videos[1].file.path)\",true")
         XCTAssertEqual(lines.count, 4)
 
         let table = try history([])

@@ -9,7 +9,8 @@ import XCTest
 final class PreferencesCodingTests: XCTestCase {
     private static let chosen = Preferences(runInBackground: false, startAtLogin: true, notifiedEvents: [.failed, .cameraLost],
                                             cameraLostMinutes: 17, soundOnFailure: false, snapshotFolder: "/srv/shots",
-                                            recordingFolder: "/srv/videos", appearance: .dark, keepPicturesDays: 0)
+                                            recordingFolder: "/srv/videos", appearance: .dark, keepPicturesDays: 0,
+                                            picturesLimitMB: 5120)
 
     func testWhatIsSetComesBackThroughTheStore() throws {
         let directory = try makeTemporaryDirectory()
@@ -24,6 +25,7 @@ final class PreferencesCodingTests: XCTestCase {
         XCTAssertFalse(read.startAtLogin)
         XCTAssertEqual(read.notifiedEvents, Set(Preferences.Event.allCases))
         XCTAssertEqual(read.keepPicturesDays, 90, "the journal's pictures are kept 90 days")
+        XCTAssertEqual(read.picturesLimitMB, 1000, "the journal's pictures take at most 1 GB")
         XCTAssertEqual(AppConfig().preferences, Preferences.standard, "a config from before preferences")
     }
 
@@ -31,7 +33,7 @@ final class PreferencesCodingTests: XCTestCase {
         let encoded = try JSONSerialization.jsonObject(with: JSONEncoder().encode(Self.chosen)) as! [String: Any]
         let bad: [String: Any] = ["runInBackground": "no", "startAtLogin": 1, "notifiedEvents": "finished", "cameraLostMinutes": "5",
                                   "soundOnFailure": [true], "snapshotFolder": 42, "recordingFolder": ["a": 1], "appearance": "sepia",
-                                  "keepPicturesDays": -3]
+                                  "keepPicturesDays": -3, "picturesLimitMB": "lots"]
         let standard = Preferences.standard
         for (key, value) in bad {
             var fields = encoded
@@ -47,6 +49,7 @@ final class PreferencesCodingTests: XCTestCase {
             case "snapshotFolder": expected.snapshotFolder = nil
             case "recordingFolder": expected.recordingFolder = nil
             case "keepPicturesDays": expected.keepPicturesDays = standard.keepPicturesDays
+            case "picturesLimitMB": expected.picturesLimitMB = standard.picturesLimitMB
             default: expected.appearance = standard.appearance
             }
             XCTAssertEqual(read, expected, "\(key): \(value)")

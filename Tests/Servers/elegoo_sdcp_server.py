@@ -16,6 +16,9 @@ websocket side (RFC 6455 server, stdlib only) is creality_ws_server.py's, reused
         Filename and TaskId blanked from stopping on, as the firmware does)   386 video {"Enable":1} (answers
         "VideoUrl":"HOST:CAMERA_PORT/video", without a scheme as the printer sends it)
         403 light {"LightStatus":{"SecondLight":B}}
+        320 history: {"HistoryData":[task ids]}   321 {"Id":[task ids]}: {"HistoryDetailList":[the
+        details of those ids it has]} (the SDCP V3.0.0 specification's "Retrieve Historical Tasks"
+        and "Retrieve Task Details")
         A command the state does not allow is answered Ack 1.
     a client that sends nothing for --idle seconds is closed (the printer waits about 60 s)
     http://HOST:CAMERA_PORT/video: 404 until Cmd 386 turned the video on, then MJPEG with the
@@ -26,6 +29,8 @@ websocket side (RFC 6455 server, stdlib only) is creality_ws_server.py's, reused
 
 stdin:  {"cmd":"set","fields":{…}}           merged (deep) into Status and pushed at once
         {"cmd":"ack","command":N,"ack":A}    answer command N with Ack A from now on (0 to undo)
+        {"cmd":"history","tasks":[…]}        the history's tasks (Cmd 321's details, each with its
+                                             TaskId), listed by Cmd 320 in this order
         {"cmd":"raw","text":T}               T sent as one text message to every client
         {"cmd":"mode","mode":M}              creality_ws_server.py's modes: normal | silent | deaf |
                                              garbage | badframe | huge | deep | badutf8 | close
@@ -79,6 +84,7 @@ class Centauri(Printer):
         self.status = copy.deepcopy(DEFAULT_STATUS)
         self.video_on = False
         self.acks = {}
+        self.history = []
         self.idle = cfg.idle
         self.total = 0
         self.video_url = f"{cfg.bind}:{{port}}/video"
@@ -180,6 +186,11 @@ class Centauri(Printer):
         if cmd == 386:
             self.video_on = bool(params.get("Enable"))
             return 0, {"VideoUrl": self.video_url}
+        if cmd == 320:
+            return 0, {"HistoryData": [task.get("TaskId") for task in self.history]}
+        if cmd == 321:
+            wanted = params.get("Id") or []
+            return 0, {"HistoryDetailList": [task for task in self.history if task.get("TaskId") in wanted]}
         if cmd == 403:
             light = (params.get("LightStatus") or {}).get("SecondLight")
             self.push({"LightStatus": {"SecondLight": 1 if light else 0}})
@@ -291,6 +302,9 @@ def main():
             emit(event="done", cmd=name)
         elif name == "ack":
             printer.acks[int(command["command"])] = int(command.get("ack", 0))
+            emit(event="done", cmd=name)
+        elif name == "history":
+            printer.history = list(command.get("tasks") or [])
             emit(event="done", cmd=name)
         elif name == "raw":
             emit(event="done", cmd=name, **printer.raw(str(command.get("text", ""))))

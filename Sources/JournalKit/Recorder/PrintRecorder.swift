@@ -32,6 +32,17 @@ public final class PrintRecorder: @unchecked Sendable {
     private var mark: PrintMark?
     private var current: JournalPrint?
     private var written: Figures?
+    /// On the journal's queue only: the print that ended last of those this recorder saw end, and when.
+    private var lastEnded: (key: String, job: String?, at: Date)?
+    /// On the journal's queue only: the files Layerwatch sent and asked the printer to print, each
+    /// until when its print is waited for.
+    private var expected: [(file: String, until: Date)] = []
+
+    /// How long the print of a file Layerwatch started is waited for, and how long before the call
+    /// a print under way of it may have begun.
+    public static let expectation: TimeInterval = 10 * 60
+    /// The most prints waited for at once; the oldest is forgotten.
+    static let maximumExpected = 16
 
     /// A moment of a print worth a picture.
     public enum Moment: Sendable {
@@ -59,6 +70,47 @@ public final class PrintRecorder: @unchecked Sendable {
     /// Takes a live report of the printer's, received at `now`.
     public func observe(_ status: PrinterStatus, at now: Date = Date()) {
         store.write { [self] database in try take(status, at: now, in: database) }
+    }
+
+    /// Links `video`, a file of the printer's camera already written, to the print it was made of:
+    /// the print under way, else the one that ended last if it ended after `since` (a recording
+    /// begun before that end); of `job` only where the video names one (a timelapse, made once
+    /// its print ended). A video made while no print ran is linked to none.
+    public func add(_ video: JournalVideo, since: Date? = nil, job: String? = nil) {
+        store.write { [self] database in
+            if let current, job == nil || current.job == job {
+                try database.add(video, to: current.key)
+            } else if let lastEnded, since.map({ lastEnded.at >= $0 }) ?? true, job == nil || lastEnded.job == job {
+                try database.add(video, to: lastEnded.key)
+            }
+        }
+    }
+
+    /// Tells that Layerwatch sent `file` to the printer and asked it to print it, at `now`: the
+    /// next print of that file to begin within `expectation` — or the one of it under way, begun
+    /// less than that before — is marked started from Layerwatch, with the file's name.
+    public func expectPrint(file: String, at now: Date = Date()) {
+        store.write { [self] database in
+            if var print = current, !print.startedFromLayerwatch, JournalPrint.job(print.job, isFile: file),
+               now.timeIntervalSince(print.started) < Self.expectation {
+                try database.markStartedFromLayerwatch(print.key, file: file)
+                (print.startedFromLayerwatch, print.sentFile) = (true, file)
+                current = print
+                return
+            }
+            expected.append((file, now.addingTimeInterval(Self.expectation)))
+            if expected.count > Self.maximumExpected { expected.removeFirst() }
+        }
+    }
+
+    /// `print`, just begun at `now`, marked started from Layerwatch if it is the print of a file
+    /// it sent (`expectPrint`), which is then no longer waited for.
+    private func expectedOrNot(_ print: JournalPrint, at now: Date) -> JournalPrint {
+        expected.removeAll { $0.until < now }
+        guard let index = expected.firstIndex(where: { JournalPrint.job(print.job, isFile: $0.file) }) else { return print }
+        var marked = print
+        (marked.startedFromLayerwatch, marked.sentFile) = (true, expected.remove(at: index).file)
+        return marked
     }
 
     /// Asks the printer at `endpoint` its own history (blocking: call it off the main loop) and
@@ -101,9 +153,10 @@ public final class PrintRecorder: @unchecked Sendable {
         var moments: [(key: String, moment: Moment)] = []
         var (events, next) = PrintEvent.changes(from: previous, to: status)
         var print = current
+        var ended = lastEnded
         if status.hasActiveJob {
             if print == nil || (status.job != nil && status.job != print?.job) {
-                let seen = try continued(status, in: database) ?? begun(status, at: now)
+                let seen = try continued(status, in: database) ?? expectedOrNot(begun(status, at: now, in: database), at: now)
                 try database.insert(seen)
                 print = seen
             }
@@ -131,6 +184,7 @@ public final class PrintRecorder: @unchecked Sendable {
                 try database.end(under.key, result: result, at: now, error: result == .failed ? status.errorText : nil,
                                  layer: status.layer, totalLayers: status.totalLayers, filamentUsed: status.filamentUsed)
                 moments.append((under.key, .ended))
+                ended = (under.key, under.job, now)
                 print = nil
             }
         }
@@ -143,26 +197,34 @@ public final class PrintRecorder: @unchecked Sendable {
             if written?.layer == 1, let layer = status.layer, layer >= 2 { moments.append((print.key, .firstLayerDone)) }
             figures = Figures(layer: status.layer, totalLayers: status.totalLayers)
         }
-        (mark, current, written) = (next, print, figures)
+        (mark, current, written, lastEnded) = (next, print, figures, ended)
         if let onMoment { moments.forEach { onMoment($0.key, $0.moment) } }
     }
 
     /// The journal's record of the print under way in `status`, if it has one: the print of the
-    /// printer's job id, or the printer's newest print of the job still under way.
+    /// printer's job id while it is under way, or the printer's newest print of the job still under
+    /// way — unless the printer names another job id for it (that print ended while Layerwatch was
+    /// not looking, and this is the next of the same name).
     private func continued(_ status: PrinterStatus, in database: JournalDatabase) throws -> JournalPrint? {
         if let jobID = status.jobID {
             let key = JournalPrint.key(printerID: printer.id, printerJobID: jobID, job: status.job, started: Date())
-            if let known = try database.print(key) { return known }
+            if let known = try database.print(key), known.result == .underway { return known }
         }
-        return try database.underway(printerID: printer.id, job: status.job)
+        guard let underway = try database.underway(printerID: printer.id, job: status.job) else { return nil }
+        guard let jobID = status.jobID, let known = underway.printerJobID, known != jobID else { return underway }
+        return nil
     }
 
     /// A new record of the print under way in `status`: begun `elapsed` before `now` where the
-    /// printer says how long it has run.
-    private func begun(_ status: PrinterStatus, at now: Date) -> JournalPrint {
+    /// printer says how long it has run; keyed by the printer's job id, unless an ended print has
+    /// that key already (a printer that counts its jobs anew after a reset), then by its start.
+    private func begun(_ status: PrinterStatus, at now: Date, in database: JournalDatabase) throws -> JournalPrint {
         let started = now.addingTimeInterval(-(status.elapsed ?? 0))
-        return JournalPrint(key: JournalPrint.key(printerID: printer.id, printerJobID: status.jobID, job: status.job, started: started),
-                            printerID: printer.id, printerName: printer.name, camera: printer.camera, job: status.job,
+        var key = JournalPrint.key(printerID: printer.id, printerJobID: status.jobID, job: status.job, started: started)
+        if status.jobID != nil, try database.print(key) != nil {
+            key = JournalPrint.key(printerID: printer.id, printerJobID: nil, job: status.job, started: started)
+        }
+        return JournalPrint(key: key, printerID: printer.id, printerName: printer.name, camera: printer.camera, job: status.job,
                             printerJobID: status.jobID, started: started, layer: status.layer, totalLayers: status.totalLayers,
                             filamentUsed: status.filamentUsed)
     }

@@ -27,11 +27,15 @@ public struct JournalPrint: Equatable, Sendable {
     public var fromPrinterHistory: Bool
     public var firstLayerPicture: URL?
     public var finalPicture: URL?
+    /// Layerwatch sent its file and started it; `sentFile` names the file it sent.
+    public var startedFromLayerwatch: Bool
+    public var sentFile: String?
 
     public init(key: String, printerID: String, printerName: String, camera: String? = nil, job: String?,
                 printerJobID: String? = nil, started: Date, ended: Date? = nil, result: PrintResult = .underway,
                 error: String? = nil, layer: Int? = nil, totalLayers: Int? = nil, filamentUsed: Double? = nil,
-                fromPrinterHistory: Bool = false, firstLayerPicture: URL? = nil, finalPicture: URL? = nil) {
+                fromPrinterHistory: Bool = false, firstLayerPicture: URL? = nil, finalPicture: URL? = nil,
+                startedFromLayerwatch: Bool = false, sentFile: String? = nil) {
         self.key = key
         self.printerID = printerID
         self.printerName = printerName
@@ -48,6 +52,8 @@ public struct JournalPrint: Equatable, Sendable {
         self.fromPrinterHistory = fromPrinterHistory
         self.firstLayerPicture = firstLayerPicture
         self.finalPicture = finalPicture
+        self.startedFromLayerwatch = startedFromLayerwatch
+        self.sentFile = sentFile
     }
 
     /// A print's identity: the printer's own job id where it has one, else printer + job + start
@@ -55,6 +61,21 @@ public struct JournalPrint: Equatable, Sendable {
     public static func key(printerID: String, printerJobID: String?, job: String?, started: Date) -> String {
         if let printerJobID { return "\(printerID)/job-id/\(printerJobID)" }
         return "\(printerID)/\(job ?? "")/\(Int64(started.timeIntervalSince1970.rounded(.down)))"
+    }
+
+    /// Whether `job`, as a printer names a print, is the print of the file named `file` as it was
+    /// sent: the same name once folders, letter case and the slicers' extensions are left out
+    /// (Bambu names a print by its plate's name, without `.gcode.3mf`; Moonraker by its path).
+    public static func job(_ job: String?, isFile file: String) -> Bool {
+        guard let job else { return false }
+        let bare = { (name: String) -> String in
+            var base = (name.split(separator: "/").last.map(String.init) ?? name).lowercased()
+            // In this order, `.gcode.3mf` loses both.
+            for suffix in [".3mf", ".gcode", ".bgcode"] where base.hasSuffix(suffix) { base.removeLast(suffix.count) }
+            return base
+        }
+        let sent = bare(file)
+        return !sent.isEmpty && bare(job) == sent
     }
 
     /// How long it ran, once it ended.

@@ -24,13 +24,14 @@ final class JournalDatabase {
     func insert(_ print: JournalPrint) throws -> Bool {
         try sql.run("""
             INSERT INTO prints (key, printer_id, printer_name, camera, job, printer_job_id, started, ended, result, error,
-                                layer, total_layers, filament_mm, from_printer_history, first_layer_picture, final_picture)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING
+                                layer, total_layers, filament_mm, from_printer_history, first_layer_picture, final_picture,
+                                started_from_layerwatch, sent_file)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING
             """, [.text(print.key), .text(print.printerID), .text(print.printerName), .init(print.camera), .init(print.job),
                   .init(print.printerJobID), .real(print.started.timeIntervalSince1970), .init(print.ended?.timeIntervalSince1970),
                   .text(print.result.rawValue), .init(print.error), .init(print.layer), .init(print.totalLayers),
                   .init(print.filamentUsed), .integer(print.fromPrinterHistory ? 1 : 0), .init(print.firstLayerPicture?.path),
-                  .init(print.finalPicture?.path)]) > 0
+                  .init(print.finalPicture?.path), .integer(print.startedFromLayerwatch ? 1 : 0), .init(print.sentFile)]) > 0
     }
 
     /// Adds each of `prints` whose key the journal does not have yet, in one transaction.
@@ -79,6 +80,11 @@ final class JournalDatabase {
                     [.text(video.kind.rawValue), .text(video.file.path), .text(key)])
     }
 
+    /// Marks the print of `key` as started from Layerwatch, which sent `file`.
+    func markStartedFromLayerwatch(_ key: String, file: String) throws {
+        try sql.run("UPDATE prints SET started_from_layerwatch = 1, sent_file = ? WHERE key = ?", [.text(file), .text(key)])
+    }
+
     /// Sets the print's first-layer or final picture.
     func setPicture(_ file: URL, final: Bool, of key: String) throws {
         try sql.run("UPDATE prints SET \(final ? "final_picture" : "first_layer_picture") = ? WHERE key = ?", [.text(file.path), .text(key)])
@@ -99,6 +105,20 @@ final class JournalDatabase {
                 """, old)
             return paths.joined().compactMap { $0.map(URL.init(fileURLWithPath:)) }
         }
+    }
+
+    /// The prints that have pictures, the one that ended first (or started first, not ended)
+    /// first: their keys and picture files.
+    func picturedPrintsOldestFirst() throws -> [(key: String, files: [URL])] {
+        try sql.rows("""
+            SELECT key, first_layer_picture, final_picture FROM prints
+            WHERE first_layer_picture IS NOT NULL OR final_picture IS NOT NULL ORDER BY coalesce(ended, started), key
+            """) { row in (row.text(0) ?? "", [row.text(1), row.text(2)].compactMap { $0.map(URL.init(fileURLWithPath:)) }) }
+    }
+
+    /// Forgets the pictures of the print of `key`; the print stays.
+    func forgetPictures(of key: String) throws {
+        try sql.run("UPDATE prints SET first_layer_picture = NULL, final_picture = NULL WHERE key = ?", [.text(key)])
     }
 
     /// The page of prints `query` asks for, newest first.
@@ -166,9 +186,18 @@ final class JournalDatabase {
         }
     }
 
+    /// Every print's videos, by the print's key, each print's in the order they were added.
+    func videosByPrint() throws -> [String: [JournalVideo]] {
+        let rows = try sql.rows("SELECT p.key, v.kind, v.path FROM print_videos v JOIN prints p ON p.id = v.print_id ORDER BY v.id") { row in
+            (row.text(0) ?? "", JournalVideo(kind: JournalVideo.Kind(rawValue: row.text(1) ?? "") ?? .recording,
+                                             file: URL(fileURLWithPath: row.text(2) ?? "")))
+        }
+        return Dictionary(grouping: rows, by: \.0).mapValues { $0.map(\.1) }
+    }
+
     private static let printColumns = """
         key, printer_id, printer_name, camera, job, printer_job_id, started, ended, result, error, layer, total_layers, \
-        filament_mm, from_printer_history, first_layer_picture, final_picture
+        filament_mm, from_printer_history, first_layer_picture, final_picture, started_from_layerwatch, sent_file
         """
 
     private static func print(_ row: SQLiteRow) -> JournalPrint {
@@ -177,7 +206,8 @@ final class JournalDatabase {
                      ended: row.real(7).map(Date.init(timeIntervalSince1970:)), result: PrintResult(rawValue: row.text(8) ?? "") ?? .underway,
                      error: row.text(9), layer: row.integer(10), totalLayers: row.integer(11), filamentUsed: row.real(12),
                      fromPrinterHistory: row.integer(13) == 1, firstLayerPicture: row.text(14).map(URL.init(fileURLWithPath:)),
-                     finalPicture: row.text(15).map(URL.init(fileURLWithPath:)))
+                     finalPicture: row.text(15).map(URL.init(fileURLWithPath:)), startedFromLayerwatch: row.integer(16) == 1,
+                     sentFile: row.text(17))
     }
 
     /// `text` for a LIKE pattern with `\` as its escape: its own %, _ and \ match themselves.

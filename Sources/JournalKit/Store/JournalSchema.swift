@@ -50,6 +50,12 @@ enum JournalSchema {
         CREATE INDEX prints_of_printer ON prints (printer_id, started DESC, key DESC);
         CREATE INDEX prints_of_result ON prints (result, started DESC, key DESC);
         """,
+        // 3: a print Layerwatch started (it sent the file and asked the printer to print it), and
+        // the name of the file it sent.
+        """
+        ALTER TABLE prints ADD COLUMN started_from_layerwatch INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE prints ADD COLUMN sent_file TEXT;
+        """,
     ]
 
     /// Brings `database` to the newest version, in one write transaction (which is also the proof

@@ -84,14 +84,42 @@ public final class JournalStore: @unchecked Sendable {
     /// Deletes the pictures of the prints that ended before `cutoff` and forgets them in the journal;
     /// the prints stay. Only files in `picturesFolder` are deleted: the journal holds no others.
     public func prunePictures(endedBefore cutoff: Date) {
-        let folder = picturesFolder.standardizedFileURL.path + "/"
-        write { database in
+        write { [self] database in
             let files = try database.takePictures(before: cutoff)
-            for file in files where file.standardizedFileURL.path.hasPrefix(folder) {
-                try? FileManager.default.removeItem(at: file)
-            }
+            files.forEach(deletePicture)
             if !files.isEmpty { StreamLog.log(.info, "journal: \(files.count) pictures older than \(cutoff) deleted") }
         }
+    }
+
+    /// Deletes the pictures of the prints that ended first, a print's all at once, until the files
+    /// in `picturesFolder` take at most `limit` bytes, and forgets them in the journal; the prints
+    /// stay. Only files in `picturesFolder` are deleted; one the journal does not name is left.
+    public func prunePictures(toAtMost limit: Int64) {
+        write { [self] database in
+            var total = Self.bytes(in: picturesFolder)
+            guard total > limit else { return }
+            var deleted = 0
+            for print in try database.picturedPrintsOldestFirst() {
+                guard total > limit else { break }
+                try database.forgetPictures(of: print.key)
+                for file in print.files where isInPicturesFolder(file) {
+                    total -= Self.bytes(of: file)
+                    deletePicture(file)
+                    deleted += 1
+                }
+            }
+            StreamLog.log(.info, "journal: \(deleted) of the oldest pictures deleted, the pictures take more than \(limit) bytes")
+        }
+    }
+
+    private func isInPicturesFolder(_ file: URL) -> Bool {
+        file.standardizedFileURL.path.hasPrefix(picturesFolder.standardizedFileURL.path + "/")
+    }
+
+    /// Deletes `file` if it is in `picturesFolder`.
+    private func deletePicture(_ file: URL) {
+        guard isInPicturesFolder(file) else { return }
+        try? FileManager.default.removeItem(at: file)
     }
 
     /// Hands `body` the bytes the files in `picturesFolder` take, on `executor`, counted on the
@@ -128,6 +156,11 @@ public final class JournalStore: @unchecked Sendable {
 
     public func videos(ofPrint key: String) -> [JournalVideo] {
         read([]) { try $0.videos(of: key) }
+    }
+
+    /// Every print's videos, by the print's key (for a list of many prints, in one read).
+    public func videosByPrint() -> [String: [JournalVideo]] {
+        read([:]) { try $0.videosByPrint() }
     }
 
     /// Waits until every write queued so far is done.
@@ -196,15 +229,17 @@ public final class JournalStore: @unchecked Sendable {
 
     /// The sum of the sizes of the regular files in `folder` and below; none when it is missing.
     private static func bytes(in folder: URL) -> Int64 {
-        let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey]
-        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys) else { return 0 }
-        var total: Int64 = 0
-        for case let file as URL in files {
-            guard let values = try? file.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
-            total += Int64(values.fileSize ?? 0)
-        }
-        return total
+        guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: Array(sizeKeys)) else { return 0 }
+        return files.reduce(0) { total, file in total + ((file as? URL).map(bytes(of:)) ?? 0) }
     }
+
+    /// The size of `file` if it is a regular file; 0 for anything else or none.
+    private static func bytes(of file: URL) -> Int64 {
+        guard let values = try? file.resourceValues(forKeys: sizeKeys), values.isRegularFile == true else { return 0 }
+        return Int64(values.fileSize ?? 0)
+    }
+
+    private static let sizeKeys: Set<URLResourceKey> = [.isRegularFileKey, .fileSizeKey]
 
     /// Renames the journal aside and starts a new one.
     private func setAside(reason: String) {

@@ -73,6 +73,20 @@ final class PrintJournal {
         if let problem { onProblem(problem) }
     }
 
+    /// Links `video` of printer `id`'s camera to the print it was made of (`PrintRecorder.add`):
+    /// a recording begun at `since`, or the timelapse of the print of `job`.
+    func add(_ video: JournalVideo, printer id: UUID, since: Date? = nil, job: String? = nil) {
+        recorders[id]?.recorder.add(video, since: since, job: job)
+    }
+
+    /// Tells the journal that Layerwatch sent `file` (its name as sent) to the printer of
+    /// `printerID` and asked it to print it: the print of that file that begins on that printer
+    /// within a few minutes (`PrintRecorder.expectation`) is marked started from Layerwatch. For
+    /// the upload code, once the printer took the file and the request to print it.
+    func expectPrint(printerID: UUID, file: String) {
+        recorders[printerID]?.recorder.expectPrint(file: file)
+    }
+
     /// A recorder for each of `printers` (a new one for a printer edited since: its name, its
     /// camera), none for the others.
     private func follow(_ printers: [Printer]) {
@@ -126,6 +140,7 @@ final class PrintJournal {
             }
             DispatchQueue.global(qos: .utility).async {
                 var file: ExclusiveFile?
+                var kept = false
                 do {
                     let jpeg = try UprightJPEG.encode(frame, orientation: orientation)
                     try ExclusiveFile.makeFolder(place.deletingLastPathComponent())
@@ -134,11 +149,15 @@ final class PrintJournal {
                     try jpeg.withUnsafeBytes { try made.write($0) }
                     try made.close()
                     store.setPicture(made.url, final: final, ofPrint: key)
+                    kept = true
                 } catch {
                     file?.discard()
                     GLibLog.warning("journal: a picture of \(name)'s print could not be saved: \(error)")
                 }
-                MainLoopExecutor.main.runOnMainActor { [weak self] in self?.tookPicture() }
+                MainLoopExecutor.main.runOnMainActor { [weak self, kept] in
+                    if kept { self?.retention?.pictureAdded() }
+                    self?.tookPicture()
+                }
             }
         }
     }

@@ -53,10 +53,12 @@ extension PrinterPage {
         }
         let url = folder.appendingPathComponent(SavedFiles.name(printer: camera.fullName, at: Date(), extension: "mkv"))
         let recording = session.startRecording(to: url)  // taken, the name gets a " (2)"
+        let (printer, begun) = (printerID, Date())
         recordings.add(recording, of: session)
         recording.whenFinished { [weak self, weak recordings] status in
             MainLoopExecutor.main.runOnMainActor { [weak self, weak recordings] in
                 recordings?.remove(recording)
+                if !status.files.isEmpty { recordings?.onSaved(printer, status.files, begun) }
                 // The file the message names: the first part saved, or the last written before a failure.
                 say(status.failureMessage ?? Self.savedText(status), status.failureMessage == nil ? status.files.first : status.files.last)
                 self?.recordingChanged()

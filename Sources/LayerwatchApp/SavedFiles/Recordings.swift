@@ -4,7 +4,7 @@ import StreamKit
 /// The recordings running, kept beside the sessions they record from: pages start and stop their
 /// own (`PrinterPage.setRecording`), every file here is closed before the process ends, and while
 /// the window is closed to the background their sessions are held connected (`holdSessions`), so
-/// they go on with no view.
+/// they go on with no view. What a recording wrote is told (`onSaved`) when it ends.
 @MainActor
 final class Recordings {
     private var running: [(recording: StreamRecording, session: StreamSession)] = []
@@ -15,6 +15,9 @@ final class Recordings {
     var isEmpty: Bool { running.isEmpty }
     /// Called when the last recording ended: nothing holds the process for one any more.
     var onIdle: @MainActor () -> Void = {}
+    /// Called with the files a recording of printer `printer`'s camera begun at `since` wrote, once
+    /// it ended (the journal links them to the print they were made of).
+    var onSaved: @MainActor (_ printer: UUID, _ files: [URL], _ since: Date) -> Void = { _, _, _ in }
 
     func add(_ recording: StreamRecording, of session: StreamSession) {
         running.append((recording, session))

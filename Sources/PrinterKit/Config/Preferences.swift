@@ -40,6 +40,9 @@ public struct Preferences: Codable, Hashable, Sendable {
     public var appearance: Appearance
     /// How many days the print journal keeps a print's pictures after it ended; 0: for ever.
     public var keepPicturesDays: Int
+    /// How many megabytes (millions of bytes, as the disk use shows them) the print journal's pictures may take in all, the oldest deleted
+    /// first beyond it; 0: no limit.
+    public var picturesLimitMB: Int
 
     /// The minutes `cameraLostMinutes` may be: a hand-edited file's other figures come to the nearest end.
     public static let cameraLostRange = 1...120
@@ -53,7 +56,7 @@ public struct Preferences: Codable, Hashable, Sendable {
     public init(runInBackground: Bool = true, startAtLogin: Bool = false,
                 notifiedEvents: Set<Event> = [.finished, .failed, .cancelled, .paused, .alert, .cameraLost], cameraLostMinutes: Int = 5,
                 soundOnFailure: Bool = true, snapshotFolder: String? = nil, recordingFolder: String? = nil,
-                appearance: Appearance = .system, keepPicturesDays: Int = 90) {
+                appearance: Appearance = .system, keepPicturesDays: Int = 90, picturesLimitMB: Int = 1000) {
         self.runInBackground = runInBackground
         self.startAtLogin = startAtLogin
         self.notifiedEvents = notifiedEvents
@@ -63,6 +66,7 @@ public struct Preferences: Codable, Hashable, Sendable {
         self.recordingFolder = recordingFolder
         self.appearance = appearance
         self.keepPicturesDays = max(0, keepPicturesDays)
+        self.picturesLimitMB = max(0, picturesLimitMB)
     }
 
     /// Each field read on its own: one that is missing or bad takes the standard preference's.
@@ -83,7 +87,8 @@ public struct Preferences: Codable, Hashable, Sendable {
                   snapshotFolder: fields.value(.snapshotFolder, as: String.self) { $0.isEmpty ? nil : $0 },
                   recordingFolder: fields.value(.recordingFolder, as: String.self) { $0.isEmpty ? nil : $0 },
                   appearance: fields.value(.appearance, as: String.self, Appearance.init(rawValue:)) ?? standard.appearance,
-                  keepPicturesDays: fields.value(.keepPicturesDays, as: Int.self) { $0 >= 0 ? $0 : nil } ?? standard.keepPicturesDays)
+                  keepPicturesDays: fields.value(.keepPicturesDays, as: Int.self) { $0 >= 0 ? $0 : nil } ?? standard.keepPicturesDays,
+                  picturesLimitMB: fields.value(.picturesLimitMB, as: Int.self) { $0 >= 0 ? $0 : nil } ?? standard.picturesLimitMB)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -98,10 +103,11 @@ public struct Preferences: Codable, Hashable, Sendable {
         try container.encodeIfPresent(recordingFolder, forKey: .recordingFolder)
         try container.encode(appearance, forKey: .appearance)
         try container.encode(keepPicturesDays, forKey: .keepPicturesDays)
+        try container.encode(picturesLimitMB, forKey: .picturesLimitMB)
     }
 
     private enum CodingKeys: String, CodingKey {
         case runInBackground, startAtLogin, notifiedEvents, quietEvents, cameraLostMinutes, soundOnFailure, snapshotFolder, recordingFolder, appearance,
-             keepPicturesDays
+             keepPicturesDays, picturesLimitMB
     }
 }

@@ -118,8 +118,7 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
     /// Keeps the MainboardID a message names (a status's, or an answer's within its `Data`).
     private func learnMainboard(_ message: [String: Any]) {
         let named = JSONValue.string(message["MainboardID"]) ?? JSONValue.string((message["Data"] as? [String: Any])?["MainboardID"])
-        guard let named, !named.isEmpty, named.count <= Self.maximumMainboard,
-              named.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return }
+        guard let named, Self.isMainboard(named) else { return }
         lock.withLock { mainboard = named }
     }
 
@@ -140,21 +139,47 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
     /// `VideoUrl` it gives (with its scheme), within `wait` seconds; nil when it refused or did
     /// not say. Fails as a status connection does.
     static func videoURL(at endpoint: StatusEndpoint, wait: TimeInterval = 5, stop: StopSignal?) throws(StatusFailure) -> String? {
+        try asking(endpoint, wait: wait, stop: stop) { ask throws(StatusFailure) in
+            guard let answer = try ask(.video, ["Enable": 1]) else { return nil }
+            return answer.ack == 0 || answer.ack == nil ? answer.videoURL : nil
+        }
+    }
+
+    /// One command asked on a short connection, and its answer (nil when none came in time).
+    typealias Ask = (_ command: Command, _ data: [String: Any]) throws(StatusFailure) -> ElegooRequests.Answer?
+
+    /// Opens a connection of its own to the printer at `endpoint`, for what is asked once without
+    /// the status connection, and hands `body` a way to ask it one command at a time, each answer
+    /// (the one with its RequestID) waited for up to `wait` seconds; closed when `body` returns.
+    /// The MainboardID an answer names is the next request's.
+    static func asking<Result>(_ endpoint: StatusEndpoint, wait: TimeInterval, stop: StopSignal?,
+                               _ body: (Ask) throws(StatusFailure) -> Result) throws(StatusFailure) -> Result {
         let stop = stop ?? StopSignal()
         let log = StatusLog(endpoint: endpoint)
         let socket = try WebSocketClient(host: endpoint.host, port: endpoint.port, path: path, timeout: connectTimeout, stop: stop)
         defer { socket.close() }
-        let id = ElegooRequests.newID()
-        socket.send(text: ElegooRequests.request(.video, data: ["Enable": 1], id: id, mainboard: ""))
-        let deadline = Date().addingTimeInterval(wait)
-        while !stop.isStopped && Date() < deadline {
-            for message in try socket.receive(waiting: min(0.25, max(0, deadline.timeIntervalSinceNow))) where message != pong {
-                guard let object = WebSocketJSON.object(message, log: log),
-                      let answer = ElegooRequests.Answer(object), answer.command == Command.video.rawValue else { continue }
-                return answer.ack == 0 || answer.ack == nil ? answer.videoURL : nil
+        var mainboard = ""
+        return try body { command, data throws(StatusFailure) in
+            let id = ElegooRequests.newID()
+            socket.send(text: ElegooRequests.request(command, data: data, id: id, mainboard: mainboard))
+            let deadline = Date().addingTimeInterval(wait)
+            while !stop.isStopped && Date() < deadline {
+                for message in try socket.receive(waiting: min(0.25, max(0, deadline.timeIntervalSinceNow))) where message != pong {
+                    guard let object = WebSocketJSON.object(message, log: log), let answer = ElegooRequests.Answer(object),
+                          answer.requestID == id || (answer.requestID == nil && answer.command == command.rawValue) else { continue }
+                    if let named = JSONValue.string((object["Data"] as? [String: Any])?["MainboardID"]), Self.isMainboard(named) {
+                        mainboard = named
+                    }
+                    return answer
+                }
             }
+            return nil
         }
-        return nil
+    }
+
+    /// Whether `named` can be a MainboardID: letters and digits, not too long.
+    static func isMainboard(_ named: String) -> Bool {
+        !named.isEmpty && named.count <= maximumMainboard && named.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     typealias Command = ElegooRequests.Command

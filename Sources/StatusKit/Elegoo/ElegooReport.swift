@@ -12,22 +12,25 @@ import StreamKit
 /// CurrentTicks, TotalTicks (seconds), Filename, TaskId, Progress (per cent), ErrorNumber}`.
 ///
 /// After a stop the firmware blanks `Filename` and `TaskId` while it still reports the print's end
-/// (stopped, complete): the job it last named is kept until the printer is idle, so the end of a
-/// print is never read as another print beginning.
+/// (stopped, complete): the job it last named, and its `TaskId`, are kept until the printer is
+/// idle, so the end of a print is never read as another print beginning. The `TaskId` is the
+/// print's `jobID`, the key its history (`ElegooHistory`) names it by too.
 struct ElegooReport {
     static let statusFields: Set<String> = [
         "TempOfNozzle", "TempTargetNozzle", "TempOfHotbed", "TempTargetHotbed", "TempOfBox", "TempTargetBox", "LightStatus",
     ]
     static let printFields: Set<String> = [
-        "Status", "CurrentLayer", "TotalLayer", "CurrentTicks", "TotalTicks", "Filename", "Progress", "ErrorNumber",
+        "Status", "CurrentLayer", "TotalLayer", "CurrentTicks", "TotalTicks", "Filename", "TaskId", "Progress", "ErrorNumber",
     ]
     /// The most characters of a job name kept.
     static let maximumJob = 256
 
     private var values: [String: Any] = [:]
     private var info: [String: Any] = [:]
-    /// The job the printer last named, kept while it reports the same print without its name.
+    /// The job the printer last named, and its task id, kept while it reports the same print
+    /// without them.
     private var job: String?
+    private var taskID: String?
 
     /// Whether any field Layerwatch reads has come yet.
     var isEmpty: Bool { values.isEmpty && info.isEmpty }
@@ -40,17 +43,31 @@ struct ElegooReport {
         if let printInfo = status["PrintInfo"] as? [String: Any] {
             for (key, value) in printInfo where Self.printFields.contains(key) { info[key] = value }
         }
-        let named = JSONValue.string(info["Filename"]).flatMap { path in
-            // The printer names the file by its path (`/local/benchy.gcode`): its name is after the last "/".
-            path.split(separator: "/").last.map { String($0.prefix(Self.maximumJob)) }
-        }
+        let named = Self.jobName(info["Filename"])
         let number = PrinterNumber.int(info["Status"], in: 0...99)
-        if let named, !named.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let named {
             job = named
+            taskID = Self.taskID(info["TaskId"])
         } else if number == nil || number == 0 {
-            job = nil
+            (job, taskID) = (nil, nil)
         }
         return true
+    }
+
+    /// The job's name in a file's path (`/local/benchy.gcode`: after the last "/"), cut to
+    /// `maximumJob`; nil for none or blanks.
+    static func jobName(_ raw: Any?) -> String? {
+        guard let name = JSONValue.string(raw)?.split(separator: "/").last.map({ String($0.prefix(maximumJob)) }),
+              !name.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        return name
+    }
+
+    /// A task id as the printer gives them (a UUID, or hexadecimal digits): letters, digits and
+    /// hyphens, at most 64; nil for anything else (blank after a stop, or hostile).
+    static func taskID(_ raw: Any?) -> String? {
+        guard let id = JSONValue.string(raw), (1...64).contains(id.count),
+              id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else { return nil }
+        return id
     }
 
     var status: PrinterStatus {
@@ -59,6 +76,7 @@ struct ElegooReport {
         status.transition = Self.transition(number)
         if status.state != .idle {
             status.job = job
+            status.jobID = taskID
             status.progress = PrinterNumber.double(info["Progress"], in: PrinterNumber.percent)
             status.elapsed = PrinterNumber.double(info["CurrentTicks"], in: PrinterNumber.seconds)
             status.layer = PrinterNumber.int(info["CurrentLayer"], in: PrinterNumber.layers)

@@ -8,9 +8,10 @@ import StreamKit
 /// `sdcp/response/<MainboardID>` with the same RequestID and `Data.Data.Ack` (0 = done).
 enum ElegooRequests {
     /// The commands Layerwatch sends: the status at once (0), pause (129), stop (130), continue
-    /// (131), the camera's video on (386, answered with `VideoUrl`) and the light (403).
+    /// (131), the history's task ids (320) and their details (321), the camera's video on (386,
+    /// answered with `VideoUrl`) and the light (403).
     enum Command: Int {
-        case status = 0, pause = 129, stop = 130, resume = 131, video = 386, light = 403
+        case status = 0, pause = 129, stop = 130, resume = 131, history = 320, historyDetails = 321, video = 386, light = 403
     }
 
     /// Where `from` says the request comes from: 1, "PC software via the web", as the printer's own
@@ -36,18 +37,20 @@ enum ElegooRequests {
         UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
     }
 
-    /// An answer: the request it answers, its command and its `Ack`, and the `VideoUrl` a video
-    /// request's answer carries.
+    /// An answer: the request it answers, its command and its `Ack`, the `VideoUrl` a video
+    /// request's answer carries, and its `Data` whole (a history's lists).
     struct Answer {
         let requestID: String?
         let command: Int?
         let ack: Int?
         let videoURL: String?
+        let data: [String: Any]
 
         /// The answer in `message`; nil when it is none (a status).
         init?(_ message: [String: Any]) {
             guard let outer = message["Data"] as? [String: Any], outer["Cmd"] != nil else { return nil }
             let data = outer["Data"] as? [String: Any]
+            self.data = data ?? [:]
             requestID = JSONValue.string(outer["RequestID"])
             command = PrinterNumber.int(outer["Cmd"], in: 0...65_535)
             ack = PrinterNumber.int(data?["Ack"], in: PrinterNumber.code)

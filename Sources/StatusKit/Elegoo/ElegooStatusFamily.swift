@@ -17,6 +17,11 @@ struct ElegooStatusFamily: AddressOnlyStatusFamily {
         return [ImportedCamera(name: tr("Camera"), service: "mjpeg", url: url)]
     }
 
+    /// The printer's own history (`ElegooHistory`), on a short connection of its own.
+    func printerHistory(at endpoint: StatusEndpoint, stop: StopSignal?) throws(StatusFailure) -> [RememberedPrint] {
+        try ElegooHistory.ask(endpoint, stop: stop)
+    }
+
     /// Cmd 386 on a connection of its own, for a camera opened without the status (`layerwatch probe`).
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {
         _ = try? ElegooConnection.videoURL(at: endpoint, stop: stop)

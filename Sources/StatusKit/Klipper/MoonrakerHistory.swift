@@ -40,16 +40,13 @@ enum MoonrakerHistory {
     /// One job that ended; nil for one under way or any value out of reason.
     private static func print(from job: [String: Any]) -> RememberedPrint? {
         guard let id = jobID(job["job_id"]), let ending = ending(JSONValue.string(job["status"])),
-              let start = PrinterNumber.double(job["start_time"], in: epoch),
-              let end = PrinterNumber.double(job["end_time"], in: start...epoch.upperBound) else { return nil }
+              let start = PrinterNumber.double(job["start_time"], in: RememberedPrint.plausibleTimes),
+              let end = PrinterNumber.double(job["end_time"], in: start...RememberedPrint.plausibleTimes.upperBound) else { return nil }
         let file = JSONValue.string(job["filename"]).flatMap { $0.isEmpty || $0.utf8.count > 1024 ? nil : $0 }
         return RememberedPrint(jobID: id, job: file, started: Date(timeIntervalSince1970: start), ended: Date(timeIntervalSince1970: end),
                                ending: ending.ending, words: ending.words,
                                filamentUsed: PrinterNumber.double(job["filament_used"], in: PrinterNumber.millimetres))
     }
-
-    /// Times after 2000 and before 2200, as seconds since 1970.
-    private static let epoch: ClosedRange<Double> = 946_684_800...7_258_118_400
 
     /// Moonraker's ids are strings of hexadecimal digits (`000001`); anything else is no id.
     private static func jobID(_ raw: Any?) -> String? {

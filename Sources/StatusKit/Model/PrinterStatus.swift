@@ -41,7 +41,8 @@ public struct PrinterStatus: Equatable, Sendable {
     public var transition: Transition?
     /// The print job's name (file name or Bambu's subtask name).
     public var job: String?
-    /// The printer's own id of the print (Bambu's `task_id`, Moonraker's history `job_id`), where it
+    /// The printer's own id of the print (Bambu's `task_id`, Moonraker's history `job_id`, Elegoo's
+    /// `TaskId`, PrusaLink's `job.id`), where it
     /// has one: the same print seen again, after a restart or in the printer's history, is known by it.
     public var jobID: String?
     /// Per cent done, 0...100.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A print that ended, as the printer's own history remembers it (Moonraker's job history): what
+/// A print that ended, as the printer's own history remembers it (Moonraker's job history, an Elegoo's task history): what
 /// the journal takes for prints that ended while Layerwatch was not running. Family-neutral, so the
 /// journal asks any printer through `StatusEndpoint.printerHistory(stop:)`.
 public struct RememberedPrint: Equatable, Sendable {
@@ -9,7 +9,7 @@ public struct RememberedPrint: Equatable, Sendable {
         case finished, failed, cancelled
     }
 
-    /// The printer's own id of the job (Moonraker's `job_id`).
+    /// The printer's own id of the job (Moonraker's `job_id`, Elegoo's `TaskId`).
     public let jobID: String
     public let job: String?
     public let started: Date
@@ -19,6 +19,9 @@ public struct RememberedPrint: Equatable, Sendable {
     public let words: String?
     /// Filament used, in millimetres, where the printer reports it.
     public let filamentUsed: Double?
+
+    /// The times a printer's history may name: after 2000 and before 2200, as seconds since 1970.
+    static let plausibleTimes: ClosedRange<Double> = 946_684_800...7_258_118_400
 
     public init(jobID: String, job: String?, started: Date, ended: Date, ending: Ending, words: String? = nil, filamentUsed: Double? = nil) {
         self.jobID = jobID

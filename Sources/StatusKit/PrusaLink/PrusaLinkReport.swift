@@ -32,7 +32,8 @@ struct PrusaLinkReport {
     var printerStatus: PrinterStatus {
         let state = JSONValue.string(printer["state"])?.uppercased() ?? ""
         var status = PrinterStatus(state: Self.state(state))
-        if jobID != nil {
+        if let jobID {
+            status.jobID = String(jobID)
             let name = JSONValue.string(file["display_name"]) ?? JSONValue.string(file["name"])
             status.job = name.flatMap { $0.isEmpty ? nil : String($0.prefix(PrintMark.jobLength)) }
             status.progress = PrinterNumber.double(statusJob["progress"] ?? job?["progress"], in: PrinterNumber.percent)
