@@ -36,6 +36,8 @@ final class BackgroundStay {
     weak var notifier: PrintNotifier?
     weak var timelapses: TimelapseTaker?
     weak var journal: PrintJournal?
+    /// Told when Layerwatch goes on with no window: the user is away.
+    weak var away: AwayWatch?
 
     init(application: OpaquePointer, library: PrinterLibrary, hub: PrinterStatusHub, recordings: Recordings,
          preferences: AppPreferences) {
@@ -52,6 +54,7 @@ final class BackgroundStay {
     func hold(settled: @escaping @MainActor () -> Void = {}) {
         guard !isHeld else { return }
         isHeld = true
+        away?.wentToBackground()
         g_application_hold(gcast(application))
         settle = RepeatingTimer(seconds: Self.settleDelay) { [weak self] in
             self?.settle = nil

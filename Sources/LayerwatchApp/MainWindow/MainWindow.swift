@@ -245,10 +245,19 @@ final class MainWindow {
         banner.show(text)
     }
 
+    /// Shows news the user may act on with `button` (what ended while they were away) in the
+    /// banner, after any problem it shows.
+    func showBannerNews(_ text: String, button: Banner.Button) {
+        banner.showNews(text, button: button)
+    }
+
     var isFullscreen: Bool { Bool(gboolean: gtk_window_is_fullscreen(gcast(window))) }
 
     /// The banner's message while it is shown.
     var bannerText: String? { banner.text }
+
+    /// The button of the banner's message (hidden when it has none).
+    var bannerButton: UnsafeMutablePointer<GtkWidget> { banner.button }
 
     /// Remembers the window's size and state in the library, to restore it next time.
     func rememberPlacement() {
