@@ -230,7 +230,7 @@ public final class LayerwatchApplication: FeatureContext {
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
                                 recordings: recordings, commands: printCommands)
         self.window = window
-        window.farm.lastPrints = journal?.lastPrints
+        window.lastPrints = journal?.lastPrints
         away?.watch(window)
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in

@@ -95,6 +95,10 @@ final class JournalAwayTests: XCTestCase {
             XCTAssertEqual(name, "win.show-history-since")
             let left = try XCTUnwrap(target)
             XCTAssertTrue((before...after).contains(left), "the time the window was left: \(left), between \(before) and \(after)")
+            // The printer's tab, with no camera, shows its last print under its placeholder.
+            let page = try XCTUnwrap(window.tabs.selected)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { page.lastPrint?.text?.hasPrefix("Last print: clip.gcode · cancelled ") == true },
+                          page.lastPrint?.text ?? "no last print")
             _ = iterateMainContext(timeout: 1) { false }  // the banner slides in
             Screen.save("journal-away")
 

@@ -66,7 +66,7 @@ final class JournalIdleTileTests: XCTestCase {
             // The camera goes away: the final picture takes the live one's place.
             camera.stop()
             XCTAssertTrue(iterateMainContext(timeout: 20) { tile.lastPrint.isPictureShown }, "state \(String(describing: tile.surface?.state))")
-            let paintable = try XCTUnwrap(gtk_picture_get_paintable(gcast(tile.lastPrint.picture)))
+            let paintable = try XCTUnwrap(gtk_picture_get_paintable(gcast(try XCTUnwrap(tile.lastPrint.picture))))
             let file = try XCTUnwrap(bracket.finalPicture)
             var width: Int32 = 0, height: Int32 = 0
             XCTAssertNotNil(gdk_pixbuf_get_file_info(file.path, &width, &height), "a JPEG")

@@ -69,11 +69,11 @@ final class FarmTile: CameraSurfaceDelegate {
             noCamera = area
             shown = area.widget
         }
-        let lastPrint = LastPrintView()
+        let lastPrint = LastPrintView(style: .tile)
         self.lastPrint = lastPrint
         let stage = gtk_overlay_new()!
         gtk_overlay_set_child(gcast(stage), shown)
-        gtk_overlay_add_overlay(gcast(stage), lastPrint.picture)
+        if let picture = lastPrint.picture { gtk_overlay_add_overlay(gcast(stage), picture) }
         pictureSlot = AspectSlot(stage, ratio: 16.0 / 9.0)
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(widget, "farm-tile")

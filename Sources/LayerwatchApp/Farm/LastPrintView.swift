@@ -1,23 +1,25 @@
 import CGtk
+import CameraKit
 import Foundation
 import GtkKit
 import JournalKit
 import StatusKit
 import StreamKit
 
-/// An idle printer's last print, from the journal, in its farm tile rather than nothing: a line
-/// ("Last print: benchy.gcode · finished 2 h ago", with the result's icon in its colour) and the
-/// print's final picture where the tile has no live picture to show (no camera, or a camera not
-/// showing one). It follows `LastPrints`, so a print that just ended replaces it; the picture is
+/// An idle printer's last print, from the journal, rather than nothing: a line ("Last print:
+/// benchy.gcode · finished 2 h ago", with the result's icon in its colour) — in its farm tile
+/// (`.tile`) with the print's final picture where the tile has no live picture to show (no camera,
+/// or a camera not showing one), and in the tab of a printer without a camera (`.full`), under its
+/// placeholder. It follows `LastPrints`, so a print that just ended replaces it; the picture is
 /// decoded off the main loop. Hidden while the printer prints, pauses or prepares.
 @MainActor
 final class LastPrintView {
     /// The line, for the tile's caption.
     let line = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-    /// The final picture, to lay over the tile's picture.
-    let picture = gtk_picture_new()!
+    /// The final picture, to lay over the tile's picture; none in a tab.
+    let picture: UnsafeMutablePointer<GtkWidget>?
     private let icon = gtk_image_new()!
-    private let label = makeLabel(classes: ["caption"], leading: true)
+    private let label = makeLabel(leading: true)
     private var observation: LastPrints.Observation?
     /// Rewords "2 h ago" as time passes.
     private var ticker: RepeatingTimer?
@@ -30,15 +32,23 @@ final class LastPrintView {
     private var isIdle = true
     private var isLive = false
 
-    init() {
+    init(style: CameraSurface.Style) {
         gtk_widget_add_css_class(line, "last-print")
         gtk_label_set_ellipsize(gcast(label), PANGO_ELLIPSIZE_END)
-        gtk_widget_set_hexpand(label, true.gboolean)
         gtk_box_append(gcast(line), icon)
         gtk_box_append(gcast(line), label)
-        gtk_picture_set_content_fit(gcast(picture), GTK_CONTENT_FIT_COVER)
-        gtk_picture_set_alternative_text(gcast(picture), tr("The last print's final picture"))
-        gtk_widget_set_can_target(picture, false.gboolean)
+        if style == .full {
+            gtk_widget_set_halign(line, GTK_ALIGN_CENTER)
+            picture = nil
+        } else {
+            gtk_widget_add_css_class(label, "caption")
+            gtk_widget_set_hexpand(label, true.gboolean)
+            let picture = gtk_picture_new()!
+            gtk_widget_add_css_class(picture, "last-print-picture")
+            gtk_picture_set_alternative_text(gcast(picture), tr("The last print's final picture"))
+            gtk_widget_set_can_target(picture, false.gboolean)
+            self.picture = picture
+        }
         refresh()
     }
 
@@ -63,12 +73,12 @@ final class LastPrintView {
 
     var text: String? { Bool(gboolean: gtk_widget_get_visible(line)) ? String(cString: gtk_label_get_text(gcast(label))) : nil }
 
-    var isPictureShown: Bool { Bool(gboolean: gtk_widget_get_visible(picture)) }
+    var isPictureShown: Bool { picture.map { Bool(gboolean: gtk_widget_get_visible($0)) } ?? false }
 
     private func show(_ print: JournalPrint?) {
         self.print = print
         let file = print?.finalPicture
-        if file != pictureFile {
+        if file != pictureFile, picture != nil {
             pictureFile = file
             texture = nil
             if let file { load(file) }
@@ -95,8 +105,10 @@ final class LastPrintView {
     }
 
     private func refresh() {
-        gtk_picture_set_paintable(gcast(picture), texture?.pointer)
-        gtk_widget_set_visible(picture, (isIdle && !isLive && texture != nil && print != nil).gboolean)
+        if let picture {
+            gtk_picture_set_paintable(gcast(picture), texture?.pointer)
+            gtk_widget_set_visible(picture, (isIdle && !isLive && texture != nil && print != nil).gboolean)
+        }
         guard isIdle, let print, let ended = print.ended else { return gtk_widget_set_visible(line, false.gboolean) }
         let ago = StatusText.ago(Date().timeIntervalSince(ended))
         let (result, iconName, tone): (String, String, String?) = switch print.result {

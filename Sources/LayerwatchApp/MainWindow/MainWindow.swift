@@ -65,6 +65,11 @@ final class MainWindow {
     var recordingFolder = SavedFiles.folder(.videos)
     /// The screensaver held off while the window is fullscreen.
     private let idle: IdleInhibition
+    /// Where the idle printers' tabs and tiles find their last prints (the journal's); set before
+    /// the tabs open.
+    var lastPrints: LastPrints? {
+        didSet { farm.lastPrints = lastPrints }
+    }
     /// A tab showed another of its printer's cameras (its mini window follows).
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
@@ -349,6 +354,7 @@ final class MainWindow {
         let page = PrinterPage(printer: printer) { [sessions] in sessions.session(for: $0.source) }
         // The demo printer's simulated print is followed like a printer's status.
         if printer.isDemo { hub.demo = page.printerID }
+        if let lastPrints { page.followLastPrint(in: lastPrints) }
         page.followStatus(in: hub)
         let printerID = page.printerID
         page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands,
