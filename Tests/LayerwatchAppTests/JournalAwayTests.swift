@@ -199,6 +199,39 @@ final class JournalAwayTests: XCTestCase {
         withExtendedLifetime(windowManager) {}
     }
 
+    func testALeanRestartHandsOverWhenTheUserLeft() throws {
+        // The process before the restart: the user left five minutes ago, a print ended two
+        // minutes ago, in the journal it leaves behind.
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(AppConfig(backgroundNoticeShown: true))
+        let state = directory.appendingPathComponent("state")
+        let left = Date().addingTimeInterval(-300)
+        let ended = Date().addingTimeInterval(-120)
+        let journal = JournalStore(url: state.appendingPathComponent("journal.sqlite3"))
+        journal.record(JournalPrint(key: "voron/job-id/7", printerID: "voron", printerName: "Voron", job: "gear.gcode", printerJobID: "7",
+                                    started: ended.addingTimeInterval(-3600), ended: ended, result: .finished))
+        journal.close()
+        setenv(AwayWatch.handOverVariable, String(left.timeIntervalSince1970), 1)
+        defer { unsetenv(AwayWatch.handOverVariable) }
+        let windowManager = try WindowManager()
+        try MainActor.assumeIsolated {
+            // `layerwatch --background`, as the restart runs it.
+            let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) },
+                                            id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
+            app.registerWithoutRunning()
+            XCTAssertNil(ProcessInfo.processInfo.environment[AwayWatch.handOverVariable], "taken, not passed on to what it starts")
+            app.background.startInBackground()
+            defer { app.quit() }
+            app.activate()
+            let window = try XCTUnwrap(app.window)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.isActive(window) })
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.bannerText != nil }, "a banner")
+            XCTAssertEqual(window.bannerText, "While you were away: 1 finished")
+            XCTAssertEqual(Self.action(of: window).target, Int64(left.timeIntervalSince1970.rounded(.down)), "since the user left")
+        }
+        withExtendedLifetime(windowManager) {}
+    }
+
     func testAJournalProblemIsNotLostToTheNews() throws {
         let windowManager = try WindowManager()
         let (moonraker, printer) = try klipper()

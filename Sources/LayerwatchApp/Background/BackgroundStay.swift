@@ -110,7 +110,8 @@ final class BackgroundStay {
     /// timelapse holding its camera, no notification on its way, no print's picture being
     /// taken; while one of these holds it, it
     /// is tried again when that ends (`holdEnded`). What is saved reaches the disk first; the
-    /// status connections end with the process and the new one opens them again.
+    /// status connections end with the process and the new one opens them again; when the user left
+    /// goes to the new one (`AwayWatch.handOver`).
     private func restartLeanIfIdle() {
         guard restartsLean, isHeld else { return }
         waitsForIdle = !recordings.isEmpty || timelapses?.holdsACamera == true || !(notifier?.isIdle ?? true) || !(journal?.isIdle ?? true)
@@ -123,7 +124,8 @@ final class BackgroundStay {
         library.flush()
         notifier?.flush()
         journal?.flush()
-        GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess())); going on as is")
+        let handOver = away?.handOver.map { [AwayWatch.handOverVariable: $0] } ?? [:]
+        GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess(environment: handOver))); going on as is")
     }
 
     /// A recording, a timelapse's camera or a notification stopped holding the process: the lean

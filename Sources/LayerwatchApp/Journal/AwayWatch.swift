@@ -10,11 +10,16 @@ import StreamKit
 /// what prints ended meanwhile ("While you were away: 3 finished, 1 failed", read from the journal
 /// off the main loop), with Show leading to them on the History page (`historyAction`, with the
 /// time the user left). It exists so that "what happened while I was away?" is answered unasked.
+/// A process replacing itself in the background (`LeanRestart`) hands the time the user left to
+/// the next one (`handOver`), so what ended before the restart is told too.
 @MainActor
 final class AwayWatch {
     /// The window's action showing the History page with the prints ended since its parameter
     /// (seconds since 1970, UTC).
     static let historyAction = "win.show-history-since"
+    /// The environment variable that hands the time the user left (seconds since 1970) to the
+    /// process this one is replaced with.
+    static let handOverVariable = "LAYERWATCH_AWAY_SINCE"
 
     private let store: JournalStore
     /// What time it is; tests move it on rather than wait.
@@ -26,8 +31,19 @@ final class AwayWatch {
     /// Whether Layerwatch went on in the background since.
     private var inBackground = false
 
+    /// Takes over the time the user left from the process this one replaced, if it handed one.
     init(store: JournalStore) {
         self.store = store
+        if let handed = ProcessInfo.processInfo.environment[Self.handOverVariable].flatMap(TimeInterval.init) {
+            (left, inBackground) = (Date(timeIntervalSince1970: handed), true)
+        }
+        unsetenv(Self.handOverVariable)  // not for the programs Layerwatch starts
+    }
+
+    /// The time the user left, for the process this one is replaced with (`handOverVariable`);
+    /// nil while they are here.
+    var handOver: String? {
+        left.map { String($0.timeIntervalSince1970) }
     }
 
     /// Follows whether `window` is the active window.
