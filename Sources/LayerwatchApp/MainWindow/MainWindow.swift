@@ -6,7 +6,7 @@ import StreamKit
 
 /// The main window: a header bar, one tab per printer (a saved printer's tab can be closed and
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
-/// problems the user must know about, toasts, and the window's half of the feature table: its
+/// problems the user must know about (and what ended while they were away), toasts, and the window's half of the feature table: its
 /// actions (farm view, fullscreen, pop-out, printers), kept enabled only where they apply, and the
 /// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) and
 /// printer actions (`PrinterActions`) as its own, so shortcuts act on the selected printer: the
