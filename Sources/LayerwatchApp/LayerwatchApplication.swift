@@ -50,6 +50,8 @@ public final class LayerwatchApplication: FeatureContext {
     /// Records every print in the journal (`$XDG_DATA_HOME/layerwatch/journal.sqlite3`); made in `startup`.
     private(set) var journal: PrintJournal?
     private let journalFile: URL
+    /// Tells in the window what ended while the user was away from it; made in `startup`.
+    private(set) var away: AwayWatch?
     let preferences = AppPreferences()  // appearance, start at login, lost cameras, the Preferences window
     private(set) var window: MainWindow?
     /// Hands a web address to the desktop's handler, over the main window if it is open; tests
@@ -202,7 +204,8 @@ public final class LayerwatchApplication: FeatureContext {
         timelapses = makeTimelapses(in: stateDirectory.appendingPathComponent("timelapse", isDirectory: true))
         journal = PrintJournal(store: JournalStore(url: journalFile), hub: statusHub, library: library, pictures: pictures)
         journal?.onProblem = { [weak self] problem in self?.window?.showBanner(problem) }
-        (background.notifier, background.timelapses, background.journal) = (notifier, timelapses, journal)
+        away = journal.map { AwayWatch(store: $0.store) }
+        (background.notifier, background.timelapses, background.journal, background.away) = (notifier, timelapses, journal, away)
         notifier?.onIdle = { [weak background] in background?.holdEnded() }
         timelapses?.onIdle = { [weak background] in background?.holdEnded() }
         recordings.onIdle = { [weak background] in background?.holdEnded() }
@@ -230,6 +233,8 @@ public final class LayerwatchApplication: FeatureContext {
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
                                 recordings: recordings, commands: printCommands)
         self.window = window
+        window.lastPrints = journal?.lastPrints
+        away?.watch(window)
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in
             guard let self else { return }

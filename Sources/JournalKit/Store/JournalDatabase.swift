@@ -158,6 +158,15 @@ final class JournalDatabase {
                 values + [.integer(Int64(max(0, query.limit)))])
     }
 
+    /// How many prints ended at or after `date`, by result.
+    func endings(since date: Date) throws -> [PrintResult: Int] {
+        let rows = try sql.rows("SELECT result, count(*) FROM prints WHERE ended >= ? AND result != 'underway' GROUP BY result",
+                                [.real(date.timeIntervalSince1970)]) { row in
+            (PrintResult(rawValue: row.text(0) ?? ""), row.integer(1) ?? 0)
+        }
+        return Dictionary(rows.compactMap { result, count in result.map { ($0, count) } }, uniquingKeysWith: +)
+    }
+
     func print(_ key: String) throws -> JournalPrint? {
         try sql.rows("SELECT \(Self.printColumns) FROM prints WHERE key = ?", [.text(key)], row: Self.print).first
     }

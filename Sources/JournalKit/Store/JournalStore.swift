@@ -145,6 +145,11 @@ public final class JournalStore: @unchecked Sendable {
         read([]) { try $0.prints(query) }
     }
 
+    /// How many prints ended at or after `date`, by result (the window's "While you were away").
+    public func endings(since date: Date) -> [PrintResult: Int] {
+        read([:]) { try $0.endings(since: date) }
+    }
+
     public func print(key: String) -> JournalPrint? {
         read(nil) { try $0.print(key) }
     }

@@ -36,6 +36,8 @@ final class BackgroundStay {
     weak var notifier: PrintNotifier?
     weak var timelapses: TimelapseTaker?
     weak var journal: PrintJournal?
+    /// Told when Layerwatch goes on with no window: the user is away.
+    weak var away: AwayWatch?
 
     init(application: OpaquePointer, library: PrinterLibrary, hub: PrinterStatusHub, recordings: Recordings,
          preferences: AppPreferences) {
@@ -52,6 +54,7 @@ final class BackgroundStay {
     func hold(settled: @escaping @MainActor () -> Void = {}) {
         guard !isHeld else { return }
         isHeld = true
+        away?.wentToBackground()
         g_application_hold(gcast(application))
         settle = RepeatingTimer(seconds: Self.settleDelay) { [weak self] in
             self?.settle = nil
@@ -107,7 +110,8 @@ final class BackgroundStay {
     /// timelapse holding its camera, no notification on its way, no print's picture being
     /// taken; while one of these holds it, it
     /// is tried again when that ends (`holdEnded`). What is saved reaches the disk first; the
-    /// status connections end with the process and the new one opens them again.
+    /// status connections end with the process and the new one opens them again; when the user left
+    /// goes to the new one (`AwayWatch.handOver`).
     private func restartLeanIfIdle() {
         guard restartsLean, isHeld else { return }
         waitsForIdle = !recordings.isEmpty || timelapses?.holdsACamera == true || !(notifier?.isIdle ?? true) || !(journal?.isIdle ?? true)
@@ -120,7 +124,8 @@ final class BackgroundStay {
         library.flush()
         notifier?.flush()
         journal?.flush()
-        GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess())); going on as is")
+        let handOver = away?.handOver.map { [AwayWatch.handOverVariable: $0] } ?? [:]
+        GLibLog.warning("could not restart as `layerwatch --background` (\(LeanRestart.replaceProcess(environment: handOver))); going on as is")
     }
 
     /// A recording, a timelapse's camera or a notification stopped holding the process: the lean

@@ -21,10 +21,13 @@ enum LeanRestart {
     }
 
     /// Replaces this process with `arguments` of its own executable, closing every file it opened
-    /// (a status connection's socket left open would hold one of a printer's few client places).
-    /// Returns only when that failed, with why.
-    static func replaceProcess() -> String {
+    /// (a status connection's socket left open would hold one of a printer's few client places),
+    /// with `environment`'s variables added to its own. Returns only when that failed, with why
+    /// (the variables removed again).
+    static func replaceProcess(environment: [String: String] = [:]) -> String {
         closeOnExec()
+        for (name, value) in environment { setenv(name, value, 1) }
+        defer { for name in environment.keys { unsetenv(name) } }
         _ = withCStringArray(arguments) { argv in
             argv.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self, capacity: arguments.count + 1) {
                 execv("/proc/self/exe", $0)

@@ -14,6 +14,8 @@ import StreamKit
 /// Click or Enter opens the printer's tab; the menu (its button, a
 /// right-click, the Menu key or Shift+F10) holds the printer's other actions. A printer watched
 /// without a picture has a `NoCameraArea` (its job's thumbnail, or its icon) in the picture's place.
+/// An idle printer shows its last print from the journal (`LastPrintView`): a line below the
+/// status, and its final picture over a picture slot with no live picture.
 @MainActor
 final class FarmTile: CameraSurfaceDelegate {
     /// The printer it shows, and its name.
@@ -28,6 +30,8 @@ final class FarmTile: CameraSurfaceDelegate {
     /// The print's state, progress and time left, below the picture.
     let status = PrintStatusBinding(style: .tile)
     let light = ChamberLightToggle(classes: ["circular", "flat"])
+    /// The last print, while the printer is idle.
+    let lastPrint: LastPrintView
     /// The tile's root widget, the one the grid places and focus lands on.
     let widget: UnsafeMutablePointer<GtkWidget>
     private let finishing = makeLabel(tr("Finishing soon"), classes: ["finishing-badge"])
@@ -53,17 +57,24 @@ final class FarmTile: CameraSurfaceDelegate {
         self.printerID = printerID
         name = printerName
         self.camera = camera
+        let shown: UnsafeMutablePointer<GtkWidget>
         if let camera, let session {
             let surface = CameraSurface(session: session, name: camera.name, style: .tile, orientation: camera.orientation)
             self.surface = surface
             noCamera = nil
-            pictureSlot = AspectSlot(surface.widget, ratio: 16.0 / 9.0)
+            shown = surface.widget
         } else {
             let area = NoCameraArea(style: .tile)
             surface = nil
             noCamera = area
-            pictureSlot = AspectSlot(area.widget, ratio: 16.0 / 9.0)
+            shown = area.widget
         }
+        let lastPrint = LastPrintView(style: .tile)
+        self.lastPrint = lastPrint
+        let stage = gtk_overlay_new()!
+        gtk_overlay_set_child(gcast(stage), shown)
+        if let picture = lastPrint.picture { gtk_overlay_add_overlay(gcast(stage), picture) }
+        pictureSlot = AspectSlot(stage, ratio: 16.0 / 9.0)
         widget = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
         gtk_widget_add_css_class(widget, "farm-tile")
         gtk_widget_set_focusable(widget, true.gboolean)
@@ -89,6 +100,7 @@ final class FarmTile: CameraSurfaceDelegate {
         gtk_box_append(gcast(caption), heading)
         if let glance = status.glance { gtk_box_append(gcast(caption), glance.widget) }
         gtk_box_append(gcast(caption), status.strip.widget)
+        gtk_box_append(gcast(caption), lastPrint.line)
         gtk_box_append(gcast(widget), pictureSlot.widget)
         gtk_box_append(gcast(widget), caption)
 
@@ -98,6 +110,11 @@ final class FarmTile: CameraSurfaceDelegate {
         }
         listenForActivation()
         surface?.delegate = self
+    }
+
+    /// Shows the printer's last print from `lastPrints` while it is idle.
+    func followLastPrint(in lastPrints: LastPrints) {
+        lastPrint.follow(printerID, in: lastPrints)
     }
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.
@@ -145,6 +162,7 @@ final class FarmTile: CameraSurfaceDelegate {
     func dismantle() {
         surface?.dismantle()
         noCamera?.dismantle()
+        lastPrint.dismantle()
     }
 
     var isMenuOpen: Bool {
@@ -168,6 +186,7 @@ final class FarmTile: CameraSurfaceDelegate {
         let soon = FarmOrder.isFinishing(entry)
         gtk_widget_set_visible(finishing, soon.gboolean)
         setClass("finishing", soon)
+        lastPrint.update(state: entry.state, live: surface?.state == .live)
     }
 
     private func setClass(_ name: String, _ on: Bool) {

@@ -22,6 +22,8 @@ final class FarmView {
     /// tiles cost, so past eight the tiles decode keyframes only rather than draw fewer of the
     /// frames that must be decoded anyway (measured: bench/FARM.md).
     static let liveTiles = 8
+    /// Where the idle printers' tiles find their last prints (the journal's); set before the tiles are made.
+    var lastPrints: LastPrints?
     /// The tiles, in the printers' own order.
     private(set) var tiles: [FarmTile] = []
     /// Tiles needing attention first (failed and paused, then the print ending soonest, …).
@@ -150,6 +152,7 @@ final class FarmView {
         tile.onActivate = { [weak self] in self?.onActivate(id) }
         tile.onSelect = { [weak self] in self?.onSelect(id) }
         grid.append(tile.widget)
+        if let lastPrints { tile.followLastPrint(in: lastPrints) }
         if let hub { tile.followStatus(in: hub) }
         // Set after the first status, which comes at once: `sync` orders the new tiles itself.
         tile.onStatusChange = { [weak self] in self?.reorder() }

@@ -16,6 +16,8 @@ import StreamKit
 @MainActor
 final class PrintJournal {
     let store: JournalStore
+    /// Each printer's last ended print, told again as prints end and get their final pictures.
+    let lastPrints: LastPrints
     private let hub: PrinterStatusHub
     private unowned let library: PrinterLibrary
     private let pictures: PrinterPictures
@@ -41,6 +43,7 @@ final class PrintJournal {
 
     init(store: JournalStore, hub: PrinterStatusHub, library: PrinterLibrary, pictures: PrinterPictures) {
         self.store = store
+        lastPrints = LastPrints(store: store)
         self.hub = hub
         self.library = library
         self.pictures = pictures
@@ -121,6 +124,7 @@ final class PrintJournal {
     private func moment(_ moment: PrintRecorder.Moment, ofPrint key: String, printer id: UUID) {
         taking += 1
         guard moment == .ended else { return takePicture(of: key, final: false, printer: id) }
+        lastPrints.changed(id)
         waits[key] = RepeatingTimer(seconds: UInt32(NotificationGate.settleTime)) { [weak self] in
             self?.waits[key] = nil
             self?.takePicture(of: key, final: true, printer: id)
@@ -156,6 +160,7 @@ final class PrintJournal {
                 }
                 MainLoopExecutor.main.runOnMainActor { [weak self, kept] in
                     if kept { self?.retention?.pictureAdded() }
+                    if final { self?.lastPrints.changed(id) }
                     self?.tookPicture()
                 }
             }

@@ -6,7 +6,7 @@ import StreamKit
 
 /// The main window: a header bar, one tab per printer (a saved printer's tab can be closed and
 /// reopened from the Printers menu: closing hides, never removes) or the farm view of all of them, a banner for
-/// problems the user must know about, toasts, and the window's half of the feature table: its
+/// problems the user must know about (and what ended while they were away), toasts, and the window's half of the feature table: its
 /// actions (farm view, fullscreen, pop-out, printers), kept enabled only where they apply, and the
 /// selected tab's picture actions (`CameraActions`: snapshot, record, stats, zoom, reconnect) and
 /// printer actions (`PrinterActions`) as its own, so shortcuts act on the selected printer: the
@@ -65,6 +65,11 @@ final class MainWindow {
     var recordingFolder = SavedFiles.folder(.videos)
     /// The screensaver held off while the window is fullscreen.
     private let idle: IdleInhibition
+    /// Where the idle printers' tabs and tiles find their last prints (the journal's); set before
+    /// the tabs open.
+    var lastPrints: LastPrints? {
+        didSet { farm.lastPrints = lastPrints }
+    }
     /// A tab showed another of its printer's cameras (its mini window follows).
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
@@ -245,10 +250,19 @@ final class MainWindow {
         banner.show(text)
     }
 
+    /// Shows news the user may act on with `button` (what ended while they were away) in the
+    /// banner, after any problem it shows.
+    func showBannerNews(_ text: String, button: Banner.Button) {
+        banner.showNews(text, button: button)
+    }
+
     var isFullscreen: Bool { Bool(gboolean: gtk_window_is_fullscreen(gcast(window))) }
 
     /// The banner's message while it is shown.
     var bannerText: String? { banner.text }
+
+    /// The button of the banner's message (hidden when it has none).
+    var bannerButton: UnsafeMutablePointer<GtkWidget> { banner.button }
 
     /// Remembers the window's size and state in the library, to restore it next time.
     func rememberPlacement() {
@@ -340,6 +354,7 @@ final class MainWindow {
         let page = PrinterPage(printer: printer) { [sessions] in sessions.session(for: $0.source) }
         // The demo printer's simulated print is followed like a printer's status.
         if printer.isDemo { hub.demo = page.printerID }
+        if let lastPrints { page.followLastPrint(in: lastPrints) }
         page.followStatus(in: hub)
         let printerID = page.printerID
         page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands,

@@ -18,6 +18,8 @@ final class NoCameraArea {
     private let overlay = gtk_overlay_new()!
     private let icon = gtk_image_new_from_icon_name("printer-symbolic")!
     private let picture = gtk_picture_new()!
+    /// The icon, the words, and what the owner adds below them.
+    private let content: UnsafeMutablePointer<GtkWidget>
     /// The strip's place, below the placeholder.
     private let bottom = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
     private var observation: PrinterStatusHub.Observation?
@@ -29,7 +31,7 @@ final class NoCameraArea {
         let full = style == .full
         gtk_widget_add_css_class(widget, "no-camera")
         gtk_widget_set_vexpand(overlay, true.gboolean)
-        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, full ? 12 : 4)!
+        content = gtk_box_new(GTK_ORIENTATION_VERTICAL, full ? 12 : 4)!
         gtk_widget_set_valign(content, GTK_ALIGN_CENTER)
         gtk_widget_set_halign(content, GTK_ALIGN_CENTER)
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
@@ -69,6 +71,11 @@ final class NoCameraArea {
     /// Lays the owner's `control` (its status strip) below the placeholder.
     func addBottomOverlay(_ control: UnsafeMutablePointer<GtkWidget>) {
         gtk_box_append(gcast(bottom), control)
+    }
+
+    /// Adds `widget` (an idle printer's last print) below the placeholder's words.
+    func addBelowPlaceholder(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        gtk_box_append(gcast(content), widget)
     }
 
     /// Lays `control` (a page's toasts) over the placeholder's bottom edge, above the strip.

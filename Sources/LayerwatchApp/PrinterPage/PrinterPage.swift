@@ -48,6 +48,8 @@ final class PrinterPage: CameraSurfaceDelegate {
     private(set) var printerActions: PrinterActions?
     /// What stands in the video's place for a printer without a camera.
     let noCamera: NoCameraArea?
+    /// Its last print below that placeholder while the printer is idle.
+    let lastPrint: LastPrintView?
     /// The toasts' place: over the picture, above its status strip, so they never cover the
     /// control bar (nor the strip).
     let toasts: UnsafeMutablePointer<GtkWidget>
@@ -92,9 +94,13 @@ final class PrinterPage: CameraSurfaceDelegate {
             surface.addAboveBottomOverlays(toasts)
             self.surface = surface
             noCamera = nil
+            lastPrint = nil
             primary = surface.widget
         } else {
             let area = NoCameraArea(style: .full)
+            let last = LastPrintView(style: .full)
+            area.addBelowPlaceholder(last.line)
+            lastPrint = last
             area.addBottomOverlay(status.strip.widget)
             area.addAboveBottomOverlays(toasts)
             surface = nil
@@ -136,10 +142,18 @@ final class PrinterPage: CameraSurfaceDelegate {
     /// Shows the printer's status from `hub`: the strip, the temperatures, the light switch, the tab.
     func followStatus(in hub: PrinterStatusHub) {
         status.follow(printerID, in: hub, light: light, temperatures: surface?.stats) { [weak self] in
-            self?.retryCamerasOnceLive(in: hub)
-            self?.onStatusChange()
+            guard let self else { return }
+            retryCamerasOnceLive(in: hub)
+            let update = hub.latest(printerID)
+            lastPrint?.update(state: update?.connection == .live ? update?.status?.state : nil, live: false)
+            onStatusChange()
         }
         noCamera?.follow(printerID, in: hub)
+    }
+
+    /// Shows the printer's last print from `lastPrints` under its placeholder while it is idle.
+    func followLastPrint(in lastPrints: LastPrints) {
+        lastPrint?.follow(printerID, in: lastPrints)
     }
 
     /// Takes `actions` as its printer's: its buttons find them, and its control bar follows them.
@@ -191,6 +205,7 @@ final class PrinterPage: CameraSurfaceDelegate {
     func dismantle() {
         surface?.dismantle()
         noCamera?.dismantle()
+        lastPrint?.dismantle()
         standby.values.forEach { $0.detach() }
         standby = [:]
     }
