@@ -295,6 +295,9 @@ def project(args):
             archive.writestr(f"Metadata/plate_{n}.gcode", "; HEADER_BLOCK_START\nG28\n" * 500)
             archive.writestr(f"Metadata/plate_{n}.gcode.md5", "0" * 32)
         said["plates"].append(plate)
+    if not args.prusa:
+        archive.writestr("Metadata/project_settings.config",
+                         json.dumps({"layer_height": "0.16", "nozzle_diameter": ["0.4"], "printer_model": "Bambu Lab P1S"}, indent=4))
     if not args.unsliced and plates:
         archive.writestr("Metadata/slice_info.config", slice_info(plates))
     archive.close()

@@ -180,6 +180,7 @@ final class PrintFileHeaderTests: XCTestCase {
             XCTAssertEqual(header.plates.map(\.number), [1, 2], "\(options)")
             XCTAssertFalse(header.isUnslicedProject)
             XCTAssertEqual(header.slicer, PrintFileHeader.Slicer(name: "Bambu Studio", version: "01.09.00.70"))
+            XCTAssertEqual(header.layerHeight, 0.16, "the project's settings")
             for (plate, said) in zip(header.plates, expected) {
                 XCTAssertTrue(plate.isSliced)
                 XCTAssertEqual(plate.printSeconds, said["seconds"] as? Int)

@@ -59,7 +59,8 @@ public struct PrintFileHeader: Equatable, Sendable {
     /// It says nothing at all.
     public var isEmpty: Bool { self == PrintFileHeader() }
 
-    /// What `file` says about itself; an empty header when it cannot be read or says nothing.
+    /// What `file` says about itself; an empty header when it cannot be read or says nothing. It
+    /// reads the disk (a few hundred KiB at most): call it off the main loop.
     public static func read(_ file: PrintFile) -> PrintFileHeader {
         guard let bytes = PrintFileBytes(url: file.url) else { return PrintFileHeader() }
         switch file.kind {

@@ -31,12 +31,20 @@ private struct GCodeComments {
     /// Reads the lines of `bytes`; unless `whole`, the line cut by the window's edge (its first
     /// when `cutAtStart`, else its last) is left out.
     mutating func read(_ bytes: [UInt8], whole: Bool, cutAtStart: Bool = false) {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
-        if !whole, !lines.isEmpty {
-            if cutAtStart { lines.removeFirst() } else { lines.removeLast() }
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        if !whole {
+            if cutAtStart {
+                start = bytes.firstIndex(of: 0x0A).map { $0 + 1 } ?? end
+            } else {
+                end = bytes.lastIndex(of: 0x0A) ?? start
+            }
         }
         block = nil
-        for line in lines {
+        while start < end {
+            let lineEnd = bytes[start..<end].firstIndex(of: 0x0A) ?? end
+            let line = bytes[start..<lineEnd]
+            start = lineEnd + 1
             guard let semicolon = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), line[semicolon] == 0x3B else {
                 block = nil  // G-code ends a thumbnail block
                 continue

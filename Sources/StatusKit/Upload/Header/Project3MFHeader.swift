@@ -2,28 +2,30 @@ import Foundation
 
 /// What a 3MF project says: its plates (Bambu Studio's and OrcaSlicer's `Metadata/plate_N.png`
 /// pictures, `Metadata/plate_N.gcode` when sliced, `Metadata/slice_info.config`'s time, weight and
-/// filament), the slicer (`Application` in the head of `3D/3dmodel.model`) and PrusaSlicer's
-/// `Metadata/thumbnail.png`. Only those entries are inflated, each bounded; a project without any
+/// filament), the layer height (`Metadata/project_settings.config`), the slicer (`Application` in
+/// the head of `3D/3dmodel.model`) and PrusaSlicer's `Metadata/thumbnail.png`. Only those entries are inflated, each bounded; a project without any
 /// plate's G-code is unsliced.
 enum Project3MFHeader {
     /// Far past the plates a slicer allows.
     static let mostPlates = 64
-    static let largestSliceInfo = 1024 * 1024
+    /// The largest slice info or project settings inflated (Bambu Studio's are tens of KiB).
+    static let largestConfig = 2 * 1024 * 1024
     /// The plates' pictures together.
     static let thumbnailBudget = 16 * 1024 * 1024
     /// How much of the model is inflated to find its `Application`: its metadata come first.
     static let modelHead = 16 * 1024
 
     private static let sliceInfo = "Metadata/slice_info.config"
+    private static let settings = "Metadata/project_settings.config"
     private static let model = "3D/3dmodel.model"
     private static let projectThumbnail = "Metadata/thumbnail.png"
 
     static func read(_ file: PrintFileBytes) -> PrintFileHeader {
-        guard let zip = ZipDirectory(file, wanted: { plateEntry($0) != nil || [sliceInfo, model, projectThumbnail].contains($0) }) else {
+        guard let zip = ZipDirectory(file, wanted: { plateEntry($0) != nil || [sliceInfo, settings, model, projectThumbnail].contains($0) }) else {
             return PrintFileHeader()
         }
         var plates: [Int: PrintFileHeader.Plate] = [:]
-        if let entry = zip.entries[sliceInfo], let xml = zip.contents(of: entry, limit: largestSliceInfo) {
+        if let entry = zip.entries[sliceInfo], let xml = zip.contents(of: entry, limit: largestConfig) {
             plates = SliceInfo(String(decoding: xml, as: UTF8.self)).plates
         }
         for (number, isGCode) in zip.entries.keys.compactMap(plateEntry) {
@@ -52,6 +54,9 @@ enum Project3MFHeader {
            let bytes = zip.contents(of: entry, limit: EmbeddedThumbnails.largestBytes) {
             header.thumbnail = PrintFileThumbnail(encoded: bytes)
         }
+        if let entry = zip.entries[settings], let json = zip.contents(of: entry, limit: largestConfig) {
+            header.layerHeight = layerHeight(json)
+        }
         if let entry = zip.entries[model], let head = zip.head(of: entry, count: modelHead) {
             header.slicer = application(String(decoding: head, as: UTF8.self))
         }
@@ -69,6 +74,13 @@ enum Project3MFHeader {
             return (number, isGCode)
         }
         return nil
+    }
+
+    /// The `layer_height` of Bambu Studio's and OrcaSlicer's project settings (a JSON object of
+    /// strings: `"layer_height": "0.2"`).
+    private static func layerHeight(_ json: [UInt8]) -> Double? {
+        let settings = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
+        return (settings?["layer_height"] as? String).flatMap(SlicerSummary.layerHeight)
     }
 
     /// The slicer a model's `<metadata name="Application">BambuStudio-01.09.00.70</metadata>` names.

@@ -59,7 +59,7 @@ struct SlicerSummary {
         header.filamentMillimetres = first(Self.millimetreKeys) { Self.sum($0, limit: 1e9) }
             ?? first(Self.metreKeys) { Self.sum($0, unit: "m", limit: 1e6).map { $0 * 1000 } } ?? header.filamentMillimetres
         header.filamentGrams = first(Self.gramKeys) { Self.sum($0, limit: 1e7) } ?? header.filamentGrams
-        header.layerHeight = first(Self.layerHeightKeys) { Double($0).flatMap { $0 > 0 && $0 < 10 ? $0 : nil } } ?? header.layerHeight
+        header.layerHeight = first(Self.layerHeightKeys, Self.layerHeight) ?? header.layerHeight
         header.layerCount = first(Self.layerCountKeys) { Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil } } ?? header.layerCount
         header.objectCount = values[Self.objectsKey].flatMap(Self.objectCount) ?? header.objectCount
     }
@@ -69,6 +69,11 @@ struct SlicerSummary {
             if let value = values[key].flatMap(parse) { return value }
         }
         return nil
+    }
+
+    /// A layer height in millimetres, when it is one (above 0, below 10).
+    static func layerHeight(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0 > 0 && $0 < 10 ? $0 : nil }
     }
 
     /// `986.61`, or one per extruder (`12.5, 0, 3.25`), each optionally ending in `unit`: their
