@@ -6,7 +6,7 @@ what it put there (the thumbnails' sizes, the SHA-256 of a QOI thumbnail's pixel
   print_files.py gcode OUT --style prusa|superslicer|orca|cura [--png WxH] [--jpeg WxH] [--qoi WxH]
                  [--body-bytes N] [--garbage-base64] [--wrong-length] [--huge-png]
   print_files.py bgcode OUT [--checksum crc32|none] [--compression deflate|none] [--png WxH] [--qoi WxH]
-                 [--bad-crc] [--truncate N] [--huge-block] [--bomb]
+                 [--bad-crc] [--bad-qoi] [--truncate N] [--huge-block] [--bomb]
   print_files.py 3mf OUT [--plates N] [--unsliced] [--stream] [--zip64] [--bomb] [--prusa]
   print_files.py png-pixels FILE          (the SHA-256 of a PNG's RGBA pixels, any filter)
 
@@ -205,6 +205,10 @@ def bgcode(args):
         w, h = size(args.png)
         out += block(5, 0, struct.pack("<HHH", 0, w, h), png(w, h), checksum)
         said["thumbnails"].append([w, h])
+    if args.bad_qoi:
+        # Declares 2000x2000 and holds a few pixels.
+        data = b"qoif" + struct.pack(">IIBB", 2000, 2000, 4, 0) + b"\xfe\x10\x20\x30" * 8
+        out += block(5, 0, struct.pack("<HHH", 2, 2000, 2000), data, checksum)
     if args.qoi:
         w, h = size(args.qoi)
         data, digest = qoi(w, h)
@@ -401,6 +405,7 @@ def main():
     b.add_argument("--png")
     b.add_argument("--qoi")
     b.add_argument("--bad-crc", action="store_true")
+    b.add_argument("--bad-qoi", action="store_true")
     b.add_argument("--truncate", type=int)
     b.add_argument("--huge-block", action="store_true")
     b.add_argument("--bomb", action="store_true")

@@ -151,7 +151,8 @@ final class PrintFileHeaderTests: XCTestCase {
     }
 
     /// A wrong CRC-32, a file cut among its metadata, a block declaring 4 GiB: the file is
-    /// damaged and says nothing. A block that inflates past its declared size is passed over.
+    /// damaged and says nothing. A QOI thumbnail cut short, and a block that inflates past its
+    /// declared size, are passed over.
     func testDamagedBinaryGCodeSaysNothing() throws {
         let (good, _) = try make("bgcode", "good.bgcode", ["--png", "30x20"])
         XCTAssertFalse(PrintFileHeader.read(good).isEmpty)
@@ -159,6 +160,8 @@ final class PrintFileHeaderTests: XCTestCase {
             let (file, _) = try make("bgcode", "damaged.bgcode", ["--png", "30x20"] + options)
             XCTAssertTrue(PrintFileHeader.read(file).isEmpty, "\(options)")
         }
+        let (cutQOI, _) = try make("bgcode", "cut-qoi.bgcode", ["--png", "30x20", "--bad-qoi"])
+        try assertPNG(PrintFileHeader.read(cutQOI).thumbnail, 30, 20)  // the QOI declaring 2000×2000 holds 8 pixels
         XCTAssertTrue(ProcessMemory.resetPeak())
         let before = try XCTUnwrap(ProcessMemory.residentBytes)
         let (bomb, _) = try make("bgcode", "bomb.bgcode", ["--bomb"])

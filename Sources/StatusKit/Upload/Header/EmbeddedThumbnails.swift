@@ -2,7 +2,7 @@ import Foundation
 
 /// The thumbnails a print file carries, as its slicer encoded them (PNG, JPEG, QOI), kept until
 /// the largest that really is a picture is chosen: by the size its own bytes declare, not the size
-/// its label claims. At most `most` are kept, each at most `largestBytes`.
+/// its label claims. At most `most` are kept, each at most `largestBytes`, all at most `budget`.
 struct EmbeddedThumbnails {
     enum Format {
         case png
@@ -26,12 +26,15 @@ struct EmbeddedThumbnails {
     /// Far past what slicers embed (a few hundred KiB at most).
     static let largestBytes = 3 * 1024 * 1024
     static let longestBase64 = largestBytes / 3 * 4
+    static let budget = 8 * 1024 * 1024
 
     private var found: [(format: Format, bytes: [UInt8])] = []
+    private var kept = 0
 
     mutating func add(_ format: Format, bytes: [UInt8]) {
-        guard found.count < Self.most, !bytes.isEmpty, bytes.count <= Self.largestBytes else { return }
+        guard found.count < Self.most, !bytes.isEmpty, bytes.count <= Self.largestBytes, kept + bytes.count <= Self.budget else { return }
         found.append((format, bytes))
+        kept += bytes.count
     }
 
     /// Base64 as G-code comments hold it; garbage is dropped.
