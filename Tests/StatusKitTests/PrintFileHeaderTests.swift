@@ -232,6 +232,36 @@ final class PrintFileHeaderTests: XCTestCase {
         try assertPNG(header.plates[1].thumbnail, 60, 40)
     }
 
+    /// Zip64 numbers near 2⁶³ (the directory's offset, an entry's compressed size): refused,
+    /// never added up past the file's end.
+    func testLyingZip64NumbersAreRefused() throws {
+        let (project, _) = try make("3mf", "zip64.3mf", ["--plates", "2", "--zip64"])
+        let bytes = try Data(contentsOf: project.url)
+        let huge: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]
+        func last(_ signature: [UInt8], in data: Data) throws -> Int {
+            try XCTUnwrap((0...(data.count - signature.count)).reversed().first { data[$0..<($0 + signature.count)].elementsEqual(signature) })
+        }
+        var directoryFar = bytes
+        let record = try last([0x50, 0x4B, 0x06, 0x06], in: bytes)
+        directoryFar.replaceSubrange((record + 48)..<(record + 56), with: huge)
+        var entryHuge = bytes
+        // The model's directory entry: its Zip64 field holds its sizes, uncompressed then compressed.
+        let name = try last(Array("3D/3dmodel.model".utf8), in: bytes)
+        XCTAssertEqual(Array(bytes[(name + 16)..<(name + 20)]), [0x01, 0x00, 0x10, 0x00], "a Zip64 field of two sizes")
+        entryHuge.replaceSubrange((name + 28)..<(name + 36), with: huge)
+        for (label, data) in [("directory", directoryFar), ("entry", entryHuge)] {
+            let url = folder.appendingPathComponent("\(label).3mf")
+            try data.write(to: url)
+            let header = PrintFileHeader.read(try PrintFile(url: url))
+            if label == "entry" {
+                XCTAssertNil(header.slicer, "the model is not read")
+                XCTAssertEqual(header.plates.count, 2, "the rest is")
+            } else {
+                XCTAssertTrue(header.isEmpty)
+            }
+        }
+    }
+
     /// Garbage, a zip cut in half, a directory declared larger than the file: nothing, no crash.
     func testBrokenFilesSayNothing() throws {
         let (project, _) = try make("3mf", "cut.3mf", ["--plates", "2"])

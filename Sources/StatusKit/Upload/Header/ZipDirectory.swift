@@ -43,7 +43,7 @@ struct ZipDirectory {
             guard let total = fields.u64(32), let directorySize = fields.u64(40), let directoryOffset = fields.u64(48) else { return nil }
             (count, size, offset) = (total, directorySize, directoryOffset)
         }
-        guard count <= Int64(Self.mostEntries), size <= Int64(Self.largestDirectory), offset + size <= file.size,
+        guard count <= Int64(Self.mostEntries), size <= Int64(Self.largestDirectory), (0...file.size).contains(offset), size <= file.size - offset,
               let directory = file.exactly(at: offset, count: Int(size)) else { return nil }
         var entries: [String: Entry] = [:]
         var at = 0
@@ -106,7 +106,7 @@ struct ZipDirectory {
         guard let local = file.exactly(at: entry.localHeaderOffset, count: 30), local.starts(with: [0x50, 0x4B, 0x03, 0x04]),
               let nameLength = LittleEndianBytes(local).u16(26), let extraLength = LittleEndianBytes(local).u16(28) else { return nil }
         let start = entry.localHeaderOffset + 30 + Int64(nameLength + extraLength)
-        guard entry.compressedSize >= 0, start + entry.compressedSize <= file.size else { return nil }
+        guard entry.compressedSize <= file.size - start else { return nil }
         switch entry.method {
         case 0:
             let count = Int(min(entry.compressedSize, Int64(limit)))
