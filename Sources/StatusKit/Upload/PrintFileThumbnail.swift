@@ -15,7 +15,7 @@ public struct PrintFileThumbnail: Equatable, Sendable {
     public let height: Int
 
     /// The picture in `bytes`, by its signature (whatever the file labelled it), if it is one.
-    init?(encoded bytes: [UInt8]) {
+    public init?(encoded bytes: [UInt8]) {
         guard let size = JobThumbnail.pictureSize(of: bytes) else { return nil }
         format = bytes[0] == 0x89 ? .png : .jpeg
         image = Data(bytes)

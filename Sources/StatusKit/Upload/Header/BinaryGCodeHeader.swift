@@ -58,8 +58,7 @@ enum BinaryGCodeHeader {
                 }
             }
         }
-        var header = PrintFileHeader()
-        summary.apply(to: &header)
+        var header = summary.header
         header.thumbnail = thumbnails.largest()
         return header
     }

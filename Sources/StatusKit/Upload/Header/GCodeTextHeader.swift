@@ -14,8 +14,7 @@ enum GCodeTextHeader {
             comments.read(file.read(at: 0, count: headBytes), whole: false, cutAtStart: false)
             comments.read(file.read(at: file.size - Int64(tailBytes), count: tailBytes), whole: false, cutAtStart: true)
         }
-        var header = PrintFileHeader()
-        comments.summary.apply(to: &header)
+        var header = comments.summary.header
         header.thumbnail = comments.thumbnails.largest()
         return header
     }

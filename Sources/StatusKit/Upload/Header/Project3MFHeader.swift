@@ -3,8 +3,8 @@ import Foundation
 /// What a 3MF project says: its plates (Bambu Studio's and OrcaSlicer's `Metadata/plate_N.png`
 /// pictures, `Metadata/plate_N.gcode` when sliced, `Metadata/slice_info.config`'s time, weight and
 /// filament), the layer height (`Metadata/project_settings.config`), the slicer (`Application` in
-/// the head of `3D/3dmodel.model`) and PrusaSlicer's `Metadata/thumbnail.png`. Only those entries are inflated, each bounded; a project without any
-/// plate's G-code is unsliced.
+/// the head of `3D/3dmodel.model`) and PrusaSlicer's `Metadata/thumbnail.png`. Only those entries
+/// are inflated, each bounded; a project without any plate's G-code is unsliced.
 enum Project3MFHeader {
     /// Far past the plates a slicer allows.
     static let mostPlates = 64

@@ -3,7 +3,7 @@ import Foundation
 /// The summary slicers write as `key = value` (PrusaSlicer, SuperSlicer, OrcaSlicer and Bambu
 /// Studio in G-code comments and in binary G-code's metadata) or `KEY:value` (Cura): the few keys
 /// that say the print's time, filament, layers and objects, and the slicer's name. Collected from
-/// wherever the file holds them, then given to a header, a total preferred to a per-extruder sum.
+/// wherever the file holds them, then made a header, a total preferred to a per-extruder sum.
 struct SlicerSummary {
     private var values: [String: String] = [:]
     private var slicer: PrintFileHeader.Slicer?
@@ -52,16 +52,18 @@ struct SlicerSummary {
         return PrintFileHeader.Slicer(name: name, version: version?.isEmpty == false ? version : nil)
     }
 
-    /// Puts what was said in `header`, leaving what was not as it is.
-    func apply(to header: inout PrintFileHeader) {
-        header.slicer = slicer ?? header.slicer
-        header.printSeconds = first(Self.timeKeys, DurationText.seconds) ?? header.printSeconds
+    /// A header saying what was said.
+    var header: PrintFileHeader {
+        var header = PrintFileHeader()
+        header.slicer = slicer
+        header.printSeconds = first(Self.timeKeys, DurationText.seconds)
         header.filamentMillimetres = first(Self.millimetreKeys) { Self.sum($0, limit: 1e9) }
-            ?? first(Self.metreKeys) { Self.sum($0, unit: "m", limit: 1e6).map { $0 * 1000 } } ?? header.filamentMillimetres
-        header.filamentGrams = first(Self.gramKeys) { Self.sum($0, limit: 1e7) } ?? header.filamentGrams
-        header.layerHeight = first(Self.layerHeightKeys, Self.layerHeight) ?? header.layerHeight
-        header.layerCount = first(Self.layerCountKeys) { Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil } } ?? header.layerCount
-        header.objectCount = values[Self.objectsKey].flatMap(Self.objectCount) ?? header.objectCount
+            ?? first(Self.metreKeys) { Self.sum($0, unit: "m", limit: 1e6).map { $0 * 1000 } }
+        header.filamentGrams = first(Self.gramKeys) { Self.sum($0, limit: 1e7) }
+        header.layerHeight = first(Self.layerHeightKeys, Self.layerHeight)
+        header.layerCount = first(Self.layerCountKeys) { Int($0).flatMap { (1...1_000_000).contains($0) ? $0 : nil } }
+        header.objectCount = values[Self.objectsKey].flatMap(Self.objectCount)
+        return header
     }
 
     private func first<T>(_ keys: [String], _ parse: (String) -> T?) -> T? {
