@@ -44,9 +44,13 @@ enum BinaryGCodeHeader {
             }
             let parameters = LittleEndianBytes(Array(block[headerSize..<(headerSize + parametersSize)]))
             let stored = Array(block[(headerSize + parametersSize)..<(headerSize + payloadSize)])
-            guard let data = compression == 0 ? stored : compression == 1
-                    ? Inflater.inflated(stored, wrapping: .zlib, limit: uncompressedSize) : nil,  // Heatshrink: G-code's, not read
-                  data.count == uncompressedSize else { continue }
+            let data: [UInt8]?
+            switch compression {
+            case 0: data = stored
+            case 1: data = Inflater.inflated(stored, wrapping: .zlib, limit: uncompressedSize)
+            default: data = nil  // Heatshrink, which PrusaSlicer gives G-code blocks only
+            }
+            guard let data, data.count == uncompressedSize else { continue }
             if type == .thumbnail {
                 let formats: [Int: EmbeddedThumbnails.Format] = [0: .png, 1: .jpeg, 2: .qoi]
                 if let format = parameters.u16(0).flatMap({ formats[$0] }) { thumbnails.add(format, bytes: data) }
