@@ -15,19 +15,12 @@ final class PrintFileHeaderTests: XCTestCase {
         folder = try makeTemporaryDirectory()
     }
 
-    /// Runs print_files.py with `arguments` (the file's name, under the test's folder, second):
-    /// the file and what the script says it put in it.
+    /// Makes `name` in the test's folder with print_files.py: the file and what the script says
+    /// it put in it.
     private func make(_ command: String, _ name: String, _ options: [String] = []) throws -> (PrintFile, [String: Any]) {
         let url = folder.appendingPathComponent(name)
-        let said = try script([command, url.path] + options)
+        let said = try PrintFiles.make(command, at: url, options)
         return (try PrintFile(url: url), said)
-    }
-
-    private func script(_ arguments: [String]) throws -> [String: Any] {
-        let run = try CommandRun.run(URL(fileURLWithPath: TestPaths.systemPython),
-                                     [TestPaths.servers.appendingPathComponent("print_files.py").path] + arguments, timeout: 300)
-        XCTAssertEqual(run.status, 0, run.stderr)
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], run.stdout)
     }
 
     /// The thumbnail is a PNG of `width`×`height` whose pixels (decoded by the script, not by
@@ -40,7 +33,7 @@ final class PrintFileHeaderTests: XCTestCase {
         XCTAssertEqual([thumbnail.width, thumbnail.height], [width, height], file: file, line: line)
         let url = folder.appendingPathComponent("thumbnail-\(UUID().uuidString).png")
         try thumbnail.image.write(to: url)
-        let decoded = try script(["png-pixels", url.path])
+        let decoded = try PrintFiles.pngPixels(at: url)
         XCTAssertEqual(decoded["width"] as? Int, width, file: file, line: line)
         XCTAssertEqual(decoded["height"] as? Int, height, file: file, line: line)
         if let sha256 { XCTAssertEqual(decoded["sha256"] as? String, sha256, "the QOI picture's pixels, re-encoded", file: file, line: line) }
