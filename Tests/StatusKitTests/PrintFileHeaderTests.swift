@@ -70,16 +70,18 @@ final class PrintFileHeaderTests: XCTestCase {
     }
 
     /// OrcaSlicer's and Bambu Studio's header block at the top: `key: value` lines, two on one.
-    func testOrcaSlicerHeaderBlock() throws {
-        let (file, _) = try make("gcode", "orca.gcode", ["--style", "orca", "--png", "30x30"])
-        let header = PrintFileHeader.read(file)
-        XCTAssertEqual(header.slicer, PrintFileHeader.Slicer(name: "OrcaSlicer", version: "2.1.1"))
-        XCTAssertEqual(header.printSeconds, 47 * 60 + 43, "the total estimate, not the model's")
-        XCTAssertEqual(try XCTUnwrap(header.filamentMillimetres), 2584.33, accuracy: 0.001)
-        XCTAssertEqual(try XCTUnwrap(header.filamentGrams), 7.71, accuracy: 0.001)
-        XCTAssertEqual(header.layerCount, 75)
-        XCTAssertEqual(header.layerHeight, 0.2)
-        try assertPNG(header.thumbnail, 30, 30)
+    func testOrcaSlicerAndBambuStudioHeaderBlock() throws {
+        for (style, slicer, version) in [("orca", "OrcaSlicer", "2.1.1"), ("bambu", "Bambu Studio", "01.09.00.70")] {
+            let (file, _) = try make("gcode", "\(style).gcode", ["--style", style, "--png", "30x30"])
+            let header = PrintFileHeader.read(file)
+            XCTAssertEqual(header.slicer, PrintFileHeader.Slicer(name: slicer, version: version))
+            XCTAssertEqual(header.printSeconds, 47 * 60 + 43, "the total estimate, not the model's")
+            XCTAssertEqual(try XCTUnwrap(header.filamentMillimetres), 2584.33, accuracy: 0.001)
+            XCTAssertEqual(try XCTUnwrap(header.filamentGrams), 7.71, accuracy: 0.001)
+            XCTAssertEqual(header.layerCount, 75)
+            XCTAssertEqual(header.layerHeight, 0.2)
+            try assertPNG(header.thumbnail, 30, 30)
+        }
     }
 
     func testCuraHeader() throws {
