@@ -83,6 +83,21 @@ final class BambuUploadTests: XCTestCase {
         XCTAssertNotNil(request["sequence_id"])
     }
 
+    func testALargeProjectGoesFromDiskInBoundedMemory() throws {
+        let (server, endpoint) = try printer()
+        let url = try makeTemporaryDirectory().appendingPathComponent("large.3mf")
+        XCTAssertTrue(FileManager.default.createFile(atPath: url.path, contents: Data("PK".utf8)))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 128 << 20)  // 128 MiB, most of it a hole of zeros
+        try handle.close()
+        let file = try PrintFile(url: url)
+        let before = try XCTUnwrap(ProcessMemory.residentBytes)
+        let peak = PeakMemory()
+        XCTAssertEqual(send(file, to: endpoint) { _ in peak.sample() }, .uploaded(remoteName: "large.3mf"))
+        XCTAssertEqual(server.waitFor("ftp-stored", timeout: 30)?.int("bytes"), 128 << 20)
+        XCTAssertLessThan(peak.bytes - before, 24 << 20, "the file never sits in memory whole")
+    }
+
     func testAFileThePrinterDoesNotHoldIsRefusedInThePrintersWords() throws {
         let (server, endpoint) = try printer()
         let recorder = StatusRecorder(endpoint)
@@ -201,4 +216,17 @@ final class ProgressLog: @unchecked Sendable {
     @Sendable func add(_ progress: UploadProgress) { lock.withLock { list.append(progress) } }
 
     var all: [UploadProgress] { lock.withLock { list } }
+}
+
+/// The most resident memory seen while an upload ran, sampled from its thread.
+final class PeakMemory: @unchecked Sendable {
+    private let lock = NSLock()
+    private var peak = 0
+
+    func sample() {
+        let now = ProcessMemory.residentBytes ?? 0
+        lock.withLock { peak = max(peak, now) }
+    }
+
+    var bytes: Int { lock.withLock { peak } }
 }

@@ -71,6 +71,16 @@ final class ElegooUploadTests: XCTestCase {
         XCTAssertEqual(recorder.send(.printFile("cube.gcode", plate: 1)), .refused("the Elegoo printer did not find the print's file"))
     }
 
+    func testACancelledUploadStopsBetweenChunksAndKeepsNothing() throws {
+        let (server, endpoint) = try printer()
+        let (file, _) = try gcode("long.gcode", size: 4 * ElegooUpload.chunkSize)
+        let stop = StopSignal()
+        let outcome = endpoint.family.send(file, to: endpoint, plate: 1, stop: stop) { _ in stop.stop() }
+        XCTAssertEqual(outcome, .cancelled)
+        XCTAssertEqual(server.events(named: "upload-chunk").count, 1, "no chunk after the cancel")
+        XCTAssertEqual((server.perform(["cmd": "files"])?.fields["files"] as? [String: Any])?.isEmpty, true)
+    }
+
     func testProjectsAndBinaryGCodeAreRefusedSayingWhy() throws {
         let (server, endpoint) = try printer()
         let why = "The Elegoo Centauri Carbon prints G-code files, not 3MF projects or binary G-code"
