@@ -16,6 +16,8 @@ Events (stdout, through `emit`):
     {"event":"ftp-stored","name":N,"bytes":K,"sha256":H,"reused":true}   STOR ended (the whole
                                                 stream the client sent, complete or not)
     {"event":"ftp-deleted","name":N}            DELE removed a file
+`drop_after` (bytes; bambu_mqtt_printer's {"cmd":"drop_uploads","after":N}) breaks every data
+connection off (a reset) once that much arrived, and answers 426 as vsftpd does.
 """
 import hashlib
 import os
@@ -45,6 +47,7 @@ class FtpsServer:
         self.port = self.listener.getsockname()[1]
         self.lock = threading.Lock()
         self.files = {}
+        self.drop_after = None  # bytes after which a data connection is broken off (426)
 
     def start(self):
         threading.Thread(target=self.accept, daemon=True).start()
@@ -198,7 +201,7 @@ class Session:
             return
         name = os.path.basename(argument)
         path = os.path.join(self.server.directory, name)
-        digest, size = hashlib.sha256(), 0
+        digest, size, dropped = hashlib.sha256(), 0, False
         with open(path, "wb") as out:
             while True:
                 try:
@@ -210,8 +213,12 @@ class Session:
                 out.write(chunk)
                 digest.update(chunk)
                 size += len(chunk)
+                if self.server.drop_after is not None and size >= self.server.drop_after:
+                    dropped = True
+                    data.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                    break
         data.close()
         with self.server.lock:
             self.server.files[name] = path
         emit(event="ftp-stored", name=name, bytes=size, sha256=digest.hexdigest(), reused=True)
-        self.reply("226 Transfer complete.")
+        self.reply("426 Failure writing network stream." if dropped else "226 Transfer complete.")

@@ -23,6 +23,7 @@ stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publis
         {"cmd":"kick_clients"}              restart the broker on the same port (all dropped)
         {"cmd":"freeze_broker"} / {"cmd":"thaw_broker"}   SIGSTOP / SIGCONT the broker
         {"cmd":"files"}                      done lists the files its FTPS storage holds: {name: bytes}
+        {"cmd":"drop_uploads","after":N}     its FTPS storage breaks each upload off after N bytes (426)
         {"cmd":"answers","mode":"normal"|"silent"|"unsigned"|"other_command"|"hollow"}
                                             silent: print commands get no echo and change nothing;
                                             unsigned: every one is refused for want of a signature
@@ -559,6 +560,9 @@ class Commands:
         self.broker.start()
         if was_connected:
             self.printer.start()
+
+    def cmd_drop_uploads(self, command):
+        self.state.storage.drop_after = int(command.get("after", 0))
 
     def cmd_files(self, _command):
         return {"files": self.state.storage.listing()}

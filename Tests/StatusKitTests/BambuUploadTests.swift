@@ -25,9 +25,9 @@ final class BambuUploadTests: XCTestCase {
     private func project(_ name: String, size: Int) throws -> (file: PrintFile, sha256: String) {
         let directory = try makeTemporaryDirectory()
         let url = directory.appendingPathComponent(name)
-        var bytes = [UInt8](repeating: 0, count: size)
-        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
-        try Data(bytes).write(to: url)
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        try random.readData(ofLength: size).write(to: url)
+        try random.close()
         return (try PrintFile(url: url), try sha256(of: url))
     }
 
@@ -181,6 +181,40 @@ final class BambuUploadTests: XCTestCase {
         XCTAssertEqual(server.waitFor("ftp-deleted")?.string("name"), "big.3mf")
         XCTAssertEqual((server.perform(["cmd": "files"])?.fields["files"] as? [String: Any])?.isEmpty, true, "the part is gone")
         XCTAssertTrue(projectFileRequests(server).isEmpty, "no print was asked for")
+    }
+
+    func testAnUploadThePrinterBreaksOffIsToldInItsWordsAndItsPartDeleted() throws {
+        let (server, endpoint) = try printer()
+        XCTAssertNotNil(server.perform(["cmd": "drop_uploads", "after": 3 * FTPSClient.chunkSize]))
+        let (file, _) = try project("broken.3mf", size: 40 * FTPSClient.chunkSize)
+        // The process lives on: writing to the reset connection is an error, not SIGPIPE.
+        XCTAssertEqual(send(file, to: endpoint), .failed(.protocolError("the printer's FTP server refused: 426 Failure writing network stream.")))
+        XCTAssertEqual(server.waitFor("ftp-deleted")?.string("name"), "broken.3mf")
+        XCTAssertEqual((server.perform(["cmd": "files"])?.fields["files"] as? [String: Any])?.isEmpty, true, "the part is gone")
+        XCTAssertTrue(projectFileRequests(server).isEmpty)
+    }
+
+    func testWritingToAConnectionThePrinterClosedIsAnErrorNotTheProcessesEnd() throws {
+        let (_, endpoint) = try printer()
+        let filePort = try XCTUnwrap((endpoint.family as? BambuStatusFamily)?.filePort)
+        let stream = try TLSStream(host: "127.0.0.1", port: filePort, timeout: 5, stop: StopSignal())
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        let quit = Array("QUIT\r\n".utf8)
+        try quit.withUnsafeBytes { try stream.write($0) }
+        while ((try? stream.read(into: buffer)) ?? 0) > 0 {}  // 220, 221, then the server's close (without TLS's goodbye)
+        // The first write is answered with a reset, the next is ECONNRESET, those after it EPIPE:
+        // errors, and the process lives on (a SIGPIPE would end it).
+        var failures = 0
+        for _ in 0..<4 {
+            do {
+                try quit.withUnsafeBytes { try stream.write($0) }
+            } catch {
+                failures += 1
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertGreaterThanOrEqual(failures, 2)
     }
 
     func testDeveloperModeOffIsRefusedBeforeAnythingIsSent() throws {

@@ -17,9 +17,9 @@ final class ElegooUploadTests: XCTestCase {
     /// A G-code-named file of `size` random bytes, and its SHA-256.
     private func gcode(_ name: String, size: Int) throws -> (file: PrintFile, sha256: String) {
         let url = try makeTemporaryDirectory().appendingPathComponent(name)
-        var bytes = [UInt8](repeating: 0, count: size)
-        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
-        try Data(bytes).write(to: url)
+        let random = try XCTUnwrap(FileHandle(forReadingAtPath: "/dev/urandom"))
+        try random.readData(ofLength: size).write(to: url)
+        try random.close()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         process.arguments = [url.path]

@@ -56,7 +56,12 @@ final class FTPSClient {
         let port = try passivePort()
         try send("STOR \(name)")
         // vsftpd accepts the data connection after STOR, says 150, and only then answers its handshake.
-        var data: TLSStream? = try TLSStream(host: host, port: port, timeout: Self.timeout, stop: stop, resuming: control)
+        var data: TLSStream?
+        do {
+            data = try TLSStream(host: host, port: port, timeout: Self.timeout, stop: stop, resuming: control)
+        } catch {
+            throw stop.isStopped ? error : dataFailure(error)
+        }
         let opened = try reply()
         guard opened.code == 150 || opened.code == 125 else { throw refusal(opened) }
         var sent: Int64 = 0
@@ -72,7 +77,8 @@ final class FTPSClient {
                 try data?.write(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             } catch {
                 if stop.isStopped { break }
-                throw error
+                data = nil
+                throw dataFailure(error)
             }
             sent += Int64(count)
             progress(sent)
@@ -174,6 +180,14 @@ final class FTPSClient {
             guard count > 0 else { throw .protocolError(tr("the printer closed the connection")) }
             pending += UnsafeRawBufferPointer(rebasing: buffer[..<count])
         }
+    }
+
+    /// Why the data connection failed: in the server's words when it gave them (vsftpd's 522 for a
+    /// data connection that did not resume the session, 426 for a transfer it broke off), else `failure`.
+    private func dataFailure(_ failure: StatusFailure) -> StatusFailure {
+        control.interrupt = nil
+        guard let answer = try? reply(), answer.code >= 400 else { return failure }
+        return refusal(answer)
     }
 
     private func expect(_ reply: Reply, _ code: Int) throws(StatusFailure) {
