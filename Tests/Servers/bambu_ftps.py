@@ -16,6 +16,8 @@ Events (stdout, through `emit`):
     {"event":"ftp-stored","name":N,"bytes":K,"sha256":H,"reused":true}   STOR ended (the whole
                                                 stream the client sent, complete or not)
     {"event":"ftp-deleted","name":N}            DELE removed a file
+`open_delay` (seconds; {"cmd":"slow_uploads","seconds":S}) holds each STOR that long before it
+takes the data connection and says 150.
 `drop_after` (bytes; bambu_mqtt_printer's {"cmd":"drop_uploads","after":N}) breaks every data
 connection off (a reset) once that much arrived, and answers 426 as vsftpd does.
 """
@@ -24,6 +26,7 @@ import os
 import socket
 import ssl
 import threading
+import time
 
 from servercommon import emit, log
 
@@ -48,6 +51,7 @@ class FtpsServer:
         self.lock = threading.Lock()
         self.files = {}
         self.drop_after = None  # bytes after which a data connection is broken off (426)
+        self.open_delay = 0.0  # seconds STOR waits before it takes the data connection
 
     def start(self):
         threading.Thread(target=self.accept, daemon=True).start()
@@ -179,6 +183,7 @@ class Session:
             self.reply("425 Use PORT or PASV first.")
             return
         listener, self.passive = self.passive, None
+        time.sleep(self.server.open_delay)
         try:
             raw, _ = listener.accept()
         except OSError:

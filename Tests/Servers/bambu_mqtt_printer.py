@@ -24,6 +24,7 @@ stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publis
         {"cmd":"freeze_broker"} / {"cmd":"thaw_broker"}   SIGSTOP / SIGCONT the broker
         {"cmd":"files"}                      done lists the files its FTPS storage holds: {name: bytes}
         {"cmd":"drop_uploads","after":N}     its FTPS storage breaks each upload off after N bytes (426)
+        {"cmd":"slow_uploads","seconds":S}   its FTPS storage waits S seconds before each STOR's 150
         {"cmd":"answers","mode":"normal"|"silent"|"unsigned"|"other_command"|"hollow"}
                                             silent: print commands get no echo and change nothing;
                                             unsigned: every one is refused for want of a signature
@@ -563,6 +564,9 @@ class Commands:
 
     def cmd_drop_uploads(self, command):
         self.state.storage.drop_after = int(command.get("after", 0))
+
+    def cmd_slow_uploads(self, command):
+        self.state.storage.open_delay = float(command.get("seconds", 0))
 
     def cmd_files(self, _command):
         return {"files": self.state.storage.listing()}

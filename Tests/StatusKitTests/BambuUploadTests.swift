@@ -183,6 +183,27 @@ final class BambuUploadTests: XCTestCase {
         XCTAssertTrue(projectFileRequests(server).isEmpty, "no print was asked for")
     }
 
+    func testACancelWhileThePrinterHoldsTheDataConnectionEndsAtOnceAndKeepsNothing() throws {
+        let (server, endpoint) = try printer()
+        XCTAssertNotNil(server.perform(["cmd": "slow_uploads", "seconds": 3]))
+        let (file, _) = try project("early.3mf", size: 100_000)
+        let stop = StopSignal()
+        let stopped = Stamp()
+        // Cancelled while the data connection's handshake waits for the printer.
+        DispatchQueue.global().async {
+            while server.events(named: "ftp-login").isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+            Thread.sleep(forTimeInterval: 0.5)
+            stopped.mark()
+            stop.stop()
+        }
+        XCTAssertEqual(send(file, to: endpoint, stop: stop), .cancelled)
+        XCTAssertLessThan(Date().timeIntervalSince(try XCTUnwrap(stopped.date)), 1.5, "the wait ends with the cancel")
+        Thread.sleep(forTimeInterval: 3)  // the printer takes the connection at last, and finds it closed
+        XCTAssertTrue(server.events(named: "ftp-stored").isEmpty)
+        XCTAssertEqual((server.perform(["cmd": "files"])?.fields["files"] as? [String: Any])?.isEmpty, true)
+        XCTAssertTrue(projectFileRequests(server).isEmpty)
+    }
+
     func testAnUploadThePrinterBreaksOffIsToldInItsWordsAndItsPartDeleted() throws {
         let (server, endpoint) = try printer()
         XCTAssertNotNil(server.perform(["cmd": "drop_uploads", "after": 3 * FTPSClient.chunkSize]))
@@ -263,4 +284,14 @@ final class PeakMemory: @unchecked Sendable {
     }
 
     var bytes: Int { lock.withLock { peak } }
+}
+
+/// When something happened, set on one thread and read on another.
+final class Stamp: @unchecked Sendable {
+    private let lock = NSLock()
+    private var when: Date?
+
+    func mark() { lock.withLock { when = Date() } }
+
+    var date: Date? { lock.withLock { when } }
 }

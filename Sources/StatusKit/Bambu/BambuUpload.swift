@@ -40,7 +40,7 @@ public enum BambuUpload {
         } catch {
             outcome = stop.isStopped ? .cancelled : .failed(error)
         }
-        client.delete(file.name)
+        if let part = client.partial { client.delete(part) }
         return outcome
     }
 

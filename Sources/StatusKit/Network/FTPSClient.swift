@@ -25,6 +25,9 @@ final class FTPSClient {
     private let host: String
     private let control: TLSStream
     private var pending: [UInt8] = []
+    /// The file the server may hold part of: a STOR whose data connection opened and did not end
+    /// with the whole file.
+    private(set) var partial: String?
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
 
     /// Connects to `host:port`, logs in as `user` (530 is a rejected password) and asks for binary
@@ -48,7 +51,7 @@ final class FTPSClient {
 
     /// Stores the file at `path` as `name` at the storage's root, calling `progress` with the bytes
     /// sent after each chunk. False when `stop` came first: the data connection is closed early and
-    /// the printer keeps the part that arrived, for the caller to `delete`.
+    /// the printer keeps the part that arrived (`partial`), for the caller to `delete`.
     func store(_ name: String, from path: String, stop: StopSignal, progress: (Int64) -> Void) throws(StatusFailure) -> Bool {
         let file = open(path, O_RDONLY | O_CLOEXEC)
         guard file >= 0 else { throw .protocolError(PrintFileProblem.unreadable.userMessage) }
@@ -64,6 +67,7 @@ final class FTPSClient {
         }
         let opened = try reply()
         guard opened.code == 150 || opened.code == 125 else { throw refusal(opened) }
+        partial = name
         var sent: Int64 = 0
         var finished = false
         while !stop.isStopped {
@@ -90,6 +94,7 @@ final class FTPSClient {
         let ended = try reply()
         if !finished { return false }
         guard ended.code == 226 || ended.code == 250 else { throw refusal(ended) }
+        partial = nil
         return true
     }
 
