@@ -2,6 +2,10 @@
 #define LAYERWATCH_CMOSQUITTO_SHIM_H
 
 #include <mosquitto.h>
+/* OpenSSL for the Bambu printer's FTPS (StatusKit's TLSStream) and the MD5 of a file sent to an
+ * Elegoo printer, besides libmosquitto's TLS. */
+#include <openssl/err.h>
+#include <openssl/evp.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 

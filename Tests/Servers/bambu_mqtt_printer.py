@@ -22,6 +22,9 @@ stdin:  {"cmd":"set","print":{…}}          merge fields into the state, publis
         {"cmd":"disconnect_printer"} / {"cmd":"connect_printer"}   the printer leaves / rejoins
         {"cmd":"kick_clients"}              restart the broker on the same port (all dropped)
         {"cmd":"freeze_broker"} / {"cmd":"thaw_broker"}   SIGSTOP / SIGCONT the broker
+        {"cmd":"files"}                      done lists the files its FTPS storage holds: {name: bytes}
+        {"cmd":"drop_uploads","after":N}     its FTPS storage breaks each upload off after N bytes (426)
+        {"cmd":"slow_uploads","seconds":S}   its FTPS storage waits S seconds before each STOR's 150
         {"cmd":"answers","mode":"normal"|"silent"|"unsigned"|"other_command"|"hollow"}
                                             silent: print commands get no echo and change nothing;
                                             unsigned: every one is refused for want of a signature
@@ -36,7 +39,12 @@ the command is echoed with its sequence_id and "result":"success"; one that does
 echoed with "result":"fail" and a reason.  While the `fun` field (hex) has bit 0x20000000
 (signatures required: Developer Mode off) every print command is refused as 2025 firmware does:
 echoed with err_code 84033543, and HMS 0500_0500_0001_0007 raised.
-stdout: {"event":"ready","port":P,"serial":S}
+Its storage: implicit FTPS on another port of the same address, with the broker's certificate
+(bambu_ftps.py: user bblp, the access code, data connections that must resume the control
+connection's TLS session).  project_file (`url` "ftp://NAME", PROTOCOLS.md §14) starts a print of
+a stored file while the printer is idle, finished or failed: gcode_state RUNNING, subtask_name as
+the request gives it, gcode_file NAME; a name not stored is refused ("file not found").
+stdout: {"event":"ready","port":P,"serial":S,"ftps_port":F}
         {"event":"done","cmd":C,…}           a command finished (its report handed to the broker)
         {"event":"request","kind":"pushall"|"ledctrl"|"print"|"other","payload":…}
         {"event":"client-connected","id":I,"user":U,"address":A,"protocol":"3.1.1","printer":B}
@@ -63,6 +71,7 @@ import time
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from servercommon import deep_merge, emit, log, make_certificate, serve_commands  # noqa: E402
+from bambu_ftps import FtpsServer  # noqa: E402
 
 try:
     import paho.mqtt.client as mqtt
@@ -120,7 +129,8 @@ def port_is_free(bind, port):
 
 
 def write_broker_files(directory, cfg):
-    """Certificate (CN = serial), password file and mosquitto.conf; returns the conf's path."""
+    """Certificate (CN = serial), password file and mosquitto.conf; returns the conf's path and
+    the certificate's and key's."""
     cert, key = make_certificate(directory, cfg.certificate_name or cfg.serial)
     passwords = os.path.join(directory, "passwords")
     subprocess.run([MOSQUITTO_PASSWD, "-b", "-c", passwords, USER, cfg.code], check=True,
@@ -144,7 +154,7 @@ def write_broker_files(directory, cfg):
     conf = os.path.join(directory, "mosquitto.conf")
     with open(conf, "w") as f:
         f.write("\n".join(lines) + "\n")
-    return conf
+    return conf, cert, key
 
 
 class BrokerLog:
@@ -278,6 +288,7 @@ class PrinterState:
         self.state = initial_state(cfg.model)
         self.sequence = 0
         self.refuse_unsigned = False
+        self.storage = None  # the FtpsServer whose files project_file prints
 
     def report(self, changed=None, full=False, extra=None):
         """The JSON text of a report: everything when `full` or not --partial, else only the
@@ -347,6 +358,15 @@ class PrinterState:
             elif command == "print_speed" and state in ("RUNNING", "PAUSE") and param in ("1", "2", "3", "4"):
                 self.state["spd_lvl"] = int(param)
                 return ["spd_lvl"], {"result": "success", "reason": ""}
+            elif command == "project_file" and state in ("IDLE", "FINISH", "FAILED"):
+                name = str(request.get("url", ""))
+                name = name[len("ftp://"):].lstrip("/") if name.startswith("ftp://") else name
+                if not (self.storage and self.storage.has(name)):
+                    return [], {"result": "fail", "reason": f"file not found: {name}"}
+                self.state.update(gcode_state="RUNNING", subtask_name=str(request.get("subtask_name", "")),
+                                  gcode_file=name, mc_percent=0, print_error=0, print_type="local")
+                return ["gcode_state", "subtask_name", "gcode_file", "mc_percent", "print_error", "print_type"], \
+                    {"result": "success", "reason": ""}
             else:
                 return [], {"result": "fail", "reason": f"the printer is {state.lower()}: {command} does not apply"}
             return ["gcode_state"], {"result": "success", "reason": ""}
@@ -370,7 +390,7 @@ def classify(payload):
     return "other"
 
 
-PRINT_COMMANDS = ("pause", "resume", "stop", "print_speed")
+PRINT_COMMANDS = ("pause", "resume", "stop", "print_speed", "project_file")
 SIGNATURE_REQUIRED = 0x20000000
 TASK_CANCELLED = 0x0300400C  # print_error of a stopped print (50348044, "The task was canceled.")
 SIGNATURE_REFUSAL = 84033543  # err_code of an unsigned command (0x05024007, "mqtt message verify failed")
@@ -542,6 +562,15 @@ class Commands:
         if was_connected:
             self.printer.start()
 
+    def cmd_drop_uploads(self, command):
+        self.state.storage.drop_after = int(command.get("after", 0))
+
+    def cmd_slow_uploads(self, command):
+        self.state.storage.open_delay = float(command.get("seconds", 0))
+
+    def cmd_files(self, _command):
+        return {"files": self.state.storage.listing()}
+
     def cmd_answers(self, command):
         mode = command.get("mode")
         if mode not in ("normal", "silent", "unsigned", "other_command", "hollow"):
@@ -579,12 +608,17 @@ def main():
     state = PrinterState(cfg)
     printer = Printer(cfg, state)
     with tempfile.TemporaryDirectory(prefix="layerwatch-bambu-mqtt-") as tmp:
-        broker = Broker(write_broker_files(tmp, cfg), cfg.bind, cfg.port, printer.client_id)
+        conf, cert, key = write_broker_files(tmp, cfg)
+        broker = Broker(conf, cfg.bind, cfg.port, printer.client_id)
+        storage_dir = os.path.join(tmp, "storage")
+        os.mkdir(storage_dir)
+        state.storage = FtpsServer(cfg.bind, cert, key, USER, cfg.code, storage_dir)
+        state.storage.start()
         try:
             broker.start()
             if not cfg.no_printer:
                 printer.start()
-            emit(event="ready", port=cfg.port, serial=cfg.serial)
+            emit(event="ready", port=cfg.port, serial=cfg.serial, ftps_port=state.storage.port)
             ANNOUNCED.set()
             serve_commands(NAME, Commands(cfg, state, printer, broker))
         except RuntimeError as error:

@@ -152,13 +152,22 @@ class Printer:
                 pass
             emit(event="closed")
 
-    def handshake(self, client):
+    @staticmethod
+    def read_head(client):
+        """The request's head (and whatever followed it in the same reads); None when the client
+        closed first or sent more than 16 KiB without one."""
         head = b""
         while b"\r\n\r\n" not in head:
             chunk = client.sock.recv(4096)
             if not chunk or len(head) > 16384:
-                return False
+                return None
             head += chunk
+        return head
+
+    def handshake(self, client, head=None):
+        head = head if head is not None else self.read_head(client)
+        if head is None:
+            return False
         lines = head.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
         fields = {}
         for line in lines[1:]:

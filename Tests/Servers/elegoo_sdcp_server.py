@@ -19,7 +19,15 @@ websocket side (RFC 6455 server, stdlib only) is creality_ws_server.py's, reused
         320 history: {"HistoryData":[task ids]}   321 {"Id":[task ids]}: {"HistoryDetailList":[the
         details of those ids it has]} (the SDCP V3.0.0 specification's "Retrieve Historical Tasks"
         and "Retrieve Task Details")
+        128 start {"Filename":"/local/NAME",…}: a file the upload stored starts printing (Status 13,
+        CurrentStatus [1], Filename as given); Ack 2 for a file it does not hold
         A command the state does not allow is answered Ack 1.
+    POST http://HOST:PORT/uploadFile/upload (the same port, as on the printer; the SDCP V3.0.0
+        specification's file transfer): multipart S-File-MD5, Check, Offset, Uuid, TotalSize, File,
+        at most 4 MiB a request; chunks of one Uuid must come in order (Offset -1 / -2 otherwise), and
+        once TotalSize bytes are in, the MD5 is checked (Check 1) before the file is kept.  Answered
+        {"code":"000000",…,"success":true} or {"code":"111111","messages":[{"field":"common_field",
+        "message":CODE},…],"success":false}
     a client that sends nothing for --idle seconds is closed (the printer waits about 60 s)
     http://HOST:CAMERA_PORT/video: 404 until Cmd 386 turned the video on, then MJPEG with the
         printer's malformed header `Content-Type: multipart/x-mixed-replace; boundary=--foo` and
@@ -32,6 +40,8 @@ stdin:  {"cmd":"set","fields":{…}}           merged (deep) into Status and pus
         {"cmd":"history","tasks":[…]}        the history's tasks (Cmd 321's details, each with its
                                              TaskId), listed by Cmd 320 in this order
         {"cmd":"raw","text":T}               T sent as one text message to every client
+        {"cmd":"corrupt_uploads"}            flip the first byte of every chunk received from now on
+        {"cmd":"files"}                      done lists the files kept: {name: bytes}
         {"cmd":"mode","mode":M}              creality_ws_server.py's modes: normal | silent | deaf |
                                              garbage | badframe | huge | deep | badutf8 | close
 stdout: {"event":"ready","port":N,"camera_port":M}
@@ -41,12 +51,17 @@ stdout: {"event":"ready","port":N,"camera_port":M}
         {"event":"ping"}  the text "ping"          {"event":"closed"}  {"event":"idle"} (dropped)
         {"event":"video","clients":K,"total":T}    an MJPEG stream began (K streaming now)
         {"event":"video-refused"}                  /video before the video was turned on
+        {"event":"upload-chunk","offset":O,"bytes":K,"total":T}   a chunk taken
+        {"event":"upload-stored","name":N,"bytes":K,"sha256":H}    a whole file kept
+        {"event":"upload-refused","reason":"md5"|"offset"}
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
 import argparse
 import copy
+import hashlib
 import json
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -74,6 +89,22 @@ DEFAULT_STATUS = {
 ATTRIBUTES = {"Name": "Centauri Carbon", "MachineName": "Centauri Carbon", "BrandName": "ELEGOO",
               "ProtocolVersion": "V3.0.0", "FirmwareVersion": "V1.1.29", "MainboardID": MAINBOARD}
 STEP_SECONDS = 0.3  # how long pausing, resuming and stopping last
+UPLOAD_LIMIT = 4 * 1024 * 1024  # the most one upload request may carry (the printer's chunks are 1 MiB)
+
+
+def multipart_parts(body, boundary):
+    """{name: (filename or None, bytes)} of a multipart/form-data body."""
+    parts = {}
+    for piece in body.split(b"--" + boundary.encode())[1:]:
+        if piece.startswith(b"--"):
+            break
+        head, _, content = piece.partition(b"\r\n\r\n")
+        disposition = head.decode("latin-1")
+        name = re.search(r'name="([^"]*)"', disposition)
+        filename = re.search(r'filename="([^"]*)"', disposition)
+        if name:
+            parts[name.group(1)] = (filename.group(1) if filename else None, content[:-2] if content.endswith(b"\r\n") else content)
+    return parts
 
 
 class Centauri(Printer):
@@ -88,6 +119,74 @@ class Centauri(Printer):
         self.idle = cfg.idle
         self.total = 0
         self.video_url = f"{cfg.bind}:{{port}}/video"
+        self.uploads = {}  # Uuid → the bytes received so far
+        self.files = {}  # name → bytes kept
+        self.corrupt = False
+
+    # ---- the upload (the same port's HTTP) ----
+    def handshake(self, client, head=None):
+        head = self.read_head(client)
+        if head is None:
+            return False
+        if head.startswith(b"POST /uploadFile/upload"):
+            self.upload(client.sock, head)
+            return False
+        return super().handshake(client, head)
+
+    def upload(self, sock, head):
+        blob, _, body = head.partition(b"\r\n\r\n")
+        fields = {}
+        for line in blob.decode("latin-1").split("\r\n")[1:]:
+            name, _, value = line.partition(":")
+            fields[name.strip().lower()] = value.strip()
+        length = int(fields.get("content-length", "0") or 0)
+        boundary = re.search(r"boundary=([^;]+)", fields.get("content-type", ""))
+        if length > UPLOAD_LIMIT or not boundary:
+            sock.sendall(b"HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            return
+        while len(body) < length:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return
+            body += chunk
+        answer = self.take_chunk(multipart_parts(body[:length], boundary.group(1).strip('"')))
+        payload = json.dumps(answer).encode()
+        sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                     b"Connection: close\r\n\r\n" % len(payload) + payload)
+
+    @staticmethod
+    def refusal(*messages):
+        return {"code": "111111", "messages": list(messages), "data": None, "success": False}
+
+    def take_chunk(self, parts):
+        """One chunk as the printer takes it: its answer."""
+        try:
+            offset, total = int(parts["Offset"][1]), int(parts["TotalSize"][1])
+            uuid, md5 = parts["Uuid"][1].decode(), parts["S-File-MD5"][1].decode().lower()
+            check = parts["Check"][1].decode()
+            name, data = parts["File"]
+        except (KeyError, ValueError):
+            return self.refusal({"field": "common_field", "message": -4})
+        with self.lock:
+            received = self.uploads.setdefault(uuid, bytearray())
+            if offset < 0 or offset != len(received):
+                emit(event="upload-refused", reason="offset")
+                return self.refusal({"field": "common_field", "message": -1 if offset < 0 else -2})
+            if self.corrupt and data:
+                data = bytes([data[0] ^ 0xFF]) + data[1:]
+            received += data
+            emit(event="upload-chunk", offset=offset, bytes=len(data), total=total)
+            if len(received) < total:
+                return {"code": "000000", "messages": None, "data": {}, "success": True}
+            del self.uploads[uuid]
+            if len(received) > total or (check == "1" and hashlib.md5(received).hexdigest() != md5):
+                emit(event="upload-refused", reason="md5")
+                return self.refusal({"field": "common_field", "message": -4},
+                                    {"field": "S-File-MD5", "message": "the file's MD5 does not match"})
+            self.files[os.path.basename(name)] = bytes(received)
+        emit(event="upload-stored", name=os.path.basename(name), bytes=len(received),
+             sha256=hashlib.sha256(received).hexdigest())
+        return {"code": "000000", "messages": None, "data": {}, "success": True}
 
     # ---- connections ----
     def serve(self, sock):
@@ -191,6 +290,16 @@ class Centauri(Printer):
         if cmd == 321:
             wanted = params.get("Id") or []
             return 0, {"HistoryDetailList": [task for task in self.history if task.get("TaskId") in wanted]}
+        if cmd == 128:
+            path = str(params.get("Filename", ""))
+            name = path[len("/local/"):] if path.startswith("/local/") else path
+            if state in (5, 6, 12, 13):
+                return 1, {}
+            if name not in self.files:
+                return 2, {}
+            self.push({"CurrentStatus": [1], "PrintInfo": {"Status": 13, "Filename": path, "TaskId": os.urandom(8).hex(),
+                                                           "CurrentLayer": 0, "TotalLayer": 100, "Progress": 0}})
+            return 0, {}
         if cmd == 403:
             light = (params.get("LightStatus") or {}).get("SecondLight")
             self.push({"LightStatus": {"SecondLight": 1 if light else 0}})
@@ -308,6 +417,11 @@ def main():
             emit(event="done", cmd=name)
         elif name == "raw":
             emit(event="done", cmd=name, **printer.raw(str(command.get("text", ""))))
+        elif name == "corrupt_uploads":
+            printer.corrupt = True
+            emit(event="done", cmd=name)
+        elif name == "files":
+            emit(event="done", cmd=name, files={n: len(b) for n, b in printer.files.items()})
         elif name == "mode":
             emit(event="done", cmd=name, **printer.set_mode(command))
         else:

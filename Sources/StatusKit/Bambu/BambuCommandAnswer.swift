@@ -37,7 +37,7 @@ struct BambuCommandAnswer: Equatable {
     }
 
     /// The `print` commands Layerwatch sends.
-    static let commands: Set<String> = ["pause", "resume", "stop", "print_speed"]
+    static let commands: Set<String> = ["pause", "resume", "stop", "print_speed", "project_file"]
 
     /// Printers echo the id as a string or a number.
     private static func sequenceID(_ value: Any?) -> String? {

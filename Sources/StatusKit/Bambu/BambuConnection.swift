@@ -54,7 +54,6 @@ final class BambuConnection: StatusConnection, @unchecked Sendable {
     }
 
     func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
-        if case .printFile = command { return answer(.refused(tr("Layerwatch cannot send files to this printer."))) }
         let sent: Bool = lightLock.withLock {
             guard let client else { return false }
             lastSequence += 1

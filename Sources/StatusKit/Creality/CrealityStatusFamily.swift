@@ -10,6 +10,14 @@ struct CrealityStatusFamily: AddressOnlyStatusFamily {
     func makeConnection(to endpoint: StatusEndpoint, log: StatusLog) -> StatusConnection {
         CrealityConnection(host: endpoint.host, port: endpoint.port, log: log)
     }
+
+    /// Creality documents no way to send a file. What slicers do (OrcaSlicer's CrealityPrint host:
+    /// a multipart POST to `http://HOST/upload/NAME`, then `opGcodeFile` on this websocket) differs
+    /// between the K1 and K2 families, and a K2 starts only with its CFS slots mapped for the print
+    /// (started without, it runs dry): not done until it can be done right for each model.
+    func refusal(of kind: PrintFile.Kind) -> String? {
+        tr("Layerwatch cannot send files to Creality printers yet: Creality publishes no way to do it, and a K2 needs its filament slots chosen for each print. Send the file from Creality Print, then watch the print here.")
+    }
 }
 
 extension StatusEndpoint {

@@ -6,8 +6,9 @@ import StreamKit
 /// No login. At connect it asks for the status at once (Cmd 0) and turns the camera's video on
 /// (Cmd 386), which the printer's MJPEG stream on port 3031 waits for; then the printer pushes its
 /// status about once a second (`ElegooReport` reads it). A client silent for about 60 s is dropped
-/// by the printer: the text `ping` (answered `pong`) goes every `pingEvery` seconds. Pause (129),
-/// stop (130), continue (131) and the light (403) are answered with an `Ack`, a non-zero one a
+/// by the printer: the text `ping` (answered `pong`) goes every `pingEvery` seconds. Start (128, a
+/// file `ElegooUpload` stored), pause (129), stop (130), continue (131) and the light (403) are
+/// answered with an `Ack`, a non-zero one a
 /// refusal said in words (`ElegooRequests.Answer`). The printer takes about four connections in
 /// all: this is the only one a printer's status and camera use, whatever shows them.
 final class ElegooConnection: StatusConnection, @unchecked Sendable {
@@ -88,19 +89,22 @@ final class ElegooConnection: StatusConnection, @unchecked Sendable {
 
     func send(_ command: PrintCommand, answer: @escaping @Sendable (CommandOutcome) -> Void) {
         let sdcp: ElegooRequests.Command
+        var data: [String: Any] = [:]
         switch command {
         case .pause: sdcp = .pause
         case .resume: sdcp = .resume
         case .stop: sdcp = .stop
         case .speed: return answer(.refused(tr("Elegoo printers have no speed profiles")))
-        case .printFile: return answer(.refused(tr("Layerwatch cannot send files to this printer.")))
+        case .printFile(let name, _):
+            sdcp = .start
+            data = ElegooRequests.start(name)
         }
         let id = ElegooRequests.newID()
         let text: String? = lock.withLock {
             guard client != nil else { return nil }
             pending.append((id, sdcp.rawValue, answer))
             if pending.count > Self.maximumPending { pending.removeFirst() }
-            return ElegooRequests.request(sdcp, id: id, mainboard: mainboard)
+            return ElegooRequests.request(sdcp, data: data, id: id, mainboard: mainboard)
         }
         guard let text, let client = lock.withLock({ client }) else { return answer(.notConnected) }
         client.send(text: text)

@@ -7,11 +7,11 @@ import StreamKit
 /// "TimeStamp":…,"From":1},"Topic":"sdcp/request/<MainboardID>"}`, answered on
 /// `sdcp/response/<MainboardID>` with the same RequestID and `Data.Data.Ack` (0 = done).
 enum ElegooRequests {
-    /// The commands Layerwatch sends: the status at once (0), pause (129), stop (130), continue
-    /// (131), the history's task ids (320) and their details (321), the camera's video on (386,
-    /// answered with `VideoUrl`) and the light (403).
+    /// The commands Layerwatch sends: the status at once (0), start a stored file (128), pause
+    /// (129), stop (130), continue (131), the history's task ids (320) and their details (321), the
+    /// camera's video on (386, answered with `VideoUrl`) and the light (403).
     enum Command: Int {
-        case status = 0, pause = 129, stop = 130, resume = 131, history = 320, historyDetails = 321, video = 386, light = 403
+        case status = 0, start = 128, pause = 129, stop = 130, resume = 131, history = 320, historyDetails = 321, video = 386, light = 403
     }
 
     /// Where `from` says the request comes from: 1, "PC software via the web", as the printer's own
@@ -25,6 +25,13 @@ enum ElegooRequests {
         let object: [String: Any] = ["Id": newID(), "Data": body, "Topic": "sdcp/request/\(mainboard)"]
         let text = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Cmd 128's data for the file `name` that `ElegooUpload` stored: its path under `/local/`,
+    /// from the first layer, with the options the printer's own clients send off (elegoo-link's
+    /// elegoo_fdm_cc_message_adapter.cpp: bed levelling, the plate type, the timelapse).
+    static func start(_ name: String) -> [String: Any] {
+        ["Filename": "/local/\(name)", "StartLayer": 0, "Calibration_switch": 0, "PrintPlatformType": 0, "Tlp_Switch": 0]
     }
 
     /// The light switched on or off (`SecondLight`, the chamber light; its RGB strip left dark).
@@ -64,6 +71,8 @@ enum ElegooRequests {
             case nil, 0?: return .done
             case 1?: return .refused(tr("the Elegoo printer cannot do that now (it is busy, or the print is not in a state for it)"))
             case 2?: return .refused(tr("the Elegoo printer did not find the print's file"))
+            case 3?: return .refused(tr("the file's check failed on the Elegoo printer: send it again"))
+            case 6?: return .refused(tr("the Elegoo printer does not know the file's format"))
             case let code?: return .refused(String(format: tr("the Elegoo printer answered with code %ld"), code))
             }
         }

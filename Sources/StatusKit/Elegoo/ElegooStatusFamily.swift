@@ -22,6 +22,17 @@ struct ElegooStatusFamily: AddressOnlyStatusFamily {
         try ElegooHistory.ask(endpoint, stop: stop)
     }
 
+    func refusal(of kind: PrintFile.Kind) -> String? {
+        kind == .gcode ? nil : tr("The Elegoo Centauri Carbon prints G-code files, not 3MF projects or binary G-code")
+    }
+
+    /// Its HTTP upload (`ElegooUpload`); Cmd 128 then starts the file through the status connection.
+    func send(_ file: PrintFile, to endpoint: StatusEndpoint, plate: Int, stop: StopSignal,
+              progress: @escaping @Sendable (UploadProgress) -> Void) -> UploadOutcome {
+        if let refusal = refusal(of: file.kind) { return .refused(refusal) }
+        return ElegooUpload.send(file, to: endpoint, stop: stop, progress: progress)
+    }
+
     /// Cmd 386 on a connection of its own, for a camera opened without the status (`layerwatch probe`).
     func turnCameraOn(at endpoint: StatusEndpoint, stop: StopSignal?) {
         _ = try? ElegooConnection.videoURL(at: endpoint, stop: stop)

@@ -3,12 +3,16 @@ import Glibc
 import StreamKit
 
 /// A plain TCP connection, on a non-blocking POSIX socket whose connect is waited for in slices so
-/// a stop ends it at once: what tells whether something answers at an address (`CameraReachability`).
+/// a stop ends it at once: what tells whether something answers at an address (`CameraReachability`),
+/// and what `TLSStream` speaks TLS over (a Bambu printer's FTPS).
 /// The status WebSocket, which read and wrote through it before, is libsoup's (`WebSocketClient`).
 final class TCPStream: @unchecked Sendable {
     private let socket: Int32
     /// How long one wait in `poll` lasts before the stop signal is looked at again.
-    private static let slice: TimeInterval = 0.25
+    static let slice: TimeInterval = 0.25
+
+    /// The connected socket, non-blocking, for a protocol layered on it; closed with this stream.
+    var descriptor: Int32 { socket }
 
     /// Connects to `host:port` (each address the name resolves to in turn) within `timeout`.
     init(host: String, port: Int, timeout: TimeInterval, stop: StopSignal) throws(StatusFailure) {

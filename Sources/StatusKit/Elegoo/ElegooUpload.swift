@@ -1,0 +1,117 @@
+import CMosquitto
+import Foundation
+import StreamKit
+
+/// Sending G-code to an Elegoo Centauri Carbon through the HTTP server on its SDCP port (the SDCP
+/// V3.0.0 specification, "Mainboard HTTP Server Interface"; ELEGOO-3D/elegoo-link,
+/// elegoo_fdm_cc_http_transfer.cpp): the file's MD5 first, read from disk in chunks, then one
+/// multipart POST to `/uploadFile/upload` per MiB with `S-File-MD5`, `Check` 1 (the printer checks
+/// the MD5 once the last chunk is in), `Offset`, `Uuid` (one for all chunks), `TotalSize` and the
+/// chunk as `File`; each is answered `{"code":"000000",…}`, or a failure whose `common_field`
+/// message is an error code. The printer keeps the file under `/local/`, and
+/// `PrintCommand.printFile` (Cmd 128) starts it through the status connection. At most one chunk
+/// is in memory at a time.
+enum ElegooUpload {
+    /// The most the printer takes in one POST.
+    static let chunkSize = 1024 * 1024
+    /// How long one chunk's POST may take.
+    static let timeout: TimeInterval = 60
+    static let path = "/uploadFile/upload"
+
+    static func send(_ file: PrintFile, to endpoint: StatusEndpoint, stop: StopSignal,
+                     progress: @escaping @Sendable (UploadProgress) -> Void) -> UploadOutcome {
+        let unreadable = UploadOutcome.failed(.protocolError(PrintFileProblem.unreadable.userMessage))
+        guard let url = URL(string: "http://\(StreamSource.bracketed(endpoint.host)):\(endpoint.port)\(path)") else {
+            return .failed(.protocolError(tr("the printer's name could not be resolved")))
+        }
+        guard !file.name.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\"" }) else {
+            return .failed(.protocolError(tr("the file's name cannot be sent to the printer")))
+        }
+        guard let digest = md5(of: file.url, stop: stop) else { return stop.isStopped ? .cancelled : unreadable }
+        guard let handle = try? FileHandle(forReadingFrom: file.url) else { return unreadable }
+        defer { try? handle.close() }
+        let uuid = ElegooRequests.newID()
+        var offset: Int64 = 0
+        while offset < file.size {
+            if stop.isStopped { return .cancelled }
+            // Short of the file's size, its end is as wrong as an error.
+            guard let chunk = try? handle.read(upToCount: chunkSize), !chunk.isEmpty else { return unreadable }
+            let boundary = "layerwatch-\(ElegooRequests.newID())"
+            let fields = [("S-File-MD5", digest), ("Check", "1"), ("Offset", String(offset)), ("Uuid", uuid),
+                          ("TotalSize", String(file.size))]
+            let body = multipart(boundary: boundary, fields: fields, file: chunk, name: file.name)
+            let answer: HTTPFetch.Answer
+            do {
+                answer = try HTTPFetch.post(url, body: body, type: "multipart/form-data; boundary=\(boundary)",
+                                            timeout: timeout, stop: stop)
+            } catch {
+                return stop.isStopped ? .cancelled : .failed(StatusFailure(error.failure))
+            }
+            if let refusal = refusal(answer) { return .refused(refusal) }
+            offset += Int64(chunk.count)
+            progress(UploadProgress(sent: offset, total: file.size))
+        }
+        return .uploaded(remoteName: file.name)
+    }
+
+    /// The form of one chunk: the text fields, then the chunk as the file `name`.
+    static func multipart(boundary: String, fields: [(String, String)], file: Data, name: String) -> Data {
+        var body = Data()
+        for (field, value) in fields {
+            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"\r\n\r\n\(value)\r\n".utf8))
+        }
+        body.append(Data(("--\(boundary)\r\nContent-Disposition: form-data; name=\"File\"; filename=\"\(name)\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n").utf8))
+        body.append(file)
+        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
+        return body
+    }
+
+    /// Why the printer did not take a chunk, in words; nil when it did (`code` "000000").
+    static func refusal(_ answer: HTTPFetch.Answer) -> String? {
+        guard (200..<300).contains(answer.status) else { return String(format: tr("HTTP status %ld"), answer.status) }
+        guard let object = try? JSONValue.object(answer.body) else {
+            return tr("The Elegoo printer's answer to the upload makes no sense")
+        }
+        if JSONValue.string(object["code"]) == "000000" { return nil }
+        let messages = object["messages"] as? [[String: Any]] ?? []
+        // A field's own complaint is in words; `common_field` carries a number.
+        if let named = messages.first(where: { JSONValue.string($0["field"]) != "common_field" }),
+           let text = JSONValue.string(named["message"]).map({ TerminalText.safe(String($0.prefix(200))) }), !text.isEmpty {
+            return String(format: tr("The Elegoo printer refused the file: %@"), text)
+        }
+        let code: Int? = messages.compactMap { PrinterNumber.int($0["message"], in: -1_000_000...1_000_000) }.first
+        switch code {
+        case .some(-1), .some(-2): return tr("The Elegoo printer lost its place in the file: send it again")
+        case .some(-3): return tr("The Elegoo printer could not store the file: check its free space")
+        default: return tr("The Elegoo printer refused the file")
+        }
+    }
+
+    /// The file's MD5 in lowercase hex, read in chunks; nil when it cannot be read or `stop` came.
+    static func md5(of url: URL, stop: StopSignal) -> String? {
+        OpenSSLLibrary.ready
+        guard let handle = try? FileHandle(forReadingFrom: url), let context = EVP_MD_CTX_new() else { return nil }
+        defer {
+            EVP_MD_CTX_free(context)
+            try? handle.close()
+        }
+        guard EVP_DigestInit_ex(context, EVP_md5(), nil) == 1 else { return nil }
+        while true {
+            if stop.isStopped { return nil }
+            let chunk: Data
+            do {
+                // nil at the file's end.
+                guard let read = try handle.read(upToCount: chunkSize), !read.isEmpty else { break }
+                chunk = read
+            } catch {
+                return nil
+            }
+            chunk.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+        }
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { return nil }
+        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+}
