@@ -116,6 +116,10 @@ final class JournalDatabase {
             conditions.append("started >= ? AND started < ?")
             values += [.real(interval.start.timeIntervalSince1970), .real(interval.end.timeIntervalSince1970)]
         }
+        if let since = query.endedSince {
+            conditions.append("ended >= ?")
+            values.append(.real(since.timeIntervalSince1970))
+        }
         if let printerID = query.printerID {
             conditions.append("printer_id = ?")
             values.append(.text(printerID))
@@ -136,6 +140,16 @@ final class JournalDatabase {
         let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return ("SELECT \(printColumns) FROM prints \(filter) ORDER BY started DESC, key DESC LIMIT ?",
                 values + [.integer(Int64(max(0, query.limit)))])
+    }
+
+    /// Each printer with a print in the journal: its id and its name at its newest print, by name.
+    func printers() throws -> [JournalPrinter] {
+        try sql.rows("""
+            SELECT printer_id, (SELECT printer_name FROM prints AS newest WHERE newest.printer_id = printers.printer_id
+                                ORDER BY started DESC, key DESC LIMIT 1)
+            FROM (SELECT DISTINCT printer_id FROM prints) AS printers
+            """) { JournalPrinter(id: $0.text(0) ?? "", name: $0.text(1) ?? "") }
+            .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
     }
 
     func print(_ key: String) throws -> JournalPrint? {
