@@ -218,8 +218,10 @@ final class HistoryPageTests: XCTestCase {
                     return page.list.prints.count == pages * HistoryList.pageSize
                 }, "page \(pages): \(page.list.prints.count) read")
             }
-            gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment))
-            XCTAssertTrue(iterateMainContext(timeout: 20) { page.list.boundRows.contains { labelText($0.job) == prints[499].job } })
+            XCTAssertTrue(iterateMainContext(timeout: 20) {
+                gtk_adjustment_set_value(adjustment, gtk_adjustment_get_upper(adjustment))
+                return page.list.boundRows.contains { labelText($0.job) == prints[499].job }
+            }, "the 500th print's row")
             for row in page.list.boundRows {
                 XCTAssertEqual(labelText(row.job), prints[row.position].job, "row \(row.position) shows its print")
             }

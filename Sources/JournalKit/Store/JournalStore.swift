@@ -106,7 +106,8 @@ public final class JournalStore: @unchecked Sendable {
     }
 
     /// Calls `body` on the journal's queue after each write from now on (a print recorded, ended,
-    /// its picture set): the app's History page follows the journal so. One at a time.
+    /// its picture set): the app's History page follows the journal so. One at a time; `body` must
+    /// not read the store (it runs on the queue the reads wait for): hand the news on instead.
     public func onWrite(_ body: @escaping @Sendable () -> Void) {
         queue.async { self.written = body }
     }

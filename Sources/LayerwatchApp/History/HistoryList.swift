@@ -125,6 +125,7 @@ final class HistoryList {
                 reading = false
                 complete = page.count < query.limit
                 replace(prints.count..<prints.count, with: page)
+                if complete { GLibLog.debug("history: all \(prints.count) prints listed") }
             }
         }
     }

@@ -35,6 +35,9 @@ final class HistoryPage {
     /// The results of the result choice, nil for all.
     private static let results: [PrintResult?] = [nil, .finished, .failed, .cancelled]
     private var filter = HistoryFilter()
+    /// When the page was asked to show (monotonic µs), until its rows are first painted: the
+    /// debug log says how long that took (`layerwatch-bench history-page` reads it).
+    private var askedAt: gint64?
     /// Set while the choices are set from here, not by the user.
     private var settingChoices = false
 
@@ -104,7 +107,14 @@ final class HistoryPage {
                                                                             gtk_named_action_new("history.back")))
         gtk_widget_add_controller(widget, keys)
         list.onActivate = { [weak self] print in self?.open(print) }
-        list.onRead = { [weak self] empty in self?.showEmpty(empty) }
+        list.onRead = { [weak self] empty in
+            guard let self else { return }
+            showEmpty(empty)
+            if let askedAt {
+                self.askedAt = nil
+                if !empty { firstRowsRead(askedAt: askedAt) }
+            }
+        }
         connectSignal(search, "search-changed") { [weak self] in self?.filterChanged() }
         connectNotify(printerChoice, "selected") { [weak self] in self?.filterChanged() }
         connectNotify(resultChoice, "selected") { [weak self] in self?.filterChanged() }
@@ -114,6 +124,7 @@ final class HistoryPage {
 
     /// The page came into view: the journal read again (it may have changed while it was not shown).
     func shown() {
+        askedAt = g_get_monotonic_time()
         readPrinters()
         list.show(filter)
     }
@@ -193,6 +204,17 @@ final class HistoryPage {
         gtk_drop_down_set_selected(gcast(printerChoice), guint(index))
         settingChoices = false
         if index == 0, chosen != nil { filterChanged() }  // its printer is no longer in the journal
+    }
+
+    /// The rows read first since the page was asked for: the keyboard goes to the list unless it is
+    /// in the page already (the search), and the debug log says, once the rows are painted, how long
+    /// after it was asked for.
+    private func firstRowsRead(askedAt: gint64) {
+        let focus = gtk_widget_get_root(widget).flatMap { gtk_root_get_focus($0) }
+        if focus.map({ gtk_widget_is_ancestor($0, widget) == 0 }) ?? true { gtk_widget_grab_focus(list.view) }
+        afterNextPaint(of: list.view) { [list] in
+            GLibLog.debug("history: \(list.prints.count) rows painted \((g_get_monotonic_time() - askedAt) / 1000) ms after the page was asked for")
+        }
     }
 
     /// Sets the search entry's placeholder, on its text (GTK 4.8's search entry has no setter).
