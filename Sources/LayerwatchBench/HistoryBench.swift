@@ -9,8 +9,8 @@ import JournalSamples
 /// `after-paint` of the first frame with the rows (its debug log) — and the bench's, from the D-Bus
 /// call to that log line. Then it scrolls to the end with Page Down, 30 presses a second, as a
 /// user holding the key does, while reading the list's column of the framebuffer as fast as it
-/// can: how often what shows changed (frames shown a second), and the gaps between changes (p50,
-/// p95, longest) — a gap much longer than the presses' 33 ms is a stall the user sees. Prints a
+/// can, until the list is at its end: how often what shows changed (frames shown a second), and
+/// the gaps between changes (p50, p95, longest) — a gap much longer than the presses' 33 ms is a stall the user sees. Prints a
 /// table and writes the results file; it asserts nothing.
 enum HistoryBench {
     struct Run {
@@ -44,13 +44,15 @@ enum HistoryBench {
     }
 
     private static func measure(on desk: ScreenDesk, data: URL, presses: Int) throws -> Run {
-        let log = AppLog()
-        let pipe = Pipe()
+        let log = AppLog(file: data.deletingLastPathComponent().appendingPathComponent("layerwatch-\(UUID().uuidString.prefix(6)).log"))
+        guard FileManager.default.createFile(atPath: log.file.path, contents: nil) else { throw BenchError("cannot write \(log.file.path)") }
+        let output = try FileHandle(forWritingTo: log.file)
         let app = try StartedProcesses.start(desk.app, [], environment: desk.appEnvironment(.cairo).merging(
-            ["XDG_DATA_HOME": data.path, "G_MESSAGES_DEBUG": "Layerwatch"]) { $1 }, stderr: pipe)
+            ["XDG_DATA_HOME": data.path, "G_MESSAGES_DEBUG": "Layerwatch"]) { $1 }, stdout: output, stderr: output)
         defer { StartedProcesses.stop(app) }
-        log.follow(pipe.fileHandleForReading)
-        guard log.wait(for: "window mapped", seconds: 30) != nil else { throw BenchError("the window did not map") }
+        guard log.wait(for: "window mapped", seconds: 30) != nil else {
+            throw BenchError("the window did not map; the app said: \(log.tail)")
+        }
         Thread.sleep(forTimeInterval: 2)
         let asked = Date()
         let call = ["call", "--session", "--dest", "io.github.layerwatch.Layerwatch", "--object-path", "/io/github/layerwatch/Layerwatch/window/1",
@@ -74,20 +76,28 @@ enum HistoryBench {
         }
         // The list's column: the rows' words, below the header bar and the filters.
         let column = ScreenRect(x: x + width / 2 - 100, y: y + 160, width: 8, height: max(100, height - 200))
-        let keys = try StartedProcesses.start("/usr/bin/xdotool", ["windowactivate", "--sync", window, "key", "--delay", "33", "--repeat", "\(presses)", "Next"],
+        _ = xdotool(desk, ["windowactivate", "--sync", window])
+        Thread.sleep(forTimeInterval: 1)
+        let keys = try StartedProcesses.start("/usr/bin/xdotool", ["key", "--delay", "33", "--repeat", "\(presses)", "Next"],
                                               environment: desk.session.environment)
         var changes: [Double] = []
         var last: [UInt8]?
         let start = Date()
+        var listedAll = false, lastLook = Date.distantPast
+        // Until the presses end, or the list is at its end: every print listed and nothing moved for a second.
         while keys.isRunning {
             guard let shot = desk.screen.grab(column) else { continue }
             if shot.pixels != last {
                 changes.append(Date().timeIntervalSince(start))
                 last = shot.pixels
             }
+            guard Date().timeIntervalSince(lastLook) > 0.1 else { continue }
+            lastLook = Date()
+            listedAll = listedAll || log.wait(for: "prints listed", seconds: 0) != nil
+            if listedAll, let latest = changes.last, Date().timeIntervalSince(start) - latest > 1 { break }
         }
-        let seconds = Date().timeIntervalSince(start)
-        let listedAll = log.wait(for: "prints listed", seconds: 5) != nil
+        StartedProcesses.stop(keys)
+        let seconds = changes.last ?? 0
         let gaps = zip(changes.dropFirst(), changes).map { ($0 - $1) * 1000 }
         return Run(appMilliseconds: appFigure, benchMilliseconds: painted.map { $0.at.timeIntervalSince(asked) * 1000 },
                    framesPerSecond: seconds > 0 ? Double(changes.count) / seconds : nil, gaps: Percentiles(gaps), listedAll: listedAll)
@@ -121,37 +131,30 @@ enum HistoryBench {
             `win.show-history` action to the frame clock's `after-paint` of the first frame with the rows (the app's debug
             log, `history: N rows painted M ms after the page was asked for`); the bench's figure adds the D-Bus call and
             the log's way to the bench. Scrolling: \(presses) presses of Page Down 33 ms apart (xdotool), the list's column
-            of the framebuffer read as fast as XGetImage allows; a change is a frame shown, a gap the time between two.
+            of the framebuffer read as fast as XGetImage allows, until the list is at its end (every print listed and
+            nothing moved for a second); a change is a frame shown, a gap the time between two.
             The thumbnails load as their rows show, so a row's picture may come a frame after its words.
             """
     }
 }
 
-/// The app's debug log on its stderr, each line with when the bench read it.
-private final class AppLog: @unchecked Sendable {
-    private let lock = NSCondition()
-    private var lines: [(line: String, at: Date)] = []
+/// The app's debug log, written to a file as the other benches keep theirs, read as it grows.
+private struct AppLog {
+    let file: URL
 
-    func follow(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            while let data = handle.readLineData() {
-                let line = String(decoding: data, as: UTF8.self)
-                lock.lock()
-                lines.append((line, Date()))
-                lock.broadcast()
-                lock.unlock()
-            }
-        }
+    /// The last lines written, for an error.
+    var tail: String {
+        ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n").suffix(5).joined(separator: " / ")
     }
 
-    /// The first line containing `text`, waited for up to `seconds`.
+    /// The first line containing `text` and when the bench saw it, waited for up to `seconds`.
     func wait(for text: String, seconds: Double) -> (line: String, at: Date)? {
         let deadline = Date().addingTimeInterval(seconds)
-        lock.lock()
-        defer { lock.unlock() }
-        while true {
-            if let found = lines.first(where: { $0.line.contains(text) }) { return found }
-            guard lock.wait(until: deadline) else { return nil }
-        }
+        repeat {
+            let lines = ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(separator: "\n")
+            if let line = lines.first(where: { $0.contains(text) }) { return (String(line), Date()) }
+            Thread.sleep(forTimeInterval: 0.002)
+        } while Date() < deadline
+        return nil
     }
 }
