@@ -69,6 +69,13 @@ final class HistoryPageTests: XCTestCase {
             Screen.save("history-page")  // /tmp/layerwatch-history-page.png
             copyScreenshot("history-page")
             XCTAssertEqual(String(cString: gtk_window_get_title(gcast(window.window))), "History — Layerwatch")
+            // Ctrl+F: the keyboard in the search.
+            @MainActor func searchHasFocus() -> Bool {
+                gtk_root_get_focus(gcast(window.window)).map { gtk_widget_is_ancestor($0, page.search) != 0 } ?? false
+            }
+            XCTAssertFalse(searchHasFocus(), "the keyboard is in the list")
+            XCTAssertEqual(Keyboard.press("ctrl+f", window: xid(of: window)), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { searchHasFocus() }, "Ctrl+F")
             XCTAssertEqual(Keyboard.press("ctrl+h", window: xid(of: window)), 0)
             XCTAssertTrue(iterateMainContext(timeout: 5) { !window.isHistoryShown && !window.isFarmShown }, "again: back to the tabs")
         }
