@@ -77,6 +77,7 @@ let package = Package(
         .target(name: "JournalKit", dependencies: ["CSQLite", "StatusKit", "PrinterKit", "StreamKit"]),
         // One camera shown: the picture, its frame path, zoom, orientation and overlays. Knows nothing
         // of printers or their status (ModuleBoundaryTests keeps it so); the app adds those.
+        .target(name: "JournalSamples", dependencies: ["JournalKit", "StreamKit"]),
         .target(name: "CameraKit", dependencies: ["StreamKit", "GtkKit", "CGtk", "CLayerwatch"]),
         .target(name: "LayerwatchApp", dependencies: ["StreamKit", "GtkKit", "CameraKit", "PrinterKit", "StatusKit", "JournalKit", "CLayerwatch"]),
         .executableTarget(
@@ -89,7 +90,7 @@ let package = Package(
         // The screen bench's reads of the X server's framebuffer (XGetImage, MIT-SHM for whole
         // screens), Xlib kept out of Swift.
         .target(name: "CXImage", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xext")]),
-        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "CameraKit", "GtkKit", "CGtk", "PrinterKit", "StatusKit", "CXImage"]),
+        .executableTarget(name: "LayerwatchBench", dependencies: ["StreamKit", "LayerwatchApp", "JournalKit", "JournalSamples", "CameraKit", "GtkKit", "CGtk", "PrinterKit", "StatusKit", "CXImage"]),
         .target(name: "TestSupport", dependencies: ["StreamKit", "GtkKit", "CGtk"], path: "Tests/TestSupport"),
         .testTarget(name: "StreamKitTests", dependencies: ["StreamKit", "CFFmpeg", "CPixels", "TestSupport"]),
         // GTK's test accessibility checks, variadic C that Swift cannot call, for the GTK tests.
@@ -100,7 +101,7 @@ let package = Package(
         .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "StatusKit", "CSQLite", "TestSupport"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
         .testTarget(name: "LayerwatchTests", dependencies: ["JournalKit", "TestSupport"]),
-        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "JournalKit", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "JournalKit", "JournalSamples", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -38,6 +38,23 @@ public func addStringAction(_ map: some GObjectPointer, _ name: String,
     addStringParameterAction(map, name, state: nil, handler)
 }
 
+/// Adds an action `name` taking a 64-bit integer (GVariant type "x": a time in seconds since
+/// 1970, as another part of the window activates it), whose activation hands the number to `handler`.
+@MainActor @discardableResult
+public func addInt64Action(_ map: some GObjectPointer, _ name: String,
+                           _ handler: @escaping @MainActor (Int64) -> Void) -> OpaquePointer {
+    let type = g_variant_type_new("x")
+    defer { g_variant_type_free(type) }
+    let action = g_simple_action_new(name, type)!
+    connectSignal(action, "activate") { (parameter: UnsafeMutableRawPointer?) in
+        guard let parameter else { return }
+        handler(Int64(g_variant_get_int64(OpaquePointer(parameter))))
+    }
+    g_action_map_add_action(gcast(map), gcast(action))
+    g_object_unref(action.rawGObject)
+    return action
+}
+
 /// Sets an on/off action's state (see `addToggleAction`) without activating it: for a toggle that
 /// shows a value kept elsewhere, such as the selected printer's setting.
 @MainActor

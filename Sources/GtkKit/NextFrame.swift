@@ -16,3 +16,16 @@ private let runOnceAtTick: GtkTickCallback = { _, _, data in
     MainActor.assumeIsolated { body() }
     return gboolean(G_SOURCE_REMOVE)
 }
+
+/// Runs `body` once, after `widget`'s frame clock next paints (its `after-paint`): what the frame
+/// being drawn now shows is on its way to the screen then. Nothing runs for an unrealized widget.
+@MainActor
+public func afterNextPaint(of widget: UnsafeMutablePointer<GtkWidget>, _ body: @escaping @MainActor () -> Void) {
+    guard let clock = gtk_widget_get_frame_clock(widget) else { return }
+    var handler: gulong = 0
+    handler = connectSignal(clock, "after-paint") {
+        disconnectSignal(clock, handler)
+        body()
+    }
+    gtk_widget_queue_draw(widget)
+}

@@ -213,6 +213,7 @@ public final class LayerwatchApplication: FeatureContext {
         recordings.onSaved = { [weak journal] printer, files, since in
             files.forEach { journal?.add(JournalVideo(kind: .recording, file: $0), printer: printer, since: since) }
         }
+        journal?.onChange = { [weak self] in self?.window?.history?.journalChanged() }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
@@ -231,7 +232,7 @@ public final class LayerwatchApplication: FeatureContext {
             return
         }
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
-                                recordings: recordings, commands: printCommands)
+                                recordings: recordings, commands: printCommands, journal: journal?.store)
         self.window = window
         window.lastPrints = journal?.lastPrints
         away?.watch(window)
@@ -350,6 +351,7 @@ public final class LayerwatchApplication: FeatureContext {
     var isFullscreen: Bool { window?.isFullscreen ?? false }
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
+    var isHistoryShown: Bool { window?.isHistoryShown ?? false }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
     func toggleFullscreen() { window?.toggleFullscreen() }
@@ -365,6 +367,13 @@ public final class LayerwatchApplication: FeatureContext {
                                                          journal: journal?.store) }
     func showFarm(_ shown: Bool) { window?.showFarm(shown) }
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
+    func showHistory(_ shown: Bool) { window?.showHistory(shown) }
+    /// Presents the main window (opening it if need be) with the History page of the prints ended since `since`.
+    func showHistory(since: Date) {
+        activate()
+        window?.showHistory(since: since)
+    }
+    func searchHistory() { window?.history?.focusSearch() }
     /// Presents the main window (opening it if need be) with the printer's tab selected.
     func showPrinter(_ id: UUID) { showPrinter(id, camera: nil) }
     /// Presents the main window (opening it if need be) with the printer's tab (opened again if it

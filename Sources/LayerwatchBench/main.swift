@@ -9,7 +9,8 @@ import Foundation
 // `layerwatch-bench record …` what recording costs against decoding (bench/record.sh);
 // `layerwatch-bench background …` what the app costs with its window closed (bench/background.sh);
 // `layerwatch-bench webrtc …` a WebRTC camera on screen, against Chromium and RTSP (bench/webrtc.sh);
-// `layerwatch-bench mixed-farm …` the background watching 8 printers of 4 families (bench/mixed-farm.sh).
+// `layerwatch-bench mixed-farm …` the background watching 8 printers of 4 families (bench/mixed-farm.sh);
+// `layerwatch-bench history-page …` the History page of 10 000 prints (bench/history-page.sh).
 let benchArguments = Array(CommandLine.arguments.dropFirst())
 switch benchArguments.first {
 case "scenario": ScenarioChild.run(arguments: Array(benchArguments.dropFirst()))
@@ -19,6 +20,7 @@ case "zoom": ZoomBench.run(arguments: Array(benchArguments.dropFirst()))
 case "record": RecordBench.run(arguments: Array(benchArguments.dropFirst()))
 case "background": BackgroundBench.run(arguments: Array(benchArguments.dropFirst()))
 case "mixed-farm": MixedFarmBench.run(arguments: Array(benchArguments.dropFirst()))
+case "history-page": HistoryBench.run(arguments: Array(benchArguments.dropFirst()))
 case "webrtc": WebRTCBench.run(arguments: Array(benchArguments.dropFirst()))
 default: BenchRun.run(arguments: benchArguments)
 }

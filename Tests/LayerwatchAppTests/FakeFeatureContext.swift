@@ -17,6 +17,7 @@ final class FakeFeatureContext: FeatureContext {
     var isFullscreen = false
     var isFarmShown = false
     var attentionFirst = false
+    var isHistoryShown = false
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
@@ -32,6 +33,9 @@ final class FakeFeatureContext: FeatureContext {
     func showPreferences() { calls.append("showPreferences") }
     func showFarm(_ shown: Bool) { calls.append("showFarm(\(shown))") }
     func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
+    func showHistory(_ shown: Bool) { calls.append("showHistory(\(shown))") }
+    func showHistory(since: Date) { calls.append("showHistory(since: \(Int64(since.timeIntervalSince1970)))") }
+    func searchHistory() { calls.append("searchHistory") }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
     func quit() { calls.append("quit") }
     func openFile(_ file: URL) { calls.append("openFile(\(file.path))") }

@@ -33,10 +33,12 @@ extension FeatureTableTests {
             "open-link": ("https://wiki.bambulab.com/en/hms/error-code", ["openLink(https://wiki.bambulab.com/en/hms/error-code)"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
+            "show-history": (nil, ["showHistory(true)"]),
+            "search-history": (nil, ["searchHistory"]),
         ]
         let expected = listed
         MainActor.assumeIsolated {
-            XCTAssertEqual(Set(Self.contextFeatures.map(\.name)), Set(expected.keys), "every feature is tried")
+            XCTAssertEqual(Set(Self.contextFeatures.map(\.name)), Set(expected.keys).union(["show-history-since"]), "every feature is tried")
             for feature in Feature.all {
                 guard let (target, calls) = expected[feature.name] else { continue }
                 let context = FakeFeatureContext()
@@ -44,6 +46,22 @@ extension FeatureTableTests {
                 Self.activate(feature, target: target, on: context)
                 XCTAssertEqual(context.calls, calls, feature.name)
             }
+        }
+    }
+
+    /// `win.show-history-since` takes its time as GVariant "x" (seconds since 1970), as the away
+    /// banner activates it, and hands it on as that moment.
+    func testShowHistorySinceTakesSecondsSince1970() throws {
+        MainActor.assumeIsolated {
+            let feature = Feature.all.first { $0.name == "show-history-since" }!
+            XCTAssertEqual(feature.actionName, "win.show-history-since")
+            let context = FakeFeatureContext()
+            let group = GObjectRef(adopting: g_simple_action_group_new()!)
+            XCTAssertNotNil(feature.install(on: group.pointer, for: context))
+            let action = g_action_map_lookup_action(gcast(group.pointer), feature.name)
+            XCTAssertEqual(String(cString: g_variant_type_peek_string(g_action_get_parameter_type(action))).prefix(1), "x")
+            g_action_group_activate_action(gcast(group.pointer), feature.name, g_variant_new_int64(1_796_000_700))
+            XCTAssertEqual(context.calls, ["showHistory(since: 1796000700)"])
         }
     }
 
@@ -119,7 +137,7 @@ extension FeatureTableTests {
             let context = FakeFeatureContext()
             @MainActor func enabled() -> Set<String> { Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name)) }
             var expected: Set = ["fullscreen", "add-printer", "show-demo", "show-help-overlay", "preferences", "about", "quit",
-                                 "show-printer", "open-file", "show-in-files", "open-link", "farm-view"]
+                                 "show-printer", "open-file", "show-in-files", "open-link", "farm-view", "show-history", "show-history-since"]
             XCTAssertEqual(enabled(), expected, "nothing selected: no camera's features")
 
             context.selectedCamera = Self.camera
@@ -135,6 +153,9 @@ extension FeatureTableTests {
             context.isFarmShown = true
             expected.insert("attention-first")
             XCTAssertEqual(enabled(), expected)
+            context.isHistoryShown = true
+            expected.insert("search-history")
+            XCTAssertEqual(enabled(), expected, "Ctrl+F searches the History page while it shows")
             XCTAssertEqual(enabled(), Set(Self.contextFeatures.map(\.name)), "every feature applies somewhere")
         }
     }
@@ -147,7 +168,8 @@ extension FeatureTableTests {
             context.cameralessPrinter = UUID()
             let enabled = Set(Self.contextFeatures.filter { $0.isEnabled(context) }.map(\.name))
             XCTAssertEqual(enabled, ["show-tab", "close-tab", "add-printer", "show-demo", "show-help-overlay", "preferences",
-                                     "about", "quit", "show-printer", "open-file", "show-in-files", "open-link", "farm-view"])
+                                     "about", "quit", "show-printer", "open-file", "show-in-files", "open-link", "farm-view",
+                                     "show-history", "show-history-since"])
             let printer = FakePrinterContext()
             printer.printControls = ["pause": .available]
             XCTAssertEqual(Set(Self.printerFeatures.filter { $0.applies(printer) }.map(\.name)), ["pause-print"])
@@ -165,6 +187,8 @@ extension FeatureTableTests {
             context.isFarmShown = true
             context.attentionFirst = true
             XCTAssertEqual(on(), ["farm-view", "attention-first"])
+            context.isHistoryShown = true
+            XCTAssertEqual(on(), ["farm-view", "attention-first", "show-history"])
             let speed = Feature.all.first { $0.name == "print-speed" }
             let printer = FakePrinterContext()
             XCTAssertEqual(speed?.choiceState?(printer), "", "no speed reported: no item marked")

@@ -102,21 +102,15 @@ final class JournalAwayTests: XCTestCase {
             _ = iterateMainContext(timeout: 1) { false }  // the banner slides in
             Screen.save("journal-away")
 
-            // Without the History page's action (until it comes), asking for it is harmless.
-            XCTAssertFalse(Bool(gboolean: gtk_widget_activate_action_variant(window.bannerButton, "win.show-history-since",
-                                                                              g_variant_new_int64(gint64(left)))))
-            XCTAssertEqual(window.bannerText, "While you were away: 2 finished, 1 failed, 1 cancelled", "still told")
-            // With it, Show activates it with the time the user left, and the banner goes.
-            var asked: [Int64] = []
-            let history = g_simple_action_new("show-history-since", g_variant_type_new("x"))!
-            connectSignal(history, "activate") { (parameter: UnsafeMutableRawPointer?) in
-                asked.append(Int64(g_variant_get_int64(OpaquePointer(parameter))))
-            }
-            g_action_map_add_action(gcast(window.window), gcast(history))
-            XCTAssertTrue(iterateMainContext(timeout: 2) { Bool(gboolean: gtk_widget_get_sensitive(window.bannerButton)) })
+            // Show opens the History page with the prints that ended since the user left.
+            XCTAssertTrue(Bool(gboolean: gtk_widget_get_sensitive(window.bannerButton)))
             Self.click(window.bannerButton)
-            XCTAssertTrue(iterateMainContext(timeout: 5) { !asked.isEmpty })
-            XCTAssertEqual(asked, [left])
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.isHistoryShown }, "Show opens the History page")
+            let history = try XCTUnwrap(window.history)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { history.list.prints.count == 4 }, "\(history.list.prints.map(\.job))")
+            XCTAssertEqual(Set(history.list.prints.compactMap(\.job)), ["gear.gcode", "bracket.gcode", "hook.gcode", "clip.gcode"])
+            XCTAssertTrue(history.list.prints.allSatisfy { ($0.ended?.timeIntervalSince1970 ?? 0) >= Double(left) })
+            XCTAssertTrue(gtk_widget_get_visible(history.sinceChip) != 0, "the page says why the list is short")
             XCTAssertNil(window.bannerText, "shown, the news is done with")
         }
         withExtendedLifetime(windowManager) {}

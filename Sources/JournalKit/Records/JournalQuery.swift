@@ -6,6 +6,8 @@ import Foundation
 public struct JournalQuery: Sendable {
     /// Prints that started in this interval.
     public var started: DateInterval?
+    /// Prints that ended at or after this time (those still under way never).
+    public var endedSince: Date?
     public var printerID: String?
     /// Prints with one of these results; all when nil.
     public var results: Set<PrintResult>?
@@ -15,9 +17,10 @@ public struct JournalQuery: Sendable {
     /// The page after this print (the last one of the previous page).
     public var after: JournalPrint?
 
-    public init(started: DateInterval? = nil, printerID: String? = nil, results: Set<PrintResult>? = nil,
+    public init(started: DateInterval? = nil, endedSince: Date? = nil, printerID: String? = nil, results: Set<PrintResult>? = nil,
                 search: String? = nil, limit: Int = 100, after: JournalPrint? = nil) {
         self.started = started
+        self.endedSince = endedSince
         self.printerID = printerID
         self.results = results
         self.search = search

@@ -136,6 +136,10 @@ final class JournalDatabase {
             conditions.append("started >= ? AND started < ?")
             values += [.real(interval.start.timeIntervalSince1970), .real(interval.end.timeIntervalSince1970)]
         }
+        if let since = query.endedSince {
+            conditions.append("ended >= ?")
+            values.append(.real(since.timeIntervalSince1970))
+        }
         if let printerID = query.printerID {
             conditions.append("printer_id = ?")
             values.append(.text(printerID))
@@ -165,6 +169,16 @@ final class JournalDatabase {
             (PrintResult(rawValue: row.text(0) ?? ""), row.integer(1) ?? 0)
         }
         return Dictionary(rows.compactMap { result, count in result.map { ($0, count) } }, uniquingKeysWith: +)
+    }
+
+    /// Each printer with a print in the journal: its id and its name at its newest print, by name.
+    func printers() throws -> [JournalPrinter] {
+        try sql.rows("""
+            SELECT printer_id, (SELECT printer_name FROM prints AS newest WHERE newest.printer_id = printers.printer_id
+                                ORDER BY started DESC, key DESC LIMIT 1)
+            FROM (SELECT DISTINCT printer_id FROM prints) AS printers
+            """) { JournalPrinter(id: $0.text(0) ?? "", name: $0.text(1) ?? "") }
+            .sorted { $0.name.localizedStandardCompare($1.name) == .orderedAscending }
     }
 
     func print(_ key: String) throws -> JournalPrint? {

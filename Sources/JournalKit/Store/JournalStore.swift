@@ -18,6 +18,8 @@ public final class JournalStore: @unchecked Sendable {
     /// On the queue only.
     private var database: JournalDatabase?
     private var opened = JournalOpening.opened
+    /// On the queue only: told after each write (`onWrite`).
+    private var written: (@Sendable () -> Void)?
 
     /// Opens (on its queue) the journal at `url`; a statement finding it locked waits `busyTimeout`
     /// seconds before the file counts as held.
@@ -131,6 +133,13 @@ public final class JournalStore: @unchecked Sendable {
         }
     }
 
+    /// Calls `body` on the journal's queue after each write from now on (a print recorded, ended,
+    /// its picture set): the app's History page follows the journal so. One at a time; `body` must
+    /// not read the store (it runs on the queue the reads wait for): hand the news on instead.
+    public func onWrite(_ body: @escaping @Sendable () -> Void) {
+        queue.async { self.written = body }
+    }
+
     /// Runs `body` on the queue with the journal (for the recorder, whose reads and writes must
     /// follow each other). A journal found damaged is set aside and `body` runs once more on the
     /// new one; nothing runs while no journal could be opened.
@@ -148,6 +157,11 @@ public final class JournalStore: @unchecked Sendable {
     /// How many prints ended at or after `date`, by result (the window's "While you were away").
     public func endings(since date: Date) -> [PrintResult: Int] {
         read([:]) { try $0.endings(since: date) }
+    }
+
+    /// Each printer with a print in the journal, by name (the History page's printer filter).
+    public func printers() -> [JournalPrinter] {
+        read([]) { try $0.printers() }
     }
 
     public func print(key: String) -> JournalPrint? {
@@ -195,6 +209,7 @@ public final class JournalStore: @unchecked Sendable {
 
     private func run(_ body: (JournalDatabase) throws -> Void) {
         guard let database = current() else { return }
+        defer { written?() }
         do {
             try body(database)
         } catch let error as SQLiteError where error.meansUnusableFile {

@@ -1,5 +1,6 @@
 import CGtk
 import CameraKit
+import Foundation
 import GtkKit
 
 /// One thing the user can do, declared once: the action it is, its shortcut, the words for it, where
@@ -65,6 +66,8 @@ struct Feature {
         case toggle(@MainActor (FeatureContext, Bool) -> Void)
         /// A command taking a string, the action's target (a notification's printer id or video path).
         case textCommand(@MainActor (FeatureContext, String) -> Void)
+        /// A command taking a time (the action's target: seconds since 1970, GVariant "x").
+        case timeCommand(@MainActor (FeatureContext, Date) -> Void)
         /// A command on a picture (`Scope.camera`): handed the picture whose group was activated.
         case camera(@MainActor (CameraSurface) -> Void)
         /// A command on a tab's picture (`Scope.camera`): handed the page whose group was activated,
@@ -202,6 +205,10 @@ struct Feature {
             return addToggleAction(map, name, initial: false) { [weak context] on in if let context { run(context, on) } }
         case .textCommand(let run):
             return addStringAction(map, name) { [weak context] text in if let context { run(context, text) } }
+        case .timeCommand(let run):
+            return addInt64Action(map, name) { [weak context] seconds in
+                if let context { run(context, Date(timeIntervalSince1970: TimeInterval(seconds))) }
+            }
         case .camera, .page, .pageToggle, .printer, .choice, .providedByGTK:
             return nil
         }

@@ -20,6 +20,8 @@ protocol FeatureContext: AnyObject {
     var hasSavedPrinters: Bool { get }
     var isFullscreen: Bool { get }
     var isFarmShown: Bool { get }
+    /// Whether the History page shows.
+    var isHistoryShown: Bool { get }
     /// Whether the farm orders the printers needing attention first.
     var attentionFirst: Bool { get }
 
@@ -44,6 +46,12 @@ protocol FeatureContext: AnyObject {
     func quit()
     func showFarm(_ shown: Bool)
     func setAttentionFirst(_ on: Bool)
+    /// Shows the History page, or what showed before it.
+    func showHistory(_ shown: Bool)
+    /// Shows the History page with only the prints that ended at or after `since`.
+    func showHistory(since: Date)
+    /// Puts the keyboard in the History page's search.
+    func searchHistory()
     func showPrinter(_ id: UUID)
     /// Opens a saved file (a snapshot, a recording, a timelapse) in the desktop's application for it.
     func openFile(_ file: URL)

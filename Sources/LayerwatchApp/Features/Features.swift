@@ -33,6 +33,12 @@ extension Feature {
                                   handler: .toggle { context, shown in context.showFarm(shown) },
                                   state: { $0.isFarmShown })
 
+    /// The History page of the journal's prints; again, back to what showed before.
+    static let showHistory = Feature(name: "show-history", title: tr("History"), accelerators: ["<Control>h"], shortcutGroup: .printers,
+                                     placements: [.headerBar(icon: "document-open-recent-symbolic")],
+                                     handler: .toggle { context, shown in context.showHistory(shown) },
+                                     state: { $0.isHistoryShown })
+
     static let all: [Feature] = [
         // A farm tile's first item: the printer's tab.
         Feature(name: "show-tab", title: tr("Open Tab"), placements: [.tileMenu],
@@ -118,6 +124,13 @@ extension Feature {
                 handler: .textCommand { context, url in context.openLink(url) }),
         // The farm view (last: its shortcut changes what the window shows).
         farmView,
+        // The History page (after the farm: its shortcut changes what the window shows too), and
+        // the prints ended since a time (the banner of what happened while the user was away).
+        showHistory,
+        Feature(name: "show-history-since", title: tr("History"), handler: .timeCommand { context, since in context.showHistory(since: since) }),
+        Feature(name: "search-history", title: tr("Search History"), accelerators: ["<Control>f"], shortcutGroup: .printers,
+                handler: .command { $0.searchHistory() },
+                isEnabled: { $0.isHistoryShown }),
         Feature(name: "attention-first", title: tr("Needs Attention First"), placements: [.menu(section: 0)],
                 handler: .toggle { context, on in context.setAttentionFirst(on) },
                 isEnabled: { $0.isFarmShown },

@@ -38,6 +38,9 @@ final class PrintJournal {
     var onProblem: @MainActor (String) -> Void = { _ in }
     /// Called when it became idle (`isIdle`) after a picture was under way.
     var onIdle: @MainActor () -> Void = {}
+    /// Called on the main loop after the journal changed (a print recorded or ended, a picture
+    /// kept), once for writes close together: the History page follows it.
+    var onChange: @MainActor () -> Void = {}
     /// Whether no picture is being taken or written.
     var isIdle: Bool { taking == 0 }
 
@@ -48,6 +51,8 @@ final class PrintJournal {
         self.library = library
         self.pictures = pictures
         folder = store.picturesFolder
+        let changes = CoalescingIdle { [weak self] in self?.onChange() }
+        store.onWrite { changes.schedule() }
         store.opening(on: MainLoopExecutor.main) { opening in
             MainActor.assumeIsolated { [weak self] in self?.opened(opening) }
         }

@@ -1,6 +1,7 @@
 import CGtk
 import Foundation
 import GtkKit
+import JournalKit
 import PrinterKit
 import StreamKit
 
@@ -41,8 +42,14 @@ final class MainWindow {
     private let title: UnsafeMutablePointer<GtkWidget>
     private let toasts: UnsafeMutablePointer<GtkWidget>
     private let banner: Banner
-    /// The tabs' view or the farm's.
+    /// The tabs' view, the farm's or the History page.
     private let body: UnsafeMutablePointer<GtkWidget>
+    /// The print journal the History page reads; nil when the application has none.
+    private let journal: JournalStore?
+    /// The History page, made the first time it shows.
+    private(set) var history: HistoryPage?
+    /// What showed before the History page: "tabs" or "farm", shown again when it goes.
+    private var beforeHistory = "tabs"
     /// The tabs' pages, the welcome page while there is no printer (once the saved ones are up), or
     /// the closed tabs' page while every tab is closed.
     private let tabsArea: UnsafeMutablePointer<GtkWidget>
@@ -74,8 +81,9 @@ final class MainWindow {
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands) {
+         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands, journal: JournalStore? = nil) {
         self.context = context
+        self.journal = journal
         self.recordings = recordings
         self.library = library
         self.sessions = sessions
@@ -410,14 +418,50 @@ final class MainWindow {
         present()
     }
 
-    var isFarmShown: Bool {
-        gtk_stack_get_visible_child_name(gcast(body)).map { String(cString: $0) } == "farm"
+    var isFarmShown: Bool { shownBody == "farm" }
+
+    var isHistoryShown: Bool { shownBody == "history" }
+
+    /// The body's child that shows: "tabs", "farm" or "history".
+    private var shownBody: String? {
+        gtk_stack_get_visible_child_name(gcast(body)).map { String(cString: $0) }
+    }
+
+    /// Shows the History page (made the first time), or what showed before it. The tabs' pages
+    /// and the farm's tiles are unmapped while it shows.
+    func showHistory(_ shown: Bool) {
+        guard shown != isHistoryShown else { return }
+        if shown {
+            guard let page = history ?? makeHistory() else { return }
+            beforeHistory = isFarmShown ? "farm" : "tabs"
+            gtk_stack_set_visible_child_name(gcast(body), "history")
+            gtk_widget_set_visible(tabs.bar, false.gboolean)
+            page.shown()
+        } else {
+            gtk_stack_set_visible_child_name(gcast(body), beforeHistory)
+            gtk_widget_set_visible(tabs.bar, (beforeHistory == "tabs" && !isFullscreen).gboolean)
+        }
+        selectionChanged(tabs.selected)
+    }
+
+    /// Shows the History page with the prints that ended at or after `since` only.
+    func showHistory(since: Date) {
+        showHistory(true)
+        history?.show(endedSince: since)
+    }
+
+    private func makeHistory() -> HistoryPage? {
+        guard let journal else { return nil }
+        let page = HistoryPage(store: journal)
+        gtk_stack_add_named(gcast(body), page.widget, "history")
+        history = page
+        return page
     }
 
     /// Shows every printer at once, or the tabs again. The tab pages are unmapped while the farm
     /// shows (their sessions then convert only for the tiles), and the tiles while the tabs show.
     func setFarmShown(_ shown: Bool) {
-        guard shown != isFarmShown else { return }
+        guard shown != isFarmShown || isHistoryShown else { return }
         gtk_stack_set_visible_child_name(gcast(body), shown ? "farm" : "tabs")
         gtk_widget_set_visible(tabs.bar, (!shown && !isFullscreen).gboolean)
         if !shown { tabs.selectOpenTab() }  // a closed tab's page the farm selected
@@ -458,7 +502,11 @@ final class MainWindow {
     func selectionChanged(_ page: PrinterPage?) {
         followSelectedPicture(page)
         followSelectedPrinter(page)
-        if isFarmShown {
+        if isHistoryShown {
+            adw_window_title_set_title(gcast(title), tr("History"))
+            adw_window_title_set_subtitle(gcast(title), "")
+            gtk_window_set_title(gcast(window), String(format: tr("%@ — Layerwatch"), tr("History")))
+        } else if isFarmShown {
             let count = tabs.all.count
             adw_window_title_set_title(gcast(title), tr("Farm"))
             adw_window_title_set_subtitle(gcast(title), String(format: trPlural("%d printer", "%d printers", count), count))
@@ -507,7 +555,7 @@ final class MainWindow {
         let fullscreen = isFullscreen
         idle.set(fullscreen, for: window)
         gtk_widget_set_visible(header, (!fullscreen).gboolean)
-        gtk_widget_set_visible(tabs.bar, (!fullscreen && !isFarmShown).gboolean)
+        gtk_widget_set_visible(tabs.bar, (!fullscreen && shownBody == "tabs").gboolean)
         tabs.all.forEach { $0.setControlsHidden(fullscreen) }
         refreshFeatures()
     }

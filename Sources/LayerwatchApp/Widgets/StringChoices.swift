@@ -19,3 +19,10 @@ func setChoices(of row: UnsafeMutablePointer<GtkWidget>, _ titles: [String]) {
 private func makeStringList(_ titles: [String]) -> OpaquePointer {
     withCStringArray(titles) { gtk_string_list_new($0) }!
 }
+
+/// Makes `titles` the choices `dropDown` offers (the first chosen: set the choice after).
+@MainActor
+func setChoices(ofDropDown dropDown: UnsafeMutablePointer<GtkWidget>, _ titles: [String]) {
+    let model = GObjectRef(adopting: makeStringList(titles))
+    withExtendedLifetime(model) { gtk_drop_down_set_model(gcast(dropDown), gcast(model.pointer)) }
+}
