@@ -86,9 +86,22 @@ public final class PrintFileSending: @unchecked Sendable {
         case .refused(let reason):
             return Result(kind: .refused, message: String(format: tr("The printer refused the file: %@"), reason))
         case .failed(let failure):
-            return Result(kind: .failed, message: String(format: tr("The file was not sent: %@"), failure.userMessage))
+            return Result(kind: .failed, message: String(format: tr("The file was not sent: %@"), Self.words(for: failure)))
         case .cancelled:
             return cancelled
+        }
+    }
+
+    /// Why an upload failed, in the user's terms (a status failure's words speak of the status).
+    private static func words(for failure: StatusFailure) -> String {
+        switch failure {
+        case .authRejected, .credentialsRejected:
+            return tr("the printer rejected the access code or API key — check it in the printer's settings.")
+        case .timeout: return tr("the printer did not answer in time.")
+        case .refused: return tr("the printer refused the connection.")
+        case .notFound: return tr("the printer takes no files at that address.")
+        case .protocolError(let detail): return String(format: tr("the printer's answer could not be understood (%@)."), detail)
+        case .loginRequired, .missingSerial: return failure.userMessage
         }
     }
 
