@@ -18,6 +18,17 @@ public final class PrintFileSending: @unchecked Sendable {
         public let secondsLeft: TimeInterval?
 
         public var fraction: Double { total > 0 ? min(1, Double(sent) / Double(total)) : 0 }
+
+        /// "12 MB of 30 MB — 5.1 MB/s, 4 s left" (without the speed before it is known).
+        public var summary: String {
+            let sizes = String(format: tr("%@ of %@"), ByteCountFormatter.string(fromByteCount: sent, countStyle: .file),
+                               ByteCountFormatter.string(fromByteCount: total, countStyle: .file))
+            guard let bytesPerSecond, let secondsLeft else { return sizes }
+            let speed = String(format: tr("%@/s"), ByteCountFormatter.string(fromByteCount: Int64(bytesPerSecond), countStyle: .file))
+            let left = secondsLeft < 60 ? String(format: tr("%d s left"), Int(secondsLeft.rounded(.up)))
+                : String(format: tr("%@ left"), StatusText.duration(secondsLeft))
+            return String(format: tr("%@ — %@, %@"), sizes, speed, left)
+        }
     }
 
     /// How it ended, in the user's words.
@@ -35,6 +46,11 @@ public final class PrintFileSending: @unchecked Sendable {
 
         public let kind: Kind
         public let message: String
+
+        public init(kind: Kind, message: String) {
+            self.kind = kind
+            self.message = message
+        }
     }
 
     public let file: PrintFile
