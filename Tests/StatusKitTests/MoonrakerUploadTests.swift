@@ -90,6 +90,13 @@ final class MoonrakerUploadTests: XCTestCase {
         let ended = ResultBox()
         Thread.detachNewThread { ended.give(sending.run(given: update, monitor: recorder.monitor) { seen.add($0) }) }
         XCTAssertTrue(waitUntil(timeout: 10) { (seen.all.last?.sent ?? 0) > 3_000_000 }, "the upload is under way")
+        // After a second the progress has a speed and a time left, in words.
+        XCTAssertTrue(waitUntil(timeout: 10) { seen.all.last?.bytesPerSecond != nil })
+        let progress = try XCTUnwrap(seen.all.last)
+        XCTAssertGreaterThan(try XCTUnwrap(progress.secondsLeft), 0)
+        XCTAssertEqual(progress.total, 20_000_000)
+        XCTAssertTrue(progress.summary.contains(" of 20 MB — ") && progress.summary.contains("/s, ")
+                      && progress.summary.hasSuffix(" left"), progress.summary)
         sending.cancel()
         let result = try XCTUnwrap(ended.wait(timeout: 10), "the cancel ends the sending at once")
 
