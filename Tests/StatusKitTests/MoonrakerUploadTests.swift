@@ -64,6 +64,18 @@ final class MoonrakerUploadTests: XCTestCase {
         XCTAssertTrue(server.events(named: "upload").isEmpty)
     }
 
+    func testAPrinterWhoseStatusIsNotConnectedIsRefused() throws {
+        let endpoint = StatusEndpoint.moonraker(host: "127.0.0.1", port: closedLoopbackPort(), apiKey: nil)
+        let recorder = StatusRecorder(endpoint)
+        let failed = try XCTUnwrap(recorder.expect(10, "a failed connection") { $0.failure != nil })
+        let url = try TestPrintFiles.make("cube.gcode", in: makeTemporaryDirectory(), bytes: 10_000)
+        let result = PrintFileSending(file: try PrintFile(url: url), printer: "Voron", endpoint: endpoint)
+            .run(given: failed, monitor: recorder.monitor) { _ in XCTFail("nothing is sent") }
+
+        XCTAssertEqual(result.kind, .refused)
+        XCTAssertEqual(result.message, "“Voron” is not connected: it can take a file when its status is back.")
+    }
+
     func testA3MFProjectIsRefusedSayingKlipperPrintsGCode() throws {
         let server = try moonraker()
         let recorder = idle(server)
