@@ -78,7 +78,7 @@ struct PrintControl: ParsableArguments {
                 throw ExitCode(Self.declinedExitCode)
             }
             // The monitor sends it only while the print asked about is still the one under way.
-            let answer = OutcomeWait()
+            let answer = CommandOutcomeWait()
             monitor.send(command, for: underWay) { answer.give($0) }
             let outcome = answer.wait()
             // What the printer then reports: its next status in the command's state, or the last one.
@@ -151,27 +151,6 @@ struct PrintControl: ParsableArguments {
     /// The control's label without its "…": "Pause Print", "Cancel Print".
     private func commandTitle(_ command: PrintCommand, for endpoint: StatusEndpoint) -> String {
         PrintCommandText.title(command, for: endpoint).trimmingCharacters(in: CharacterSet(charactersIn: "…"))
-    }
-}
-
-/// The outcome of the one command sent, handed from the monitor's executor to the main thread.
-private final class OutcomeWait: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var outcome: CommandOutcome?
-
-    func give(_ value: CommandOutcome) {
-        condition.withLock {
-            outcome = value
-            condition.signal()
-        }
-    }
-
-    /// The outcome; the monitor always gives one within its command timeout.
-    func wait() -> CommandOutcome {
-        condition.withLock {
-            while outcome == nil { condition.wait() }
-            return outcome!
-        }
     }
 }
 

@@ -169,7 +169,7 @@ final class HistoryPageTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { page.isPrintShown }, "activating a row opens the print's page")
             XCTAssertEqual(labelText(page.printTitle), prints[2].job)
             let printPage = try XCTUnwrap(page.printPage?.widget)
-            XCTAssertEqual(String(cString: adw_preferences_page_get_title(OpaquePointer(printPage))), prints[2].job, "the page of that print")
+            XCTAssertEqual(String(cString: adw_preferences_page_get_title(gcast(printPage))), prints[2].job, "the page of that print")
             _ = iterateMainContext(timeout: 1) { false }
             Screen.save("history-page-print")
             copyScreenshot("history-page-print")

@@ -25,6 +25,10 @@ Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the
                                                            the spool as Spoolman answers (v2: result.response /
                                                            result.error; v1: result is Spoolman's answer)
            GET /server/history/list[?limit=N&order=desc]  result.count, result.jobs (the stdin "history" jobs)
+           POST /server/files/upload (multipart: root, print, then file)  the file received and
+                                                   stored (its hash, servercommon.Uploads); print=true
+                                                   starts it when the printer is free
+           DELETE /server/files/gcodes/NAME                deletes a stored (or partial) upload
            anything else                                   404 (Moonraker's error JSON)
 stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
         {"cmd":"webcams","list":[…]}          replaces the webcam list
@@ -36,9 +40,12 @@ stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer ob
         {"cmd":"history","jobs":[…]}          replaces the job history (GET /server/history/list?limit=N:
                                               result.count and the first N jobs, newest first as given)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
+        {"cmd":"upload_rate","bytes_per_second":N|null}   uploads read that slowly (servercommon.Uploads)
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
                                               before answering
+        {"event":"upload","name":N,"fields":{…},"size":S,"sha256":H,"complete":B}   an upload received
+        {"event":"deleted","name":N}          a stored file deleted
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
 import argparse
@@ -48,7 +55,7 @@ import os
 import sys
 import threading
 import time
-from urllib.parse import parse_qs, parse_qsl, unquote
+from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -225,6 +232,16 @@ class Printer:
             stats["state"] = leads_to
         return 200, {"result": "ok"}
 
+    def start(self, name):
+        """Starts printing file `name` when the printer is free; False when it is not."""
+        with self.lock:
+            stats = self.status["print_stats"]
+            if stats["state"] in ("printing", "paused"):
+                return False
+            stats.update(state="printing", filename=name, print_duration=0.0, total_duration=0.0)
+            self.status["virtual_sdcard"].update(file_path=name, is_active=True, progress=0.0)
+            return True
+
     def history_list(self, query):
         limit = int((parse_qs(query).get("limit") or ["50"])[0])
         with self.lock:
@@ -313,6 +330,30 @@ class Handler(JsonApiHandler):
             self.send_picture(data)
         else:
             super().respond(mode, size, authorized, url)
+
+    def upload_field(self, path):
+        return "file" if path == "/server/files/upload" else None
+
+    def uploaded(self, _path, fields, name, record):
+        """Moonraker's answer to an upload: the file stored under gcodes/, and printed at once
+        with print=true when the printer is free (as its file manager does)."""
+        started = fields.get("print") == "true" and self.server.printer.start(name)
+        return 201, {"result": {"item": {"path": name, "root": fields.get("root", "gcodes"), "size": record["size"]},
+                                "print_started": started, "print_queued": False, "action": "create_file"}}
+
+    def do_DELETE(self):
+        authorized = self.authorized()
+        emit(event="request", method="DELETE", path=self.path, authorized=authorized)
+        prefix = "/server/files/gcodes/"
+        url = urlsplit(self.path)
+        if not authorized:
+            self.send_json(*self.unauthorized())
+        elif url.path.startswith(prefix) and self.server.uploads.delete(unquote(url.path[len(prefix):])):
+            emit(event="deleted", name=unquote(url.path[len(prefix):]))
+            self.send_json(200, {"result": {"item": {"path": unquote(url.path[len(prefix):]), "root": "gcodes"},
+                                            "action": "delete_file"}})
+        else:
+            self.send_json(404, moonraker_error(404))
 
     def answer_post(self, path, body):
         if path in PRINT_COMMANDS:

@@ -24,7 +24,7 @@ struct MoonrakerStatusFamily: StatusURLFamily {
         try MoonrakerHistory.ask(api(endpoint), stop: stop)
     }
 
-    private func api(_ endpoint: StatusEndpoint) -> HTTPStatusAPI {
+    func api(_ endpoint: StatusEndpoint) -> HTTPStatusAPI {
         HTTPStatusAPI(baseURL: endpoint.baseURL!, key: endpoint.secret.map { ("X-Api-Key", $0) })
     }
 

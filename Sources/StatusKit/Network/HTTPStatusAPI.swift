@@ -23,8 +23,8 @@ struct HTTPStatusAPI: Sendable {
     }
 
     /// The headers and the secrets to keep out of messages.
-    private var headers: [(String, String)] { key.map { [($0.header, $0.value)] } ?? [] }
-    private var secrets: [String] { (key.map { [$0.value] } ?? []) + (digest.map { [$0.password] } ?? []) }
+    var headers: [(String, String)] { key.map { [($0.header, $0.value)] } ?? [] }
+    var secrets: [String] { (key.map { [$0.value] } ?? []) + (digest.map { [$0.password] } ?? []) }
 
     /// The JSON object at `path` (which may carry a query); with `posting`, the answer to a POST of
     /// that JSON object.
@@ -87,7 +87,7 @@ struct HTTPStatusAPI: Sendable {
 
     /// The host's words for a refusal: `{"error":{"message":…}}` (Moonraker), `{"error":"…"}`
     /// (OctoPrint), or a short plain-text body; one line, at most 200 characters, no secret.
-    private static func reason(_ body: Data, secrets: [String]) -> String? {
+    static func reason(_ body: Data, secrets: [String]) -> String? {
         let object = try? JSONValue.object(body)
         let error = object?["error"]
         let text = JSONValue.string((error as? [String: Any])?["message"]) ?? JSONValue.string(error)

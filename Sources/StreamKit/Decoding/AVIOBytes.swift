@@ -47,7 +47,12 @@ final class AVIOBytes: ByteReading {
 
     /// Sends `data` at once (a context opened read-write and direct); a failure is told as coming from `stage`.
     func send(_ data: [UInt8], stage: FFmpegError.Stage) throws(FFmpegError) {
-        avio_write(io, data, Int32(data.count))
+        try data.withUnsafeBufferPointer { buffer throws(FFmpegError) in try send(buffer, stage: stage) }
+    }
+
+    /// Sends the bytes in `buffer` at once, as `send(_:stage:)` does (a file's chunk, from a buffer reused).
+    func send(_ buffer: UnsafeBufferPointer<UInt8>, stage: FFmpegError.Stage) throws(FFmpegError) {
+        avio_write(io, buffer.baseAddress, Int32(buffer.count))
         avio_flush(io)
         let written = io.pointee.error
         guard written >= 0 else { throw FFmpegError(code: written, stage: stage) }

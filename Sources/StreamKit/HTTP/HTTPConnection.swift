@@ -28,6 +28,11 @@ final class HTTPConnection: ByteReading {
         try bytes.send(request, stage: .open)
     }
 
+    /// Sends a part of a request's body (a chunk of a file being uploaded).
+    func send(_ chunk: UnsafeBufferPointer<UInt8>) throws(FFmpegError) {
+        try bytes.send(chunk, stage: .read)
+    }
+
     func byte() throws(FFmpegError) -> UInt8 {
         if next == end { try fill() }
         defer { next += 1 }

@@ -82,8 +82,8 @@ public enum HTTPFetch {
 
     /// Runs one request under its own deadline, FFmpeg log capture and secrets' redaction, and
     /// classifies what it failed with.
-    private static func performing<T>(_ url: URL, secrets: [String], timeout: TimeInterval, stop: Interrupting?,
-                                      _ request: (StopWatcher) throws(FFmpegError) -> T) throws(Failure) -> T {
+    static func performing<T>(_ url: URL, secrets: [String], timeout: TimeInterval, stop: Interrupting?,
+                              _ request: (StopWatcher) throws(FFmpegError) -> T) throws(Failure) -> T {
         let source = StreamSource.http(url)
         let redactor = Redactor(secrets: secrets + source.secrets)
         let gate = InterruptGate()
@@ -126,14 +126,21 @@ public enum HTTPFetch {
                 continue
             }
             if (200..<300).contains(head.status) || everyStatus {
-                let tooLarge = limit >= 1_000_000 ? String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)
-                    : String(format: tr("the answer is larger than %d kB"), limit / 1024)
-                let read = try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(tooLarge))
-                return Answer(status: head.status, body: Data(read), location: head.values("location").first)
+                return try HTTPFetch.answer(head, from: connection, limit: limit)
             }
             guard body == nil, method == nil, HTTPRedirects.statuses.contains(head.status) else { throw head.failure }
             target = try redirects.follow(head.values("location").first, from: target)
         }
+    }
+}
+
+extension HTTPFetch {
+    /// The answer whose head is `head`, its body read from `connection` up to `limit` bytes.
+    static func answer(_ head: HTTPResponseHead, from connection: HTTPConnection, limit: Int) throws(FFmpegError) -> Answer {
+        let tooLarge = limit >= 1_000_000 ? String(format: tr("the answer is larger than %d MB"), limit / 1_000_000)
+            : String(format: tr("the answer is larger than %d kB"), limit / 1024)
+        let read = try HTTPBody.read(head, from: connection, limit: limit, tooLarge: .protocolViolation(tooLarge))
+        return Answer(status: head.status, body: Data(read), location: head.values("location").first)
     }
 }
 
@@ -158,7 +165,7 @@ public final class StopSignal: Interrupting, @unchecked Sendable {
 
 /// The interrupt callback of one fetch: its own deadline, and the worker's stop signal (or the
 /// session's gate).
-private final class StopWatcher: Interrupting {
+final class StopWatcher: Interrupting {
     let gate: InterruptGate
     let stop: Interrupting?
 

@@ -36,11 +36,19 @@ enum HTTPRequest {
     /// `method` (a GET, or a POST when there is a body, by default) with `body`.
     static func make(_ url: URL, origin: URLOrigin, headers: [(String, String)], method: String? = nil,
                      body: Body? = nil) throws(FFmpegError) -> [UInt8] {
-        guard let target = target(of: url) else { throw FFmpegError(code: lw_averror(EINVAL), stage: .open) }
         let verb = method ?? (body == nil ? "GET" : "POST")
-        let content = body.map { [("Content-Type", $0.type), ("Content-Length", String($0.data.count))] }
+        let content = body.map { (type: $0.type, length: Int64($0.data.count)) }
+        return try head(url, origin: origin, headers: headers, method: verb, content: content) + (body.map { Array($0.data) } ?? [])
+    }
+
+    /// The request's head alone, for a body of `content`'s type and length sent after it (a file
+    /// streamed from disk, `HTTPUpload`), or none.
+    static func head(_ url: URL, origin: URLOrigin, headers: [(String, String)], method verb: String,
+                     content: (type: String, length: Int64)?) throws(FFmpegError) -> [UInt8] {
+        guard let target = target(of: url) else { throw FFmpegError(code: lw_averror(EINVAL), stage: .open) }
+        let content = content.map { [("Content-Type", $0.type), ("Content-Length", String($0.length))] }
             ?? (verb == "PUT" ? [("Content-Length", "0")] : [])  // a PUT without a body still says so
-        let accept = body?.type == "application/sdp" ? "application/sdp" : "application/json"
+        let accept = content.first?.1 == "application/sdp" ? "application/sdp" : "application/json"
         let fields = [("Host", origin.authority), ("User-Agent", "Layerwatch"), ("Accept", accept),
                       ("Connection", "close")] + content + headers
         let breaksALine = { (text: String) in text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
@@ -48,6 +56,6 @@ enum HTTPRequest {
             throw FFmpegError(code: lw_averror(EINVAL), stage: .open)
         }
         let text = "\(verb) \(target) HTTP/1.1\r\n" + fields.map { "\($0.0): \($0.1)\r\n" }.joined() + "\r\n"
-        return Array(text.utf8) + (body.map { Array($0.data) } ?? [])
+        return Array(text.utf8)
     }
 }
