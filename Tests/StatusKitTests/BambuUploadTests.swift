@@ -56,7 +56,7 @@ final class BambuUploadTests: XCTestCase {
     func testAProjectArrivesByteForByteAndProjectFileStartsItsPrint() throws {
         let (server, endpoint) = try printer()
         let (file, hash) = try project("benchy.gcode.3mf", size: 3_000_000 + 17)
-        let seen = ProgressLog()
+        let seen = ProgressLog<UploadProgress>()
         XCTAssertEqual(send(file, to: endpoint, progress: seen.add), .uploaded(remoteName: "benchy.gcode.3mf"))
 
         let stored = try XCTUnwrap(server.waitFor("ftp-stored"))
@@ -169,7 +169,7 @@ final class BambuUploadTests: XCTestCase {
         let (server, endpoint) = try printer()
         let (file, _) = try project("big.3mf", size: 8 * FTPSClient.chunkSize)
         let stop = StopSignal()
-        let seen = ProgressLog()
+        let seen = ProgressLog<UploadProgress>()
         let outcome = send(file, to: endpoint, stop: stop) { progress in
             seen.add(progress)
             stop.stop()  // cancelled once the first chunk went
@@ -261,16 +261,6 @@ final class BambuUploadTests: XCTestCase {
         XCTAssertEqual(send(try PrintFile(url: url), to: endpoint), .refused(why))
         XCTAssertTrue(server.events(named: "ftp-connected").isEmpty)
     }
-}
-
-/// The progress an upload reported, from its thread.
-final class ProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [UploadProgress] = []
-
-    @Sendable func add(_ progress: UploadProgress) { lock.withLock { list.append(progress) } }
-
-    var all: [UploadProgress] { lock.withLock { list } }
 }
 
 /// The most resident memory seen while an upload ran, sampled from its thread.

@@ -39,7 +39,7 @@ final class ElegooUploadTests: XCTestCase {
     func testGCodeArrivesByteForByteInChunksAndCmd128StartsIt() throws {
         let (server, endpoint) = try printer()
         let (file, hash) = try gcode("benchy_PLA.gcode", size: 2 * ElegooUpload.chunkSize + 12_345)
-        let seen = ProgressLog()
+        let seen = ProgressLog<UploadProgress>()
         XCTAssertEqual(send(file, to: endpoint, progress: seen.add), .uploaded(remoteName: "benchy_PLA.gcode"))
 
         let stored = try XCTUnwrap(server.waitFor("upload-stored"))

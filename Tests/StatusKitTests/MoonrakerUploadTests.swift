@@ -32,7 +32,7 @@ final class MoonrakerUploadTests: XCTestCase {
         let url = try TestPrintFiles.make("cube v2.gcode", in: makeTemporaryDirectory(), bytes: 3_000_000)
         let sending = PrintFileSending(file: try PrintFile(url: url), printer: "Voron",
                                        endpoint: .moonraker(host: "127.0.0.1", port: server.port, apiKey: "MOONKEY42"))
-        let seen = ProgressLog()
+        let seen = ProgressLog<PrintFileSending.Progress>()
         let result = sending.run(given: recorder.all.last, monitor: recorder.monitor) { seen.add($0) }
 
         XCTAssertEqual(result.kind, .started, result.message)
@@ -97,7 +97,7 @@ final class MoonrakerUploadTests: XCTestCase {
         let url = try TestPrintFiles.make("slow.gcode", in: makeTemporaryDirectory(), bytes: 20_000_000)
         let sending = PrintFileSending(file: try PrintFile(url: url), printer: "Voron",
                                        endpoint: .moonraker(host: "127.0.0.1", port: server.port, apiKey: nil))
-        let seen = ProgressLog()
+        let seen = ProgressLog<PrintFileSending.Progress>()
         let update = recorder.all.last
         let ended = ResultBox()
         Thread.detachNewThread { ended.give(sending.run(given: update, monitor: recorder.monitor) { seen.add($0) }) }
@@ -155,15 +155,6 @@ final class MoonrakerUploadTests: XCTestCase {
         XCTAssertEqual(server.waitFor("upload", timeout: 30)?.int("size"), Int(size))
         XCTAssertLessThan(peak - before, 60 * 1024 * 1024, "peak RSS grew by \((peak - before) / 1024) KiB")
     }
-}
-
-/// The progress reports a sending gave, from its thread.
-final class ProgressLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var reports: [PrintFileSending.Progress] = []
-
-    func add(_ progress: PrintFileSending.Progress) { lock.withLock { reports.append(progress) } }
-    var all: [PrintFileSending.Progress] { lock.withLock { reports } }
 }
 
 /// A sending's result handed from the thread that ran it.

@@ -57,7 +57,7 @@ final class PrusaLinkFlashforgeUploadTests: XCTestCase {
         XCTAssertNotNil(printer.perform(["cmd": "upload_rate", "bytes_per_second": 2_000_000]))
         let url = try TestPrintFiles.make("slow.gcode", in: makeTemporaryDirectory(), bytes: 20_000_000)
         let sending = PrintFileSending(file: try PrintFile(url: url), printer: "MK4", endpoint: prusa(printer))
-        let seen = ProgressLog()
+        let seen = ProgressLog<PrintFileSending.Progress>()
         let update = recorder.all.last
         let ended = ResultBox()
         Thread.detachNewThread { ended.give(sending.run(given: update, monitor: recorder.monitor) { seen.add($0) }) }
