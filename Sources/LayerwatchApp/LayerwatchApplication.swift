@@ -60,9 +60,11 @@ public final class LayerwatchApplication: FeatureContext {
     /// Opens a saved file in the desktop's application for it; tests put a recorder here.
     lazy var fileLauncher: @MainActor (URL) -> Void = { ShowInFiles.launchDefault(for: $0) }
     private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub, commands: printCommands,
-                                                    library: library, context: self, mainWindow: { [unowned self] in window })
+                                                    printFiles: printFiles, library: library, context: self, mainWindow: { [unowned self] in window })
     /// Sends the print controls' commands (a stop after asking).
     private(set) lazy var printCommands = PrintCommands(hub: statusHub)
+    /// Print File: a file chosen or dropped on a printer, confirmed, sent.
+    private(set) lazy var printFiles = PrintFiles(hub: statusHub)
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
     /// The pictures of the notifications and the timelapses.
@@ -225,7 +227,7 @@ public final class LayerwatchApplication: FeatureContext {
             return
         }
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
-                                recordings: recordings, commands: printCommands)
+                                recordings: recordings, commands: printCommands, printFiles: printFiles)
         self.window = window
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in

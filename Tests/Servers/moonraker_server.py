@@ -25,6 +25,13 @@ Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the
                                                            the spool as Spoolman answers (v2: result.response /
                                                            result.error; v1: result is Spoolman's answer)
            GET /server/history/list[?limit=N&order=desc]  result.count, result.jobs (the stdin "history" jobs)
+           POST /server/files/upload (multipart: file, root, print)   the file streamed to a temporary
+                                                   file (never whole in memory), then an "upload" event
+                                                   with its name, size and sha256; print=true while
+                                                   the printer is free starts it (print_stats.state
+                                                   printing, filename); result as Moonraker's
+                                                   (item, print_started, action)
+           DELETE /server/files/gcodes/PATH               a "delete" event; result.item
            anything else                                   404 (Moonraker's error JSON)
 stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
         {"cmd":"webcams","list":[…]}          replaces the webcam list
@@ -36,13 +43,19 @@ stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer ob
         {"cmd":"history","jobs":[…]}          replaces the job history (GET /server/history/list?limit=N:
                                               result.count and the first N jobs, newest first as given)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
+        {"cmd":"upload_rate","bytes_per_second":N}   reads uploads at most that fast (0: at once)
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
                                               before answering
+        {"event":"upload","filename":F,"size":N,"sha256":H,"print":B,"print_started":B}
+        {"event":"upload_aborted","received":N}   the client closed an upload before its end
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
 import argparse
 import copy
+import hashlib
+import mmap
+import tempfile
 import json
 import os
 import sys
@@ -166,6 +179,7 @@ class Printer:
         self.metadata = {}  # file name → its metadata
         self.files = {}  # path under gcodes/ → bytes
         self.history = []  # Moonraker's job history, newest first
+        self.upload_rate = 0  # bytes a second an upload is read at (0: as fast as it comes)
 
     def add_thumbnail(self, command):
         """Gives file `filename` a W x H thumbnail and a 32 x 32 one, as a slicer embeds them and
@@ -225,6 +239,16 @@ class Printer:
             stats["state"] = leads_to
         return 200, {"result": "ok"}
 
+    def uploaded(self, filename, start):
+        """A file stored; started when asked and the printer is free. Whether it started."""
+        with self.lock:
+            stats = self.status["print_stats"]
+            if not start or stats["state"] not in ("standby", "complete", "cancelled", "error"):
+                return False
+            stats["state"] = "printing"
+            stats["filename"] = filename
+            return True
+
     def history_list(self, query):
         limit = int((parse_qs(query).get("limit") or ["50"])[0])
         with self.lock:
@@ -268,6 +292,41 @@ class Printer:
             if request.get("use_v2_response"):
                 return 200, {"result": {"response": copy.deepcopy(spool), "error": None}}
             return 200, {"result": copy.deepcopy(spool)}
+
+
+def multipart_parts(spool, boundary):
+    """The text fields of a multipart body in `spool` and its file part's (name, size, sha256),
+    read through mmap: the file is never whole in memory."""
+    fields, upload = {}, None
+    if not boundary or spool.tell() == 0:
+        return fields, upload
+    with mmap.mmap(spool.fileno(), 0, access=mmap.ACCESS_READ) as body:
+        delimiter = b"--" + boundary
+        start = body.find(delimiter)
+        while start >= 0:
+            header_start = start + len(delimiter)
+            if body[header_start:header_start + 2] == b"--":
+                break
+            header_end = body.find(b"\r\n\r\n", header_start)
+            if header_end < 0:
+                break
+            headers = body[header_start:header_end].decode("utf-8", "replace")
+            content_start = header_end + 4
+            end = body.find(b"\r\n" + delimiter, content_start)
+            if end < 0:
+                break
+            disposition = next((line for line in headers.split("\r\n") if line.lower().startswith("content-disposition")), "")
+            params = dict(part.strip().split("=", 1) for part in disposition.split(";")[1:] if "=" in part)
+            name = params.get("name", "").strip('"')
+            if "filename" in params:
+                digest = hashlib.sha256()
+                for offset in range(content_start, end, 1 << 20):
+                    digest.update(body[offset:min(end, offset + (1 << 20))])
+                upload = (params["filename"].strip('"'), end - content_start, digest.hexdigest())
+            else:
+                fields[name] = body[content_start:end].decode("utf-8", "replace")
+            start = end + 2
+    return fields, upload
 
 
 def moonraker_error(status):
@@ -314,6 +373,43 @@ class Handler(JsonApiHandler):
         else:
             super().respond(mode, size, authorized, url)
 
+    def do_POST(self):
+        if not self.path.startswith("/server/files/upload"):
+            return super().do_POST()
+        emit(event="request", method="POST", path=self.path, authorized=self.authorized())
+        if not self.authorized():
+            return self.send_json(*self.unauthorized())
+        length = int(self.headers.get("Content-Length") or 0)
+        boundary = self.headers.get("Content-Type", "").partition("boundary=")[2].strip('"').encode()
+        rate = self.server.printer.upload_rate
+        with tempfile.TemporaryFile() as spool:
+            received = 0
+            while received < length:
+                chunk = self.rfile.read(min(256 * 1024 if not rate else max(1, rate // 10), length - received))
+                if not chunk:
+                    emit(event="upload_aborted", received=received)
+                    self.close_connection = True
+                    return
+                spool.write(chunk)
+                received += len(chunk)
+                if rate:
+                    time.sleep(len(chunk) / rate)
+            spool.flush()
+            fields, upload = multipart_parts(spool, boundary)
+        if upload is None:
+            return self.send_json(400, moonraker_error(400))
+        filename, size, digest = upload
+        start = fields.get("print") == "true"
+        started = self.server.printer.uploaded(filename, start)
+        emit(event="upload", filename=filename, size=size, sha256=digest, print=start, print_started=started)
+        self.send_json(201, {"result": {"item": {"path": filename, "root": fields.get("root", "gcodes")},
+                                        "print_started": started, "print_queued": False, "action": "create_file"}})
+
+    def do_DELETE(self):
+        emit(event="request", method="DELETE", path=self.path, authorized=self.authorized())
+        emit(event="delete", path=unquote(self.path))
+        self.send_json(200, {"result": {"item": {"path": self.path, "root": "gcodes"}, "action": "delete_file"}})
+
     def answer_post(self, path, body):
         if path in PRINT_COMMANDS:
             return self.server.printer.command(path)
@@ -338,6 +434,9 @@ def handle_command(server, command):
         emit(event="done", cmd=name)
     elif name == "thumbnail":
         server.printer.add_thumbnail(command)
+        emit(event="done", cmd=name)
+    elif name == "upload_rate":
+        server.printer.upload_rate = int(command.get("bytes_per_second") or 0)
         emit(event="done", cmd=name)
     elif name == "mode":
         emit(event="done", cmd=name, **server.faults.apply(command))

@@ -98,6 +98,7 @@ final class FarmTile: CameraSurfaceDelegate {
         }
         listenForActivation()
         surface?.delegate = self
+        PrintFileDrop.install(on: widget, over: surface) { printerName }
     }
 
     /// Shows the printer's status from `hub`: the strip, the frame, the mark, the light switch.

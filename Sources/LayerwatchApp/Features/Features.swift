@@ -80,6 +80,13 @@ extension Feature {
         printCommand(.pause, name: "pause-print", icon: "media-playback-pause-symbolic", accelerator: "<Control><Alt>p"),
         printCommand(.resume, name: "resume-print", icon: "media-playback-start-symbolic", accelerator: "<Control><Alt>r"),
         printCommand(.stop, name: "stop-print", icon: "media-playback-stop-symbolic", accelerator: "<Control><Alt>period"),
+        // Print File: the printer's (or the farm's selected printers'), chosen or dropped on its view.
+        Feature(name: "print-file", scope: .printer, title: tr("Print File…"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
+                handler: .printer { $0.choosePrintFile() },
+                applies: { $0.endpoint != nil }, hiddenWhenDisabled: true),
+        Feature(name: "print-dropped-file", scope: .printer, title: tr("Print File"),
+                handler: .printerText { printer, path in printer.confirmPrint(URL(fileURLWithPath: path)) },
+                applies: { $0.endpoint != nil }),
         Feature(name: "print-speed", scope: .printer, title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
                 handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { printer, name in
                     PrintSpeed(name: name).map { printer.send(.speed($0)) }

@@ -28,6 +28,8 @@ final class MainWindow {
     private let recordings: Recordings
     /// Sends the print controls' commands (each page's `PrinterActions`).
     private let commands: PrintCommands
+    /// Print File (each view's `PrinterActions`).
+    private let printFiles: PrintFiles
     /// The folders chosen in Preferences, which Save Snapshot and Record follow.
     private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
@@ -69,13 +71,14 @@ final class MainWindow {
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands) {
+         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands, printFiles: PrintFiles) {
         self.context = context
         self.recordings = recordings
         self.library = library
         self.sessions = sessions
         self.hub = hub
         self.commands = commands
+        self.printFiles = printFiles
         farm = FarmView(hub: hub)
         idle = IdleInhibition(application: application)
         window = adw_application_window_new(gcast(application))
@@ -342,7 +345,7 @@ final class MainWindow {
         if printer.isDemo { hub.demo = page.printerID }
         page.followStatus(in: hub)
         let printerID = page.printerID
-        page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands,
+        page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands, printFiles: printFiles,
                                     library: library, context: context, page: { [weak page] in page },
                                     place: { [weak self, weak page] in
                                         guard let self, let page else { return nil }

@@ -1,0 +1,163 @@
+import CGtk
+import Foundation
+import GtkKit
+import StatusKit
+import StreamKit
+
+/// The confirmation of Print File (a file dropped on a printer, or chosen): modal to the window it
+/// was asked in, it shows each printer's live picture ("Is the build plate clear?"), its state and
+/// whether it can take the file, and the file; Print sends it to every printer that can, each on
+/// its own thread, showing each one's progress and then what it reports. Cancel stops the
+/// sendings (no print starts). Once every printer prints it closes, each told in a toast; a
+/// printer that refused or failed keeps it open, saying why, while the others go on.
+@MainActor
+final class PrintFileDialog {
+    let window: UnsafeMutablePointer<GtkWidget>
+    let file: PrintFile
+    private(set) var rows: [PrintTargetRow] = []
+    let printButton = gtk_button_new_with_mnemonic(tr("_Print"))!
+    let cancelButton = gtk_button_new_with_mnemonic(tr("_Cancel"))!
+    private let hub: PrinterStatusHub
+    private let toast: @MainActor (String) -> Void
+    private var uploads: [UUID: FileUpload] = [:]
+    private var watches: [PrinterStatusHub.Observation] = []
+    private var sent = false
+
+    /// Opens over `parent` for sending `file` to `targets`; `toast` tells in the parent window
+    /// each printer that prints it.
+    init(file: PrintFile, targets: [PrintTarget], over parent: UnsafeMutablePointer<GtkWidget>, hub: PrinterStatusHub,
+         toast: @escaping @MainActor (String) -> Void) {
+        self.file = file
+        self.hub = hub
+        self.toast = toast
+        window = adw_window_new()
+        gtk_window_set_title(gcast(window), tr("Print File"))
+        gtk_window_set_modal(gcast(window), true.gboolean)
+        gtk_window_set_transient_for(gcast(window), gcast(parent))
+        gtk_window_set_destroy_with_parent(gcast(window), true.gboolean)
+        gtk_window_set_default_size(gcast(window), targets.count == 1 ? 560 : 640, -1)
+
+        let header = adw_header_bar_new()!
+        adw_header_bar_set_show_start_title_buttons(gcast(header), false.gboolean)
+        adw_header_bar_set_show_end_title_buttons(gcast(header), false.gboolean)
+        gtk_widget_add_css_class(printButton, "suggested-action")
+        adw_header_bar_pack_start(gcast(header), cancelButton)
+        adw_header_bar_pack_end(gcast(header), printButton)
+        gtk_window_set_default_widget(gcast(window), printButton)
+
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 18)!
+        gtk_widget_add_css_class(content, "print-file")
+        let question = makeLabel(tr("Is the build plate clear?"), classes: ["title-3"], leading: true)
+        gtk_box_append(gcast(content), question)
+        let list = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        rows = targets.map { PrintTargetRow($0, pictureWidth: targets.count == 1 ? 512 : 192) }
+        for row in rows { gtk_box_append(gcast(list), row.widget) }
+        gtk_box_append(gcast(content), list)
+        gtk_box_append(gcast(content), Self.fileBox(file))
+        let scrolled = gtk_scrolled_window_new()!
+        gtk_scrolled_window_set_policy(gcast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_propagate_natural_height(gcast(scrolled), true.gboolean)
+        gtk_scrolled_window_set_max_content_height(gcast(scrolled), 720)
+        gtk_scrolled_window_set_child(gcast(scrolled), content)
+        let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(gcast(body), header)
+        gtk_box_append(gcast(body), scrolled)
+        adw_window_set_content(gcast(window), body)
+
+        for row in rows {
+            let id = row.target.printerID
+            watches.append(hub.observe(printerID: id) { [weak self, unowned row] update in
+                guard let self else { return }
+                row.show(update, sending: sending(to: row.target))
+                if row.stage == .starting, let status = update?.status, PrintCommand.printFile("", plate: 1).isDone(in: status) {
+                    printing(row)
+                }
+                refreshButtons()
+            })
+        }
+        connectSignal(printButton, "clicked") { [weak self] in self?.print() }
+        connectSignal(cancelButton, "clicked") { [weak self] in self?.cancel() }
+        keepAlive(self, untilDestroyed: window)
+        connectSignal(window, "destroy") { [weak self] in
+            guard let self else { return }
+            // Closing the window (Escape) cancels what is still being sent.
+            uploads.values.forEach { $0.cancel() }
+            rows.forEach { $0.dismantle() }
+        }
+        refreshButtons()
+        gtk_window_present(gcast(window))
+    }
+
+    /// Sends the file to every printer that can take it now; the others are told why.
+    func print() {
+        guard !sent else { return }
+        sent = true
+        for row in rows {
+            let id = row.target.printerID
+            guard row.refusal == nil, let sending = sending(to: row.target), let monitor = hub.monitor(of: id) else {
+                row.enter(.ended(row.refusal ?? tr("Layerwatch has no connection to this printer’s status.")))
+                continue
+            }
+            row.enter(.sending)
+            uploads[id] = FileUpload(sending, given: hub.latest(id), monitor: monitor,
+                                     onProgress: { [weak self, unowned row] in
+                                         guard let progress = self?.uploads[id]?.progress else { return }
+                                         row.showProgress(progress)
+                                     },
+                                     onEnd: { [weak self, unowned row] result in self?.ended(row, result) })
+        }
+        refreshButtons()
+    }
+
+    /// Stops every sending under way (none starts a print), or closes once nothing is under way.
+    func cancel() {
+        let running = rows.filter { $0.stage == .sending }
+        guard !running.isEmpty else { return gtk_window_destroy(gcast(window)) }
+        for row in running { uploads[row.target.printerID]?.cancel() }
+    }
+
+    /// The file's sending to `target`; nil while it has no status connection.
+    private func sending(to target: PrintTarget) -> PrintFileSending? {
+        hub.endpoint(of: target.printerID).map { PrintFileSending(file: file, printer: target.name, endpoint: $0) }
+    }
+
+    private func ended(_ row: PrintTargetRow, _ result: PrintFileSending.Result) {
+        let id = row.target.printerID
+        uploads[id] = nil
+        if result.kind == .started {
+            row.enter(.starting)
+            if let status = hub.latest(id)?.status, PrintCommand.printFile(file.name, plate: 1).isDone(in: status) { printing(row) }
+        } else {
+            row.enter(.ended(result.message))
+        }
+        refreshButtons()
+    }
+
+    private func printing(_ row: PrintTargetRow) {
+        row.enter(.printing)
+        // TRANSLATORS: a toast; the file's name, then the printer's.
+        toast(String(format: tr("Printing “%@” on %@"), file.name, row.target.name))
+        if rows.allSatisfy({ $0.stage == .printing }) { gtk_window_destroy(gcast(window)) }
+        refreshButtons()
+    }
+
+    /// Print while it has not been pressed and some printer can take the file; Cancel while
+    /// something is being sent, Close once all is told.
+    private func refreshButtons() {
+        gtk_widget_set_sensitive(printButton, (!sent && rows.contains { $0.refusal == nil }).gboolean)
+        gtk_widget_set_visible(printButton, (!sent).gboolean)
+        let over = sent && !rows.contains { $0.stage == .sending || $0.stage == .starting }
+        gtk_button_set_use_underline(gcast(cancelButton), true.gboolean)
+        gtk_button_set_label(gcast(cancelButton), over ? tr("_Close") : tr("_Cancel"))
+    }
+
+    /// The file: its name and size.
+    private static func fileBox(_ file: PrintFile) -> UnsafeMutablePointer<GtkWidget> {
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
+        let name = makeLabel(file.name, classes: ["heading"], leading: true)
+        gtk_label_set_ellipsize(gcast(name), PANGO_ELLIPSIZE_MIDDLE)
+        gtk_box_append(gcast(box), name)
+        gtk_box_append(gcast(box), makeLabel(PrintTargetRow.size(file.size), classes: ["dim-label"], leading: true))
+        return box
+    }
+}

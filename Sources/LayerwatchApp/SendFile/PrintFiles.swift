@@ -1,0 +1,33 @@
+import CGtk
+import Foundation
+import GtkKit
+import StatusKit
+import StreamKit
+
+/// Print File for the whole app: a file chosen or dropped on a view of one printer (or the farm's
+/// selected printers) opens its confirmation (`PrintFileDialog`) over that view's window, or is
+/// refused there in a toast when it is not a file a printer prints. One confirmation at a time.
+@MainActor
+final class PrintFiles {
+    private let hub: PrinterStatusHub
+    /// The confirmation while it is open.
+    private(set) weak var dialog: PrintFileDialog?
+
+    init(hub: PrinterStatusHub) {
+        self.hub = hub
+    }
+
+    /// Opens the confirmation of printing `url` on `targets` over `window`; `toast` speaks there.
+    func confirm(_ url: URL, on targets: [PrintTarget], over window: UnsafeMutablePointer<GtkWidget>,
+                 toast: @escaping @MainActor (String) -> Void) {
+        let file: PrintFile
+        do {
+            file = try PrintFile(url: url)
+        } catch {
+            return toast(error.userMessage)
+        }
+        if let dialog { gtk_window_destroy(gcast(dialog.window)) }
+        let dialog = PrintFileDialog(file: file, targets: targets, over: window, hub: hub, toast: toast)
+        self.dialog = dialog
+    }
+}
