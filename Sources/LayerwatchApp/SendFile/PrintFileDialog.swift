@@ -22,6 +22,8 @@ final class PrintFileDialog {
     private var uploads: [UUID: FileUpload] = [:]
     private var watches: [PrinterStatusHub.Observation] = []
     private var sent = false
+    /// The window is gone: its rows and buttons with it.
+    private var closed = false
 
     /// Opens over `parent` for sending `file` to `targets`; `toast` tells in the parent window
     /// each printer that prints it.
@@ -54,14 +56,18 @@ final class PrintFileDialog {
         for row in rows { gtk_box_append(gcast(list), row.widget) }
         gtk_box_append(gcast(content), list)
         gtk_box_append(gcast(content), Self.fileBox(file))
-        let scrolled = gtk_scrolled_window_new()!
-        gtk_scrolled_window_set_policy(gcast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_scrolled_window_set_propagate_natural_height(gcast(scrolled), true.gboolean)
-        gtk_scrolled_window_set_max_content_height(gcast(scrolled), 720)
-        gtk_scrolled_window_set_child(gcast(scrolled), content)
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(gcast(body), header)
-        gtk_box_append(gcast(body), scrolled)
+        if targets.count == 1 {
+            gtk_box_append(gcast(body), content)
+        } else {
+            // Several printers' rows scroll past four.
+            let scrolled = gtk_scrolled_window_new()!
+            gtk_scrolled_window_set_policy(gcast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+            gtk_scrolled_window_set_min_content_height(gcast(scrolled), min(Int32(targets.count) * 120 + 160, 640))
+            gtk_scrolled_window_set_child(gcast(scrolled), content)
+            gtk_box_append(gcast(body), scrolled)
+        }
         adw_window_set_content(gcast(window), body)
 
         for row in rows {
@@ -81,6 +87,8 @@ final class PrintFileDialog {
         connectSignal(window, "destroy") { [weak self] in
             guard let self else { return }
             // Closing the window (Escape) cancels what is still being sent.
+            closed = true
+            watches.removeAll()
             uploads.values.forEach { $0.cancel() }
             rows.forEach { $0.dismantle() }
         }
@@ -101,7 +109,7 @@ final class PrintFileDialog {
             row.enter(.sending)
             uploads[id] = FileUpload(sending, given: hub.latest(id), monitor: monitor,
                                      onProgress: { [weak self, unowned row] in
-                                         guard let progress = self?.uploads[id]?.progress else { return }
+                                         guard let self, !closed, let progress = uploads[id]?.progress else { return }
                                          row.showProgress(progress)
                                      },
                                      onEnd: { [weak self, unowned row] result in self?.ended(row, result) })
@@ -124,6 +132,7 @@ final class PrintFileDialog {
     private func ended(_ row: PrintTargetRow, _ result: PrintFileSending.Result) {
         let id = row.target.printerID
         uploads[id] = nil
+        guard !closed else { return }
         if result.kind == .started {
             row.enter(.starting)
             if let status = hub.latest(id)?.status, PrintCommand.printFile(file.name, plate: 1).isDone(in: status) { printing(row) }
@@ -137,13 +146,14 @@ final class PrintFileDialog {
         row.enter(.printing)
         // TRANSLATORS: a toast; the file's name, then the printer's.
         toast(String(format: tr("Printing “%@” on %@"), file.name, row.target.name))
-        if rows.allSatisfy({ $0.stage == .printing }) { gtk_window_destroy(gcast(window)) }
         refreshButtons()
+        if rows.allSatisfy({ $0.stage == .printing }) { gtk_window_destroy(gcast(window)) }
     }
 
     /// Print while it has not been pressed and some printer can take the file; Cancel while
     /// something is being sent, Close once all is told.
     private func refreshButtons() {
+        guard !closed else { return }
         gtk_widget_set_sensitive(printButton, (!sent && rows.contains { $0.refusal == nil }).gboolean)
         gtk_widget_set_visible(printButton, (!sent).gboolean)
         let over = sent && !rows.contains { $0.stage == .sending || $0.stage == .starting }

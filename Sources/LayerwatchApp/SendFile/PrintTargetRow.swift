@@ -32,7 +32,6 @@ final class PrintTargetRow {
     private let reason = makeLabel(classes: ["error"], wraps: true, leading: true)
     private let bar = gtk_progress_bar_new()!
     private let detail = makeLabel(classes: ["dim-label", "numeric"], wraps: true, leading: true)
-    private let slot: AspectSlot?
 
     /// A row for `target`, its picture `pictureWidth` wide (a single printer's large, several small).
     init(_ target: PrintTarget, pictureWidth: Int32) {
@@ -43,15 +42,14 @@ final class PrintTargetRow {
         if let session = target.session, let camera = target.camera {
             let surface = CameraSurface(session: session, name: target.name, style: .tile, orientation: camera.orientation)
             self.surface = surface
-            let slot = AspectSlot(surface.widget, ratio: 16.0 / 9.0)
-            self.slot = slot
-            gtk_widget_set_size_request(slot.widget, pictureWidth, -1)
-            gtk_widget_add_css_class(slot.widget, "card")
-            gtk_widget_set_overflow(slot.widget, GTK_OVERFLOW_HIDDEN)
-            gtk_box_append(gcast(widget), slot.widget)
+            // A 16:9 box of a fixed size: the dialog is sized by its content.
+            gtk_widget_set_size_request(surface.widget, pictureWidth, pictureWidth * 9 / 16)
+            gtk_widget_set_halign(surface.widget, GTK_ALIGN_START)
+            gtk_widget_add_css_class(surface.widget, "card")
+            gtk_widget_set_overflow(surface.widget, GTK_OVERFLOW_HIDDEN)
+            gtk_box_append(gcast(widget), surface.widget)
         } else {
             surface = nil
-            slot = nil
         }
         let text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
         gtk_widget_set_hexpand(text, true.gboolean)

@@ -1,0 +1,255 @@
+import CGtk
+import Foundation
+import GtkKit
+@testable import LayerwatchApp
+import PrinterKit
+import StatusKit
+import TestSupport
+import XCTest
+
+/// Print File in the real app under Xvfb against fake Moonraker printers that take uploads: a file
+/// dragged from a real drag source (another window, driven through XTEST) onto a farm tile opens
+/// that printer's confirmation; Print File… in a tile's menu acts on that tile's printer; Print
+/// sends the file's very bytes and the toast says it prints; a busy printer is refused before a
+/// byte goes; Cancel during the upload starts no print.
+final class PrintFileTests: XCTestCase {
+    override func setUp() {
+        AppTestEnvironment.prepare()
+    }
+
+    /// Klipper printers named `names`, each on a Moonraker fake of its own showing a test clip.
+    private func moonrakers(_ names: [String]) throws -> (servers: [TestServer], printers: [Printer]) {
+        let servers = try names.map { _ in try TestServer(script: "moonraker_server.py") }
+        addTeardownBlock { servers.forEach { $0.stop() } }
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60).path
+        let printers = zip(names, servers).map { name, server in
+            Printer(name: name, kind: .klipper, host: "127.0.0.1", apiPort: server.port, cameras: [PrinterCamera(url: clip)], notifies: false)
+        }
+        return (servers, printers)
+    }
+
+    @MainActor
+    private func startFarm(with printers: [Printer]) throws -> (LayerwatchApplication, MainWindow) {
+        let directory = try makeTemporaryDirectory()
+        try ConfigStore(directory: directory, secrets: nil).save(
+            AppConfig(printers: printers, window: .init(width: 1200, height: 800, maximized: false),
+                      farm: .init(shown: true, attentionFirst: false)))
+        let (app, window) = try startApp(in: directory)
+        XCTAssertTrue(iterateMainContext(timeout: 15) {
+            printers.allSatisfy { app.statusHub.latest($0.id)?.connection == .live }
+        }, "every printer's status comes")
+        return (app, window)
+    }
+
+    /// A G-code file of `size` bytes (random 64 KiB blocks, each its own), and its SHA-256.
+    private func gcode(named name: String, size: Int) throws -> (url: URL, sha256: String) {
+        var bytes = [UInt8](repeating: 0, count: size)
+        var block = [UInt8](repeating: 0, count: 65_536)
+        for index in block.indices { block[index] = UInt8.random(in: 0...255) }
+        for start in stride(from: 0, to: size, by: block.count) {
+            let count = min(block.count, size - start)
+            bytes.replaceSubrange(start..<start + count, with: block[0..<count])
+            bytes[start] = UInt8(truncatingIfNeeded: start / block.count)
+        }
+        let url = try makeTemporaryDirectory().appendingPathComponent(name)
+        try Data(bytes).write(to: url)
+        let digest = bytes.withUnsafeBufferPointer { g_compute_checksum_for_data(G_CHECKSUM_SHA256, $0.baseAddress, gsize($0.count)) }
+        return (url, try XCTUnwrap(String(takingGLibString: digest)))
+    }
+
+    /// The uploads `server` stored: (file name, size, sha256, whether it started).
+    private func uploads(_ server: TestServer) -> [(name: String, size: Int, sha256: String, started: Bool)] {
+        server.events(named: "upload").map {
+            ($0.string("filename") ?? "", $0.int("size") ?? -1, $0.string("sha256") ?? "", ($0.fields["print_started"] as? Bool) ?? false)
+        }
+    }
+
+    /// A window of its own with a label that drags `file` (a GdkFileList, as Files offers one).
+    @MainActor
+    private func dragSource(offering file: URL) -> (window: UnsafeMutablePointer<GtkWidget>, label: UnsafeMutablePointer<GtkWidget>) {
+        let window = gtk_window_new()!
+        gtk_window_set_title(gcast(window), "Files")
+        gtk_window_set_default_size(gcast(window), 200, 120)
+        let label = gtk_label_new(file.lastPathComponent)!
+        gtk_widget_set_size_request(label, 200, 120)
+        gtk_window_set_child(gcast(window), label)
+        let gfile = g_file_new_for_path(file.path)
+        var files: [OpaquePointer?] = [gfile]
+        let list = files.withUnsafeMutableBufferPointer { gdk_file_list_new_from_array($0.baseAddress, 1) }
+        var value = GValue()
+        g_value_init(&value, gdk_file_list_get_type())
+        g_value_take_boxed(&value, UnsafeRawPointer(list))
+        let provider = gdk_content_provider_new_for_value(&value)
+        g_value_unset(&value)
+        g_object_unref(gfile.map { UnsafeMutableRawPointer($0) })
+        let source = gtk_drag_source_new()!
+        gtk_drag_source_set_actions(source, GDK_ACTION_COPY)
+        gtk_drag_source_set_content(source, provider)
+        g_object_unref(UnsafeMutableRawPointer(provider))
+        gtk_widget_add_controller(label, gcast(source))
+        gtk_window_present(gcast(window))
+        return (window, label)
+    }
+
+    func testAFileDraggedOntoATileOpensThatPrintersConfirmationAndPrintSendsIt() throws {
+        let windowManager = try WindowManager()
+        _ = windowManager
+        let (servers, printers) = try moonrakers(["Anvil", "Bolt"])
+        let file = try gcode(named: "bracket.gcode", size: 3_000_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let bolt = try XCTUnwrap(window.farm.tile(id: printers[1].id))
+            XCTAssertTrue(iterateMainContext(timeout: 10) { bolt.surface?.state == .live }, "Bolt's picture plays")
+            let source = dragSource(offering: file.url)
+            defer { gtk_window_destroy(gcast(source.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(source.label)) })
+            _ = iterateMainContext(timeout: 1) { false }
+            XCTAssertEqual(XWindow.move(UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(source.window)))), x: 0, y: 820), 0)
+            _ = iterateMainContext(timeout: 1) { false }
+
+            // The real pointer: pressed on the source, moved past GTK's drag threshold, onto Bolt's tile.
+            let from = Pointer(widget: source.label), onto = Pointer(widget: bolt.widget)
+            XCTAssertEqual(from.at(100, 60, then: ["mousedown", "1"]), 0)
+            _ = iterateMainContext(timeout: 1) { false }
+            for step in 1...4 {
+                XCTAssertEqual(from.move(to: 100 + Double(step) * 10, 60 - Double(step) * 10), 0)
+                _ = iterateMainContext(timeout: 1) { false }
+            }
+            let width = Double(gtk_widget_get_width(bolt.widget)), height = Double(gtk_widget_get_height(bolt.widget))
+            for step in 1...3 {
+                XCTAssertEqual(onto.move(to: width / 2 + Double(step), height / 3), 0)
+                _ = iterateMainContext(timeout: 1) { false }
+            }
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_has_css_class(bolt.widget, "print-drop")) },
+                          "the tile is framed while the file is over it")
+            let hints = descendants(of: bolt.widget).filter { Bool(gboolean: gtk_widget_has_css_class($0, "drop-hint")) }
+            XCTAssertEqual(hints.filter { Bool(gboolean: gtk_widget_get_visible($0)) }.map { String(cString: gtk_label_get_text(gcast($0))) },
+                           ["Drop to print on Bolt"])
+            XCTAssertFalse(Bool(gboolean: gtk_widget_has_css_class(window.farm.tile(id: printers[0].id)!.widget, "print-drop")))
+            ScreenCapture.saveIfAsked(as: "send-file-drop-highlight")
+            XCTAssertEqual(onto.move(to: width / 2, height / 3, then: ["mouseup", "1"]), 0)
+
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.printFiles.dialog != nil }, "the drop opens the confirmation")
+            weak var shown = app.printFiles.dialog
+            unowned let dialog = try XCTUnwrap(shown)
+            XCTAssertFalse(Bool(gboolean: gtk_widget_has_css_class(bolt.widget, "print-drop")), "the frame goes with the drop")
+            XCTAssertEqual(dialog.rows.map(\.target.name), ["Bolt"])
+            XCTAssertEqual(dialog.file.url, file.url)
+            let texts = descendants(of: dialog.window).filter { String(cString: gtk_widget_get_css_name($0)) == "label" }
+                .map { String(cString: gtk_label_get_text(gcast($0))) }
+            XCTAssertTrue(texts.contains("bracket.gcode") && texts.contains("Is the build plate clear?") && texts.contains("Idle"), "\(texts)")
+            let picture = try XCTUnwrap(dialog.rows[0].surface)
+            XCTAssertTrue(picture.session === bolt.surface?.session, "the dialog shows Bolt's one session")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { picture.state == .live }, "its picture plays")
+            XCTAssertTrue(Bool(gboolean: gtk_widget_get_sensitive(dialog.printButton)))
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-confirmation")
+
+            // Print: Bolt's fake receives the very bytes and starts them; the dialog closes, the toast says so.
+            gtk_widget_activate(dialog.printButton)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { toastTitles(in: window.window).contains("Printing “bracket.gcode” on Bolt") },
+                          "\(toastTitles(in: window.window))")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown == nil }, "the dialog closes once Bolt prints")
+            let upload = try XCTUnwrap(uploads(servers[1]).first)
+            XCTAssertEqual(upload.name, "bracket.gcode")
+            XCTAssertEqual(upload.size, 3_000_000)
+            XCTAssertEqual(upload.sha256, file.sha256)
+            XCTAssertTrue(upload.started)
+            XCTAssertTrue(uploads(servers[0]).isEmpty, "not Anvil")
+            XCTAssertEqual(app.statusHub.latest(printers[1].id)?.status?.state, .printing)
+        }
+    }
+
+    /// The file chooser Print File… opened (GTK's own without a portal), as the user picks `file` in it.
+    @MainActor
+    private func choose(_ file: URL) throws {
+        var chooser: UnsafeMutablePointer<GtkWidget>?
+        XCTAssertTrue(iterateMainContext(timeout: 10) {
+            let list = gtk_window_get_toplevels()!
+            chooser = (0..<g_list_model_get_n_items(list)).compactMap { index -> UnsafeMutablePointer<GtkWidget>? in
+                let window = GObjectRef<UnsafeMutablePointer<GtkWidget>>(adopting: gcast(g_list_model_get_item(list, index)!))
+                return g_type_check_instance_is_a(gcast(window.pointer), gtk_file_chooser_dialog_get_type()) != 0
+                    && Bool(gboolean: gtk_widget_get_visible(window.pointer)) ? window.pointer : nil
+            }.first
+            return chooser != nil
+        }, "Print File… opens the file chooser")
+        let dialog = try XCTUnwrap(chooser)
+        let gfile = GObjectRef(adopting: g_file_new_for_path(file.path)!)
+        XCTAssertTrue(Bool(gboolean: gtk_file_chooser_set_file(gcast(dialog), gfile.pointer, nil)))
+        // The chooser selects it once it has loaded its folder.
+        XCTAssertTrue(iterateMainContext(timeout: 10) {
+            gtk_file_chooser_get_file(gcast(dialog)).map { GObjectRef(adopting: $0) }.flatMap { String(takingGLibString: g_file_get_path($0.pointer)) } == file.path
+        }, "the chooser has the file")
+        gtk_dialog_response(gcast(dialog), GTK_RESPONSE_ACCEPT.rawValue)
+    }
+
+    /// The texts of `row`'s labels.
+    @MainActor
+    private func texts(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        descendants(of: widget).filter { String(cString: gtk_widget_get_css_name($0)) == "label" && Bool(gboolean: gtk_widget_get_visible($0)) }
+            .map { String(cString: gtk_label_get_text(gcast($0))) }
+    }
+
+    func testPrintFileInATilesMenuActsOnItsPrinterAndABusyOneIsRefusedBeforeAByteGoes() throws {
+        let (servers, printers) = try moonrakers(["Anvil", "Bolt"])
+        servers[0].send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
+        let file = try gcode(named: "bracket.gcode", size: 200_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(printers[0].id)?.status?.state == .printing })
+            let anvil = try XCTUnwrap(window.farm.tile(id: printers[0].id))
+            XCTAssertTrue(menuLabels(gtk_menu_button_get_menu_model(gcast(try XCTUnwrap(descendants(of: anvil.widget).first {
+                String(cString: gtk_widget_get_css_name($0)) == "menubutton" })))).contains("Print File…"))
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(anvil.widget, "printer.print-file", nil)))
+            try choose(file.url)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.printFiles.dialog != nil })
+            let dialog = try XCTUnwrap(app.printFiles.dialog)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            XCTAssertEqual(dialog.rows.map(\.target.name), ["Anvil"], "the tile's printer, not the selected one")
+            let reason = "“Anvil” is printing: it can take a file when the print has ended."
+            XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.rows[0].reasonText == reason }, "\(texts(in: dialog.window))")
+            XCTAssertTrue(texts(in: dialog.window).contains(reason), "said in the dialog")
+            XCTAssertFalse(Bool(gboolean: gtk_widget_get_sensitive(dialog.printButton)), "Print is greyed")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-busy")
+            gtk_widget_activate(dialog.printButton)
+            _ = iterateMainContext(timeout: 2) { false }
+            XCTAssertTrue(servers[0].events(named: "request").filter { $0.string("path")?.hasPrefix("/server/files/upload") == true }.isEmpty,
+                          "nothing sent to the busy Anvil")
+            XCTAssertTrue(uploads(servers[0]).isEmpty)
+        }
+    }
+
+    func testCancelDuringTheUploadStartsNoPrint() throws {
+        let (servers, printers) = try moonrakers(["Bolt"])
+        servers[0].perform(["cmd": "upload_rate", "bytes_per_second": 300_000])
+        let file = try gcode(named: "slow.gcode", size: 40_000_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let bolt = try XCTUnwrap(window.farm.tile(id: printers[0].id))
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(bolt.widget, "printer.print-dropped-file",
+                                                                             g_variant_new_string(file.url.path))))
+            unowned let dialog = try XCTUnwrap(app.printFiles.dialog)
+            unowned let row = dialog.rows[0]
+            gtk_widget_activate(dialog.printButton)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { row.detailText.contains(" left") }, "progress with time left: \(row.detailText)")
+            XCTAssertTrue(row.detailText.contains(" of \(PrintTargetRow.size(40_000_000))"), row.detailText)
+            ScreenCapture.saveIfAsked(as: "send-file-progress")
+            XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Cancel")
+            gtk_widget_activate(dialog.cancelButton)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { row.reasonText == "Cancelled: nothing was printed." }, "\(row.reasonText ?? "")")
+            _ = iterateMainContext(timeout: 2) { false }
+            XCTAssertTrue(uploads(servers[0]).isEmpty, "the fake never got the whole file")
+            XCTAssertEqual(app.statusHub.latest(printers[0].id)?.status?.state, .idle, "no print started")
+            XCTAssertFalse(toastTitles(in: window.window).contains { $0.hasPrefix("Printing") })
+            XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Close")
+            gtk_widget_activate(dialog.cancelButton)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.printFiles.dialog == nil }, "Close closes it")
+            XCTAssertNotNil(servers[0].waitFor("delete", timeout: 10) { $0.string("path") == "/server/files/gcodes/slow.gcode" },
+                            "the partial file is removed")
+        }
+    }
+}
