@@ -343,6 +343,8 @@ public final class LayerwatchApplication: FeatureContext {
     var isFullscreen: Bool { window?.isFullscreen ?? false }
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
+    var isFarmSelecting: Bool { window?.farm.isSelecting ?? false }
+    var farmChoice: [UUID] { window?.farm.chosen ?? [] }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
     func toggleFullscreen() { window?.toggleFullscreen() }
@@ -358,6 +360,10 @@ public final class LayerwatchApplication: FeatureContext {
                                                          journal: journal?.store) }
     func showFarm(_ shown: Bool) { window?.showFarm(shown) }
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
+    func setFarmSelecting(_ on: Bool) { window?.farm.isSelecting = on }
+    func printTarget(of id: UUID) -> PrintTarget? {
+        window?.tabs.page(id: id).map { PrintTarget(printerID: id, name: $0.name, camera: $0.camera, session: $0.session) }
+    }
     /// Presents the main window (opening it if need be) with the printer's tab selected.
     func showPrinter(_ id: UUID) { showPrinter(id, camera: nil) }
     /// Presents the main window (opening it if need be) with the printer's tab (opened again if it

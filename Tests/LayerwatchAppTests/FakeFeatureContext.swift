@@ -17,6 +17,8 @@ final class FakeFeatureContext: FeatureContext {
     var isFullscreen = false
     var isFarmShown = false
     var attentionFirst = false
+    var isFarmSelecting = false
+    var farmChoice: [UUID] = []
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
@@ -32,6 +34,8 @@ final class FakeFeatureContext: FeatureContext {
     func showPreferences() { calls.append("showPreferences") }
     func showFarm(_ shown: Bool) { calls.append("showFarm(\(shown))") }
     func setAttentionFirst(_ on: Bool) { calls.append("setAttentionFirst(\(on))") }
+    func setFarmSelecting(_ on: Bool) { calls.append("setFarmSelecting(\(on))") }
+    func printTarget(of id: UUID) -> PrintTarget? { nil }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
     func quit() { calls.append("quit") }
     func openFile(_ file: URL) { calls.append("openFile(\(file.path))") }

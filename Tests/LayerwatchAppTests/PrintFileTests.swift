@@ -252,4 +252,92 @@ final class PrintFileTests: XCTestCase {
                             "the partial file is removed")
         }
     }
+
+    func testOneFileToSeveralChosenTilesEachPrinterItsOwnResult() throws {
+        let windowManager = try WindowManager()
+        _ = windowManager
+        let (servers, printers) = try moonrakers(["Anvil", "Bolt", "Cog"])
+        servers[1].send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "gear.gcode"]]])
+        let file = try gcode(named: "bracket.gcode", size: 1_500_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(printers[1].id)?.status?.state == .printing })
+            let tiles = try printers.map { try XCTUnwrap(window.farm.tile(id: $0.id)) }
+            _ = iterateMainContext(timeout: 1) { false }
+
+            // Ctrl+click with the real pointer chooses each tile, a check on it; a plain click would open its tab.
+            for tile in tiles {
+                let width = Double(gtk_widget_get_width(tile.widget))
+                XCTAssertEqual(Pointer(widget: tile.widget).at(width / 2, 60, then: ["keydown", "ctrl", "click", "1", "keyup", "ctrl"]), 0)
+                XCTAssertTrue(iterateMainContext(timeout: 5) { tile.isChosen }, "\(tile.name) chosen")
+            }
+            XCTAssertEqual(window.farm.chosen, printers.map(\.id))
+            XCTAssertTrue(window.isFarmShown, "Ctrl+click opens no tab")
+            XCTAssertTrue(Bool(gboolean: gtk_widget_has_css_class(tiles[0].widget, "chosen")))
+            ScreenCapture.saveIfAsked(as: "send-file-chosen-tiles")
+
+            // Print File… in Cog's menu: all three chosen, all three in the confirmation.
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(tiles[2].widget, "printer.print-dropped-file",
+                                                                             g_variant_new_string(file.url.path))))
+            weak var shown = app.printFiles.dialog
+            unowned let dialog = try XCTUnwrap(shown)
+            XCTAssertEqual(dialog.rows.map(\.target.name), ["Anvil", "Bolt", "Cog"])
+            XCTAssertTrue(dialog.rows.allSatisfy { $0.surface != nil })
+            let busy = "“Bolt” is printing: it can take a file when the print has ended."
+            XCTAssertTrue(iterateMainContext(timeout: 5) { dialog.rows.map(\.reasonText) == [nil, busy, nil] },
+                          "\(dialog.rows.map(\.reasonText))")
+            XCTAssertTrue(Bool(gboolean: gtk_widget_get_sensitive(dialog.printButton)), "the others can take it")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { dialog.rows.allSatisfy { $0.surface?.state == .live } }, "every picture plays")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-multi-printer")
+
+            gtk_widget_activate(dialog.printButton)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { dialog.rows.map(\.stage) == [.printing, .ended(busy), .printing] },
+                          "\(dialog.rows.map(\.stage))")
+            for index in [0, 2] {
+                let upload = try XCTUnwrap(uploads(servers[index]).first, printers[index].name)
+                XCTAssertEqual(upload.sha256, file.sha256)
+                XCTAssertTrue(upload.started)
+            }
+            XCTAssertTrue(uploads(servers[1]).isEmpty, "nothing sent to the busy Bolt")
+            XCTAssertTrue(servers[1].events(named: "request").filter { $0.string("path")?.hasPrefix("/server/files/upload") == true }.isEmpty)
+            XCTAssertEqual(toastTitles(in: window.window), ["Printing “bracket.gcode” on Anvil and Cog"])
+            XCTAssertNotNil(shown, "the dialog stays open, naming why Bolt did not print")
+            XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Close")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-multi-result")
+            gtk_widget_activate(dialog.cancelButton)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown == nil })
+
+            // Escape in the farm clears the choice.
+            gtk_widget_grab_focus(tiles[0].widget)
+            let xid = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(window.window))))
+            XCTAssertEqual(Keyboard.press("Escape", window: xid), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { window.farm.chosen.isEmpty }, "Escape clears the choice")
+            XCTAssertFalse(tiles[0].isChosen)
+        }
+    }
+
+    func testSelectModeChoosesTilesWithAPlainClick() throws {
+        let windowManager = try WindowManager()
+        _ = windowManager
+        let (_, printers) = try moonrakers(["Anvil", "Bolt"])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            XCTAssertTrue(window.isEnabled("select-printers"), "in the farm's menu")
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(window.window, "win.select-printers", nil)))
+            XCTAssertTrue(app.isFarmSelecting)
+            let bolt = try XCTUnwrap(window.farm.tile(id: printers[1].id))
+            _ = iterateMainContext(timeout: 1) { false }
+            XCTAssertEqual(Pointer(widget: bolt.widget).at(Double(gtk_widget_get_width(bolt.widget)) / 2, 60, then: ["click", "1"]), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { bolt.isChosen }, "a click chooses in Select mode")
+            XCTAssertTrue(window.isFarmShown, "and opens no tab")
+            XCTAssertEqual(window.farm.chosen, [printers[1].id])
+            window.setFarmShown(false)
+            XCTAssertTrue(window.farm.chosen.isEmpty, "leaving the farm clears the choice")
+            XCTAssertFalse(app.isFarmSelecting)
+        }
+    }
 }

@@ -129,6 +129,11 @@ extension Feature {
                 handler: .toggle { context, on in context.setAttentionFirst(on) },
                 isEnabled: { $0.isFarmShown },
                 state: { $0.attentionFirst }, hiddenWhenDisabled: true),
+        // Select mode: a click on a tile chooses it (Ctrl+click does it anyway), for sending a file to several.
+        Feature(name: "select-printers", title: tr("Select Printers"), placements: [.menu(section: 0)],
+                handler: .toggle { context, on in context.setFarmSelecting(on) },
+                isEnabled: { $0.isFarmShown },
+                state: { $0.isFarmSelecting }, hiddenWhenDisabled: true),
     ]
 
     /// Shows camera `number` of the printer a menu or the keyboard acts on: in the farm tile's and

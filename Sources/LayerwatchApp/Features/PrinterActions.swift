@@ -89,11 +89,14 @@ final class PrinterActions: PrinterContext {
         PrintFileChooser.present(over: place.window) { [weak self] in self?.confirmPrint($0) }
     }
 
+    /// Confirms printing `file` on this printer, or on every printer chosen in the farm when it is one of them.
     func confirmPrint(_ file: URL) {
         guard let place = place() else { return }
         let page = page()
         let target = PrintTarget(printerID: printerID, name: library.printer(id: printerID)?.name ?? place.name,
                                  camera: page?.camera, session: page?.session)
-        printFiles.confirm(file, on: [target], over: place.window, toast: place.toast)
+        let chosen = context.farmChoice
+        let targets = chosen.contains(printerID) ? chosen.compactMap { $0 == printerID ? target : context.printTarget(of: $0) } : [target]
+        printFiles.confirm(file, on: targets, over: place.window, toast: place.toast)
     }
 }

@@ -190,6 +190,7 @@ final class MainWindow {
         }
         farm.attentionFirst = library.config.farm.attentionFirst
         farm.onActivate = { [weak self] id in self?.reveal(printer: id) }
+        farm.onChoiceChange = { [weak self] in self?.refreshFeatures() }
         farm.onSelect = { [weak self] id in
             guard let self, let page = tabs.page(id: id) else { return }
             tabs.select(page)
@@ -408,7 +409,10 @@ final class MainWindow {
         guard shown != isFarmShown else { return }
         gtk_stack_set_visible_child_name(gcast(body), shown ? "farm" : "tabs")
         gtk_widget_set_visible(tabs.bar, (!shown && !isFullscreen).gboolean)
-        if !shown { tabs.selectOpenTab() }  // a closed tab's page the farm selected
+        if !shown {
+            tabs.selectOpenTab()  // a closed tab's page the farm selected
+            farm.clearChoice()
+        }
         selectionChanged(tabs.selected)
     }
 

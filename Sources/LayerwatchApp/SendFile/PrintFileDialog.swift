@@ -138,16 +138,25 @@ final class PrintFileDialog {
             if let status = hub.latest(id)?.status, PrintCommand.printFile(file.name, plate: 1).isDone(in: status) { printing(row) }
         } else {
             row.enter(.ended(result.message))
+            tellOnceAllReported()
         }
         refreshButtons()
     }
 
     private func printing(_ row: PrintTargetRow) {
         row.enter(.printing)
-        // TRANSLATORS: a toast; the file's name, then the printer's.
-        toast(String(format: tr("Printing “%@” on %@"), file.name, row.target.name))
         refreshButtons()
-        if rows.allSatisfy({ $0.stage == .printing }) { gtk_window_destroy(gcast(window)) }
+        tellOnceAllReported()
+    }
+
+    /// Once no printer is being sent to or starting: one toast naming those that print (a window
+    /// shows one toast at a time), and the dialog closes if all of them do.
+    private func tellOnceAllReported() {
+        guard !rows.contains(where: { $0.stage == .sending || $0.stage == .starting }) else { return }
+        let printing = rows.filter { $0.stage == .printing }.map(\.target.name)
+        // TRANSLATORS: a toast; the file's name, then the printers' ("Voron", "Voron and Prusa").
+        if !printing.isEmpty { toast(String(format: tr("Printing “%@” on %@"), file.name, SpokenList.all(printing))) }
+        if printing.count == rows.count { gtk_window_destroy(gcast(window)) }
     }
 
     /// Print while it has not been pressed and some printer can take the file; Cancel while
