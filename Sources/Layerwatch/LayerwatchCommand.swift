@@ -9,7 +9,8 @@ struct LayerwatchCommand: ParsableCommand {
         abstract: tr("A viewer for 3D-printer cameras (Bambu Lab RTSPS, RTSP, HTTP MJPEG, files)."),
         version: Installation.version,
         subcommands: [ViewCommand.self, ProbeCommand.self, StatusCommand.self, PauseCommand.self, ResumeCommand.self, StopCommand.self,
-                      CamerasCommand.self, RelayCommand.self, RecordCommand.self, DiscoverCommand.self, HistoryCommand.self],
+                      CamerasCommand.self, RelayCommand.self, RecordCommand.self, DiscoverCommand.self, HistoryCommand.self,
+                      PrintFileCommand.self],
         defaultSubcommand: ViewCommand.self
     )
 

@@ -120,6 +120,11 @@ enum StatusTarget {
 
     /// The saved printer's endpoint, its access code or API key from the keyring (or the file).
     static func savedPrinter(_ name: String) throws -> StatusEndpoint {
+        try savedPrinterNamed(name).endpoint
+    }
+
+    /// The saved printer's name and endpoint (`savedPrinter`).
+    static func savedPrinterNamed(_ name: String) throws -> (name: String, endpoint: StatusEndpoint) {
         let printer: Printer
         do {
             printer = try ProbeTarget.saved(name).0
@@ -129,7 +134,7 @@ enum StatusTarget {
         guard let endpoint = printer.statusEndpoint else {
             throw fail(String(format: tr("“%@” has no print status: it is a camera only, or a Bambu printer without its access code"), printer.name))
         }
-        return endpoint
+        return (printer.name, endpoint)
     }
 
     private static func fail(_ reason: String) -> ExitCode {

@@ -17,11 +17,16 @@ Endpoints: POST /detail     {"code":0,"message":"Success","detail":{…}}
                             while paused; cancel while printing or paused: `cancel`; else code 1),
                             {"cmd":"lightControl_cmd","args":{"status":"open"|"close"}}
                             code 2 for every command while busy (stdin "busy")
+           POST /uploadGcode  multipart part gcodeFile, headers serialNumber, checkCode, fileSize,
+                            printNow, levelingBeforePrint: the file stored (its hash,
+                            servercommon.Uploads); printNow: true starts it when ready (else code 2)
            GET anything     404
 stdin:  {"cmd":"set","detail":{…}}     deep-merged into /detail's `detail`
         {"cmd":"busy","on":B}          /control answers code 2 while on
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
+        {"cmd":"upload_rate","bytes_per_second":N|null}   uploads read that slowly
 stdout: {"event":"ready","port":N}
+        {"event":"upload","name":N,"fields":{},"size":S,"sha256":H,"complete":B}   an upload received
         {"event":"request","method":"POST","path":P,"authorized":B,"serial":S,"payload":…}   every
             request before it is answered; the check code never, only whether it matched
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
@@ -71,6 +76,14 @@ class Printer:
         with self.lock:
             deep_merge(self.detail, changes)
 
+    def start(self, name):
+        """Prints the uploaded file `name` when the printer is ready; False when it is not."""
+        with self.lock:
+            if self.busy or self.detail["status"] not in ("ready", "completed", "cancel"):
+                return False
+            self.detail.update(status="printing", printFileName=name, printProgress=0.0)
+            return True
+
     def control(self, payload):
         cmd = payload.get("cmd") if isinstance(payload, dict) else None
         args = payload.get("args") if isinstance(payload, dict) and isinstance(payload.get("args"), dict) else {}
@@ -101,6 +114,11 @@ class Handler(JsonApiHandler):
     garbage = b'{"code":0,"detail": {nonsense'
 
     def do_POST(self):
+        if urlsplit(self.path).path == "/uploadGcode":
+            # The upload's serial number and check code come as headers (ff-5mp-api's UploadFile).
+            self.body = {"serialNumber": self.headers.get("serialNumber", ""), "checkCode": self.headers.get("checkCode", "")}
+            self.receive_upload("/uploadGcode", "gcodeFile")
+            return
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(min(length, self.MAX_POST)) if length > 0 else b""
         try:
@@ -117,6 +135,15 @@ class Handler(JsonApiHandler):
             self.respond(mode, size, authorized, url)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+    def uploaded(self, _path, _fields, name, record):
+        """The printer's answer to an upload: code 0, and with printNow: true the print started
+        when the printer is ready; its fileSize header must be the size received."""
+        if self.headers.get("fileSize") != str(record["size"]):
+            return 200, {"code": 1, "message": "File size mismatch"}
+        if self.headers.get("printNow") == "true" and not self.server.printer.start(name):
+            return 200, {"code": 2, "message": "Printer busy"}
+        return 200, {"code": 0, "message": "Success"}
 
     def authorized(self):
         body = self.body if isinstance(self.body, dict) else {}

@@ -25,13 +25,10 @@ Endpoints: GET /printer/objects/query?OBJ[=attr,attr]&…   result.status of the
                                                            the spool as Spoolman answers (v2: result.response /
                                                            result.error; v1: result is Spoolman's answer)
            GET /server/history/list[?limit=N&order=desc]  result.count, result.jobs (the stdin "history" jobs)
-           POST /server/files/upload (multipart: file, root, print)   the file streamed to a temporary
-                                                   file (never whole in memory), then an "upload" event
-                                                   with its name, size and sha256; print=true while
-                                                   the printer is free starts it (print_stats.state
-                                                   printing, filename); result as Moonraker's
-                                                   (item, print_started, action)
-           DELETE /server/files/gcodes/PATH               a "delete" event; result.item
+           POST /server/files/upload (multipart: root, print, then file)  the file received and
+                                                   stored (its hash, servercommon.Uploads); print=true
+                                                   starts it when the printer is free
+           DELETE /server/files/gcodes/NAME                deletes a stored (or partial) upload
            anything else                                   404 (Moonraker's error JSON)
 stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer objects
         {"cmd":"webcams","list":[…]}          replaces the webcam list
@@ -43,25 +40,22 @@ stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer ob
         {"cmd":"history","jobs":[…]}          replaces the job history (GET /server/history/list?limit=N:
                                               result.count and the first N jobs, newest first as given)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
-        {"cmd":"upload_rate","bytes_per_second":N}   reads uploads at most that fast (0: at once)
+        {"cmd":"upload_rate","bytes_per_second":N|null}   uploads read that slowly (servercommon.Uploads)
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
                                               before answering
-        {"event":"upload","filename":F,"size":N,"sha256":H,"print":B,"print_started":B}
-        {"event":"upload_aborted","received":N}   the client closed an upload before its end
+        {"event":"upload","name":N,"fields":{…},"size":S,"sha256":H,"complete":B}   an upload received
+        {"event":"deleted","name":N}          a stored file deleted
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
 import argparse
 import copy
-import hashlib
-import mmap
-import tempfile
 import json
 import os
 import sys
 import threading
 import time
-from urllib.parse import parse_qs, parse_qsl, unquote
+from urllib.parse import parse_qs, parse_qsl, unquote, urlsplit
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -179,7 +173,6 @@ class Printer:
         self.metadata = {}  # file name → its metadata
         self.files = {}  # path under gcodes/ → bytes
         self.history = []  # Moonraker's job history, newest first
-        self.upload_rate = 0  # bytes a second an upload is read at (0: as fast as it comes)
 
     def add_thumbnail(self, command):
         """Gives file `filename` a W x H thumbnail and a 32 x 32 one, as a slicer embeds them and
@@ -239,14 +232,14 @@ class Printer:
             stats["state"] = leads_to
         return 200, {"result": "ok"}
 
-    def uploaded(self, filename, start):
-        """A file stored; started when asked and the printer is free. Whether it started."""
+    def start(self, name):
+        """Starts printing file `name` when the printer is free; False when it is not."""
         with self.lock:
             stats = self.status["print_stats"]
-            if not start or stats["state"] not in ("standby", "complete", "cancelled", "error"):
+            if stats["state"] in ("printing", "paused"):
                 return False
-            stats["state"] = "printing"
-            stats["filename"] = filename
+            stats.update(state="printing", filename=name, print_duration=0.0, total_duration=0.0)
+            self.status["virtual_sdcard"].update(file_path=name, is_active=True, progress=0.0)
             return True
 
     def history_list(self, query):
@@ -294,41 +287,6 @@ class Printer:
             return 200, {"result": copy.deepcopy(spool)}
 
 
-def multipart_parts(spool, boundary):
-    """The text fields of a multipart body in `spool` and its file part's (name, size, sha256),
-    read through mmap: the file is never whole in memory."""
-    fields, upload = {}, None
-    if not boundary or spool.tell() == 0:
-        return fields, upload
-    with mmap.mmap(spool.fileno(), 0, access=mmap.ACCESS_READ) as body:
-        delimiter = b"--" + boundary
-        start = body.find(delimiter)
-        while start >= 0:
-            header_start = start + len(delimiter)
-            if body[header_start:header_start + 2] == b"--":
-                break
-            header_end = body.find(b"\r\n\r\n", header_start)
-            if header_end < 0:
-                break
-            headers = body[header_start:header_end].decode("utf-8", "replace")
-            content_start = header_end + 4
-            end = body.find(b"\r\n" + delimiter, content_start)
-            if end < 0:
-                break
-            disposition = next((line for line in headers.split("\r\n") if line.lower().startswith("content-disposition")), "")
-            params = dict(part.strip().split("=", 1) for part in disposition.split(";")[1:] if "=" in part)
-            name = params.get("name", "").strip('"')
-            if "filename" in params:
-                digest = hashlib.sha256()
-                for offset in range(content_start, end, 1 << 20):
-                    digest.update(body[offset:min(end, offset + (1 << 20))])
-                upload = (params["filename"].strip('"'), end - content_start, digest.hexdigest())
-            else:
-                fields[name] = body[content_start:end].decode("utf-8", "replace")
-            start = end + 2
-    return fields, upload
-
-
 def moonraker_error(status):
     return {"error": {"code": status, "message": REASONS.get(status, "Error"), "traceback": ""}}
 
@@ -373,42 +331,29 @@ class Handler(JsonApiHandler):
         else:
             super().respond(mode, size, authorized, url)
 
-    def do_POST(self):
-        if not self.path.startswith("/server/files/upload"):
-            return super().do_POST()
-        emit(event="request", method="POST", path=self.path, authorized=self.authorized())
-        if not self.authorized():
-            return self.send_json(*self.unauthorized())
-        length = int(self.headers.get("Content-Length") or 0)
-        boundary = self.headers.get("Content-Type", "").partition("boundary=")[2].strip('"').encode()
-        rate = self.server.printer.upload_rate
-        with tempfile.TemporaryFile() as spool:
-            received = 0
-            while received < length:
-                chunk = self.rfile.read(min(256 * 1024 if not rate else max(1, rate // 10), length - received))
-                if not chunk:
-                    emit(event="upload_aborted", received=received)
-                    self.close_connection = True
-                    return
-                spool.write(chunk)
-                received += len(chunk)
-                if rate:
-                    time.sleep(len(chunk) / rate)
-            spool.flush()
-            fields, upload = multipart_parts(spool, boundary)
-        if upload is None:
-            return self.send_json(400, moonraker_error(400))
-        filename, size, digest = upload
-        start = fields.get("print") == "true"
-        started = self.server.printer.uploaded(filename, start)
-        emit(event="upload", filename=filename, size=size, sha256=digest, print=start, print_started=started)
-        self.send_json(201, {"result": {"item": {"path": filename, "root": fields.get("root", "gcodes")},
-                                        "print_started": started, "print_queued": False, "action": "create_file"}})
+    def upload_field(self, path):
+        return "file" if path == "/server/files/upload" else None
+
+    def uploaded(self, _path, fields, name, record):
+        """Moonraker's answer to an upload: the file stored under gcodes/, and printed at once
+        with print=true when the printer is free (as its file manager does)."""
+        started = fields.get("print") == "true" and self.server.printer.start(name)
+        return 201, {"result": {"item": {"path": name, "root": fields.get("root", "gcodes"), "size": record["size"]},
+                                "print_started": started, "print_queued": False, "action": "create_file"}}
 
     def do_DELETE(self):
-        emit(event="request", method="DELETE", path=self.path, authorized=self.authorized())
-        emit(event="delete", path=unquote(self.path))
-        self.send_json(200, {"result": {"item": {"path": self.path, "root": "gcodes"}, "action": "delete_file"}})
+        authorized = self.authorized()
+        emit(event="request", method="DELETE", path=self.path, authorized=authorized)
+        prefix = "/server/files/gcodes/"
+        url = urlsplit(self.path)
+        if not authorized:
+            self.send_json(*self.unauthorized())
+        elif url.path.startswith(prefix) and self.server.uploads.delete(unquote(url.path[len(prefix):])):
+            emit(event="deleted", name=unquote(url.path[len(prefix):]))
+            self.send_json(200, {"result": {"item": {"path": unquote(url.path[len(prefix):]), "root": "gcodes"},
+                                            "action": "delete_file"}})
+        else:
+            self.send_json(404, moonraker_error(404))
 
     def answer_post(self, path, body):
         if path in PRINT_COMMANDS:
@@ -434,9 +379,6 @@ def handle_command(server, command):
         emit(event="done", cmd=name)
     elif name == "thumbnail":
         server.printer.add_thumbnail(command)
-        emit(event="done", cmd=name)
-    elif name == "upload_rate":
-        server.printer.upload_rate = int(command.get("bytes_per_second") or 0)
         emit(event="done", cmd=name)
     elif name == "mode":
         emit(event="done", cmd=name, **server.faults.apply(command))

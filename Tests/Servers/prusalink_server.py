@@ -16,11 +16,16 @@ Endpoints: GET /api/version, /api/v1/info, /api/v1/status
            PUT /api/v1/job/ID/pause       204 while PRINTING (→ PAUSED), else 409
            PUT /api/v1/job/ID/resume      204 while PAUSED (→ PRINTING), else 409
            DELETE /api/v1/job/ID          204 while PRINTING or PAUSED (→ STOPPED), else 409
+           PUT /api/v1/files/usb/NAME     the file as the body, stored (its hash, servercommon.Uploads);
+                                          Print-After-Upload: ?1 starts it (409 when the printer is busy)
+           DELETE /api/v1/files/usb/NAME  deletes a stored (or partial) file
 stdin:  {"cmd":"set","printer":{…},"job":{…}|null}   deep-merges the printer fields; "job" null ends it
         {"cmd":"thumbnail","width":W,"height":H[,"garbage":true]}   the job's thumbnail
         {"cmd":"expire"}                  every nonce given so far is stale from now on
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
+        {"cmd":"upload_rate","bytes_per_second":N|null}   uploads read that slowly
 stdout: {"event":"ready","port":N}
+        {"event":"upload","name":N,"fields":{},"size":S,"sha256":H,"complete":B}   {"event":"deleted","name":N}
         {"event":"request","method":M,"path":P,"authorized":B,"auth":"digest"|"apikey"|null,"stale":B}
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
@@ -43,6 +48,7 @@ from servercommon import (GARBAGE_PICTURE, JsonApiHandler, add_common_args, deep
 NAME = "prusalink_server"
 REALM = "Printer API"
 USER = "maker"
+UPLOADS = "/api/v1/files/usb/"
 STATES = ("IDLE", "BUSY", "PRINTING", "PAUSED", "FINISHED", "STOPPED", "ERROR", "ATTENTION", "READY")
 
 
@@ -80,6 +86,16 @@ class Printer:
                     name = self.job["file"].get("name")
                     self.job["file"]["refs"] = {"icon": f"/thumb/s/usb/{name}", "thumbnail": f"/thumb/l/usb/{name}",
                                                 "download": f"/usb/{name}"}
+
+    def start(self, name):
+        """Starts printing the uploaded file `name` when the printer is free; False when not."""
+        with self.lock:
+            busy = self.printer.get("state") in ("PRINTING", "PAUSED", "BUSY")
+        if busy:
+            return False
+        self.set({"printer": {"state": "PRINTING"}, "job": None})
+        self.set({"job": {"file": {"name": name, "display_name": name, "path": "/usb"}}})
+        return True
 
     def status(self):
         with self.lock:
@@ -207,12 +223,35 @@ class Handler(JsonApiHandler):
         self.handle_request("GET")
 
     def do_PUT(self):
+        path = urlsplit(self.path).path
+        if path.startswith(UPLOADS):
+            self.receive_upload(path, None, unquote(path[len(UPLOADS):]))
+            return
         length = int(self.headers.get("Content-Length") or 0)
         if length > 0:
             self.rfile.read(min(length, self.MAX_POST))
         self.handle_request("PUT")
 
+    def uploaded(self, _path, _fields, name, _record):
+        """The firmware's answer to a file PUT: 201, and with Print-After-Upload: ?1 the print
+        started when the printer is free (409 when it is not)."""
+        if self.headers.get("Print-After-Upload") == "?1" and not self.server.printer.start(name):
+            return 409, {"title": "Conflict", "message": "Printer is busy"}
+        return 201, None
+
     def do_DELETE(self):
+        path = urlsplit(self.path).path
+        if path.startswith(UPLOADS):
+            authorized = self.authorized()
+            emit(event="request", method="DELETE", path=self.path, authorized=authorized, auth=self.auth_how, stale=self.auth_stale)
+            if not authorized:
+                self.send_json(*self.unauthorized())
+            elif self.server.uploads.delete(unquote(path[len(UPLOADS):])):
+                emit(event="deleted", name=unquote(path[len(UPLOADS):]))
+                self.send_json(204, None)
+            else:
+                self.send_json(404, {"title": "Not Found", "message": "Not Found"})
+            return
         self.handle_request("DELETE")
 
     def reply(self, url):

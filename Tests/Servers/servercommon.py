@@ -9,10 +9,12 @@ they run (a printer whose state changes) read JSON commands from that same stdin
 Stdlib only; any python3 works.
 """
 import copy
+import hashlib
 import hmac
 import json
 import os
 import queue
+import re
 import signal
 import socket
 import struct
@@ -23,7 +25,7 @@ import time
 import traceback
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 _stdout_lock = threading.Lock()
 
@@ -257,7 +259,14 @@ def serve_http_commands(name, server, handle_command):
     ({"event":"ready"}), hands each stdin command to `handle_command(server, command)` until EOF or
     a signal (serve_commands), then stops it."""
     emit(event="ready", port=server.server_address[1])
-    serve_commands(name, lambda command: handle_command(server, command))
+
+    def handle(command):
+        if command.get("cmd") == "upload_rate":  # every fake printer's uploads (Uploads)
+            server.uploads.rate = command.get("bytes_per_second")
+            emit(event="done", cmd="upload_rate")
+        else:
+            handle_command(server, command)
+    serve_commands(name, handle)
     stop_http_server(server)
 
 
@@ -359,7 +368,49 @@ class JsonApiHandler(BaseHTTPRequestHandler):
 
     MAX_POST = 64 * 1024
 
+    def upload_field(self, _path):
+        """For an upload endpoint (a POST of a file, multipart): the part the file is in; None for
+        every other path."""
+        return None
+
+    def uploaded(self, _path, _fields, _name, _record):
+        """The answer (status, body) to an upload received whole."""
+        return 201, {}
+
+    def receive_upload(self, path, field, name=None):
+        """Receives a file (`Uploads.receive`) behind the usual authorization, prints
+        {"event":"upload","name":N,"fields":{…},"size":S,"sha256":H,"complete":B} and answers with
+        uploaded(); an upload that broke off gets no answer."""
+        authorized = self.authorized()
+        emit(event="request", method=self.command, path=self.path, authorized=authorized)
+        if not authorized:
+            self.close_connection = True
+            self.send_json(*self.unauthorized())
+            return
+        length = int(self.headers.get("Content-Length") or 0)
+        try:
+            fields, name, record = self.server.uploads.receive(self.rfile, length, self.headers.get("Content-Type"),
+                                                               field, name)
+        except ValueError as error:
+            self.close_connection = True
+            self.send_json(400, {"error": str(error)})
+            return
+        with self.server.uploads.lock:
+            record = dict(record)
+        emit(event="upload", name=name, fields=fields, **record)
+        if not record["complete"]:
+            self.close_connection = True
+            return
+        try:
+            self.send_json(*self.uploaded(path, fields, name, record))
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def do_POST(self):
+        field = self.upload_field(urlsplit(self.path).path)
+        if field is not None:
+            self.receive_upload(urlsplit(self.path).path, field)
+            return
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(min(length, self.MAX_POST)) if length > 0 else b""
         try:
@@ -465,6 +516,98 @@ def start_http_server(name, cfg, handler_class):
     except OSError as error:
         log(name, f"cannot listen on {cfg.bind}:{cfg.port}: {error.strerror or error}")
         sys.exit(1)
-    server.cfg, server.stopping, server.faults = cfg, False, FaultModes()
+    server.cfg, server.stopping, server.faults, server.uploads = cfg, False, FaultModes(), Uploads()
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
     return server
+
+
+class Uploads:
+    """Files a fake printer received by upload, as a printer stores them: name → {"size",
+    "sha256", "complete"}, kept (their hash, never their bytes) even when the upload broke off, as
+    a printer writing straight to its storage keeps a partial file until it is deleted.  `rate`
+    (bytes a second, None: as fast as they come, set by the stdin command {"cmd":"upload_rate",
+    "bytes_per_second":N}) slows the reading so a test can cancel an upload half-way."""
+    CHUNK = 256 * 1024
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.files = {}
+        self.rate = None
+
+    def delete(self, name):
+        with self.lock:
+            return self.files.pop(name, None) is not None
+
+    def receive(self, rfile, length, content_type, field, name=None):
+        """Reads a body of `length` bytes: multipart/form-data with the file in part `field` (its
+        text fields before it), or with `field` None the raw file called `name`.  Returns
+        (fields, name, record); record["complete"] is False when the body ended early."""
+        fields, start, head = {}, 0, b""
+        if field is not None:
+            fields, name, head, start = self._fields(rfile, length, content_type, field)
+        trailer = len(_multipart_trailer(content_type)) if field is not None else 0
+        size = length - start - trailer
+        digest, received = hashlib.sha256(), 0
+        record = {"size": 0, "sha256": "", "complete": False}
+        with self.lock:
+            self.files[name] = record
+        pending = head[:size]
+        while True:
+            if pending:
+                digest.update(pending)
+                received += len(pending)
+                with self.lock:
+                    record.update(size=received, sha256=digest.hexdigest())
+                if self.rate:
+                    time.sleep(len(pending) / self.rate)
+            if received >= size:
+                break
+            try:
+                pending = rfile.read(min(self.CHUNK, size - received))
+            except (ConnectionResetError, OSError):
+                pending = b""
+            if not pending:
+                return fields, name, record
+        rest = head[size:]
+        if trailer:
+            rest += rfile.read(trailer - len(rest)) if len(rest) < trailer else b""
+            if rest != _multipart_trailer(content_type):
+                return fields, name, record
+        with self.lock:
+            record["complete"] = True
+        return fields, name, record
+
+    @staticmethod
+    def _fields(rfile, length, content_type, field):
+        """The text parts before the file part `field`: (fields, file name, the file's first bytes
+        read with them, where in the body the file begins)."""
+        boundary = b"--" + _boundary(content_type)
+        data, offset, read, fields = b"", 0, 0, {}  # data: what is not parsed yet, from body offset `offset`
+        while True:
+            end = data.find(b"\r\n\r\n")
+            is_file = end >= 0 and b'filename="' in data[:end]
+            close = data.find(b"\r\n" + boundary, end) if end >= 0 else -1
+            if end < 0 or (not is_file and close < 0):
+                more = rfile.read(min(64 * 1024, length - read))
+                if not more:
+                    raise ValueError("the multipart body ended before its file part")
+                data, read = data + more, read + len(more)
+                continue
+            part = dict(re.findall(r'(filename|name)="([^"]*)"', data[:end].decode("utf-8", "replace")))
+            if is_file:
+                if part.get("name") != field:
+                    raise ValueError(f"the file is in part {part.get('name')!r}, not {field!r}")
+                return fields, unquote(part["filename"]), data[end + 4:], offset + end + 4
+            fields[part.get("name", "")] = data[end + 4:close].decode("utf-8", "replace")
+            offset, data = offset + close + 2, data[close + 2:]
+
+
+def _boundary(content_type):
+    match = re.search(r"boundary=\"?([^\";]+)", content_type or "")
+    if not match:
+        raise ValueError("no multipart boundary")
+    return match.group(1).encode()
+
+
+def _multipart_trailer(content_type):
+    return b"\r\n--" + _boundary(content_type) + b"--\r\n"

@@ -19,8 +19,11 @@ extension HTTPStatusAPI {
     /// Sends `file` to `path` with `method` as `form` says, with `extra` headers beside the key;
     /// after a cancel (or a failure once bytes went), sends `DELETE` to `removal` (the file's path on
     /// the printer) when there is one.
+    /// `judge` reads the printer's answer, keeping `secrets` out of its words (by default as a
+    /// command's: its status).
     func upload(_ file: PrintFile, to path: String, method: String = "POST", form: UploadForm, extra: [(String, String)] = [],
-                removal: String?, stop: StopSignal, progress: @escaping @Sendable (UploadProgress) -> Void) -> UploadOutcome {
+                removal: String?, stop: StopSignal, progress: @escaping @Sendable (UploadProgress) -> Void,
+                judge: (HTTPFetch.Answer, _ secrets: [String]) -> UploadOutcome = HTTPStatusAPI.judge) -> UploadOutcome {
         guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else { return .failed(.protocolError("bad path")) }
         let body: HTTPUpload.Body
         switch form {
@@ -37,15 +40,21 @@ extension HTTPStatusAPI {
                 moved = true
                 progress(UploadProgress(sent: $0, total: total))
             }
-            switch Self.outcome(reply, secrets: secrets) {
-            case .done: return .started
-            case .failed(let failure): return .failed(failure)
-            case .refused(let reason): return .refused(reason ?? String(format: tr("HTTP status %ld"), reply.status))
-            default: return .refused(String(format: tr("HTTP status %ld"), reply.status))
-            }
+            return judge(reply, secrets)
         } catch {
             if moved { removal.map(remove) }
             return stop.isStopped ? .cancelled : .failed(StatusFailure(error.failure))
+        }
+    }
+
+    /// An upload's answer read as a command's: 2xx started, 401/403 a rejected key, 404 no such
+    /// API, another status a refusal with the printer's reason.
+    static func judge(_ reply: HTTPFetch.Answer, secrets: [String]) -> UploadOutcome {
+        switch outcome(reply, secrets: secrets) {
+        case .done: return .started
+        case .failed(let failure): return .failed(failure)
+        case .refused(let reason?): return .refused(reason)
+        default: return .refused(String(format: tr("HTTP status %ld"), reply.status))
         }
     }
 

@@ -18,6 +18,17 @@ public final class PrintFileSending: @unchecked Sendable {
         public let secondsLeft: TimeInterval?
 
         public var fraction: Double { total > 0 ? min(1, Double(sent) / Double(total)) : 0 }
+
+        /// "12 MB of 30 MB — 5.1 MB/s, 4 s left" (without the speed before it is known).
+        public var summary: String {
+            let sizes = String(format: tr("%@ of %@"), ByteCountFormatter.string(fromByteCount: sent, countStyle: .file),
+                               ByteCountFormatter.string(fromByteCount: total, countStyle: .file))
+            guard let bytesPerSecond, let secondsLeft else { return sizes }
+            let speed = String(format: tr("%@/s"), ByteCountFormatter.string(fromByteCount: Int64(bytesPerSecond), countStyle: .file))
+            let left = secondsLeft < 60 ? String(format: tr("%d s left"), Int(secondsLeft.rounded(.up)))
+                : String(format: tr("%@ left"), StatusText.duration(secondsLeft))
+            return String(format: tr("%@ — %@, %@"), sizes, speed, left)
+        }
     }
 
     /// How it ended, in the user's words.
@@ -35,6 +46,11 @@ public final class PrintFileSending: @unchecked Sendable {
 
         public let kind: Kind
         public let message: String
+
+        public init(kind: Kind, message: String) {
+            self.kind = kind
+            self.message = message
+        }
     }
 
     public let file: PrintFile
@@ -86,9 +102,22 @@ public final class PrintFileSending: @unchecked Sendable {
         case .refused(let reason):
             return Result(kind: .refused, message: String(format: tr("The printer refused the file: %@"), reason))
         case .failed(let failure):
-            return Result(kind: .failed, message: String(format: tr("The file was not sent: %@"), failure.userMessage))
+            return Result(kind: .failed, message: String(format: tr("The file was not sent: %@"), Self.words(for: failure)))
         case .cancelled:
             return cancelled
+        }
+    }
+
+    /// Why an upload failed, in the user's terms (a status failure's words speak of the status).
+    private static func words(for failure: StatusFailure) -> String {
+        switch failure {
+        case .authRejected, .credentialsRejected:
+            return tr("the printer rejected the access code or API key — check it in the printer's settings.")
+        case .timeout: return tr("the printer did not answer in time.")
+        case .refused: return tr("the printer refused the connection.")
+        case .notFound: return tr("the printer takes no files at that address.")
+        case .protocolError(let detail): return String(format: tr("the printer's answer could not be understood (%@)."), detail)
+        case .loginRequired, .missingSerial: return failure.userMessage
         }
     }
 

@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `layerwatch print FILE TARGET…` as a user runs it against the Moonraker fake (which stores what
+/// it receives and starts it): the file reaches several printers in parallel, whole, and each then
+/// reports printing it; it asks on a terminal (a real pseudo-terminal through `script`) and sends
+/// nothing when told no, nor without `--yes` off a terminal; a busy printer is refused before a
+/// byte goes while the others print, and the exit is non-zero.
+final class PrintFileCommandTests: XCTestCase {
+    private func moonraker() throws -> TestServer {
+        let server = try TestServer(script: "moonraker_server.py", arguments: [])
+        addTeardownBlock { server.stop() }
+        return server
+    }
+
+    /// The printers.json of saved Klipper printers `names` on `servers`; no keyring.
+    private func savedPrinters(_ names: [String], on servers: [TestServer]) throws -> [String: String] {
+        let config = try makeTemporaryDirectory()
+        let folder = config.appendingPathComponent("layerwatch")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let printers = zip(names, servers).map { name, server -> [String: Any] in
+            ["id": UUID().uuidString, "name": name, "kind": "klipper", "host": "127.0.0.1", "apiPort": server.port]
+        }
+        try JSONSerialization.data(withJSONObject: ["formatVersion": 3, "printers": printers])
+            .write(to: folder.appendingPathComponent("printers.json"))
+        return ["XDG_CONFIG_HOME": config.path, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]
+    }
+
+    private func uploads(_ server: TestServer) -> [TestServer.Event] {
+        server.events(named: "request").filter { $0.string("path") == "/server/files/upload" }
+    }
+
+    func testTheFileReachesEveryPrinterWholeAndEachPrintsIt() throws {
+        let (voron, trident) = (try moonraker(), try moonraker())
+        let environment = try savedPrinters(["Voron", "Trident"], on: [voron, trident])
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 2_000_000)
+        let run = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "Trident", "--yes"], environment: environment)
+
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("Voron — Printing “gear.gcode”."), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Trident — Printing “gear.gcode”."), run.stdout)
+        let hash = try TestPrintFiles.sha256(file)
+        for printer in [voron, trident] {
+            XCTAssertEqual(printer.waitFor("upload")?.string("sha256"), hash, "each printer has the file's very bytes")
+            let status = try CommandRun.product("layerwatch", ["status", "moonraker://127.0.0.1:\(printer.port)", "--json"])
+            XCTAssertTrue(status.stdout.contains("\"state\":\"printing\"") && status.stdout.contains("gear.gcode"), status.stdout)
+        }
+    }
+
+    func testItAsksOnATerminalAndSendsNothingWithoutAYes() throws {
+        let printer = try moonraker()
+        let url = "moonraker://127.0.0.1:\(printer.port)"
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 10_000)
+
+        let piped = try CommandRun.product("layerwatch", ["print", file.path, url], input: "y\n")
+        XCTAssertEqual(piped.status, 2)
+        XCTAssertTrue(piped.stderr.contains("give --yes when standard input is not a terminal. Nothing was sent."), piped.stderr)
+
+        let onATerminal = ["/bin/sh", "-c", "exec /usr/bin/script -qec \"$0 $*\" /dev/null"]
+        let declined = try CommandRun.product("layerwatch", ["print", file.path, url], launcher: onATerminal, input: "n\n")
+        XCTAssertEqual(declined.status, 12, declined.stdout)
+        XCTAssertTrue(declined.stdout.contains("Print “gear.gcode” on 127.0.0.1? [y/N]"), declined.stdout)
+        XCTAssertTrue(declined.stdout.contains("Nothing was sent."), declined.stdout)
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertTrue(uploads(printer).isEmpty, "declined: nothing sent")
+
+        let accepted = try CommandRun.product("layerwatch", ["print", file.path, url], launcher: onATerminal, input: "y\n")
+        XCTAssertEqual(accepted.status, 0, accepted.stdout)
+        XCTAssertTrue(accepted.stdout.contains("127.0.0.1 — Printing “gear.gcode”."), accepted.stdout)
+        XCTAssertEqual(uploads(printer).count, 1)
+    }
+
+    func testABusyPrinterIsRefusedBeforeAByteWhileTheOthersPrint() throws {
+        let (busy, free) = (try moonraker(), try moonraker())
+        XCTAssertNotNil(busy.perform(["cmd": "set", "status": ["print_stats": ["state": "paused", "filename": "other.gcode"]]]))
+        let environment = try savedPrinters(["Voron", "Trident"], on: [busy, free])
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 100_000)
+        let run = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "Trident", "--yes"], environment: environment)
+
+        XCTAssertEqual(run.status, 11, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("Voron — “Voron” is paused: it can take a file when the print has ended."), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Trident — Printing “gear.gcode”."), run.stdout)
+        XCTAssertTrue(uploads(busy).isEmpty, "the busy printer got no byte")
+        XCTAssertEqual(free.waitFor("upload")?.fields["complete"] as? Bool, true)
+    }
+}
