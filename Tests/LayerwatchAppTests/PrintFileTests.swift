@@ -57,10 +57,11 @@ final class PrintFileTests: XCTestCase {
         return (url, try XCTUnwrap(String(takingGLibString: digest)))
     }
 
-    /// The uploads `server` stored: (file name, size, sha256, whether it started).
-    private func uploads(_ server: TestServer) -> [(name: String, size: Int, sha256: String, started: Bool)] {
+    /// The uploads `server` received: (file name, size, sha256, whether it came whole, whether print=true).
+    private func uploads(_ server: TestServer) -> [(name: String, size: Int, sha256: String, complete: Bool, print: Bool)] {
         server.events(named: "upload").map {
-            ($0.string("filename") ?? "", $0.int("size") ?? -1, $0.string("sha256") ?? "", ($0.fields["print_started"] as? Bool) ?? false)
+            ($0.string("name") ?? "", $0.int("size") ?? -1, $0.string("sha256") ?? "", ($0.fields["complete"] as? Bool) ?? false,
+             ($0.fields["fields"] as? [String: Any])?["print"] as? String == "true")
         }
     }
 
@@ -155,7 +156,7 @@ final class PrintFileTests: XCTestCase {
             XCTAssertEqual(upload.name, "bracket.gcode")
             XCTAssertEqual(upload.size, 3_000_000)
             XCTAssertEqual(upload.sha256, file.sha256)
-            XCTAssertTrue(upload.started)
+            XCTAssertTrue(upload.complete && upload.print)
             XCTAssertTrue(uploads(servers[0]).isEmpty, "not Anvil")
             XCTAssertEqual(app.statusHub.latest(printers[1].id)?.status?.state, .printing)
         }
@@ -242,14 +243,13 @@ final class PrintFileTests: XCTestCase {
             gtk_widget_activate(dialog.cancelButton)
             XCTAssertTrue(iterateMainContext(timeout: 10) { row.reasonText == "Cancelled: nothing was printed." }, "\(row.reasonText ?? "")")
             _ = iterateMainContext(timeout: 2) { false }
-            XCTAssertTrue(uploads(servers[0]).isEmpty, "the fake never got the whole file")
+            XCTAssertFalse(uploads(servers[0]).contains { $0.complete }, "the fake never got the whole file")
             XCTAssertEqual(app.statusHub.latest(printers[0].id)?.status?.state, .idle, "no print started")
             XCTAssertFalse(toastTitles(in: window.window).contains { $0.hasPrefix("Printing") })
             XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Close")
             gtk_widget_activate(dialog.cancelButton)
             XCTAssertTrue(iterateMainContext(timeout: 5) { app.printFiles.dialog == nil }, "Close closes it")
-            XCTAssertNotNil(servers[0].waitFor("delete", timeout: 10) { $0.string("path") == "/server/files/gcodes/slow.gcode" },
-                            "the partial file is removed")
+            XCTAssertNotNil(servers[0].waitFor("deleted", timeout: 15) { $0.string("name") == "slow.gcode" }, "the partial file is removed")
         }
     }
 
@@ -298,7 +298,8 @@ final class PrintFileTests: XCTestCase {
             for index in [0, 2] {
                 let upload = try XCTUnwrap(uploads(servers[index]).first, printers[index].name)
                 XCTAssertEqual(upload.sha256, file.sha256)
-                XCTAssertTrue(upload.started)
+                XCTAssertTrue(upload.complete && upload.print)
+                XCTAssertEqual(app.statusHub.latest(printers[index].id)?.status?.state, .printing)
             }
             XCTAssertTrue(uploads(servers[1]).isEmpty, "nothing sent to the busy Bolt")
             XCTAssertTrue(servers[1].events(named: "request").filter { $0.string("path")?.hasPrefix("/server/files/upload") == true }.isEmpty)

@@ -17,6 +17,7 @@ final class PrintTargetRow {
         case sending
         /// Sent; waiting for the printer to report the print.
         case starting
+        /// The printer reports the print.
         case printing
         /// Refused, failed or cancelled: why, in words.
         case ended(String)
@@ -45,6 +46,7 @@ final class PrintTargetRow {
             // A 16:9 box of a fixed size: the dialog is sized by its content.
             gtk_widget_set_size_request(surface.widget, pictureWidth, pictureWidth * 9 / 16)
             gtk_widget_set_halign(surface.widget, GTK_ALIGN_START)
+            gtk_widget_set_hexpand(surface.widget, false.gboolean)
             gtk_widget_add_css_class(surface.widget, "card")
             gtk_widget_set_overflow(surface.widget, GTK_OVERFLOW_HIDDEN)
             gtk_box_append(gcast(widget), surface.widget)
@@ -91,8 +93,9 @@ final class PrintTargetRow {
             gtk_progress_bar_set_fraction(gcast(bar), 1)
             showDetail(tr("Starting…"))
         case .printing:
+            // Its state line says it prints.
             gtk_widget_set_visible(bar, false.gboolean)
-            showDetail(tr("Printing"))
+            gtk_widget_set_visible(detail, false.gboolean)
         case .ended(let why):
             gtk_widget_set_visible(bar, false.gboolean)
             gtk_widget_set_visible(detail, false.gboolean)
