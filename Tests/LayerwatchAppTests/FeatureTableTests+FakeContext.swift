@@ -33,6 +33,7 @@ extension FeatureTableTests {
             "open-link": ("https://wiki.bambulab.com/en/hms/error-code", ["openLink(https://wiki.bambulab.com/en/hms/error-code)"]),
             "farm-view": (nil, ["showFarm(true)"]),
             "attention-first": (nil, ["setAttentionFirst(true)"]),
+            "select-printers": (nil, ["setFarmSelecting(true)"]),
         ]
         let expected = listed
         MainActor.assumeIsolated {
@@ -57,6 +58,8 @@ extension FeatureTableTests {
             "resume-print": (nil, ["send(resume)"]),
             "stop-print": (nil, ["send(stop)"]),
             "print-speed": ("sport", ["send(speed sport)"]),
+            "print-file": (nil, ["choosePrintFile"]),
+            "print-dropped-file": ("/tmp/Voron bracket.gcode", ["confirmPrint(Voron bracket.gcode)"]),
         ]
         let cameras: [(String, (target: String?, calls: [String]))] = (1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }
         let expected = listed.merging(cameras) { first, _ in first }
@@ -97,6 +100,9 @@ extension FeatureTableTests {
             printer.printControls = ["pause": .available, "resume": .available, "stop": .available, "speed standard": .available]
             expected.formUnion(["pause-print", "resume-print", "print-speed"])
             XCTAssertEqual(applying(), expected)
+            printer.endpoint = .demo
+            expected.formUnion(["print-file", "print-dropped-file"])
+            XCTAssertEqual(applying(), expected, "Print File wants a status connection")
             XCTAssertEqual(applying(), Set(Self.printerFeatures.map(\.name)), "every printer's feature applies somewhere")
         }
     }
@@ -133,7 +139,7 @@ extension FeatureTableTests {
             expected.insert("leave-fullscreen")
             XCTAssertEqual(enabled(), expected)
             context.isFarmShown = true
-            expected.insert("attention-first")
+            expected.formUnion(["attention-first", "select-printers"])
             XCTAssertEqual(enabled(), expected)
             XCTAssertEqual(enabled(), Set(Self.contextFeatures.map(\.name)), "every feature applies somewhere")
         }
@@ -165,6 +171,8 @@ extension FeatureTableTests {
             context.isFarmShown = true
             context.attentionFirst = true
             XCTAssertEqual(on(), ["farm-view", "attention-first"])
+            context.isFarmSelecting = true
+            XCTAssertEqual(on(), ["farm-view", "attention-first", "select-printers"])
             let speed = Feature.all.first { $0.name == "print-speed" }
             let printer = FakePrinterContext()
             XCTAssertEqual(speed?.choiceState?(printer), "", "no speed reported: no item marked")
