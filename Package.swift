@@ -32,6 +32,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // zlib: the deflate streams inside print files (binary G-code's metadata, a 3MF's entries)
+        // and the CRC-32 that checks them, for StatusKit's print file header.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
@@ -63,7 +70,7 @@ let package = Package(
         .target(name: "StreamKit", dependencies: ["CFFmpeg", "CPixels", "CWebRTC"]),
         .target(name: "GtkKit", dependencies: ["CGtk", "CLayerwatch"]),
         // Printers' live status (Bambu MQTT, Moonraker, OctoPrint, Creality's websocket): GTK-free, one client per printer.
-        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketGuard"]),
+        .target(name: "StatusKit", dependencies: ["StreamKit", "CMosquitto", "CSoup", "CWebSocketGuard", "CZlib"]),
         .target(name: "PrinterKit", dependencies: ["StreamKit", "StatusKit", "CSecret"]),
         // The print journal: every print a printer's status showed (start, pauses, alerts, end), kept
         // in SQLite off the main loop. GTK-free, for the app, its background stay and the CLI.

@@ -14,7 +14,7 @@
 #   scripts/install-deps.sh desktop — what `make install` needs (meson, validators)
 set -eu
 
-build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libsoup-3.0-dev libsqlite3-dev libmosquitto-dev libssl-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev
+build="pkg-config libgtk-4-dev libadwaita-1-dev libsecret-1-dev libsoup-3.0-dev libsqlite3-dev zlib1g-dev libmosquitto-dev libssl-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libx11-dev
        libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev libgstreamer-plugins-bad1.0-dev
        gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-nice"
 test="$build ffmpeg openssl mosquitto python3-paho-mqtt python3 python3-gi python3-yaml gir1.2-glib-2.0 gir1.2-gstreamer-1.0 gir1.2-gst-rtsp-server-1.0

@@ -18,10 +18,12 @@ public struct JobThumbnail: Equatable, Sendable {
         self.image = image
     }
 
-    /// The width and height a PNG's or JPEG's header declares, when both are from 1 to
+    /// The size the picture's header declares (`pictureSize(of:)`).
+    public var pictureSize: (width: Int, height: Int)? { Self.pictureSize(of: [UInt8](image)) }
+
+    /// The width and height the PNG or JPEG in `bytes` declares, when both are from 1 to
     /// `maximumSide`; nil for anything else.
-    public var pictureSize: (width: Int, height: Int)? {
-        let bytes = [UInt8](image)
+    static func pictureSize(of bytes: [UInt8]) -> (width: Int, height: Int)? {
         guard let size = Self.pngSize(bytes) ?? Self.jpegSize(bytes) else { return nil }
         let sides = 1...Self.maximumSide
         return sides.contains(size.width) && sides.contains(size.height) ? size : nil
