@@ -341,4 +341,45 @@ final class PrintFileTests: XCTestCase {
             XCTAssertFalse(app.isFarmSelecting)
         }
     }
+
+    func testTheConfirmationShowsWhatTheFileSaysAndAKindThePrinterCannotPrint() throws {
+        let (_, printers) = try moonrakers(["Anvil"])
+        let folder = try makeTemporaryDirectory()
+        let gcode = folder.appendingPathComponent("benchy.gcode"), project = folder.appendingPathComponent("plates.3mf")
+        // PrusaSlicer's comments: "estimated printing time (normal mode) = 1d 2h 3m 4s", a 160 x 120 PNG.
+        try PrintFiles.make("gcode", at: gcode, ["--style", "prusa", "--png", "160x120"])
+        let plates = try XCTUnwrap(try PrintFiles.make("3mf", at: project, ["--plates", "3"])["plates"] as? [[String: Any]])
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let anvil = try XCTUnwrap(window.farm.tile(id: printers[0].id))
+            gtk_widget_activate_action_variant(anvil.widget, "printer.print-dropped-file", g_variant_new_string(gcode.path))
+            let dialog = try XCTUnwrap(app.printFiles.dialog)
+            XCTAssertTrue(iterateMainContext(timeout: 10) { dialog.summary.header != nil }, "the header is read")
+            let details = dialog.summary.detailsText
+            XCTAssertTrue(details.contains(StatusText.duration(1 * 86400 + 2 * 3600 + 3 * 60 + 4) + " to print"), details)
+            XCTAssertTrue(details.contains("g of filament") && details.contains("PrusaSlicer"), details)
+            XCTAssertTrue(dialog.summary.showsThumbnail, "the slicer's thumbnail")
+            XCTAssertNil(dialog.rows[0].reasonText)
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-header")
+
+            // A 3MF project: its plates to choose from, and Klipper's refusal of the kind before Print.
+            gtk_widget_activate_action_variant(anvil.widget, "printer.print-dropped-file", g_variant_new_string(project.path))
+            let projectDialog = try XCTUnwrap(app.printFiles.dialog)
+            defer { gtk_window_destroy(gcast(projectDialog.window)) }
+            XCTAssertFalse(projectDialog === dialog, "one confirmation at a time")
+            XCTAssertTrue(iterateMainContext(timeout: 10) { projectDialog.summary.header != nil })
+            let chooser = try XCTUnwrap(descendants(of: projectDialog.window).first { String(cString: gtk_widget_get_css_name($0)) == "dropdown" })
+            let model = try XCTUnwrap(gtk_drop_down_get_model(gcast(chooser)))
+            XCTAssertEqual((0..<g_list_model_get_n_items(model)).map { String(cString: gtk_string_list_get_string(gcast(model), $0)) },
+                           plates.map { "Plate \($0["number"] as? Int ?? 0)" })
+            gtk_drop_down_set_selected(gcast(chooser), 1)
+            XCTAssertEqual(projectDialog.summary.plate, 2)
+            XCTAssertEqual(projectDialog.rows[0].reasonText, "Klipper prints G-code files, not 3MF projects")
+            XCTAssertFalse(Bool(gboolean: gtk_widget_get_sensitive(projectDialog.printButton)))
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-3mf-refused")
+        }
+    }
 }

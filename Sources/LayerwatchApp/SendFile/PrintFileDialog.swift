@@ -15,6 +15,8 @@ final class PrintFileDialog {
     let window: UnsafeMutablePointer<GtkWidget>
     let file: PrintFile
     private(set) var rows: [PrintTargetRow] = []
+    /// The file: its name, size, what its header says, the plate.
+    let summary: PrintFileSummary
     let printButton = gtk_button_new_with_mnemonic(tr("_Print"))!
     let cancelButton = gtk_button_new_with_mnemonic(tr("_Cancel"))!
     private let hub: PrinterStatusHub
@@ -31,6 +33,7 @@ final class PrintFileDialog {
          toast: @escaping @MainActor (String) -> Void) {
         self.file = file
         self.hub = hub
+        summary = PrintFileSummary(file)
         self.toast = toast
         window = adw_window_new()
         gtk_window_set_title(gcast(window), tr("Print File"))
@@ -55,7 +58,7 @@ final class PrintFileDialog {
         rows = targets.map { PrintTargetRow($0, pictureWidth: targets.count == 1 ? 512 : 192) }
         for row in rows { gtk_box_append(gcast(list), row.widget) }
         gtk_box_append(gcast(content), list)
-        gtk_box_append(gcast(content), Self.fileBox(file))
+        gtk_box_append(gcast(content), summary.widget)
         let body = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(gcast(body), header)
         if targets.count == 1 {
@@ -126,7 +129,7 @@ final class PrintFileDialog {
 
     /// The file's sending to `target`; nil while it has no status connection.
     private func sending(to target: PrintTarget) -> PrintFileSending? {
-        hub.endpoint(of: target.printerID).map { PrintFileSending(file: file, printer: target.name, endpoint: $0) }
+        hub.endpoint(of: target.printerID).map { PrintFileSending(file: file, printer: target.name, endpoint: $0, plate: summary.plate) }
     }
 
     private func ended(_ row: PrintTargetRow, _ result: PrintFileSending.Result) {
@@ -168,15 +171,5 @@ final class PrintFileDialog {
         let over = sent && !rows.contains { $0.stage == .sending || $0.stage == .starting }
         gtk_button_set_use_underline(gcast(cancelButton), true.gboolean)
         gtk_button_set_label(gcast(cancelButton), over ? tr("_Close") : tr("_Cancel"))
-    }
-
-    /// The file: its name and size.
-    private static func fileBox(_ file: PrintFile) -> UnsafeMutablePointer<GtkWidget> {
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
-        let name = makeLabel(file.name, classes: ["heading"], leading: true)
-        gtk_label_set_ellipsize(gcast(name), PANGO_ELLIPSIZE_MIDDLE)
-        gtk_box_append(gcast(box), name)
-        gtk_box_append(gcast(box), makeLabel(PrintTargetRow.size(file.size), classes: ["dim-label"], leading: true))
-        return box
     }
 }
