@@ -374,8 +374,13 @@ final class PrintFileTests: XCTestCase {
             let model = try XCTUnwrap(gtk_drop_down_get_model(gcast(chooser)))
             XCTAssertEqual((0..<g_list_model_get_n_items(model)).map { String(cString: gtk_string_list_get_string(gcast(model), $0)) },
                            plates.map { "Plate \($0["number"] as? Int ?? 0)" })
+            @MainActor func says(_ plate: [String: Any]) -> Bool {
+                projectDialog.summary.detailsText.contains(StatusText.duration(TimeInterval(plate["seconds"] as? Int ?? 0)) + " to print")
+            }
+            XCTAssertTrue(says(plates[0]), "the first plate's time: \(projectDialog.summary.detailsText)")
             gtk_drop_down_set_selected(gcast(chooser), 1)
             XCTAssertEqual(projectDialog.summary.plate, 2)
+            XCTAssertTrue(says(plates[1]), "the chosen plate's: \(projectDialog.summary.detailsText)")
             XCTAssertEqual(projectDialog.rows[0].reasonText, "Klipper prints G-code files, not 3MF projects")
             XCTAssertFalse(Bool(gboolean: gtk_widget_get_sensitive(projectDialog.printButton)))
             _ = iterateMainContext(timeout: 1) { false }

@@ -19,6 +19,7 @@ final class PrintFileSummary {
     private let text = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
     private var plates: [Int] = []
     private var texture: GObjectRef<OpaquePointer>?
+    private var size: Int64 = 0
 
     init(_ file: PrintFile) {
         widget = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)
@@ -47,28 +48,39 @@ final class PrintFileSummary {
 
     private func show(_ header: PrintFileHeader, of file: PrintFile) {
         self.header = header
-        var parts = [PrintTargetRow.size(file.size)]
-        if let seconds = header.printSeconds {
+        size = file.size
+        plates = header.plates.filter(\.isSliced).map(\.number)
+        if let first = plates.first { plate = first }
+        describe(seconds: header.printSeconds, grams: header.filamentGrams, millimetres: header.filamentMillimetres,
+                 thumbnail: header.thumbnail)
+        if plates.count > 1 { addPlateChooser() }
+    }
+
+    /// Shows the chosen plate's time, filament and picture (a project's header gives its first's).
+    private func showPlate() {
+        guard let header, let chosen = header.plates.first(where: { $0.number == plate }) else { return }
+        describe(seconds: chosen.printSeconds, grams: chosen.filamentGrams, millimetres: chosen.filamentMillimetres,
+                 thumbnail: chosen.thumbnail ?? header.thumbnail)
+    }
+
+    private func describe(seconds: Int?, grams: Double?, millimetres: Double?, thumbnail: PrintFileThumbnail?) {
+        var parts = [PrintTargetRow.size(size)]
+        if let seconds {
             // TRANSLATORS: the slicer's estimate of a print's time ("2 h 05 min to print").
             parts.append(String(format: tr("%@ to print"), StatusText.duration(TimeInterval(seconds))))
         }
-        if let grams = header.filamentGrams {
+        if let grams {
             // TRANSLATORS: the filament a print uses, by weight.
             parts.append(String(format: tr("%d g of filament"), PrinterNumber.rounded(grams)))
-        } else if let millimetres = header.filamentMillimetres {
+        } else if let millimetres {
             // TRANSLATORS: the filament a print uses, by length in metres.
             parts.append(String(format: tr("%.1f m of filament"), millimetres / 1000))
         }
-        if let slicer = header.slicer { parts.append([slicer.name, slicer.version].compactMap { $0 }.joined(separator: " ")) }
+        if let slicer = header?.slicer { parts.append([slicer.name, slicer.version].compactMap { $0 }.joined(separator: " ")) }
         gtk_label_set_text(gcast(details), parts.joined(separator: " · "))
-        if let thumbnail = header.thumbnail, let texture = decodedTexture(thumbnail.image) {
-            self.texture = texture
-            gtk_picture_set_paintable(gcast(picture), gcast(texture.pointer))
-            gtk_widget_set_visible(picture, true.gboolean)
-        }
-        plates = header.plates.filter(\.isSliced).map(\.number)
-        if let first = plates.first { plate = first }
-        if plates.count > 1 { addPlateChooser() }
+        texture = thumbnail.flatMap { decodedTexture($0.image) }
+        gtk_picture_set_paintable(gcast(picture), texture.map { gcast($0.pointer) })
+        gtk_widget_set_visible(picture, (texture != nil).gboolean)
     }
 
     /// A drop-down of the project's sliced plates ("Plate 2").
@@ -82,6 +94,7 @@ final class PrintFileSummary {
             guard let self else { return }
             let index = Int(gtk_drop_down_get_selected(gcast(chooser)))
             if plates.indices.contains(index) { plate = plates[index] }
+            showPlate()
         }
         gtk_box_append(gcast(text), chooser)
     }
