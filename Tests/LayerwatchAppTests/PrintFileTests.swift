@@ -92,6 +92,24 @@ final class PrintFileTests: XCTestCase {
         return (window, label)
     }
 
+    /// Presses the real pointer on `source`, moves it past GTK's drag threshold and over the
+    /// middle of `target` (its upper third), the button still down.
+    @MainActor
+    private func startDrag(from source: UnsafeMutablePointer<GtkWidget>, onto target: UnsafeMutablePointer<GtkWidget>) {
+        let from = Pointer(widget: source), onto = Pointer(widget: target)
+        XCTAssertEqual(from.at(100, 60, then: ["mousedown", "1"]), 0)
+        _ = iterateMainContext(timeout: 1) { false }
+        for step in 1...4 {
+            XCTAssertEqual(from.move(to: 100 + Double(step) * 10, 60 - Double(step) * 10), 0)
+            _ = iterateMainContext(timeout: 1) { false }
+        }
+        let width = Double(gtk_widget_get_width(target)), height = Double(gtk_widget_get_height(target))
+        for step in 1...3 {
+            XCTAssertEqual(onto.move(to: width / 2 + Double(step), height / 3), 0)
+            _ = iterateMainContext(timeout: 1) { false }
+        }
+    }
+
     func testAFileDraggedOntoATileOpensThatPrintersConfirmationAndPrintSendsIt() throws {
         let windowManager = try WindowManager()
         _ = windowManager
@@ -110,18 +128,9 @@ final class PrintFileTests: XCTestCase {
             _ = iterateMainContext(timeout: 1) { false }
 
             // The real pointer: pressed on the source, moved past GTK's drag threshold, onto Bolt's tile.
-            let from = Pointer(widget: source.label), onto = Pointer(widget: bolt.widget)
-            XCTAssertEqual(from.at(100, 60, then: ["mousedown", "1"]), 0)
-            _ = iterateMainContext(timeout: 1) { false }
-            for step in 1...4 {
-                XCTAssertEqual(from.move(to: 100 + Double(step) * 10, 60 - Double(step) * 10), 0)
-                _ = iterateMainContext(timeout: 1) { false }
-            }
+            let onto = Pointer(widget: bolt.widget)
             let width = Double(gtk_widget_get_width(bolt.widget)), height = Double(gtk_widget_get_height(bolt.widget))
-            for step in 1...3 {
-                XCTAssertEqual(onto.move(to: width / 2 + Double(step), height / 3), 0)
-                _ = iterateMainContext(timeout: 1) { false }
-            }
+            startDrag(from: source.label, onto: bolt.widget)
             XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_has_css_class(bolt.widget, "print-drop")) },
                           "the tile is framed while the file is over it")
             let hints = descendants(of: bolt.widget).filter { Bool(gboolean: gtk_widget_has_css_class($0, "drop-hint")) }
@@ -460,6 +469,56 @@ final class PrintFileTests: XCTestCase {
             loop would stall it for the whole upload time.
 
             """.write(toFile: results, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// A mini window takes a drop too: a file no printer prints is refused at the drop with a toast
+    /// in words and opens nothing; a G-code file opens the confirmation over the mini window.
+    func testAMiniWindowTakesADropAndRefusesAFileNoPrinterPrints() throws {
+        let windowManager = try WindowManager()
+        _ = windowManager
+        let (_, printers) = try moonrakers(["Anvil"])
+        let folder = try makeTemporaryDirectory()
+        let notes = folder.appendingPathComponent("notes.txt"), part = folder.appendingPathComponent("part.gcode")
+        try Data("G28\n".utf8).write(to: notes)
+        try Data("G28\n".utf8).write(to: part)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            window.setFarmShown(false)
+            let page = try XCTUnwrap(window.tabs.page(id: printers[0].id))
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(page.widget, "printer.pop-out", nil)))
+            let mini = try XCTUnwrap(app.miniWindows[printers[0].id])
+            defer { mini.close() }
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(mini.window)) })
+            let miniXID = UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(mini.window))))
+            XCTAssertEqual(XWindow.move(miniXID, x: 700, y: 820), 0)
+
+            for (file, opens) in [(notes, false), (part, true)] {
+                let source = dragSource(offering: file)
+                defer { gtk_window_destroy(gcast(source.window)) }
+                XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_mapped(source.label)) })
+                XCTAssertEqual(XWindow.move(UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(source.window)))), x: 0, y: 820), 0)
+                _ = iterateMainContext(timeout: 1) { false }
+                startDrag(from: source.label, onto: mini.surface.widget)
+                XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_has_css_class(mini.window, "print-drop")) },
+                              "the mini window is framed")
+                if opens { ScreenCapture.saveIfAsked(as: "send-file-mini-window-drop") }
+                let width = Double(gtk_widget_get_width(mini.surface.widget)), height = Double(gtk_widget_get_height(mini.surface.widget))
+                XCTAssertEqual(Pointer(widget: mini.surface.widget).move(to: width / 2, height / 3, then: ["mouseup", "1"]), 0)
+                if opens {
+                    XCTAssertTrue(iterateMainContext(timeout: 10) { app.printFiles.dialog != nil }, "a G-code file opens the confirmation")
+                    let dialog = try XCTUnwrap(app.printFiles.dialog)
+                    XCTAssertEqual(dialog.rows.map(\.target.name), ["Anvil"])
+                    XCTAssertTrue(gtk_window_get_transient_for(gcast(dialog.window)) == gcast(mini.window), "over the mini window")
+                    gtk_window_destroy(gcast(dialog.window))
+                } else {
+                    let refusal = "This is not a file a printer prints: choose a G-code, binary G-code or 3MF file."
+                    XCTAssertTrue(iterateMainContext(timeout: 10) { toastTitles(in: mini.window).contains(refusal) }, "\(toastTitles(in: mini.window))")
+                    XCTAssertNil(app.printFiles.dialog, "nothing to confirm")
+                    XCTAssertFalse(Bool(gboolean: gtk_widget_has_css_class(mini.window, "print-drop")))
+                }
+            }
         }
     }
 }

@@ -23,6 +23,12 @@ extension Feature {
     static let showInFiles = Feature(name: "show-in-files", scope: .application, title: tr("Show in Files"),
                                      handler: .textCommand { context, path in context.showInFiles(URL(fileURLWithPath: path)) })
 
+    /// A file dropped on a view of a printer (`PrintFileDrop`), the target its path: every view of
+    /// a printer has it, a mini window too, with no item in any menu.
+    static let printDroppedFile = Feature(name: "print-dropped-file", scope: .printer, title: tr("Print File"),
+                                          handler: .printerText { printer, path in printer.confirmPrint(URL(fileURLWithPath: path)) },
+                                          applies: { $0.endpoint != nil })
+
     /// Ends everything; also a button of the notice that Layerwatch runs in the background.
     static let quit = Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
                               placements: [.menu(section: 1)], handler: .command { $0.quit() })
@@ -84,9 +90,7 @@ extension Feature {
         Feature(name: "print-file", scope: .printer, title: tr("Print File…"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
                 handler: .printer { $0.choosePrintFile() },
                 applies: { $0.endpoint != nil }, hiddenWhenDisabled: true),
-        Feature(name: "print-dropped-file", scope: .printer, title: tr("Print File"),
-                handler: .printerText { printer, path in printer.confirmPrint(URL(fileURLWithPath: path)) },
-                applies: { $0.endpoint != nil }),
+        printDroppedFile,
         Feature(name: "print-speed", scope: .printer, title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
                 handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { printer, name in
                     PrintSpeed(name: name).map { printer.send(.speed($0)) }

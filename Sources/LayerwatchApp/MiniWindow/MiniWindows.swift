@@ -66,7 +66,7 @@ final class MiniWindows {
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size,
                               position: place)
         // Its printer's actions, its cameras those of the printer's tab while the main window is open.
-        let actions = PrinterActions(Feature.placed(\.miniWindowAction).map(\.feature), printerID: id, hub: hub, commands: commands, printFiles: printFiles,
+        let actions = PrinterActions(Feature.placed(\.miniWindowAction).map(\.feature) + [.printDroppedFile], printerID: id, hub: hub, commands: commands, printFiles: printFiles,
                                      library: library, context: context, page: { [weak self] in self?.mainWindow()?.tabs.page(id: id) },
                                      place: { [weak mini] in
                                          mini.map { mini in .init(name: mini.camera.name, window: mini.window, toast: { [weak mini] in mini?.toast($0) }) }
