@@ -233,6 +233,8 @@ final class PrintFileTests: XCTestCase {
     }
 
     func testCancelDuringTheUploadStartsNoPrint() throws {
+        let windowManager = try WindowManager()
+        _ = windowManager
         let (servers, printers) = try moonrakers(["Bolt"])
         servers[0].perform(["cmd": "upload_rate", "bytes_per_second": 300_000])
         let file = try gcode(named: "slow.gcode", size: 40_000_000)
@@ -247,7 +249,15 @@ final class PrintFileTests: XCTestCase {
             gtk_widget_activate(dialog.printButton)
             XCTAssertTrue(iterateMainContext(timeout: 15) { row.detailText.contains(" left") }, "progress with time left: \(row.detailText)")
             XCTAssertTrue(row.detailText.contains(" of \(PrintTargetRow.size(40_000_000))"), row.detailText)
+            _ = iterateMainContext(timeout: 1) { false }
             ScreenCapture.saveIfAsked(as: "send-file-progress")
+            // Another file meanwhile: the upload under way goes on, its dialog stays.
+            gtk_widget_activate_action_variant(bolt.widget, "printer.print-dropped-file", g_variant_new_string(file.url.path))
+            XCTAssertTrue(app.printFiles.dialog === dialog)
+            XCTAssertEqual(row.stage, .sending)
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                toastTitles(in: window.window).contains("A file is being sent: wait for it or cancel it, then print the next.")
+            })
             XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Cancel")
             gtk_widget_activate(dialog.cancelButton)
             XCTAssertTrue(iterateMainContext(timeout: 10) { row.reasonText == "Cancelled: nothing was printed." }, "\(row.reasonText ?? "")")
@@ -256,8 +266,8 @@ final class PrintFileTests: XCTestCase {
             XCTAssertEqual(app.statusHub.latest(printers[0].id)?.status?.state, .idle, "no print started")
             XCTAssertFalse(toastTitles(in: window.window).contains { $0.hasPrefix("Printing") })
             XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Close")
-            gtk_widget_activate(dialog.cancelButton)
-            XCTAssertTrue(iterateMainContext(timeout: 5) { app.printFiles.dialog == nil }, "Close closes it")
+            XCTAssertEqual(Keyboard.press("Escape", window: UInt(gdk_x11_surface_get_xid(gtk_native_get_surface(gcast(dialog.window))))), 0)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { app.printFiles.dialog == nil }, "Escape closes it as Close does")
             XCTAssertNotNil(servers[0].waitFor("deleted", timeout: 15) { $0.string("name") == "slow.gcode" }, "the partial file is removed")
         }
     }

@@ -86,6 +86,14 @@ final class PrintFileDialog {
         }
         connectSignal(printButton, "clicked") { [weak self] in self?.print() }
         connectSignal(cancelButton, "clicked") { [weak self] in self?.cancel() }
+        // Escape does what Cancel does.
+        let keys = gtk_event_controller_key_new()!
+        connectKeySignal(keys) { [weak self] key, _ in
+            guard Int32(key) == GDK_KEY_Escape, let self else { return false }
+            cancel()
+            return true
+        }
+        gtk_widget_add_controller(window, keys)
         keepAlive(self, untilDestroyed: window)
         connectSignal(window, "destroy") { [weak self] in
             guard let self else { return }
@@ -119,6 +127,9 @@ final class PrintFileDialog {
         }
         refreshButtons()
     }
+
+    /// Whether a file is being sent or started from it now.
+    var isSending: Bool { rows.contains { $0.stage == .sending || $0.stage == .starting } }
 
     /// Stops every sending under way (none starts a print), or closes once nothing is under way.
     func cancel() {

@@ -6,7 +6,8 @@ import StreamKit
 
 /// Print File for the whole app: a file chosen or dropped on a view of one printer (or the farm's
 /// selected printers) opens its confirmation (`PrintFileDialog`) over that view's window, or is
-/// refused there in a toast when it is not a file a printer prints. One confirmation at a time.
+/// refused there in a toast when it is not a file a printer prints. One confirmation at a time: a
+/// new one replaces one not sent yet, never one sending.
 @MainActor
 final class PrintFiles {
     private let hub: PrinterStatusHub
@@ -25,6 +26,11 @@ final class PrintFiles {
             file = try PrintFile(url: url)
         } catch {
             return toast(error.userMessage)
+        }
+        if let dialog, dialog.isSending {
+            // The file under way goes on: its dialog comes up, the new one waits for the user.
+            gtk_window_present(gcast(dialog.window))
+            return toast(tr("A file is being sent: wait for it or cancel it, then print the next."))
         }
         if let dialog { gtk_window_destroy(gcast(dialog.window)) }
         let dialog = PrintFileDialog(file: file, targets: targets, over: window, hub: hub, toast: toast)
