@@ -3,8 +3,9 @@
 #   scripts/install-deps.sh build   — to build and run the app (GStreamer's webrtcbin, libnice and
 #                                     the H.264/VP8 RTP depayloaders included, for WebRTC cameras)
 #   scripts/install-deps.sh test    — also the real test peers (GStreamer RTSP server, ffmpeg, Xvfb,
-#                                     weston, aiortc's WebRTC camera; python3-venv for the venv with
-#                                     PyPI's aiortc the WebRTC tests make: Tests/Servers/pypi-aiortc.sh)
+#                                     weston, aiortc's WebRTC camera; python3-venv for the venvs with
+#                                     PyPI's aiortc the WebRTC tests make, Tests/Servers/pypi-aiortc.sh,
+#                                     and PyPI's OctoPrint the upload tests make, pypi-octoprint.sh)
 #   scripts/install-deps.sh screenshots — also what renders docs/screenshots (xdotool, ImageMagick; weston
 #                                     for the Wayland ones)
 #   scripts/install-deps.sh screen  — also the peers bench/screen.sh runs (mpv, gst-launch-1.0 with its

@@ -6,7 +6,8 @@ import XCTest
 /// it receives and starts it): the file reaches several printers in parallel, whole, and each then
 /// reports printing it; it asks on a terminal (a real pseudo-terminal through `script`) and sends
 /// nothing when told no, nor without `--yes` off a terminal; a busy printer is refused before a
-/// byte goes while the others print, and the exit is non-zero.
+/// byte goes while the others print, and the exit is non-zero; Ctrl+C cancels an upload under way
+/// (no print starts, the partial file is deleted).
 final class PrintFileCommandTests: XCTestCase {
     private func moonraker() throws -> TestServer {
         let server = try TestServer(script: "moonraker_server.py", arguments: [])
@@ -69,6 +70,32 @@ final class PrintFileCommandTests: XCTestCase {
         XCTAssertEqual(accepted.status, 0, accepted.stdout)
         XCTAssertTrue(accepted.stdout.contains("127.0.0.1 — Printing “gear.gcode”."), accepted.stdout)
         XCTAssertEqual(uploads(printer).count, 1)
+    }
+
+    func testCtrlCCancelsTheUploadNoPrintStartsAndThePartialFileIsDeleted() throws {
+        let printer = try moonraker()
+        XCTAssertNotNil(printer.perform(["cmd": "upload_rate", "bytes_per_second": 2_000_000]))
+        let file = try TestPrintFiles.make("slow.gcode", in: makeTemporaryDirectory(), bytes: 30_000_000)
+        let process = Process()
+        process.executableURL = CommandRun.productsDirectory.appendingPathComponent("layerwatch")
+        process.arguments = ["print", file.path, "moonraker://127.0.0.1:\(printer.port)", "--yes"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        XCTAssertNotNil(printer.waitFor("request", timeout: 20) { $0.string("path") == "/server/files/upload" }, "the upload began")
+        Thread.sleep(forTimeInterval: 1)
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        XCTAssertEqual(process.terminationStatus, 130, text)
+        XCTAssertTrue(text.contains("127.0.0.1 — Cancelled: nothing was printed."), text)
+        XCTAssertEqual(printer.waitFor("upload")?.fields["complete"] as? Bool, false)
+        XCTAssertEqual(printer.waitFor("deleted")?.string("name"), "slow.gcode", "the partial file is deleted")
+        let status = try CommandRun.product("layerwatch", ["status", "moonraker://127.0.0.1:\(printer.port)", "--json"])
+        XCTAssertTrue(status.stdout.contains("\"state\":\"idle\""), "no print started: \(status.stdout)")
     }
 
     func testABusyPrinterIsRefusedBeforeAByteWhileTheOthersPrint() throws {

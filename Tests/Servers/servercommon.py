@@ -523,7 +523,7 @@ def start_http_server(name, cfg, handler_class):
 
 class Uploads:
     """Files a fake printer received by upload, as a printer stores them: name → {"size",
-    "sha256", "complete"}, kept (their hash, never their bytes) even when the upload broke off, as
+    "sha256", "complete"[, "seconds" from the body's first byte to its last]}, kept (their hash, never their bytes) even when the upload broke off, as
     a printer writing straight to its storage keeps a partial file until it is deleted.  `rate`
     (bytes a second, None: as fast as they come, set by the stdin command {"cmd":"upload_rate",
     "bytes_per_second":N}) slows the reading so a test can cancel an upload half-way."""
@@ -542,6 +542,7 @@ class Uploads:
         """Reads a body of `length` bytes: multipart/form-data with the file in part `field` (its
         text fields before it), or with `field` None the raw file called `name`.  Returns
         (fields, name, record); record["complete"] is False when the body ended early."""
+        began = time.monotonic()
         fields, start, head = {}, 0, b""
         if field is not None:
             fields, name, head, start = self._fields(rfile, length, content_type, field)
@@ -574,7 +575,7 @@ class Uploads:
             if rest != _multipart_trailer(content_type):
                 return fields, name, record
         with self.lock:
-            record["complete"] = True
+            record.update(complete=True, seconds=round(time.monotonic() - began, 4))
         return fields, name, record
 
     @staticmethod

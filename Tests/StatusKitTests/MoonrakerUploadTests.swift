@@ -64,6 +64,18 @@ final class MoonrakerUploadTests: XCTestCase {
         XCTAssertTrue(server.events(named: "upload").isEmpty)
     }
 
+    func testAPrinterWhoseStatusIsNotConnectedIsRefused() throws {
+        let endpoint = StatusEndpoint.moonraker(host: "127.0.0.1", port: closedLoopbackPort(), apiKey: nil)
+        let recorder = StatusRecorder(endpoint)
+        let failed = try XCTUnwrap(recorder.expect(10, "a failed connection") { $0.failure != nil })
+        let url = try TestPrintFiles.make("cube.gcode", in: makeTemporaryDirectory(), bytes: 10_000)
+        let result = PrintFileSending(file: try PrintFile(url: url), printer: "Voron", endpoint: endpoint)
+            .run(given: failed, monitor: recorder.monitor) { _ in XCTFail("nothing is sent") }
+
+        XCTAssertEqual(result.kind, .refused)
+        XCTAssertEqual(result.message, "“Voron” is not connected: it can take a file when its status is back.")
+    }
+
     func testA3MFProjectIsRefusedSayingKlipperPrintsGCode() throws {
         let server = try moonraker()
         let recorder = idle(server)
@@ -90,6 +102,13 @@ final class MoonrakerUploadTests: XCTestCase {
         let ended = ResultBox()
         Thread.detachNewThread { ended.give(sending.run(given: update, monitor: recorder.monitor) { seen.add($0) }) }
         XCTAssertTrue(waitUntil(timeout: 10) { (seen.all.last?.sent ?? 0) > 3_000_000 }, "the upload is under way")
+        // After a second the progress has a speed and a time left, in words.
+        XCTAssertTrue(waitUntil(timeout: 10) { seen.all.last?.bytesPerSecond != nil })
+        let progress = try XCTUnwrap(seen.all.last)
+        XCTAssertGreaterThan(try XCTUnwrap(progress.secondsLeft), 0)
+        XCTAssertEqual(progress.total, 20_000_000)
+        XCTAssertTrue(progress.summary.contains(" of 20 MB — ") && progress.summary.contains("/s, ")
+                      && progress.summary.hasSuffix(" left"), progress.summary)
         sending.cancel()
         let result = try XCTUnwrap(ended.wait(timeout: 10), "the cancel ends the sending at once")
 

@@ -21,9 +21,9 @@ public final class TestServer: @unchecked Sendable {
     private let condition = NSCondition()
     private var events: [Event] = []
 
-    /// Starts `script` (a file in Tests/Servers) with `arguments` and waits for its `ready` event;
-    /// on `interpreter` when given, else on `TestPaths.interpreter(for:)`.
-    public init(script: String, arguments: [String] = [], interpreter: String? = nil,
+    /// Starts `script` (a file in Tests/Servers) with `arguments` and waits up to `readyTimeout`
+    /// seconds for its `ready` event; on `interpreter` when given, else on `TestPaths.interpreter(for:)`.
+    public init(script: String, arguments: [String] = [], interpreter: String? = nil, readyTimeout: TimeInterval = 20,
                 file: StaticString = #filePath, line: UInt = #line) throws {
         let path = TestPaths.servers.appendingPathComponent(script).path
         process = Process()
@@ -36,7 +36,7 @@ public final class TestServer: @unchecked Sendable {
         process.standardError = FileHandle.standardError
         try process.run()
         startReading(stdout.fileHandleForReading)
-        guard let ready = waitFor("ready", timeout: 20) else {
+        guard let ready = waitFor("ready", timeout: readyTimeout) else {
             process.terminate()
             throw TestServerError.notReady(script)
         }

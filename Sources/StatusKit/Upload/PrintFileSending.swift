@@ -8,7 +8,7 @@ import StreamKit
 /// (`PrintCommand.printFile` through the status monitor, done when the report shows it printing),
 /// and ends with one result in the user's words. `cancel()` stops it at any point before the print
 /// is started; runs on the caller's thread, never the main loop's.
-public final class PrintFileSending: @unchecked Sendable {
+public final class PrintFileSending: Sendable {
     /// How far the sending has come, with the speed so far and the time left at that speed.
     public struct Progress: Equatable, Sendable {
         public let sent: Int64
