@@ -103,18 +103,10 @@ final class PrintTargetRow {
         }
     }
 
-    /// Shows how far `upload` has come: "12 MB of 300 MB · 45 MB/s · 7 s left".
+    /// Shows how far the sending has come: "12 MB of 300 MB — 45 MB/s, 7 s left".
     func showProgress(_ progress: PrintFileSending.Progress) {
         gtk_progress_bar_set_fraction(gcast(bar), progress.fraction)
-        var parts = [String(format: tr("%@ of %@"), Self.size(progress.sent), Self.size(progress.total))]
-        if let rate = progress.bytesPerSecond {
-            // TRANSLATORS: an upload's speed; %@ is a size ("45.2 MB").
-            parts.append(String(format: tr("%@/s"), Self.size(Int64(rate))))
-        }
-        if let left = progress.secondsLeft {
-            parts.append(String(format: tr("%@ left"), Self.duration(left)))
-        }
-        showDetail(parts.joined(separator: " · "))
+        showDetail(progress.summary)
     }
 
     /// What the row says below the name now (tests read it).
@@ -134,14 +126,8 @@ final class PrintTargetRow {
         gtk_widget_set_visible(reason, (text != nil).gboolean)
     }
 
-    /// A size in the desktop's units ("12.3 MB").
+    /// A size as the sending's progress gives it ("12.3 MB").
     static func size(_ bytes: Int64) -> String {
-        String(takingGLibString: g_format_size(guint64(max(0, bytes)))) ?? "\(bytes)"
-    }
-
-    /// Time left: seconds under a minute ("40 s"), else as a print's time left ("12 min").
-    static func duration(_ seconds: Double) -> String {
-        // TRANSLATORS: an upload's time left under a minute.
-        seconds < 60 ? String(format: tr("%d s"), Int(max(1, seconds.rounded()))) : StatusText.duration(seconds)
+        ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file)
     }
 }
