@@ -8,8 +8,9 @@ import StreamKit
 /// was asked in, it shows each printer's live picture ("Is the build plate clear?"), its state and
 /// whether it can take the file, and the file; Print sends it to every printer that can, each on
 /// its own thread, showing each one's progress and then what it reports. Cancel stops the
-/// sendings (no print starts). Once every printer prints it closes, each told in a toast; a
-/// printer that refused or failed keeps it open, saying why, while the others go on.
+/// sendings (no print starts), as Escape does. Once every printer has reported, one toast in the
+/// parent window names those that print; it closes when all of them do, else stays open saying
+/// why each other one did not, the others having gone on.
 @MainActor
 final class PrintFileDialog {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -64,7 +65,7 @@ final class PrintFileDialog {
         if targets.count == 1 {
             gtk_box_append(gcast(body), content)
         } else {
-            // Several printers' rows scroll past four.
+            // Several printers' rows scroll once they outgrow 640 px.
             let scrolled = gtk_scrolled_window_new()!
             gtk_scrolled_window_set_policy(gcast(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
             gtk_scrolled_window_set_min_content_height(gcast(scrolled), min(Int32(targets.count) * 120 + 160, 640))
@@ -97,7 +98,7 @@ final class PrintFileDialog {
         keepAlive(self, untilDestroyed: window)
         connectSignal(window, "destroy") { [weak self] in
             guard let self else { return }
-            // Closing the window (Escape) cancels what is still being sent.
+            // Closing the window (the window manager's close) cancels what is still being sent.
             closed = true
             watches.removeAll()
             uploads.values.forEach { $0.cancel() }
