@@ -294,6 +294,7 @@ final class PrintFileTests: XCTestCase {
             XCTAssertEqual(window.farm.chosen, printers.map(\.id))
             XCTAssertTrue(window.isFarmShown, "Ctrl+click opens no tab")
             XCTAssertTrue(Bool(gboolean: gtk_widget_has_css_class(tiles[0].widget, "chosen")))
+            _ = iterateMainContext(timeout: 1) { false }  // drawn
             ScreenCapture.saveIfAsked(as: "send-file-chosen-tiles")
 
             // Print File… in Cog's menu: all three chosen, all three in the confirmation.
