@@ -222,3 +222,16 @@ public func whenMapped(_ widget: UnsafeMutablePointer<GtkWidget>, _ action: @esc
         action()
     }
 }
+
+/// Connects `handler` to a GtkDropTarget's `drop` (the dropped value; where is not passed on);
+/// returning false refuses the drop.
+@MainActor @discardableResult
+public func connectDropSignal(_ target: some GObjectPointer,
+                              _ handler: @escaping @MainActor (UnsafePointer<GValue>?) -> Bool) -> gulong {
+    let thunk: @convention(c) (gpointer?, UnsafePointer<GValue>?, gdouble, gdouble, gpointer?) -> gboolean = { _, value, _, _, data in
+        nonisolated(unsafe) let handler = ClosureBox<@MainActor (UnsafePointer<GValue>?) -> Bool>.value(at: data)
+        nonisolated(unsafe) let value = value
+        return MainActor.assumeIsolated { handler(value) }.gboolean
+    }
+    return connect(target, "drop", handler, through: unsafeBitCast(thunk, to: GCallback.self))
+}

@@ -62,9 +62,11 @@ public final class LayerwatchApplication: FeatureContext {
     /// Opens a saved file in the desktop's application for it; tests put a recorder here.
     lazy var fileLauncher: @MainActor (URL) -> Void = { ShowInFiles.launchDefault(for: $0) }
     private(set) lazy var miniWindows = MiniWindows(application: application, sessions: sessions, hub: statusHub, commands: printCommands,
-                                                    library: library, context: self, mainWindow: { [unowned self] in window })
+                                                    printFiles: printFiles, library: library, context: self, mainWindow: { [unowned self] in window })
     /// Sends the print controls' commands (a stop after asking).
     private(set) lazy var printCommands = PrintCommands(hub: statusHub)
+    /// Print File: a file chosen or dropped on a printer, confirmed, sent.
+    private(set) lazy var printFiles = PrintFiles(hub: statusHub)
     private(set) lazy var editor = PrinterEditor(library: library, sessions: sessions, miniWindows: miniWindows,
                                                  discovery: discoveryConfiguration, mainWindow: { [unowned self] in window })
     /// The pictures of the notifications and the timelapses.
@@ -214,6 +216,7 @@ public final class LayerwatchApplication: FeatureContext {
             files.forEach { journal?.add(JournalVideo(kind: .recording, file: $0), printer: printer, since: since) }
         }
         journal?.onChange = { [weak self] in self?.window?.history?.journalChanged() }
+        printFiles.onStarted = { [weak journal] printer, file in journal?.expectPrint(printerID: printer, file: file) }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
@@ -232,7 +235,7 @@ public final class LayerwatchApplication: FeatureContext {
             return
         }
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
-                                recordings: recordings, commands: printCommands, journal: journal?.store)
+                                recordings: recordings, commands: printCommands, printFiles: printFiles, journal: journal?.store)
         self.window = window
         window.lastPrints = journal?.lastPrints
         away?.watch(window)
@@ -352,6 +355,8 @@ public final class LayerwatchApplication: FeatureContext {
     var isFarmShown: Bool { window?.isFarmShown ?? false }
     var attentionFirst: Bool { library.config.farm.attentionFirst }
     var isHistoryShown: Bool { window?.isHistoryShown ?? false }
+    var isFarmSelecting: Bool { window?.farm.isSelecting ?? false }
+    var farmChoice: [UUID] { window?.farm.chosen ?? [] }
 
     func showTab(_ id: UUID) { window?.reveal(printer: id) }
     func toggleFullscreen() { window?.toggleFullscreen() }
@@ -374,6 +379,10 @@ public final class LayerwatchApplication: FeatureContext {
         window?.showHistory(since: since)
     }
     func searchHistory() { window?.history?.focusSearch() }
+    func setFarmSelecting(_ on: Bool) { window?.farm.isSelecting = on }
+    func printTarget(of id: UUID) -> PrintTarget? {
+        window?.tabs.page(id: id).map { PrintTarget(printerID: id, name: $0.name, camera: $0.camera, session: $0.session) }
+    }
     /// Presents the main window (opening it if need be) with the printer's tab selected.
     func showPrinter(_ id: UUID) { showPrinter(id, camera: nil) }
     /// Presents the main window (opening it if need be) with the printer's tab (opened again if it

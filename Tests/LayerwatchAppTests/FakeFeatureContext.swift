@@ -18,6 +18,8 @@ final class FakeFeatureContext: FeatureContext {
     var isFarmShown = false
     var attentionFirst = false
     var isHistoryShown = false
+    var isFarmSelecting = false
+    var farmChoice: [UUID] = []
     private(set) var calls: [String] = []
 
     func showTab(_ id: UUID) { calls.append("showTab(\(id))") }
@@ -36,6 +38,8 @@ final class FakeFeatureContext: FeatureContext {
     func showHistory(_ shown: Bool) { calls.append("showHistory(\(shown))") }
     func showHistory(since: Date) { calls.append("showHistory(since: \(Int64(since.timeIntervalSince1970)))") }
     func searchHistory() { calls.append("searchHistory") }
+    func setFarmSelecting(_ on: Bool) { calls.append("setFarmSelecting(\(on))") }
+    func printTarget(of id: UUID) -> PrintTarget? { nil }
     func showPrinter(_ id: UUID) { calls.append("showPrinter(\(id))") }
     func quit() { calls.append("quit") }
     func openFile(_ file: URL) { calls.append("openFile(\(file.path))") }

@@ -20,4 +20,6 @@ final class FakePrinterContext: PrinterContext {
     func showCamera(at index: Int) { calls.append("showCamera(at: \(index))") }
     func togglePopOut() { calls.append("togglePopOut") }
     func edit() { calls.append("edit") }
+    func choosePrintFile() { calls.append("choosePrintFile") }
+    func confirmPrint(_ file: URL) { calls.append("confirmPrint(\(file.lastPathComponent))") }
 }

@@ -35,6 +35,7 @@ extension FeatureTableTests {
             "attention-first": (nil, ["setAttentionFirst(true)"]),
             "show-history": (nil, ["showHistory(true)"]),
             "search-history": (nil, ["searchHistory"]),
+            "select-printers": (nil, ["setFarmSelecting(true)"]),
         ]
         let expected = listed
         MainActor.assumeIsolated {
@@ -75,6 +76,8 @@ extension FeatureTableTests {
             "resume-print": (nil, ["send(resume)"]),
             "stop-print": (nil, ["send(stop)"]),
             "print-speed": ("sport", ["send(speed sport)"]),
+            "print-file": (nil, ["choosePrintFile"]),
+            "print-dropped-file": ("/tmp/Voron bracket.gcode", ["confirmPrint(Voron bracket.gcode)"]),
         ]
         let cameras: [(String, (target: String?, calls: [String]))] = (1...9).map { ("show-camera-\($0)", (nil, ["showCamera(at: \($0 - 1))"])) }
         let expected = listed.merging(cameras) { first, _ in first }
@@ -115,6 +118,9 @@ extension FeatureTableTests {
             printer.printControls = ["pause": .available, "resume": .available, "stop": .available, "speed standard": .available]
             expected.formUnion(["pause-print", "resume-print", "print-speed"])
             XCTAssertEqual(applying(), expected)
+            printer.endpoint = .demo
+            expected.formUnion(["print-file", "print-dropped-file"])
+            XCTAssertEqual(applying(), expected, "Print File wants a status connection")
             XCTAssertEqual(applying(), Set(Self.printerFeatures.map(\.name)), "every printer's feature applies somewhere")
         }
     }
@@ -151,7 +157,7 @@ extension FeatureTableTests {
             expected.insert("leave-fullscreen")
             XCTAssertEqual(enabled(), expected)
             context.isFarmShown = true
-            expected.insert("attention-first")
+            expected.formUnion(["attention-first", "select-printers"])
             XCTAssertEqual(enabled(), expected)
             context.isHistoryShown = true
             expected.insert("search-history")
@@ -189,6 +195,8 @@ extension FeatureTableTests {
             XCTAssertEqual(on(), ["farm-view", "attention-first"])
             context.isHistoryShown = true
             XCTAssertEqual(on(), ["farm-view", "attention-first", "show-history"])
+            context.isFarmSelecting = true
+            XCTAssertEqual(on(), ["farm-view", "attention-first", "show-history", "select-printers"])
             let speed = Feature.all.first { $0.name == "print-speed" }
             let printer = FakePrinterContext()
             XCTAssertEqual(speed?.choiceState?(printer), "", "no speed reported: no item marked")

@@ -33,6 +33,13 @@ struct Pointer {
         return xdotool(["windowactivate", "--sync", place.window, "mousemove", "--sync", "--window", place.window, place.x, place.y] + commands)
     }
 
+    /// Moves the pointer to (x, y) of the widget without activating its window (a drag under way
+    /// keeps its grab), then does `then` ("mouseup 1").
+    func move(to x: Double, _ y: Double, then commands: [String] = []) -> Int32 {
+        guard let place = place(x, y) else { return -1 }
+        return xdotool(["mousemove", "--sync", "--window", place.window, place.x, place.y] + commands)
+    }
+
     /// Drags with the first button from (x, y) of the widget by (dx, dy), in steps.
     func drag(from x: Double, _ y: Double, by dx: Double, _ dy: Double) -> Int32 {
         let steps = 4

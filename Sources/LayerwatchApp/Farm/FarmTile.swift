@@ -50,6 +50,14 @@ final class FarmTile: CameraSurfaceDelegate {
     var onStatusChange: @MainActor () -> Void = {}
     /// The tile's menu closed, an action chosen or not (the farm holds its order a while).
     var onMenuClosed: @MainActor () -> Void = {}
+    /// Ctrl+click, or a click in the farm's Select mode: the tile joins or leaves the printers a
+    /// file is sent to.
+    var onToggleChoice: @MainActor () -> Void = {}
+    /// Whether the farm is in Select mode, where a click chooses rather than opens.
+    var isSelecting: @MainActor () -> Bool = { false }
+    /// Whether it is among the printers a file is sent to (`setChosen`).
+    private(set) var isChosen = false
+    private let check = gtk_image_new_from_icon_name("object-select-symbolic")!
 
     /// A tile for printer `printerID` called `name`, showing `camera` on `session` (the camera its
     /// tab shows), or its `NoCameraArea` when it has none.
@@ -94,7 +102,10 @@ final class FarmTile: CameraSurfaceDelegate {
         gtk_widget_set_tooltip_text(menuButton, tr("Printer Menu"))
         setAccessibleLabel(menuButton, tr("Printer Menu"))
         let heading = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6)!
-        for child in [title, finishing, light.button, menuButton] { gtk_box_append(gcast(heading), child) }
+        gtk_widget_set_visible(check, false.gboolean)
+        gtk_widget_add_css_class(check, "chosen-check")
+        gtk_widget_set_tooltip_text(check, tr("Selected"))
+        for child in [check, title, finishing, light.button, menuButton] { gtk_box_append(gcast(heading), child) }
         let caption = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4)!
         gtk_widget_add_css_class(caption, "tile-caption")
         gtk_box_append(gcast(caption), heading)
@@ -110,6 +121,7 @@ final class FarmTile: CameraSurfaceDelegate {
         }
         listenForActivation()
         surface?.delegate = self
+        PrintFileDrop.install(on: widget, over: surface) { printerName }
     }
 
     /// Shows the printer's last print from `lastPrints` while it is idle.
@@ -179,6 +191,13 @@ final class FarmTile: CameraSurfaceDelegate {
         gtk_menu_button_popup(gcast(menuButton))
     }
 
+    /// Marks it as chosen (a check before its name, an accent frame) or not.
+    func setChosen(_ chosen: Bool) {
+        isChosen = chosen
+        gtk_widget_set_visible(check, chosen.gboolean)
+        setClass("chosen", chosen)
+    }
+
     private func show(_ entry: FarmOrder.Entry) {
         setClass("attention", FarmOrder.needsAttention(entry.state))
         setClass("failed", entry.state == .failed)
@@ -202,7 +221,12 @@ final class FarmTile: CameraSurfaceDelegate {
             guard let self else { return }
             let button = gtk_gesture_single_get_current_button(gcast(click))
             gtk_widget_grab_focus(widget)
-            if button == UInt32(GDK_BUTTON_SECONDARY) { openMenu() } else if button == UInt32(GDK_BUTTON_PRIMARY) { onActivate() }
+            let control = gtk_event_controller_get_current_event_state(gcast(click)).rawValue & GDK_CONTROL_MASK.rawValue != 0
+            if button == UInt32(GDK_BUTTON_SECONDARY) {
+                openMenu()
+            } else if button == UInt32(GDK_BUTTON_PRIMARY) {
+                if control || isSelecting() { onToggleChoice() } else { onActivate() }
+            }
         }
         gtk_widget_add_controller(widget, gcast(click))
 

@@ -31,6 +31,16 @@ final class FarmView {
         didSet { if attentionFirst != oldValue { reorder(now: true) } }
     }
 
+    /// The printers chosen to send a file to (Ctrl+click, or a click in Select mode), in the
+    /// printers' own order.
+    var chosen: [UUID] { tiles.filter(\.isChosen).map(\.printerID) }
+    /// Select mode: a click on a tile chooses it rather than open its tab (for touch and mouse).
+    var isSelecting = false {
+        didSet { if isSelecting != oldValue { onChoiceChange() } }
+    }
+    /// The chosen printers or Select mode changed.
+    var onChoiceChange: @MainActor () -> Void = {}
+
     /// The user chose a tile: show the printer's tab.
     var onActivate: @MainActor (UUID) -> Void = { _ in }
     /// A tile took the focus or opened its menu: that printer becomes the selected one.
@@ -92,8 +102,14 @@ final class FarmView {
         connectSignal(adjustment, "changed") { [weak self] in self?.fitIdle.schedule() }
         let keys = gtk_event_controller_key_new()!
         connectKeySignal(keys) { [weak self] key, _ in
-            self?.hold.noteActivity()
-            return self?.moveFocus(key) ?? false
+            guard let self else { return false }
+            hold.noteActivity()
+            // Escape leaves Select mode and clears the chosen printers.
+            if Int32(key) == GDK_KEY_Escape, isSelecting || !chosen.isEmpty {
+                clearChoice()
+                return true
+            }
+            return moveFocus(key)
         }
         gtk_widget_add_controller(grid.widget, keys)
         holdWhileActing()
@@ -114,6 +130,13 @@ final class FarmView {
         }
         showEmptyPage()
         reorder()
+    }
+
+    /// Unchooses every printer and leaves Select mode.
+    func clearChoice() {
+        tiles.forEach { $0.setChosen(false) }
+        isSelecting = false
+        onChoiceChange()
     }
 
     /// Dismantles every tile (the window is going away); their views leave the sessions.
@@ -151,6 +174,11 @@ final class FarmView {
         let id = page.printerID
         tile.onActivate = { [weak self] in self?.onActivate(id) }
         tile.onSelect = { [weak self] in self?.onSelect(id) }
+        tile.onToggleChoice = { [weak self, unowned tile] in
+            tile.setChosen(!tile.isChosen)
+            self?.onChoiceChange()
+        }
+        tile.isSelecting = { [weak self] in self?.isSelecting ?? false }
         grid.append(tile.widget)
         if let lastPrints { tile.followLastPrint(in: lastPrints) }
         if let hub { tile.followStatus(in: hub) }

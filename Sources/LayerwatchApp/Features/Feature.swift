@@ -82,6 +82,9 @@ struct Feature {
         /// submenu; the marked one is what `choiceState` reports, never the last click. Handed the
         /// printer and the chosen value.
         case choice([(value: String, title: String)], @MainActor (PrinterContext, String) -> Void)
+        /// A command taking a string on a printer (`Scope.printer`): handed the printer and the
+        /// action's target (a dropped file's path).
+        case printerText(@MainActor (PrinterContext, String) -> Void)
         /// An action GTK itself provides (`win.show-help-overlay`); only its shortcut is ours.
         case providedByGTK
     }
@@ -209,7 +212,7 @@ struct Feature {
             return addInt64Action(map, name) { [weak context] seconds in
                 if let context { run(context, Date(timeIntervalSince1970: TimeInterval(seconds))) }
             }
-        case .camera, .page, .pageToggle, .printer, .choice, .providedByGTK:
+        case .camera, .page, .pageToggle, .printer, .choice, .printerText, .providedByGTK:
             return nil
         }
     }
@@ -222,6 +225,8 @@ struct Feature {
             return addAction(map, name) { [weak printer] in if let printer { run(printer) } }
         case .choice(_, let run):
             return addChoiceAction(map, name) { [weak printer] value in if let printer { run(printer, value) } }
+        case .printerText(let run):
+            return addStringAction(map, name) { [weak printer] text in if let printer { run(printer, text) } }
         default:
             return nil
         }

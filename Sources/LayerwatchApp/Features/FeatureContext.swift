@@ -24,6 +24,10 @@ protocol FeatureContext: AnyObject {
     var isHistoryShown: Bool { get }
     /// Whether the farm orders the printers needing attention first.
     var attentionFirst: Bool { get }
+    /// Whether the farm is in Select mode (a click on a tile chooses it).
+    var isFarmSelecting: Bool { get }
+    /// The printers chosen in the farm to send a file to, in their order.
+    var farmChoice: [UUID] { get }
 
     // MARK: What the features do
 
@@ -52,6 +56,10 @@ protocol FeatureContext: AnyObject {
     func showHistory(since: Date)
     /// Puts the keyboard in the History page's search.
     func searchHistory()
+    func setFarmSelecting(_ on: Bool)
+    /// Printer `id` as Print File sends to it (its name, the camera its views show); nil when it
+    /// has no tab.
+    func printTarget(of id: UUID) -> PrintTarget?
     func showPrinter(_ id: UUID)
     /// Opens a saved file (a snapshot, a recording, a timelapse) in the desktop's application for it.
     func openFile(_ file: URL)

@@ -23,6 +23,12 @@ extension Feature {
     static let showInFiles = Feature(name: "show-in-files", scope: .application, title: tr("Show in Files"),
                                      handler: .textCommand { context, path in context.showInFiles(URL(fileURLWithPath: path)) })
 
+    /// A file dropped on a view of a printer (`PrintFileDrop`), the target its path: every view of
+    /// a printer has it, a mini window too, with no item in any menu.
+    static let printDroppedFile = Feature(name: "print-dropped-file", scope: .printer, title: tr("Print File"),
+                                          handler: .printerText { printer, path in printer.confirmPrint(URL(fileURLWithPath: path)) },
+                                          applies: { $0.endpoint != nil })
+
     /// Ends everything; also a button of the notice that Layerwatch runs in the background.
     static let quit = Feature(name: "quit", scope: .application, title: tr("Quit"), accelerators: ["<Control>q"], shortcutGroup: .general,
                               placements: [.menu(section: 1)], handler: .command { $0.quit() })
@@ -86,6 +92,11 @@ extension Feature {
         printCommand(.pause, name: "pause-print", icon: "media-playback-pause-symbolic", accelerator: "<Control><Alt>p"),
         printCommand(.resume, name: "resume-print", icon: "media-playback-start-symbolic", accelerator: "<Control><Alt>r"),
         printCommand(.stop, name: "stop-print", icon: "media-playback-stop-symbolic", accelerator: "<Control><Alt>period"),
+        // Print File: the printer's (or the farm's selected printers'), chosen or dropped on its view.
+        Feature(name: "print-file", scope: .printer, title: tr("Print File…"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
+                handler: .printer { $0.choosePrintFile() },
+                applies: { $0.endpoint != nil }, hiddenWhenDisabled: true),
+        printDroppedFile,
         Feature(name: "print-speed", scope: .printer, title: tr("Print Speed"), placements: [.menu(section: 0), .tileMenu, .miniWindowMenu],
                 handler: .choice(PrintSpeed.allCases.map { ($0.name, $0.title) }) { printer, name in
                     PrintSpeed(name: name).map { printer.send(.speed($0)) }
@@ -135,6 +146,11 @@ extension Feature {
                 handler: .toggle { context, on in context.setAttentionFirst(on) },
                 isEnabled: { $0.isFarmShown },
                 state: { $0.attentionFirst }, hiddenWhenDisabled: true),
+        // Select mode: a click on a tile chooses it (Ctrl+click does it anyway), for sending a file to several.
+        Feature(name: "select-printers", title: tr("Select Printers"), placements: [.menu(section: 0)],
+                handler: .toggle { context, on in context.setFarmSelecting(on) },
+                isEnabled: { $0.isFarmShown },
+                state: { $0.isFarmSelecting }, hiddenWhenDisabled: true),
     ]
 
     /// Shows camera `number` of the printer a menu or the keyboard acts on: in the farm tile's and

@@ -25,6 +25,7 @@ final class PrinterActions: PrinterContext {
     let printerID: UUID
     private let hub: PrinterStatusHub
     private let commands: PrintCommands
+    private let printFiles: PrintFiles
     private unowned let library: PrinterLibrary
     private unowned let context: FeatureContext
     private let page: @MainActor () -> PrinterPage?
@@ -36,11 +37,13 @@ final class PrinterActions: PrinterContext {
 
     /// The actions of `features` for printer `printerID`, whose cameras are those of its tab
     /// (`page`) and whose commands are told about in `place`.
-    init(_ features: [Feature], printerID: UUID, hub: PrinterStatusHub, commands: PrintCommands, library: PrinterLibrary,
+    init(_ features: [Feature], printerID: UUID, hub: PrinterStatusHub, commands: PrintCommands, printFiles: PrintFiles,
+         library: PrinterLibrary,
          context: FeatureContext, page: @escaping @MainActor () -> PrinterPage?, place: @escaping @MainActor () -> Place?) {
         self.printerID = printerID
         self.hub = hub
         self.commands = commands
+        self.printFiles = printFiles
         self.library = library
         self.context = context
         self.page = page
@@ -80,4 +83,20 @@ final class PrinterActions: PrinterContext {
     func showCamera(at index: Int) { page()?.showCamera(at: index) }
     func togglePopOut() { camera.map(context.togglePopOut) }
     func edit() { library.printer(id: printerID).map { context.showDialog(editing: $0) } }
+
+    func choosePrintFile() {
+        guard let place = place() else { return }
+        PrintFileChooser.present(over: place.window) { [weak self] in self?.confirmPrint($0) }
+    }
+
+    /// Confirms printing `file` on this printer, or on every printer chosen in the farm when it is one of them.
+    func confirmPrint(_ file: URL) {
+        guard let place = place() else { return }
+        let page = page()
+        let target = PrintTarget(printerID: printerID, name: library.printer(id: printerID)?.name ?? place.name,
+                                 camera: page?.camera, session: page?.session)
+        let chosen = context.farmChoice
+        let targets = chosen.contains(printerID) ? chosen.compactMap { $0 == printerID ? target : context.printTarget(of: $0) } : [target]
+        printFiles.confirm(file, on: targets, over: place.window, toast: place.toast)
+    }
 }

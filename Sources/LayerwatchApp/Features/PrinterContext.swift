@@ -1,4 +1,5 @@
 import CameraKit
+import Foundation
 import StatusKit
 
 /// What a printer's features (`Feature.Scope.printer`: the print controls, edit, pop out, show
@@ -28,4 +29,8 @@ protocol PrinterContext: AnyObject {
     func togglePopOut()
     /// Opens the Edit Printer dialog on it.
     func edit()
+    /// Asks for a file to print on it (and the farm's other selected printers), then confirms it.
+    func choosePrintFile()
+    /// Opens the confirmation of printing `file` on it (and the farm's other selected printers).
+    func confirmPrint(_ file: URL)
 }

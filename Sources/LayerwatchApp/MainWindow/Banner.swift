@@ -22,6 +22,8 @@ final class Banner {
     }
 
     let widget: UnsafeMutablePointer<GtkWidget>
+    /// The strip itself: warning-coloured for a problem, accent-coloured for news (`news`).
+    private let strip: UnsafeMutablePointer<GtkWidget>
     private let label: UnsafeMutablePointer<GtkWidget>
     /// The shown message's button; hidden when it has none.
     let button: UnsafeMutablePointer<GtkWidget>
@@ -31,6 +33,7 @@ final class Banner {
     init() {
         widget = gtk_revealer_new()
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        strip = box
         gtk_widget_add_css_class(box, "banner")
         label = makeLabel(wraps: true, leading: true)
         gtk_widget_set_hexpand(label, true.gboolean)
@@ -74,6 +77,8 @@ final class Banner {
     private func refresh() {
         guard let message = problems.first ?? news else { return gtk_revealer_set_reveal_child(gcast(widget), false.gboolean) }
         gtk_label_set_text(gcast(label), message.text)
+        // News is not an alarm: only a problem takes the warning's colour.
+        if message.button != nil { gtk_widget_add_css_class(strip, "news") } else { gtk_widget_remove_css_class(strip, "news") }
         gtk_widget_set_visible(button, (message.button != nil).gboolean)
         if let action = message.button {
             gtk_button_set_label(gcast(button), action.label)

@@ -29,6 +29,8 @@ final class MainWindow {
     private let recordings: Recordings
     /// Sends the print controls' commands (each page's `PrinterActions`).
     private let commands: PrintCommands
+    /// Print File (each view's `PrinterActions`).
+    private let printFiles: PrintFiles
     /// The folders chosen in Preferences, which Save Snapshot and Record follow.
     private var foldersObservation: PrinterLibrary.Observation?
     /// Whether selecting a tab is saved: once the saved tabs are restored (`restore`), so opening
@@ -81,7 +83,7 @@ final class MainWindow {
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands, journal: JournalStore? = nil) {
+         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands, printFiles: PrintFiles, journal: JournalStore? = nil) {
         self.context = context
         self.journal = journal
         self.recordings = recordings
@@ -89,6 +91,7 @@ final class MainWindow {
         self.sessions = sessions
         self.hub = hub
         self.commands = commands
+        self.printFiles = printFiles
         farm = FarmView(hub: hub)
         idle = IdleInhibition(application: application)
         window = adw_application_window_new(gcast(application))
@@ -200,6 +203,7 @@ final class MainWindow {
         }
         farm.attentionFirst = library.config.farm.attentionFirst
         farm.onActivate = { [weak self] id in self?.reveal(printer: id) }
+        farm.onChoiceChange = { [weak self] in self?.refreshFeatures() }
         farm.onSelect = { [weak self] id in
             guard let self, let page = tabs.page(id: id) else { return }
             tabs.select(page)
@@ -365,7 +369,7 @@ final class MainWindow {
         if let lastPrints { page.followLastPrint(in: lastPrints) }
         page.followStatus(in: hub)
         let printerID = page.printerID
-        page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands,
+        page.install(PrinterActions(Feature.all.filter { $0.scope == .printer }, printerID: printerID, hub: hub, commands: commands, printFiles: printFiles,
                                     library: library, context: context, page: { [weak page] in page },
                                     place: { [weak self, weak page] in
                                         guard let self, let page else { return nil }
@@ -464,7 +468,10 @@ final class MainWindow {
         guard shown != isFarmShown || isHistoryShown else { return }
         gtk_stack_set_visible_child_name(gcast(body), shown ? "farm" : "tabs")
         gtk_widget_set_visible(tabs.bar, (!shown && !isFullscreen).gboolean)
-        if !shown { tabs.selectOpenTab() }  // a closed tab's page the farm selected
+        if !shown {
+            tabs.selectOpenTab()  // a closed tab's page the farm selected
+            farm.clearChoice()
+        }
         selectionChanged(tabs.selected)
     }
 

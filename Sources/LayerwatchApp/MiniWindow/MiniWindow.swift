@@ -85,6 +85,7 @@ final class MiniWindow {
     func install(_ actions: PrinterActions, menu menuFeatures: [Feature]) {
         printerActions = actions
         gtk_widget_insert_action_group(window, "printer", gcast(actions.group.pointer))
+        PrintFileDrop.install(on: window, over: surface) { [unowned self] in camera.name }
         let menu = FeatureMenu(menuFeatures)
         self.menu = menu
         gtk_menu_button_set_menu_model(gcast(menuButton), gcast(menu.model.pointer))

@@ -18,6 +18,8 @@ final class MiniWindows {
     private let hub: PrinterStatusHub
     /// Sends the print controls' commands (each window's `PrinterActions`).
     private let commands: PrintCommands
+    /// Print File (each view's `PrinterActions`).
+    private let printFiles: PrintFiles
     private unowned let library: PrinterLibrary
     private unowned let context: FeatureContext
     /// The main window, while it is open: a new mini window opens beside it.
@@ -32,12 +34,14 @@ final class MiniWindows {
     /// The last mini window closed while the main window is closed (not by Quit).
     var onLastClosed: @MainActor () -> Void = {}
 
-    init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, commands: PrintCommands, library: PrinterLibrary,
+    init(application: OpaquePointer, sessions: SessionRegistry, hub: PrinterStatusHub, commands: PrintCommands, printFiles: PrintFiles,
+         library: PrinterLibrary,
          context: FeatureContext, mainWindow: @escaping @MainActor () -> MainWindow?) {
         self.application = application
         self.sessions = sessions
         self.hub = hub
         self.commands = commands
+        self.printFiles = printFiles
         self.library = library
         self.context = context
         self.mainWindow = mainWindow
@@ -62,7 +66,7 @@ final class MiniWindows {
         let mini = MiniWindow(camera: camera, session: sessions.session(for: camera.source), application: application, size: size,
                               position: place)
         // Its printer's actions, its cameras those of the printer's tab while the main window is open.
-        let actions = PrinterActions(Feature.placed(\.miniWindowAction).map(\.feature), printerID: id, hub: hub, commands: commands,
+        let actions = PrinterActions(Feature.placed(\.miniWindowAction).map(\.feature) + [.printDroppedFile], printerID: id, hub: hub, commands: commands, printFiles: printFiles,
                                      library: library, context: context, page: { [weak self] in self?.mainWindow()?.tabs.page(id: id) },
                                      place: { [weak mini] in
                                          mini.map { mini in .init(name: mini.camera.name, window: mini.window, toast: { [weak mini] in mini?.toast($0) }) }

@@ -105,13 +105,6 @@ final class NoCameraArea {
     /// declares a plausible size; nil for bytes that are no picture.
     private static func texture(of thumbnail: JobThumbnail) -> GObjectRef<OpaquePointer>? {
         guard thumbnail.pictureSize != nil else { return nil }
-        let bytes = thumbnail.image.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count))! }
-        defer { g_bytes_unref(bytes) }
-        var error: UnsafeMutablePointer<GError>?
-        guard let texture = gdk_texture_new_from_bytes(bytes, &error) else {
-            g_clear_error(&error)
-            return nil
-        }
-        return GObjectRef(adopting: texture)
+        return decodedTexture(thumbnail.image)
     }
 }

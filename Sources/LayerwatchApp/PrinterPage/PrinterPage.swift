@@ -160,6 +160,7 @@ final class PrinterPage: CameraSurfaceDelegate {
     func install(_ actions: PrinterActions) {
         printerActions = actions
         gtk_widget_insert_action_group(layout.widget, "printer", gcast(actions.group.pointer))
+        PrintFileDrop.install(on: layout.widget, over: surface) { [unowned self] in name }
         actions.onRefresh = { [weak self, unowned actions] in self?.controls.refresh(actions) }
         actions.refresh()
     }

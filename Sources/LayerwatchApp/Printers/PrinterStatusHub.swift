@@ -102,6 +102,11 @@ final class PrinterStatusHub {
         entries[printerID]?.latest
     }
 
+    /// The printer's status monitor (which starts a file the printer only stored), while it has one.
+    func monitor(of printerID: UUID) -> StatusMonitor? {
+        entries[printerID]?.monitor
+    }
+
     /// Where the printer's status comes from, while it has a monitor.
     func endpoint(of printerID: UUID) -> StatusEndpoint? {
         entries[printerID]?.monitor.endpoint
