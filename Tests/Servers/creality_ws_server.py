@@ -14,6 +14,12 @@ takes the requests Creality Print sends:
     {"method":"set","params":{"pause":0}}    paused → printing
     {"method":"set","params":{"stop":1}}     printing or paused → stopped (4)
     {"method":"set","params":{"lightSw":0|1}}  the light
+    {"method":"set","params":{"opGcodeFile":"printprt:/usr/data/printer_data/gcodes/NAME"}}
+                                             a whole file the upload stored starts printing (state 1,
+                                             printFileName its path) when the printer is not busy
+and, on the same port (the printer's web server is on port 80; the client is given this port), the
+upload OrcaSlicer's CrealityPrint host sends: POST /upload/NAME, multipart, the file in part "file"
+(servercommon.Uploads: streamed, its hash kept, never its bytes), stored as NAME, answered 200.
 The state numbers are the public integrations' (0 idle, 1 printing, 2 complete, 3 failed,
 4 stopped, 5 paused).
 
@@ -41,6 +47,9 @@ stdout: {"event":"ready","port":N}
         {"event":"closed"}    a client's connection ended
         {"event":"flooded","pings":N,"pongs":N,"progress":N}   a ping flood's end: pings sent, pongs
                                       read during it, the last printProgress pushed
+        {"event":"upload","name":N,"fields":{…},"size":S,"sha256":H,"complete":B}   an upload's end
+                                      (N the name in its URL; a broken-off one gets no answer)
+        {"event":"print-started","name":N,"sha256":H}   {"event":"print-refused","path":P}   opGcodeFile
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 --refuse CODE answers every handshake with that HTTP status (401: a login asked for).
 """
@@ -57,13 +66,15 @@ import time
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from servercommon import add_common_args, emit, listen, log, serve_commands  # noqa: E402
+from servercommon import Uploads, add_common_args, emit, listen, log, serve_commands  # noqa: E402
+from urllib.parse import unquote  # noqa: E402
 
 NAME = "creality_ws_server"
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 HUGE_BYTES = 8 * 1024 * 1024
 PERSISTENT = ("normal", "silent", "deaf")
 ONCE = ("garbage", "badframe", "huge", "deep", "badutf8", "fragmented", "close")
+GCODE_FOLDER = "/usr/data/printer_data/gcodes/"  # where a K1 keeps the files sent to it
 BAD_MESSAGES = (b"{\"state\":3,\"printFileName\":\"\xc3(\xff.gcode\"}", b"\x00\x01 this is not JSON {{{", b"[" * 100000 + b"]" * 100000)
 
 DEFAULT_STATE = {
@@ -119,9 +130,24 @@ class Client:
         return data
 
 
+class PrefixedReader:
+    """A socket's bytes as a file, the ones already read with the request's head first."""
+
+    def __init__(self, sock, first):
+        self.file = sock.makefile("rb")
+        self.first = first
+
+    def read(self, n):
+        if self.first:
+            data, self.first = self.first[:n], self.first[n:]
+            return data
+        return self.file.read(n)
+
+
 class Printer:
     def __init__(self, heartbeat, refuse):
         self.refuse = refuse
+        self.stored = Uploads()
         self.lock = threading.Lock()
         self.state = json.loads(json.dumps(DEFAULT_STATE))
         self.clients = []
@@ -167,6 +193,9 @@ class Printer:
     def handshake(self, client, head=None):
         head = head if head is not None else self.read_head(client)
         if head is None:
+            return False
+        if head.startswith(b"POST /upload/"):
+            self.upload(client.sock, head)
             return False
         lines = head.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")
         fields = {}
@@ -250,6 +279,44 @@ class Printer:
         elif method == "set":
             self.apply(params)
 
+    # ---- the web server's upload ----
+    def upload(self, sock, head):
+        """POST /upload/NAME: the multipart file streamed into `stored` as NAME, answered 200."""
+        blob, _, rest = head.partition(b"\r\n\r\n")
+        lines = blob.decode("latin-1").split("\r\n")
+        name = unquote(lines[0].split(" ")[1][len("/upload/"):])
+        fields = {}
+        for line in lines[1:]:
+            key, _, value = line.partition(":")
+            fields[key.strip().lower()] = value.strip()
+        try:
+            form, sent_as, record = self.stored.receive(PrefixedReader(sock, rest), int(fields.get("content-length") or 0),
+                                                        fields.get("content-type"), "file")
+        except ValueError as error:
+            sock.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            log(NAME, f"a bad upload: {error}")
+            return
+        with self.stored.lock:
+            self.stored.files[name] = self.stored.files.pop(sent_as)
+            record = dict(record)
+        emit(event="upload", name=name, fields=form, **record)
+        if record["complete"]:
+            payload = json.dumps({"code": 0}).encode()
+            sock.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                         b"Connection: close\r\n\r\n" % len(payload) + payload)
+
+    def print_file(self, target, state):
+        """opGcodeFile "printprt:PATH": the changes that start a stored file, or none."""
+        path = target[len("printprt:"):] if isinstance(target, str) and target.startswith("printprt:") else ""
+        folder, _, name = path.rpartition("/")
+        with self.stored.lock:
+            record = dict(self.stored.files.get(name) or {})
+        if folder + "/" != GCODE_FOLDER or not record.get("complete") or state not in (0, 2, 3, 4):
+            emit(event="print-refused", path=path)
+            return {}
+        emit(event="print-started", name=name, sha256=record["sha256"])
+        return {"state": 1, "printFileName": path, "printProgress": 0, "layer": 0, "printJobTime": 0}
+
     # ---- the printer's state ----
     def apply(self, params):
         """A set request, as the printer takes it: only what its state allows."""
@@ -264,6 +331,8 @@ class Printer:
             changes.update(state=4, printLeftTime=0)
         if "lightSw" in params:
             changes["lightSw"] = 1 if params["lightSw"] else 0
+        if "opGcodeFile" in params:
+            changes.update(self.print_file(params["opGcodeFile"], state))
         if changes:
             self.push(changes)
 

@@ -91,20 +91,6 @@ final class CrealityConnectionTests: XCTestCase {
         XCTAssertNil(idleAgain?.progress)
     }
 
-    func testSendingAFileIsRefusedSayingWhyAndNothingReachesThePrinter() throws {
-        let server = try printer()
-        let endpoint = StatusEndpoint.creality(host: "127.0.0.1", port: server.port)
-        let why = "Layerwatch cannot send files to Creality printers yet: Creality publishes no way to do it, and a K2 needs "
-            + "its filament slots chosen for each print. Send the file from Creality Print, then watch the print here."
-        for kind in PrintFile.Kind.allCases { XCTAssertEqual(endpoint.family.refusal(of: kind), why) }
-        let url = try makeTemporaryDirectory().appendingPathComponent("cube.gcode")
-        try Data("G28\n".utf8).write(to: url)
-        let outcome = endpoint.family.send(try PrintFile(url: url), to: endpoint, plate: 1, stop: StopSignal()) { _ in }
-        XCTAssertEqual(outcome, .refused(why))
-        Thread.sleep(forTimeInterval: 0.3)
-        XCTAssertTrue(server.events(named: "connected").isEmpty, "nothing was sent")
-    }
-
     func testTheHeartbeatIsAnsweredOk() throws {
         let server = try printer(["--heartbeat", "0.5"])
         let recorder = recorder(server)

@@ -1,4 +1,5 @@
 import PrinterKit
+import StatusKit
 import StreamKit
 
 /// The status row Test Connection shows for a Creality printer, before its cameras': what the

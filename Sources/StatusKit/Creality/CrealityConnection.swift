@@ -8,7 +8,8 @@ import StreamKit
 /// requests. Its heartbeat, `{"ModeCode":"heart_beat"}`, is answered with the text `ok`, and a
 /// plain `ok` from it is no status (ha_creality_ws ws_client.py). Commands are `set` requests the
 /// printer does not answer: `pause` 1 and 0 for pause and resume, `stop` 1, `lightSw` 1 or 0 for
-/// the light (CrealityK1C.md "Commands", API.md "Switch LED"); `StatusMonitor` counts the state
+/// the light (CrealityK1C.md "Commands", API.md "Switch LED"), `opGcodeFile` to print a file the
+/// upload stored (`CrealityUpload`); `StatusMonitor` counts the state
 /// they lead to in a later report as done, and says no answer after its timeout. A message that is
 /// not a JSON object in UTF-8 (or nests too deep) is skipped and logged, as a bad MQTT report is: the
 /// messages around it still count, and the connection stays.
@@ -74,7 +75,9 @@ final class CrealityConnection: StatusConnection, @unchecked Sendable {
         case .resume: params = ["pause": 0]
         case .stop: params = ["stop": 1]
         case .speed: return answer(.refused(tr("Creality printers have no speed profiles")))
-        case .printFile: return answer(.refused(PrintCommandText.startsWhenSent))
+        // `printprt:` and the file's path on the printer, as OrcaSlicer's CrealityPrint host starts a
+        // file (`CrealityUpload`).
+        case .printFile(let path, _): params = ["opGcodeFile": "printprt:" + path]
         }
         guard let client = lock.withLock({ client }) else { return answer(.notConnected) }
         client.send(text: Self.request("set", params))

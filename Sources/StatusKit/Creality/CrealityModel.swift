@@ -1,8 +1,7 @@
-import StatusKit
-
-/// The Creality models Layerwatch recognises in what a printer says of itself (`CrealityIdentity`),
-/// with the family whose camera each has: the printer dialog's Test Connection names the model it
-/// found and sets the Model row from it. Names and board codes as ha_creality_ws matches them
+/// The Creality models Layerwatch recognises in what a printer says of itself (`CrealityIdentity`):
+/// the printer dialog's Test Connection names the model it found and sets the Model row from it
+/// (PrinterKit adds the family whose camera each has), and sending a file asks it where the
+/// printer keeps its files (`CrealityUpload`). Names and board codes as ha_creality_ws matches them
 /// (utils.py `ModelDetection`): a name in `model` ("K1C", "CR-K1 Max", "Ender-3 V3 KE"), or a
 /// board code in `model` or `modelVersion` (K2 firmware: F021 K2, F008 K2 Plus, F012 K2 Pro; F018
 /// Hi; F001, F002, F005 the Ender-3 V3, V3 Plus, V3 KE).
@@ -26,10 +25,15 @@ public enum CrealityModel: Sendable {
         }
     }
 
-    public var family: CrealityFamily {
+    /// Where the printer keeps the files sent to it, as `opGcodeFile` names them: the K1 family's
+    /// and the Ender-3 V3's Klipper tree (OrcaSlicer's CrealityPrint host, SoftFever/OrcaSlicer
+    /// src/slic3r/Utils/CrealityPrint.cpp `start_print`). Nil for the models Layerwatch sends
+    /// nothing to: the K2 family and the Hi run other firmware (their files under `/mnt/UDISK`),
+    /// and a print on their CFS starts only with its filament slots mapped for it.
+    var gcodeFolder: String? {
         switch self {
-        case .k2, .k2Plus, .k2Pro, .hi: return .k2
-        case .k1, .k1Max, .k1C, .k1SE, .ender3V3, .ender3V3Plus, .ender3V3KE: return .k1
+        case .k1, .k1Max, .k1C, .k1SE, .ender3V3, .ender3V3Plus, .ender3V3KE: return "/usr/data/printer_data/gcodes/"
+        case .k2, .k2Plus, .k2Pro, .hi: return nil
         }
     }
 
@@ -56,12 +60,6 @@ public enum CrealityModel: Sendable {
         } else {
             return nil
         }
-    }
-
-    /// The family whose camera a printer that says `identity` has: WebRTC when its firmware says it
-    /// streams so (a K1C's firmware may), else its model's; nil when it says neither.
-    public static func family(of identity: CrealityIdentity) -> CrealityFamily? {
-        identity.webrtcSupport == true ? .k2 : CrealityModel(identity)?.family
     }
 
     /// The letters-and-digits runs of `text` ("CR-K1 Max" → cr, k1, max).
