@@ -279,6 +279,71 @@ final class PrintFileTests: XCTestCase {
         }
     }
 
+    func testACrealityK1CTakesTheFileOnItsWebServerAndPrintsIt() throws {
+        // The fake's websocket on a port of its own, its web server on the printer's port 80.
+        let host = randomLoopbackAddress()
+        let creality = try TestServer(script: "creality_ws_server.py", arguments: ["--bind", host, "--upload-port", "80"])
+        addTeardownBlock { creality.stop() }
+        let clip = try TestClips.smpteBars(width: 320, height: 180, fps: 10, seconds: 60).path
+        let k1c = Printer(name: "Kestrel", kind: .creality(.k1), host: host, apiPort: creality.port, cameras: [PrinterCamera(url: clip)],
+                          notifies: false)
+        let file = try gcode(named: "hinge pin.gcode", size: 1_000_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: [k1c])
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let tile = try XCTUnwrap(window.farm.tile(id: k1c.id))
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(tile.widget, "printer.print-dropped-file",
+                                                                             g_variant_new_string(file.url.path))))
+            weak var shown = app.printFiles.dialog
+            unowned let dialog = try XCTUnwrap(shown)
+            XCTAssertTrue(iterateMainContext(timeout: 5) { Bool(gboolean: gtk_widget_get_sensitive(dialog.printButton)) },
+                          "a K1C's G-code can be printed: \(dialog.rows[0].reasonText ?? "")")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-creality-confirmation")
+            gtk_widget_activate(dialog.printButton)
+            XCTAssertTrue(iterateMainContext(timeout: 20) { toastTitles(in: window.window).contains("Printing “hinge pin.gcode” on Kestrel") },
+                          "\(toastTitles(in: window.window)) \(shown?.rows.first?.reasonText ?? "")")
+            let upload = try XCTUnwrap(creality.waitFor("upload"))
+            XCTAssertEqual(upload.string("name"), "hinge_pin.gcode")
+            XCTAssertEqual(upload.string("sha256"), file.sha256, "the printer has the file's very bytes")
+            XCTAssertEqual(creality.waitFor("print-started")?.string("name"), "hinge_pin.gcode")
+            XCTAssertTrue(iterateMainContext(timeout: 5) {
+                app.statusHub.latest(k1c.id)?.status.map { $0.state == .printing && $0.job == "hinge_pin.gcode" } ?? false
+            }, "the printer's report shows the print")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-creality-printing")
+        }
+    }
+
+    func testACrealityK2IsRefusedInWordsAndGetsNoByte() throws {
+        let host = randomLoopbackAddress()
+        let creality = try TestServer(script: "creality_ws_server.py", arguments: ["--bind", host, "--upload-port", "80"])
+        addTeardownBlock { creality.stop() }
+        creality.send(["cmd": "set", "fields": ["model": "F008", "webrtcSupport": 1]])  // a K2 Plus's board code
+        XCTAssertNotNil(creality.waitFor("done"))
+        let k2 = Printer(name: "Kite", kind: .creality(.k2), host: host, apiPort: creality.port, cameras: [], notifies: false)
+        let file = try gcode(named: "vase.gcode", size: 100_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: [k2])
+            defer { gtk_window_destroy(gcast(window.window)) }
+            let tile = try XCTUnwrap(window.farm.tile(id: k2.id))
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(tile.widget, "printer.print-dropped-file",
+                                                                             g_variant_new_string(file.url.path))))
+            unowned let dialog = try XCTUnwrap(app.printFiles.dialog)
+            defer { gtk_window_destroy(gcast(dialog.window)) }
+            unowned let row = dialog.rows[0]
+            gtk_widget_activate(dialog.printButton)
+            let reason = "The printer refused the file: A Creality K2 Plus starts a print only with its filament slots chosen for it. "
+                + "Send the file from Creality Print, then watch the print here."
+            XCTAssertTrue(iterateMainContext(timeout: 15) { row.reasonText == reason }, "\(row.reasonText ?? "")")
+            XCTAssertTrue(texts(in: dialog.window).contains(reason), "said in the dialog")
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-creality-k2-refused")
+            XCTAssertTrue(creality.events(named: "upload").isEmpty, "no byte went to the K2")
+            XCTAssertEqual(app.statusHub.latest(k2.id)?.status?.state, .idle)
+        }
+    }
+
     func testOneFileToSeveralChosenTilesEachPrinterItsOwnResult() throws {
         let windowManager = try WindowManager()
         _ = windowManager

@@ -17,7 +17,7 @@ takes the requests Creality Print sends:
     {"method":"set","params":{"opGcodeFile":"printprt:/usr/data/printer_data/gcodes/NAME"}}
                                              a whole file the upload stored starts printing (state 1,
                                              printFileName its path) when the printer is not busy
-and, on the same port (the printer's web server is on port 80; the client is given this port), the
+and, on the same port and on --upload-port when given (the printer's web server is on port 80), the
 upload OrcaSlicer's CrealityPrint host sends: POST /upload/NAME, multipart, the file in part "file"
 (servercommon.Uploads: streamed, its hash kept, never its bytes), stored as NAME, answered 200.
 The state numbers are the public integrations' (0 idle, 1 printing, 2 complete, 3 failed,
@@ -315,7 +315,7 @@ class Printer:
             emit(event="print-refused", path=path)
             return {}
         emit(event="print-started", name=name, sha256=record["sha256"])
-        return {"state": 1, "printFileName": path, "printProgress": 0, "layer": 0, "printJobTime": 0}
+        return {"state": 1, "printFileName": path, "printProgress": 0, "layer": 0, "printJobTime": 0, "printLeftTime": 3600}
 
     # ---- the printer's state ----
     def apply(self, params):
@@ -441,16 +441,19 @@ def main():
     add_common_args(p)
     p.add_argument("--heartbeat", type=float, default=10.0, help="seconds between heart_beat messages")
     p.add_argument("--refuse", type=int, default=0, help="answer every handshake with this HTTP status")
+    p.add_argument("--upload-port", type=int, default=0, help="a second port taking the upload (the printer's 80)")
     cfg = p.parse_args()
     printer = Printer(cfg.heartbeat, cfg.refuse)
     server = listen(cfg.bind, cfg.port)
 
-    def accept():
+    def accept(listener):
         while True:
-            sock, _ = server.accept()
+            sock, _ = listener.accept()
             threading.Thread(target=printer.serve, args=(sock,), daemon=True).start()
 
-    threading.Thread(target=accept, daemon=True).start()
+    threading.Thread(target=accept, args=(server,), daemon=True).start()
+    if cfg.upload_port:
+        threading.Thread(target=accept, args=(listen(cfg.bind, cfg.upload_port),), daemon=True).start()
     threading.Thread(target=printer.heartbeats, daemon=True).start()
 
     def handle(command):
