@@ -28,8 +28,9 @@ public enum CrealityModel: Sendable {
     /// Where the printer keeps the files sent to it, as `opGcodeFile` names them: the K1 family's
     /// and the Ender-3 V3's Klipper tree (OrcaSlicer's CrealityPrint host, SoftFever/OrcaSlicer
     /// src/slic3r/Utils/CrealityPrint.cpp `start_print`). Nil for the models Layerwatch sends
-    /// nothing to: the K2 family and the Hi run other firmware (their files under `/mnt/UDISK`),
-    /// and a print on their CFS starts only with its filament slots mapped for it.
+    /// nothing to: the K2 family keeps its files elsewhere (`/mnt/UDISK/printer_data/gcodes/`) and
+    /// starts a print on its CFS only with the filament slots mapped for it (`colorMatch`); the Hi,
+    /// a board of the K2's firmware line (F018) whose Combo has a CFS too, is not known to differ.
     var gcodeFolder: String? {
         switch self {
         case .k1, .k1Max, .k1C, .k1SE, .ender3V3, .ender3V3Plus, .ender3V3KE: return "/usr/data/printer_data/gcodes/"
