@@ -167,4 +167,33 @@ final class PrintFileCommandTests: XCTestCase {
         XCTAssertEqual(Set(listed.map { $0["printer"] as? String ?? "" }), ["Voron", "Trident"])
         XCTAssertEqual(listed.map { $0["startedFromLayerwatch"] as? Bool }, [true, true], history.stdout)
     }
+
+    /// The journal never fails the print: a ruined one is set aside (as `history` does) and said,
+    /// one that cannot be made is said; each time the printer prints and the exit is 0.
+    func testAJournalThatCannotBeUsedNeverFailsThePrint() throws {
+        let printer = try moonraker()
+        var environment = try savedPrinters(["Voron"], on: [printer])
+        let data = try makeTemporaryDirectory()
+        environment["XDG_DATA_HOME"] = data.path
+        let journal = JournalStore.defaultURL(environment: environment)
+        try FileManager.default.createDirectory(at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: journal)
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 10_000)
+
+        let ruined = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "--yes"], environment: environment)
+        XCTAssertEqual(ruined.status, 0, ruined.stdout + ruined.stderr)
+        XCTAssertTrue(ruined.stdout.contains("Voron — Printing “gear.gcode”."), ruined.stdout)
+        XCTAssertTrue(ruined.stderr.contains("The print journal could not be read. It was set aside as “\(journal.path).broken-"), ruined.stderr)
+        let folder = try FileManager.default.contentsOfDirectory(atPath: journal.deletingLastPathComponent().path)
+        XCTAssertTrue(folder.contains { $0.hasPrefix("journal.sqlite3.broken-") }, "\(folder)")
+
+        XCTAssertNotNil(printer.perform(["cmd": "set", "status": ["print_stats": ["state": "standby", "filename": ""]]]))
+        let notAFolder = data.appendingPathComponent("file")
+        try Data().write(to: notAFolder)
+        environment["XDG_DATA_HOME"] = notAFolder.path
+        let none = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "--yes"], environment: environment)
+        XCTAssertEqual(none.status, 0, none.stdout + none.stderr)
+        XCTAssertTrue(none.stdout.contains("Voron — Printing “gear.gcode”."), none.stdout)
+        XCTAssertTrue(none.stderr.contains("The print journal “\(notAFolder.path)/layerwatch/journal.sqlite3” could not be opened."), none.stderr)
+    }
 }
