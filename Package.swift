@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "StatusKitTests", dependencies: ["StatusKit", "StreamKit", "TestSupport"]),
         .testTarget(name: "JournalKitTests", dependencies: ["JournalKit", "StatusKit", "CSQLite", "TestSupport"]),
         .testTarget(name: "CameraKitTests", dependencies: ["CameraKit", "StreamKit"]),
-        .testTarget(name: "LayerwatchTests", dependencies: ["JournalKit", "TestSupport"]),
+        .testTarget(name: "LayerwatchTests", dependencies: ["JournalKit", "StatusKit", "TestSupport"]),
         .testTarget(name: "LayerwatchAppTests", dependencies: ["LayerwatchApp", "JournalKit", "JournalSamples", "CameraKit", "GtkKit", "StreamKit", "PrinterKit", "TestSupport"]),
     ],
     swiftLanguageModes: [.v5]

@@ -49,15 +49,7 @@ struct HistoryCommand: ParsableCommand {
     func run() throws {
         let store = JournalStore(url: JournalStore.defaultURL())
         defer { store.close() }
-        switch store.opening {
-        case .opened:
-            break
-        case .setAside(let broken, _):
-            printError(String(format: tr("The print journal could not be read. It was set aside as “%@” and a new one started."), broken.path))
-        case .unavailable:
-            printError(String(format: tr("The print journal “%@” could not be opened."), store.url.path))
-            throw ExitCode(1)
-        }
+        guard JournalOpeningWords.tell(store) else { throw ExitCode(1) }
         let everything = Int(Int32.max)
         let query = JournalQuery(started: since.flatMap { HistorySince.moment($0) }.map { DateInterval(start: $0, end: .distantFuture) },
                                  results: result.flatMap(Self.ended).map { [$0] }, limit: everything)

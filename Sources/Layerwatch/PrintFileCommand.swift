@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import JournalKit
 import StatusKit
 import StreamKit
 
@@ -9,7 +10,10 @@ import StreamKit
 /// without a yes (nor, off a terminal, without `--yes`); each printer gets its status watched, is
 /// refused when it is not free, and is sent the file in parallel with the others
 /// (`PrintFileSending`), its progress rewritten on one terminal line; one line per printer with its
-/// result ends it. Ctrl+C cancels every upload (no print starts).
+/// result ends it. Ctrl+C cancels every upload (no print starts). Each saved printer that starts the
+/// print gets it marked in the user's print journal (`JournalStore.expectPrint`), so the app —
+/// running now or when it next sees the printer — records it as started from Layerwatch; a status
+/// URL names no saved printer, so its print is not marked. The journal never fails the print.
 struct PrintFileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "print",
@@ -49,7 +53,7 @@ struct PrintFileCommand: ParsableCommand {
             Self.complain(error.userMessage)
             throw ExitCode(2)
         }
-        var printers: [(name: String, endpoint: StatusEndpoint)] = []
+        var printers: [(name: String, id: UUID?, endpoint: StatusEndpoint)] = []
         for target in targets {
             guard StatusEndpoint.isStatusURL(target) else {
                 printers.append(try StatusTarget.savedPrinterNamed(target))
@@ -57,7 +61,7 @@ struct PrintFileCommand: ParsableCommand {
             }
             do throws(StatusEndpoint.ParseError) {
                 let endpoint = try StatusEndpoint.parse(target)
-                printers.append((endpoint.host, endpoint))
+                printers.append((endpoint.host, nil, endpoint))
             } catch {
                 Self.complain(String(format: tr("error: %@"), error.description))
                 throw ExitCode(2)
@@ -67,6 +71,7 @@ struct PrintFileCommand: ParsableCommand {
             Self.complain(tr("Nothing was sent."))
             throw ExitCode(PrintControl.declinedExitCode)
         }
+        let journal = printers.contains { $0.id != nil } ? JournalStore(url: JournalStore.defaultURL()) : nil
         let sendings = printers.map { PrintFileSending(file: printFile, printer: $0.name, endpoint: $0.endpoint, plate: plate) }
         let interrupt = Self.cancelling(sendings)
         defer { interrupt.cancel() }
@@ -75,9 +80,16 @@ struct PrintFileCommand: ParsableCommand {
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: sendings.count) { index in
             let result = send(sendings[index]) { board.show($0, at: index) }
+            if result.kind == .started, let id = printers[index].id {
+                journal?.expectPrint(printerID: id.uuidString, file: printFile.name)
+            }
             lock.withLock { results[index] = result }
         }
         board.end()
+        if let journal {
+            _ = JournalOpeningWords.tell(journal)
+            journal.close()
+        }
         for (sending, result) in zip(sendings, results) {
             print(TerminalText.safe(String(format: tr("%@ — %@"), sending.printer, result?.message ?? "")))
         }

@@ -123,8 +123,8 @@ enum StatusTarget {
         try savedPrinterNamed(name).endpoint
     }
 
-    /// The saved printer's name and endpoint (`savedPrinter`).
-    static func savedPrinterNamed(_ name: String) throws -> (name: String, endpoint: StatusEndpoint) {
+    /// The saved printer's name, id and endpoint (`savedPrinter`).
+    static func savedPrinterNamed(_ name: String) throws -> (name: String, id: UUID, endpoint: StatusEndpoint) {
         let printer: Printer
         do {
             printer = try ProbeTarget.saved(name).0
@@ -134,7 +134,7 @@ enum StatusTarget {
         guard let endpoint = printer.statusEndpoint else {
             throw fail(String(format: tr("“%@” has no print status: it is a camera only, or a Bambu printer without its access code"), printer.name))
         }
-        return (printer.name, endpoint)
+        return (printer.name, printer.id, endpoint)
     }
 
     private static func fail(_ reason: String) -> ExitCode {

@@ -125,6 +125,36 @@ final class JournalStoreTests: XCTestCase {
         XCTAssertEqual(reopened.print(key: kept.key), kept)
     }
 
+    func testAVersionThreeJournalKeepsItsRowsAndTakesExpectedPrints() throws {
+        let url = try journalURL()
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var started = print(1)
+        (started.startedFromLayerwatch, started.sentFile) = (true, "part-1.gcode")
+        do {  // a journal as version 3 left it: a print Layerwatch started, with a video
+            let old = try SQLiteDatabase(path: url.path, busyTimeout: 1)
+            try JournalSchema.migrate(old, to: 3)
+            try old.run("""
+                INSERT INTO prints (key, printer_id, printer_name, job, started, ended, result, started_from_layerwatch, sent_file)
+                VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+                """, [.text(started.key), .text(started.printerID), .text(started.printerName), .init(started.job),
+                      .real(started.started.timeIntervalSince1970), .init(started.ended?.timeIntervalSince1970),
+                      .text(started.result.rawValue), .init(started.sentFile)])
+            try old.run("INSERT INTO print_videos (print_id, kind, path) SELECT id, 'recording', '/videos/part.mkv' FROM prints")
+        }
+        XCTAssertEqual(try userVersion(of: url), 3)
+        let store = JournalStore(url: url)
+        XCTAssertEqual(store.opening, .opened)
+        XCTAssertEqual(store.print(key: started.key), started, "the print and its mark are kept")
+        XCTAssertEqual(store.videos(ofPrint: started.key).map(\.file.path), ["/videos/part.mkv"])
+        store.expectPrint(printerID: "printer-b", file: "part-2.gcode")
+        store.close()
+        XCTAssertEqual(try userVersion(of: url), JournalSchema.migrations.count)
+        let table = try SQLiteDatabase(path: url.path, busyTimeout: 1).rows("SELECT printer_id, file FROM expected_prints") {
+            [$0.text(0) ?? "", $0.text(1) ?? ""]
+        }
+        XCTAssertEqual(table, [["printer-b", "part-2.gcode"]], "version 4's table is there and written")
+    }
+
     func testAGarbageFileIsSetAsideAndANewJournalStarts() throws {
         let url = try journalURL()
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

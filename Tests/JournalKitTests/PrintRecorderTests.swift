@@ -240,14 +240,14 @@ final class PrintRecorderTests: XCTestCase {
         XCTAssertEqual(prints.map(\.result), [.underway, .underway, .finished], "job 42's end was not seen")
     }
 
-    /// A print Layerwatch started (`expectPrint`, as the upload code calls it once the printer took
-    /// the file): the next print of that file on that printer within the time allowed is marked,
-    /// once; a print of another file, on another printer, or too late, is not.
+    /// A print Layerwatch started (`JournalStore.expectPrint`, as the upload code calls it once the
+    /// printer took the file): the next print of that file on that printer within the time allowed
+    /// is marked, once; a print of another file, on another printer, or too late, is not.
     func testOnlyThePrintOfTheFileSentToThatPrinterIsMarkedStartedFromLayerwatch() throws {
         let store = JournalStore(url: try journal())
         let voron = PrintRecorder(store: store, printer: printer)
         let other = PrintRecorder(store: store, printer: PrintRecorder.Printer(id: "ender", name: "Ender", camera: nil))
-        voron.expectPrint(file: "benchy.gcode", at: t0)
+        store.expectPrint(printerID: printer.id, file: "benchy.gcode", at: t0)
         feed(other, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0)
         feed(voron, [klipper("printing", job: "cube.gcode"), klipper("complete", job: "cube.gcode")], from: t0)
         feed(voron, [klipper("printing", job: "gcodes/Benchy.gcode"), klipper("complete", job: "gcodes/Benchy.gcode")],
@@ -255,22 +255,70 @@ final class PrintRecorderTests: XCTestCase {
         feed(voron, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0.addingTimeInterval(300))
 
         // Bambu names the print by its plate, the file was `Vase.gcode.3mf`; sent too long before, it is not waited for.
-        voron.expectPrint(file: "Vase.gcode.3mf", at: t0.addingTimeInterval(3600))
-        voron.expectPrint(file: "late.gcode", at: t0.addingTimeInterval(3600))
+        store.expectPrint(printerID: printer.id, file: "Vase.gcode.3mf", at: t0.addingTimeInterval(3600))
+        store.expectPrint(printerID: printer.id, file: "late.gcode", at: t0.addingTimeInterval(3600))
         feed(voron, [klipper("printing", job: "Vase"), klipper("complete", job: "Vase")], from: t0.addingTimeInterval(3660))
         feed(voron, [klipper("printing", job: "late.gcode"), klipper("complete", job: "late.gcode")],
              from: t0.addingTimeInterval(3600 + PrintRecorder.expectation + 1))
 
-        // Under way already when the upload code tells it (the printer answered after it began).
-        feed(voron, [klipper("printing", job: "quick.gcode")], from: t0.addingTimeInterval(7200))
-        voron.expectPrint(file: "quick.gcode", at: t0.addingTimeInterval(7230))
-        feed(voron, [klipper("complete", job: "quick.gcode")], from: t0.addingTimeInterval(7260))
+        // Under way already when the upload code tells it (the printer answered after it began):
+        // marked at its next report.
+        feed(voron, [klipper("printing", job: "quick.gcode", layer: 1)], from: t0.addingTimeInterval(7200))
+        store.expectPrint(printerID: printer.id, file: "quick.gcode", at: t0.addingTimeInterval(7230))
+        feed(voron, [klipper("printing", job: "quick.gcode", layer: 2), klipper("complete", job: "quick.gcode")],
+             from: t0.addingTimeInterval(7240))
 
         let prints = store.prints(JournalQuery()).reversed().map { ($0.printerName, $0.job ?? "", $0.startedFromLayerwatch, $0.sentFile) }
         XCTAssertEqual(prints.map(\.0), ["Ender", "Voron 2.4", "Voron 2.4", "Voron 2.4", "Voron 2.4", "Voron 2.4", "Voron 2.4"])
         XCTAssertEqual(prints.map(\.1), ["benchy.gcode", "cube.gcode", "gcodes/Benchy.gcode", "benchy.gcode", "Vase", "late.gcode", "quick.gcode"])
         XCTAssertEqual(prints.map(\.2), [false, false, true, false, true, false, true])
         XCTAssertEqual(prints.map(\.3), [nil, nil, "benchy.gcode", nil, "Vase.gcode.3mf", nil, "quick.gcode"])
+    }
+
+    /// The expectation is in the journal, not in the process that left it: one store object (as
+    /// `layerwatch print` opens the journal) leaves it, a recorder on another store object opened
+    /// on the same file (the app's) uses it — for a print that begins after, or one under way that
+    /// began shortly before — once, only for that printer and file, not after its `until`; the
+    /// expired and the used ones are deleted.
+    func testAnExpectationLeftByAnotherProcessMarksOnePrintWhileItStands() throws {
+        let url = try journal()
+        let app = JournalStore(url: url)
+        let voron = PrintRecorder(store: app, printer: printer)
+        let ender = PrintRecorder(store: app, printer: PrintRecorder.Printer(id: "ender", name: "Ender", camera: nil))
+        let command = JournalStore(url: url)
+        command.expectPrint(printerID: printer.id, file: "benchy.gcode", at: t0)
+        command.expectPrint(printerID: printer.id, file: "cube.gcode", within: 60, at: t0)
+        command.flush()
+
+        feed(ender, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0)
+        feed(voron, [klipper("printing", job: "vase.gcode"), klipper("complete", job: "vase.gcode")], from: t0.addingTimeInterval(30))
+        feed(voron, [klipper("printing", job: "cube.gcode"), klipper("complete", job: "cube.gcode")], from: t0.addingTimeInterval(150))
+        feed(voron, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0.addingTimeInterval(300))
+        feed(voron, [klipper("printing", job: "benchy.gcode"), klipper("complete", job: "benchy.gcode")], from: t0.addingTimeInterval(420))
+
+        // Begun before the command left word (the printer started it as the upload ended), and one
+        // begun long before the word, of the same name, is not it.
+        feed(voron, [klipper("printing", job: "gear.gcode", layer: 1)], from: t0.addingTimeInterval(600))
+        app.flush()  // the recorder's reports and the command's word in the order of their times
+        command.expectPrint(printerID: printer.id, file: "gear.gcode", at: t0.addingTimeInterval(620))
+        command.flush()
+        feed(voron, [klipper("printing", job: "gear.gcode", layer: 2), klipper("complete", job: "gear.gcode")], from: t0.addingTimeInterval(630))
+        feed(voron, [klipper("printing", job: "long.gcode", layer: 1)], from: t0.addingTimeInterval(1000))
+        app.flush()
+        command.expectPrint(printerID: printer.id, file: "long.gcode", at: t0.addingTimeInterval(1000 + PrintRecorder.expectation + 1))
+        command.flush()
+        feed(voron, [klipper("printing", job: "long.gcode", layer: 2), klipper("complete", job: "long.gcode")],
+             from: t0.addingTimeInterval(1000 + PrintRecorder.expectation + 60))
+        command.close()
+
+        let prints = app.prints(JournalQuery()).reversed().map { ($0.printerName, $0.job ?? "", $0.startedFromLayerwatch, $0.sentFile) }
+        XCTAssertEqual(prints.map(\.0), ["Ender"] + Array(repeating: "Voron 2.4", count: 6))
+        XCTAssertEqual(prints.map(\.1), ["benchy.gcode", "vase.gcode", "cube.gcode", "benchy.gcode", "benchy.gcode", "gear.gcode", "long.gcode"])
+        XCTAssertEqual(prints.map(\.2), [false, false, false, true, false, true, false], "another printer's, another file's, too late, once")
+        XCTAssertEqual(prints.map(\.3), [nil, nil, nil, "benchy.gcode", nil, "gear.gcode", nil])
+        app.close()
+        XCTAssertEqual(try SQLiteDatabase(path: url.path, busyTimeout: 1).rows("SELECT file FROM expected_prints") { $0.text(0) ?? "" },
+                       ["long.gcode"], "the used and the expired are gone; the one still standing stays")
     }
 
     /// Videos of the printer's camera linked to the print they were made of: a recording to the print

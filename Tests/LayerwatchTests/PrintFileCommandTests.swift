@@ -1,4 +1,6 @@
 import Foundation
+import JournalKit
+import StatusKit
 import TestSupport
 import XCTest
 
@@ -7,7 +9,8 @@ import XCTest
 /// reports printing it; it asks on a terminal (a real pseudo-terminal through `script`) and sends
 /// nothing when told no, nor without `--yes` off a terminal; a busy printer is refused before a
 /// byte goes while the others print, and the exit is non-zero; Ctrl+C cancels an upload under way
-/// (no print starts, the partial file is deleted).
+/// (no print starts, the partial file is deleted); the prints it starts are marked in the user's
+/// print journal for whichever process records them.
 final class PrintFileCommandTests: XCTestCase {
     private func moonraker() throws -> TestServer {
         let server = try TestServer(script: "moonraker_server.py", arguments: [])
@@ -15,13 +18,15 @@ final class PrintFileCommandTests: XCTestCase {
         return server
     }
 
-    /// The printers.json of saved Klipper printers `names` on `servers`; no keyring.
-    private func savedPrinters(_ names: [String], on servers: [TestServer]) throws -> [String: String] {
+    /// The printers.json of saved Klipper printers `names` on `servers` (of `ids`, else new ones);
+    /// no keyring.
+    private func savedPrinters(_ names: [String], on servers: [TestServer], ids: [UUID]? = nil) throws -> [String: String] {
         let config = try makeTemporaryDirectory()
         let folder = config.appendingPathComponent("layerwatch")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let printers = zip(names, servers).map { name, server -> [String: Any] in
-            ["id": UUID().uuidString, "name": name, "kind": "klipper", "host": "127.0.0.1", "apiPort": server.port]
+        let printers = zip(zip(names, servers), ids ?? names.map { _ in UUID() }).map { named, id -> [String: Any] in
+            let (name, server) = named
+            return ["id": id.uuidString, "name": name, "kind": "klipper", "host": "127.0.0.1", "apiPort": server.port]
         }
         try JSONSerialization.data(withJSONObject: ["formatVersion": 3, "printers": printers])
             .write(to: folder.appendingPathComponent("printers.json"))
@@ -110,5 +115,85 @@ final class PrintFileCommandTests: XCTestCase {
         XCTAssertTrue(run.stdout.contains("Trident — Printing “gear.gcode”."), run.stdout)
         XCTAssertTrue(uploads(busy).isEmpty, "the busy printer got no byte")
         XCTAssertEqual(free.waitFor("upload")?.fields["complete"] as? Bool, true)
+    }
+
+    /// Layerwatch recording a printer, as the app does: its live status (Moonraker's client polling
+    /// the fake) fed to a `PrintRecorder` on the journal at `journal`.
+    private func recorder(of id: UUID, named name: String, on server: TestServer, journal: URL) -> JournalStore {
+        let store = JournalStore(url: journal)
+        let recorder = PrintRecorder(store: store, printer: PrintRecorder.Printer(id: id.uuidString, name: name, camera: nil))
+        let monitor = StatusMonitor(endpoint: .moonraker(host: "127.0.0.1", port: server.port, apiKey: nil),
+                                    executor: DispatchQueue(label: "recorder-\(name)")) { update in
+            if update.connection == .live, let status = update.status { recorder.observe(status) }
+        }
+        monitor.start()
+        addTeardownBlock {
+            monitor.stop(waitingUpTo: 5)
+            store.close()
+        }
+        return store
+    }
+
+    /// The prints `layerwatch print` started on saved printers are marked in the user's journal
+    /// (its own `XDG_DATA_HOME`): Layerwatch recording the Voron while the command ran (it sees the
+    /// print begin before the command's word, and marks it at the printer's next report) and
+    /// recording the Trident only after it (it finds the print under way) record each as started
+    /// from Layerwatch with the file's name, and `history --json` lists them so.
+    func testThePrintsItStartsAreMarkedStartedFromLayerwatchInTheJournal() throws {
+        let (voron, trident) = (try moonraker(), try moonraker())
+        let (voronID, tridentID) = (UUID(), UUID())
+        var environment = try savedPrinters(["Voron", "Trident"], on: [voron, trident], ids: [voronID, tridentID])
+        environment["XDG_DATA_HOME"] = try makeTemporaryDirectory().path
+        let journal = JournalStore.defaultURL(environment: environment)
+        let watching = recorder(of: voronID, named: "Voron", on: voron, journal: journal)
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 100_000)
+
+        let run = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "Trident", "--yes"], environment: environment)
+        XCTAssertEqual(run.status, 0, run.stdout + run.stderr)
+        XCTAssertEqual(run.stderr, "", "the journal opened without a word")
+        XCTAssertNotNil(voron.perform(["cmd": "set", "status": ["print_stats": ["print_duration": 12.0, "info": ["current_layer": 2]]]]))
+        let later = recorder(of: tridentID, named: "Trident", on: trident, journal: journal)
+
+        for (store, id) in [(watching, voronID), (later, tridentID)] {
+            let prints = { store.prints(JournalQuery(printerID: id.uuidString)) }
+            XCTAssertTrue(waitUntil(timeout: 15) { prints().first?.startedFromLayerwatch == true }, "\(prints())")
+            XCTAssertEqual(prints().count, 1)
+            let print = try XCTUnwrap(prints().first)
+            XCTAssertEqual(print.job, "gear.gcode")
+            XCTAssertEqual(print.sentFile, "gear.gcode")
+        }
+        let history = try CommandRun.product("layerwatch", ["history", "--json"], timeout: 30, environment: environment)
+        let listed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], history.stderr)
+        XCTAssertEqual(Set(listed.map { $0["printer"] as? String ?? "" }), ["Voron", "Trident"])
+        XCTAssertEqual(listed.map { $0["startedFromLayerwatch"] as? Bool }, [true, true], history.stdout)
+    }
+
+    /// The journal never fails the print: a ruined one is set aside (as `history` does) and said,
+    /// one that cannot be made is said; each time the printer prints and the exit is 0.
+    func testAJournalThatCannotBeUsedNeverFailsThePrint() throws {
+        let printer = try moonraker()
+        var environment = try savedPrinters(["Voron"], on: [printer])
+        let data = try makeTemporaryDirectory()
+        environment["XDG_DATA_HOME"] = data.path
+        let journal = JournalStore.defaultURL(environment: environment)
+        try FileManager.default.createDirectory(at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: journal)
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 10_000)
+
+        let ruined = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "--yes"], environment: environment)
+        XCTAssertEqual(ruined.status, 0, ruined.stdout + ruined.stderr)
+        XCTAssertTrue(ruined.stdout.contains("Voron — Printing “gear.gcode”."), ruined.stdout)
+        XCTAssertTrue(ruined.stderr.contains("The print journal could not be read. It was set aside as “\(journal.path).broken-"), ruined.stderr)
+        let folder = try FileManager.default.contentsOfDirectory(atPath: journal.deletingLastPathComponent().path)
+        XCTAssertTrue(folder.contains { $0.hasPrefix("journal.sqlite3.broken-") }, "\(folder)")
+
+        XCTAssertNotNil(printer.perform(["cmd": "set", "status": ["print_stats": ["state": "standby", "filename": ""]]]))
+        let notAFolder = data.appendingPathComponent("file")
+        try Data().write(to: notAFolder)
+        environment["XDG_DATA_HOME"] = notAFolder.path
+        let none = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "--yes"], environment: environment)
+        XCTAssertEqual(none.status, 0, none.stdout + none.stderr)
+        XCTAssertTrue(none.stdout.contains("Voron — Printing “gear.gcode”."), none.stdout)
+        XCTAssertTrue(none.stderr.contains("The print journal “\(notAFolder.path)/layerwatch/journal.sqlite3” could not be opened."), none.stderr)
     }
 }

@@ -9,8 +9,10 @@ import StreamKit
 /// what happened. A print seen again — after a reconnect or a restart of Layerwatch in the middle
 /// of it — continues its record: the printer's job id names it where the printer has one, else the
 /// printer's newest print of that job still under way is it; a print that ended while Layerwatch
-/// was not looking is ended when it first sees the printer again. Its state is kept on the
-/// journal's queue, where its reads and writes run in order.
+/// was not looking is ended when it first sees the printer again. A print Layerwatch started is
+/// marked so from the expectation that whichever process sent the file left in the journal
+/// (`JournalStore.expectPrint`). Its state is kept on the journal's queue, where its reads and
+/// writes run in order.
 public final class PrintRecorder: @unchecked Sendable {
     /// The printer as the journal names it: its id, its name now and its camera.
     public struct Printer: Sendable {
@@ -34,15 +36,10 @@ public final class PrintRecorder: @unchecked Sendable {
     private var written: Figures?
     /// On the journal's queue only: the print that ended last of those this recorder saw end, and when.
     private var lastEnded: (key: String, job: String?, at: Date)?
-    /// On the journal's queue only: the files Layerwatch sent and asked the printer to print, each
-    /// until when its print is waited for.
-    private var expected: [(file: String, until: Date)] = []
 
-    /// How long the print of a file Layerwatch started is waited for, and how long before the call
-    /// a print under way of it may have begun.
+    /// How long the print of a file Layerwatch started is waited for (`JournalStore.expectPrint`),
+    /// and how long before the recorder looks a print under way of it may have begun.
     public static let expectation: TimeInterval = 10 * 60
-    /// The most prints waited for at once; the oldest is forgotten.
-    static let maximumExpected = 16
 
     /// A moment of a print worth a picture.
     public enum Moment: Sendable {
@@ -84,33 +81,6 @@ public final class PrintRecorder: @unchecked Sendable {
                 try database.add(video, to: lastEnded.key)
             }
         }
-    }
-
-    /// Tells that Layerwatch sent `file` to the printer and asked it to print it, at `now`: the
-    /// next print of that file to begin within `expectation` — or the one of it under way, begun
-    /// less than that before — is marked started from Layerwatch, with the file's name.
-    public func expectPrint(file: String, at now: Date = Date()) {
-        store.write { [self] database in
-            if var print = current, !print.startedFromLayerwatch, JournalPrint.job(print.job, isFile: file),
-               now.timeIntervalSince(print.started) < Self.expectation {
-                try database.markStartedFromLayerwatch(print.key, file: file)
-                (print.startedFromLayerwatch, print.sentFile) = (true, file)
-                current = print
-                return
-            }
-            expected.append((file, now.addingTimeInterval(Self.expectation)))
-            if expected.count > Self.maximumExpected { expected.removeFirst() }
-        }
-    }
-
-    /// `print`, just begun at `now`, marked started from Layerwatch if it is the print of a file
-    /// it sent (`expectPrint`), which is then no longer waited for.
-    private func expectedOrNot(_ print: JournalPrint, at now: Date) -> JournalPrint {
-        expected.removeAll { $0.until < now }
-        guard let index = expected.firstIndex(where: { JournalPrint.job(print.job, isFile: $0.file) }) else { return print }
-        var marked = print
-        (marked.startedFromLayerwatch, marked.sentFile) = (true, expected.remove(at: index).file)
-        return marked
     }
 
     /// Asks the printer at `endpoint` its own history (blocking: call it off the main loop) and
@@ -156,9 +126,13 @@ public final class PrintRecorder: @unchecked Sendable {
         var ended = lastEnded
         if status.hasActiveJob {
             if print == nil || (status.job != nil && status.job != print?.job) {
-                let seen = try continued(status, in: database) ?? expectedOrNot(begun(status, at: now, in: database), at: now)
-                try database.insert(seen)
+                let continuing = try continued(status, in: database)
+                var seen = try continuing ?? begun(status, at: now, in: database)
+                if continuing == nil, let marked = try database.markedIfExpected(seen, at: now) { seen = marked } else { try database.insert(seen) }
                 print = seen
+            } else if let under = print, !under.startedFromLayerwatch, now.timeIntervalSince(under.started) < Self.expectation {
+                // Layerwatch may have asked for it after it began: the printer answered later.
+                print = try database.markedIfExpected(under, at: now) ?? under
             }
             if previous?.state == .paused, status.state == .printing, let print {
                 try database.add(JournalEvent(kind: .resume, at: now), to: print.key)

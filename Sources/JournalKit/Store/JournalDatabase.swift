@@ -85,6 +85,39 @@ final class JournalDatabase {
         try sql.run("UPDATE prints SET started_from_layerwatch = 1, sent_file = ? WHERE key = ?", [.text(file), .text(key)])
     }
 
+    /// Leaves word that Layerwatch asked the printer of `printerID` to print `file` (its name as
+    /// sent), waited for until `until`; the expectations expired at `now`, of any printer, go.
+    func expectPrint(printerID: String, file: String, until: Date, now: Date) throws {
+        try sql.transaction {
+            try sql.run("DELETE FROM expected_prints WHERE until < ?", [.real(now.timeIntervalSince1970)])
+            try sql.run("INSERT INTO expected_prints (printer_id, file, until) VALUES (?, ?, ?)",
+                        [.text(printerID), .text(file), .real(until.timeIntervalSince1970)])
+        }
+    }
+
+    /// `print` marked started from Layerwatch if its printer's expectation of its file
+    /// (`expectPrint`) stands at `now`: the expectation is taken (deleted, so that it marks no other
+    /// print, whichever process records it) and the print recorded with its mark — added, or marked
+    /// where its key is there — in one transaction. Nil when none stands: then nothing is written
+    /// but the deletion of the printer's expired expectations.
+    func markedIfExpected(_ print: JournalPrint, at now: Date) throws -> JournalPrint? {
+        let stamp = now.timeIntervalSince1970
+        let standing = try sql.rows("SELECT rowid, file, until FROM expected_prints WHERE printer_id = ? ORDER BY until, rowid",
+                                    [.text(print.printerID)]) { row in (id: row.integer(0) ?? 0, file: row.text(1) ?? "", until: row.real(2) ?? 0) }
+        if standing.contains(where: { $0.until < stamp }) {
+            try sql.run("DELETE FROM expected_prints WHERE printer_id = ? AND until < ?", [.text(print.printerID), .real(stamp)])
+        }
+        guard let expected = standing.first(where: { $0.until >= stamp && JournalPrint.job(print.job, isFile: $0.file) }) else { return nil }
+        return try sql.transaction {
+            // Another process's recorder may have taken it meanwhile.
+            guard try sql.run("DELETE FROM expected_prints WHERE rowid = ?", [.integer(Int64(expected.id))]) == 1 else { return nil }
+            var marked = print
+            (marked.startedFromLayerwatch, marked.sentFile) = (true, expected.file)
+            if try !insert(marked) { try markStartedFromLayerwatch(marked.key, file: expected.file) }
+            return marked
+        }
+    }
+
     /// Sets the print's first-layer or final picture.
     func setPicture(_ file: URL, final: Bool, of key: String) throws {
         try sql.run("UPDATE prints SET \(final ? "final_picture" : "first_layer_picture") = ? WHERE key = ?", [.text(file.path), .text(key)])

@@ -56,6 +56,17 @@ enum JournalSchema {
         ALTER TABLE prints ADD COLUMN started_from_layerwatch INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE prints ADD COLUMN sent_file TEXT;
         """,
+        // 4: the prints Layerwatch asked a printer to start and waits for, left by whichever process
+        // sent the file (the window, `layerwatch print`) for the recorder of whichever process sees
+        // the print begin: the printer's id, the file's name as sent, and until when it is waited for.
+        """
+        CREATE TABLE expected_prints (
+            printer_id TEXT NOT NULL,
+            file TEXT NOT NULL,
+            until REAL NOT NULL
+        );
+        CREATE INDEX expected_prints_of_printer ON expected_prints (printer_id, until);
+        """,
     ]
 
     /// Brings `database` to the newest version, in one write transaction (which is also the proof

@@ -78,6 +78,15 @@ public final class JournalStore: @unchecked Sendable {
         write { try $0.add(video, to: key) }
     }
 
+    /// Leaves word in the journal that Layerwatch sent `file` (its name as sent) to the printer of
+    /// `printerID` and asked it to print it, at `now`: the recorder of whichever process records
+    /// that printer (the app's, now or when it next sees the printer) marks the print of that file
+    /// begun within `within` — or the one of it under way, begun less than
+    /// `PrintRecorder.expectation` before it looks — started from Layerwatch, once.
+    public func expectPrint(printerID: String, file: String, within: TimeInterval = PrintRecorder.expectation, at now: Date = Date()) {
+        write { try $0.expectPrint(printerID: printerID, file: file, until: now.addingTimeInterval(within), now: now) }
+    }
+
     /// Sets the print's first-layer picture, or its final one.
     public func setPicture(_ file: URL, final: Bool, ofPrint key: String) {
         write { try $0.setPicture(file, final: final, of: key) }

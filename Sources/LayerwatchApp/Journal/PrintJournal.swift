@@ -90,9 +90,10 @@ final class PrintJournal {
     /// Tells the journal that Layerwatch sent `file` (its name as sent) to the printer of
     /// `printerID` and asked it to print it: the print of that file that begins on that printer
     /// within a few minutes (`PrintRecorder.expectation`) is marked started from Layerwatch. For
-    /// the upload code, once the printer took the file and the request to print it.
+    /// the upload code, once the printer took the file and the request to print it; left in the
+    /// journal (`JournalStore.expectPrint`), as `layerwatch print` leaves it.
     func expectPrint(printerID: UUID, file: String) {
-        recorders[printerID]?.recorder.expectPrint(file: file)
+        store.expectPrint(printerID: printerID.uuidString, file: file)
     }
 
     /// A recorder for each of `printers` (a new one for a printer edited since: its name, its
