@@ -212,11 +212,8 @@ public final class LayerwatchApplication: FeatureContext {
         timelapses?.onIdle = { [weak background] in background?.holdEnded() }
         recordings.onIdle = { [weak background] in background?.holdEnded() }
         journal?.onIdle = { [weak background] in background?.holdEnded() }
-        recordings.onSaved = { [weak journal] printer, files, since in
-            files.forEach { journal?.add(JournalVideo(kind: .recording, file: $0), printer: printer, since: since) }
-        }
+        journal?.follow(recordings, printFiles)
         journal?.onChange = { [weak self] in self?.window?.history?.journalChanged() }
-        printFiles.onStarted = { [weak journal] printer, file in journal?.expectPrint(printerID: printer, file: file) }
         printersObservation = library.observePrinters { [statusHub] printers in statusHub.sync(printers) }
         library.onOutsideEdit = { [weak self] before in self?.editor.followOutsideEdit(before: before) }
         preferences.follow(self)
@@ -235,9 +232,8 @@ public final class LayerwatchApplication: FeatureContext {
             return
         }
         let window = MainWindow(application: application, context: self, library: library, sessions: sessions, hub: statusHub,
-                                recordings: recordings, commands: printCommands, printFiles: printFiles, journal: journal?.store)
+                                recordings: recordings, commands: printCommands, printFiles: printFiles, journal: journal)
         self.window = window
-        window.lastPrints = journal?.lastPrints
         away?.watch(window)
         background.release()  // the window holds the application now
         library.whenSecretsLoaded { [weak self] in
@@ -374,15 +370,10 @@ public final class LayerwatchApplication: FeatureContext {
     func setAttentionFirst(_ on: Bool) { window?.setAttentionFirst(on) }
     func showHistory(_ shown: Bool) { window?.showHistory(shown) }
     /// Presents the main window (opening it if need be) with the History page of the prints ended since `since`.
-    func showHistory(since: Date) {
-        activate()
-        window?.showHistory(since: since)
-    }
+    func showHistory(since: Date) { activate(); window?.showHistory(since: since) }
     func searchHistory() { window?.history?.focusSearch() }
     func setFarmSelecting(_ on: Bool) { window?.farm.isSelecting = on }
-    func printTarget(of id: UUID) -> PrintTarget? {
-        window?.tabs.page(id: id).map { PrintTarget(printerID: id, name: $0.name, camera: $0.camera, session: $0.session) }
-    }
+    func printTarget(of id: UUID) -> PrintTarget? { window?.printTarget(of: id) }
     /// Presents the main window (opening it if need be) with the printer's tab selected.
     func showPrinter(_ id: UUID) { showPrinter(id, camera: nil) }
     /// Presents the main window (opening it if need be) with the printer's tab (opened again if it

@@ -87,6 +87,15 @@ final class PrintJournal {
         recorders[id]?.recorder.add(video, since: since, job: job)
     }
 
+    /// Links each recording saved to its print (`add(_:printer:since:)`), and marks each print the
+    /// window sent and had started (`expectPrint`).
+    func follow(_ recordings: Recordings, _ printFiles: PrintFiles) {
+        recordings.onSaved = { [weak self] printer, files, since in
+            files.forEach { self?.add(JournalVideo(kind: .recording, file: $0), printer: printer, since: since) }
+        }
+        printFiles.onStarted = { [weak self] printer, file in self?.expectPrint(printerID: printer, file: file) }
+    }
+
     /// Tells the journal that Layerwatch sent `file` (its name as sent) to the printer of
     /// `printerID` and asked it to print it: the print of that file that begins on that printer
     /// within a few minutes (`PrintRecorder.expectation`) is marked started from Layerwatch. For

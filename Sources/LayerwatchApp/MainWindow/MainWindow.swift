@@ -74,18 +74,16 @@ final class MainWindow {
     var recordingFolder = SavedFiles.folder(.videos)
     /// The screensaver held off while the window is fullscreen.
     private let idle: IdleInhibition
-    /// Where the idle printers' tabs and tiles find their last prints (the journal's); set before
-    /// the tabs open.
-    var lastPrints: LastPrints? {
-        didSet { farm.lastPrints = lastPrints }
-    }
+    /// Where the idle printers' tabs and tiles find their last prints (the journal's).
+    private let lastPrints: LastPrints?
     /// A tab showed another of its printer's cameras (its mini window follows).
     var onCameraChange: @MainActor (PrinterPage) -> Void = { _ in }
 
     init(application: OpaquePointer, context: FeatureContext, library: PrinterLibrary, sessions: SessionRegistry,
-         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands, printFiles: PrintFiles, journal: JournalStore? = nil) {
+         hub: PrinterStatusHub, recordings: Recordings, commands: PrintCommands, printFiles: PrintFiles, journal: PrintJournal? = nil) {
         self.context = context
-        self.journal = journal
+        self.journal = journal?.store
+        lastPrints = journal?.lastPrints
         self.recordings = recordings
         self.library = library
         self.sessions = sessions
@@ -93,6 +91,7 @@ final class MainWindow {
         self.commands = commands
         self.printFiles = printFiles
         farm = FarmView(hub: hub)
+        farm.lastPrints = lastPrints
         idle = IdleInhibition(application: application)
         window = adw_application_window_new(gcast(application))
         gtk_window_set_title(gcast(window), "Layerwatch")
@@ -425,6 +424,11 @@ final class MainWindow {
     var isFarmShown: Bool { shownBody == "farm" }
 
     var isHistoryShown: Bool { shownBody == "history" }
+
+    /// Printer `id` as Print File sends to it (its name, the camera its tab shows); nil without a tab.
+    func printTarget(of id: UUID) -> PrintTarget? {
+        tabs.page(id: id).map { PrintTarget(printerID: id, name: $0.name, camera: $0.camera, session: $0.session) }
+    }
 
     /// The body's child that shows: "tabs", "farm" or "history".
     private var shownBody: String? {
