@@ -9,8 +9,8 @@ import StreamKit
 /// the MD5 once the last chunk is in), `Offset`, `Uuid` (one for all chunks), `TotalSize` and the
 /// chunk as `File`; each is answered `{"code":"000000",…}`, or a failure whose `common_field`
 /// message is an error code. The printer keeps the file under `/local/`, and
-/// `PrintCommand.printFile` (Cmd 128) starts it through the status connection. At most one chunk
-/// is in memory at a time.
+/// `PrintCommand.printFile` (Cmd 128) starts it through the status connection. Each chunk is
+/// streamed from disk by `HTTPUpload`, as the other families' uploads are.
 enum ElegooUpload {
     /// The most the printer takes in one POST.
     static let chunkSize = 1024 * 1024
@@ -28,43 +28,26 @@ enum ElegooUpload {
             return .failed(.protocolError(tr("the file's name cannot be sent to the printer")))
         }
         guard let digest = md5(of: file.url, stop: stop) else { return stop.isStopped ? .cancelled : unreadable }
-        guard let handle = try? FileHandle(forReadingFrom: file.url) else { return unreadable }
-        defer { try? handle.close() }
         let uuid = ElegooRequests.newID()
         var offset: Int64 = 0
         while offset < file.size {
             if stop.isStopped { return .cancelled }
-            // Short of the file's size, its end is as wrong as an error.
-            guard let chunk = try? handle.read(upToCount: chunkSize), !chunk.isEmpty else { return unreadable }
-            let boundary = "layerwatch-\(ElegooRequests.newID())"
+            let size = min(Int64(chunkSize), file.size - offset)
             let fields = [("S-File-MD5", digest), ("Check", "1"), ("Offset", String(offset)), ("Uuid", uuid),
                           ("TotalSize", String(file.size))]
-            let body = multipart(boundary: boundary, fields: fields, file: chunk, name: file.name)
             let answer: HTTPFetch.Answer
             do {
-                answer = try HTTPFetch.post(url, body: body, type: "multipart/form-data; boundary=\(boundary)",
-                                            timeout: timeout, stop: stop)
+                answer = try HTTPUpload.send(url, body: .multipart(file: file.url, name: file.name, offset: offset, size: size,
+                                                                   field: "File", fields: fields),
+                                             timeout: timeout, stop: stop) { _ in }
             } catch {
                 return stop.isStopped ? .cancelled : .failed(StatusFailure(error.failure))
             }
             if let refusal = refusal(answer) { return .refused(refusal) }
-            offset += Int64(chunk.count)
+            offset += size
             progress(UploadProgress(sent: offset, total: file.size))
         }
         return .uploaded(remoteName: file.name)
-    }
-
-    /// The form of one chunk: the text fields, then the chunk as the file `name`.
-    static func multipart(boundary: String, fields: [(String, String)], file: Data, name: String) -> Data {
-        var body = Data()
-        for (field, value) in fields {
-            body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(field)\"\r\n\r\n\(value)\r\n".utf8))
-        }
-        body.append(Data(("--\(boundary)\r\nContent-Disposition: form-data; name=\"File\"; filename=\"\(name)\"\r\n"
-            + "Content-Type: application/octet-stream\r\n\r\n").utf8))
-        body.append(file)
-        body.append(Data("\r\n--\(boundary)--\r\n".utf8))
-        return body
     }
 
     /// Why the printer did not take a chunk, in words; nil when it did (`code` "000000").

@@ -63,13 +63,6 @@ public enum HTTPFetch {
         }
     }
 
-    /// POSTs `body`, of media type `type`, to `url` (one chunk of an Elegoo printer's upload, a
-    /// multipart form of at most a few MiB) and answers with any status, as `post` does; `stop`
-    /// ends it early, and no redirect is followed.
-    public static func post(_ url: URL, body: Data, type: String, timeout: TimeInterval, stop: StopSignal?) throws(Failure) -> Answer {
-        try send(url, method: "POST", body: HTTPRequest.Body(type: type, data: body), secrets: [], timeout: timeout, interrupting: stop)
-    }
-
     /// Sends `method` with `body` to `url` (WebRTC signalling: an SDP offer, a DELETE) and answers
     /// with any status, as `post` does; `interrupting` (a session's gate) stops it too, and no
     /// redirect is followed.

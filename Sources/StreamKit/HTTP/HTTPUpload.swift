@@ -17,15 +17,18 @@ public enum HTTPUpload {
     /// What the body holds around the file.
     public struct Body: Sendable {
         let file: URL
+        /// Where in the file the bytes sent begin (an Elegoo printer takes a file a chunk a request).
+        let offset: Int64
         let size: Int64
         let type: String
         /// What goes before the file's bytes, and after.
         let before: [UInt8]
         let after: [UInt8]
 
-        /// The file as a `multipart/form-data` part named `field` (its file name `name`), after
-        /// the text `fields`.
-        public static func multipart(file: URL, name: String, size: Int64, field: String, fields: [(String, String)]) -> Body {
+        /// The file (its `size` bytes from `offset`) as a `multipart/form-data` part named `field`
+        /// (its file name `name`), after the text `fields`.
+        public static func multipart(file: URL, name: String, offset: Int64 = 0, size: Int64, field: String,
+                                     fields: [(String, String)]) -> Body {
             let boundary = "LayerwatchBoundary" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
             var before = ""
             for (key, value) in fields {
@@ -33,13 +36,13 @@ public enum HTTPUpload {
             }
             before += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(quoted(field))\"; filename=\"\(quoted(name))\"\r\n"
                 + "Content-Type: application/octet-stream\r\n\r\n"
-            return Body(file: file, size: size, type: "multipart/form-data; boundary=\(boundary)",
+            return Body(file: file, offset: offset, size: size, type: "multipart/form-data; boundary=\(boundary)",
                         before: Array(before.utf8), after: Array("\r\n--\(boundary)--\r\n".utf8))
         }
 
         /// The file's bytes as the whole body.
         public static func raw(file: URL, size: Int64, type: String = "application/octet-stream") -> Body {
-            Body(file: file, size: size, type: type, before: [], after: [])
+            Body(file: file, offset: 0, size: size, type: type, before: [], after: [])
         }
 
         /// The body's length, announced up front.
@@ -66,6 +69,7 @@ public enum HTTPUpload {
             let file = open(body.file.path, O_RDONLY | O_CLOEXEC)
             guard file >= 0 else { throw FFmpegError(code: lw_averror(errno), stage: .open) }
             defer { close(file) }
+            guard lseek(file, off_t(body.offset), SEEK_SET) == off_t(body.offset) else { throw FFmpegError(code: lw_averror(errno), stage: .open) }
             let login = HTTPRequest.target(of: url).flatMap { digest?.authorization(method: method, uri: $0) }
             let sent = headers + (HTTPRequest.basicAuthorization(url).map { [$0] } ?? []) + (login.map { [$0] } ?? [])
             let connection = try HTTPConnection(to: origin, timeoutMicroseconds: String(Int64(timeout * 1_000_000)),
