@@ -9,8 +9,9 @@ import StreamKit
 /// the window's Print File without a window. It asks first on a terminal and sends nothing
 /// without a yes (nor, off a terminal, without `--yes`); each printer gets its status watched, is
 /// refused when it is not free, and is sent the file in parallel with the others
-/// (`PrintFileSending`), its progress rewritten on one terminal line; one line per printer with its
-/// result ends it. Ctrl+C cancels every upload (no print starts). Each saved printer that starts the
+/// (`PrintFileSending`), its progress rewritten on one terminal line, then waits up to
+/// `--report-timeout` for the printer to report the print; one line per printer with its result
+/// ends it. Ctrl+C cancels every upload (no print starts). Each saved printer that starts the
 /// print gets it marked in the user's print journal (`JournalStore.expectPrint`), so the app —
 /// running now or when it next sees the printer — records it as started from Layerwatch; a status
 /// URL names no saved printer, so its print is not marked. The journal never fails the print.
@@ -18,7 +19,7 @@ struct PrintFileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "print",
         abstract: tr("Send a sliced file to printers and start printing it; asks first."),
-        discussion: tr("TARGET is a saved printer (its name, number or id; its code or key taken from the keyring) or a status URL as status takes it.\nExit codes: 0 every printer started the print, 1 a sending failed, 2 invalid file or target, or no --yes off a terminal (nothing is sent), 11 a printer refused the file or was not free, 12 the question was answered no (nothing is sent), 130 cancelled.\nCodes and keys are replaced by *** in everything printed.")
+        discussion: tr("TARGET is a saved printer (its name, number or id; its code or key taken from the keyring) or a status URL as status takes it.\nExit codes: 0 every printer started the print, 1 a sending failed, 2 invalid file or target, or no --yes off a terminal (nothing is sent), 11 a printer refused the file or was not free, 12 the question was answered no (nothing is sent), 13 a printer took the file but has not reported printing it, 130 cancelled.\nCodes and keys are replaced by *** in everything printed.")
     )
 
     @Argument(help: ArgumentHelp(tr("The G-code, binary G-code or 3MF file to print.")))
@@ -35,6 +36,9 @@ struct PrintFileCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(tr("Give up on a printer after this many seconds without a status.")))
     var timeout: Double = 20
+
+    @Option(name: .long, help: ArgumentHelp(tr("Wait this many seconds for each printer to report the print it was sent.")))
+    var reportTimeout: Double = PrintFileSending.reportTimeout
 
     func validate() throws {
         if targets.isEmpty { throw ValidationError(tr("Name at least one printer to print on.")) }
@@ -80,7 +84,7 @@ struct PrintFileCommand: ParsableCommand {
         let lock = NSLock()
         DispatchQueue.concurrentPerform(iterations: sendings.count) { index in
             let result = send(sendings[index]) { board.show($0, at: index) }
-            if result.kind == .started, let id = printers[index].id {
+            if [.started, .unreported].contains(result.kind), let id = printers[index].id {
                 journal?.expectPrint(printerID: id.uuidString, file: printFile.name)
             }
             lock.withLock { results[index] = result }
@@ -96,10 +100,12 @@ struct PrintFileCommand: ParsableCommand {
         let kinds: [PrintFileSending.Result.Kind] = results.compactMap { $0?.kind }
         if kinds.contains(.failed) { throw ExitCode(1) }
         if kinds.contains(.refused) { throw ExitCode(PrintControl.refusedExitCode) }
+        if kinds.contains(.unreported) { throw ExitCode(PrintControl.unconfirmedExitCode) }
         if kinds.contains(.cancelled) { throw ExitCode(130) }
     }
 
-    /// Watches the printer's status until it is live (or fails, or `timeout` passes), then sends.
+    /// Watches the printer's status until it is live (or fails, or `timeout` passes), sends, and
+    /// once the printer was asked to print waits for its report of the print.
     private func send(_ sending: PrintFileSending,
                       progress: @escaping @Sendable (PrintFileSending.Progress) -> Void) -> PrintFileSending.Result {
         let updates = UpdateQueue()
@@ -115,9 +121,20 @@ struct PrintFileCommand: ParsableCommand {
                 return PrintFileSending.Result(kind: .failed, message: failure.userMessage)
             }
             if update.connection == .live, update.status != nil {
-                return sending.run(given: update, monitor: monitor, progress: progress)
+                let result = sending.run(given: update, monitor: monitor, progress: progress)
+                return result.kind == .started ? reported(result, updates: updates) : result
             }
         }
+    }
+
+    /// `result` once the printer's `updates` report the print, or `PrintFileSending.unreported` when
+    /// `reportTimeout` passes first.
+    private func reported(_ result: PrintFileSending.Result, updates: UpdateQueue) -> PrintFileSending.Result {
+        let deadline = Date().addingTimeInterval(reportTimeout)
+        while let update = updates.pop(timeout: deadline.timeIntervalSinceNow) {
+            if update.connection == .live, let status = update.status, PrintFileSending.reportsPrint(status) { return result }
+        }
+        return PrintFileSending.unreported
     }
 
     /// "Print “cube.gcode” on Voron, Prusa? [y/N]" on the terminal; true for yes.

@@ -279,6 +279,54 @@ final class PrintFileTests: XCTestCase {
         }
     }
 
+    /// Bolt's Klipper takes the file with print=true and never starts it: past the report timeout
+    /// (short here) its row ends saying so, the dialog is over (Close, a toast for Anvil, which
+    /// prints), and Bolt's later report of the print still moves its row to printing, told in a
+    /// toast of its own, and the dialog then closes.
+    func testAPrinterThatTookTheFileButNeverReportsPrintingEndsInWordsAndALaterReportStillShows() throws {
+        let (servers, printers) = try moonrakers(["Anvil", "Bolt"])
+        XCTAssertEqual(servers[1].perform(["cmd": "print_start", "starts": false])?.name, "done")
+        let file = try gcode(named: "bracket.gcode", size: 500_000)
+        try MainActor.assumeIsolated {
+            let (app, window) = try startFarm(with: printers)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            app.printFiles.reportTimeout = 3
+            let tiles = try printers.map { try XCTUnwrap(window.farm.tile(id: $0.id)) }
+            tiles.forEach { $0.setChosen(true) }
+            XCTAssertTrue(Bool(gboolean: gtk_widget_activate_action_variant(tiles[1].widget, "printer.print-dropped-file",
+                                                                             g_variant_new_string(file.url.path))))
+            weak var shown = app.printFiles.dialog
+            unowned let dialog = try XCTUnwrap(shown)
+            XCTAssertEqual(dialog.rows.map(\.target.name), ["Anvil", "Bolt"])
+            unowned let bolt = dialog.rows[1]
+            gtk_widget_activate(dialog.printButton)
+            XCTAssertTrue(iterateMainContext(timeout: 15) { bolt.stage == .starting }, "\(bolt.stage)")
+            XCTAssertEqual(bolt.detailText, "Starting…")
+            XCTAssertTrue(dialog.isSending, "Bolt is starting")
+            XCTAssertTrue(uploads(servers[1]).first.map { $0.complete && $0.print } ?? false, "Bolt took the whole file with print=true")
+
+            let unreported = "The file was sent, but the printer has not reported printing it: check the printer."
+            XCTAssertTrue(iterateMainContext(timeout: 10) { bolt.reasonText == unreported }, "\(bolt.stage) \(bolt.reasonText ?? "")")
+            XCTAssertEqual(dialog.rows.map(\.stage), [.printing, .unreported(unreported)])
+            XCTAssertTrue(texts(in: dialog.window).contains(unreported), "said in the dialog")
+            XCTAssertFalse(texts(in: dialog.window).contains("Starting…"))
+            XCTAssertFalse(dialog.isSending, "the dialog waits no more")
+            XCTAssertEqual(String(cString: gtk_button_get_label(gcast(dialog.cancelButton))), "_Close")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { toastTitles(in: window.window) == ["Printing “bracket.gcode” on Anvil"] },
+                          "\(toastTitles(in: window.window))")
+            XCTAssertNotNil(shown, "the dialog stays open, saying Bolt has not reported the print")
+            XCTAssertEqual(app.statusHub.latest(printers[1].id)?.status?.state, .idle)
+            _ = iterateMainContext(timeout: 1) { false }
+            ScreenCapture.saveIfAsked(as: "send-file-unreported")
+
+            // Bolt starts after all: its row prints, a toast says so, and the dialog closes (taking the row).
+            servers[1].send(["cmd": "set", "status": ["print_stats": ["state": "printing", "filename": "bracket.gcode"]]])
+            XCTAssertTrue(iterateMainContext(timeout: 15) { toastTitles(in: window.window).contains("Printing “bracket.gcode” on Bolt") },
+                          "\(toastTitles(in: window.window))")
+            XCTAssertTrue(iterateMainContext(timeout: 5) { shown == nil }, "the dialog closes once both print")
+        }
+    }
+
     func testACrealityK1CTakesTheFileOnItsWebServerAndPrintsIt() throws {
         // The fake's websocket on a port of its own, its web server on the printer's port 80.
         let host = randomLoopbackAddress()

@@ -54,6 +54,27 @@ final class PrintFileCommandTests: XCTestCase {
         }
     }
 
+    /// Trident's Klipper takes the file with print=true and never starts it: past --report-timeout
+    /// its line says so (not "Printing"), Voron's says it prints, and the exit is 13.
+    func testAPrinterThatTookTheFileButNeverReportsPrintingIsNotSaidToPrint() throws {
+        let (voron, trident) = (try moonraker(), try moonraker())
+        XCTAssertEqual(trident.perform(["cmd": "print_start", "starts": false])?.name, "done")
+        let environment = try savedPrinters(["Voron", "Trident"], on: [voron, trident])
+        let file = try TestPrintFiles.make("gear.gcode", in: makeTemporaryDirectory(), bytes: 200_000)
+        let began = Date()
+        let run = try CommandRun.product("layerwatch", ["print", file.path, "Voron", "Trident", "--yes", "--report-timeout", "2"],
+                                         environment: environment)
+
+        XCTAssertEqual(run.status, 13, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("Voron — Printing “gear.gcode”."), run.stdout)
+        XCTAssertTrue(run.stdout.contains("Trident — The file was sent, but the printer has not reported printing it: check the printer."),
+                      run.stdout)
+        XCTAssertLessThan(Date().timeIntervalSince(began), 20, "it waited --report-timeout, not the default")
+        XCTAssertEqual(trident.waitFor("upload")?.string("sha256"), try TestPrintFiles.sha256(file), "Trident has the file")
+        let status = try CommandRun.product("layerwatch", ["status", "moonraker://127.0.0.1:\(trident.port)", "--json"])
+        XCTAssertFalse(status.stdout.contains("\"state\":\"printing\""), status.stdout)
+    }
+
     func testItAsksOnATerminalAndSendsNothingWithoutAYes() throws {
         let printer = try moonraker()
         let url = "moonraker://127.0.0.1:\(printer.port)"

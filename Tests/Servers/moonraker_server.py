@@ -41,6 +41,9 @@ stdin:  {"cmd":"set","status":{OBJ:{…},…}}   deep-merged into the printer ob
                                               result.count and the first N jobs, newest first as given)
         {"cmd":"mode","mode":M[,"path":P][,"bytes":N]}   see servercommon.FaultModes
         {"cmd":"upload_rate","bytes_per_second":N|null}   uploads read that slowly (servercommon.Uploads)
+        {"cmd":"print_start","starts":B}      false: an upload with print=true is answered
+                                              print_started but the printer stays as it is (a
+                                              Klipper refusing to start the file); true again by default
 stdout: {"event":"ready","port":N}
         {"event":"request","method":"GET"|"POST","path":P,"authorized":B[,"body":…]}   every request,
                                               before answering
@@ -173,6 +176,7 @@ class Printer:
         self.metadata = {}  # file name → its metadata
         self.files = {}  # path under gcodes/ → bytes
         self.history = []  # Moonraker's job history, newest first
+        self.starts_prints = True  # False: print=true is answered print_started, and nothing starts
 
     def add_thumbnail(self, command):
         """Gives file `filename` a W x H thumbnail and a 32 x 32 one, as a slicer embeds them and
@@ -233,11 +237,14 @@ class Printer:
         return 200, {"result": "ok"}
 
     def start(self, name):
-        """Starts printing file `name` when the printer is free; False when it is not."""
+        """Starts printing file `name` when the printer is free; False when it is not.  A printer
+        that does not start prints (the stdin "print_start" command) says True and stays as it is."""
         with self.lock:
             stats = self.status["print_stats"]
             if stats["state"] in ("printing", "paused"):
                 return False
+            if not self.starts_prints:
+                return True
             stats.update(state="printing", filename=name, print_duration=0.0, total_duration=0.0)
             self.status["virtual_sdcard"].update(file_path=name, is_active=True, progress=0.0)
             return True
@@ -379,6 +386,10 @@ def handle_command(server, command):
         emit(event="done", cmd=name)
     elif name == "thumbnail":
         server.printer.add_thumbnail(command)
+        emit(event="done", cmd=name)
+    elif name == "print_start":
+        with server.printer.lock:
+            server.printer.starts_prints = bool(command.get("starts"))
         emit(event="done", cmd=name)
     elif name == "mode":
         emit(event="done", cmd=name, **server.faults.apply(command))

@@ -8,9 +8,12 @@ import StreamKit
 /// was asked in, it shows each printer's live picture ("Is the build plate clear?"), its state and
 /// whether it can take the file, and the file; Print sends it to every printer that can, each on
 /// its own thread, showing each one's progress and then what it reports. Cancel stops the
-/// sendings (no print starts), as Escape does. Once every printer has reported, one toast in the
-/// parent window names those that print; it closes when all of them do, else stays open saying
-/// why each other one did not, the others having gone on.
+/// sendings (no print starts), as Escape does. A printer that took the file and was asked to print
+/// it is "Starting…" until it reports the print, for at most `reportTimeout`: then it ends saying
+/// it has not (`PrintFileSending.unreported`), and a later report still shows it printing. Once
+/// every printer has reported or ended, one toast in the parent window names those that print
+/// (and a later one, those that print after all); it closes when all of them do, else stays open
+/// saying why each other one did not, the others having gone on.
 @MainActor
 final class PrintFileDialog {
     let window: UnsafeMutablePointer<GtkWidget>
@@ -26,17 +29,25 @@ final class PrintFileDialog {
     private let started: @MainActor (UUID, String) -> Void
     private var uploads: [UUID: FileUpload] = [:]
     private var watches: [PrinterStatusHub.Observation] = []
+    /// How long a started printer has to report the print.
+    private let reportTimeout: TimeInterval
+    /// The end of each started printer's wait for its report.
+    private var reportWaits: [UUID: RepeatingTimer] = [:]
+    /// The printers a toast already said print.
+    private var toldPrinting: Set<UUID> = []
     private var sent = false
     /// The window is gone: its rows and buttons with it.
     private var closed = false
 
     /// Opens over `parent` for sending `file` to `targets`; `toast` tells in the parent window
     /// each printer that prints it; `started` is told of each printer that took it and was asked
-    /// to print it.
+    /// to print it, who then has `reportTimeout` to report the print.
     init(file: PrintFile, targets: [PrintTarget], over parent: UnsafeMutablePointer<GtkWidget>, hub: PrinterStatusHub,
+         reportTimeout: TimeInterval,
          toast: @escaping @MainActor (String) -> Void, started: @escaping @MainActor (UUID, String) -> Void) {
         self.file = file
         self.hub = hub
+        self.reportTimeout = reportTimeout
         self.started = started
         summary = PrintFileSummary(file)
         self.toast = toast
@@ -83,9 +94,7 @@ final class PrintFileDialog {
             watches.append(hub.observe(printerID: id) { [weak self, unowned row] update in
                 guard let self else { return }
                 row.show(update, sending: sending(to: row.target))
-                if row.stage == .starting, let status = update?.status, PrintCommand.printFile("", plate: 1).isDone(in: status) {
-                    printing(row)
-                }
+                if awaitsReport(row), let status = update?.status, PrintFileSending.reportsPrint(status) { printing(row) }
                 refreshButtons()
             })
         }
@@ -105,6 +114,7 @@ final class PrintFileDialog {
             // Closing the window (the window manager's close) cancels what is still being sent.
             closed = true
             watches.removeAll()
+            reportWaits.removeAll()
             uploads.values.forEach { $0.cancel() }
             rows.forEach { $0.dismantle() }
         }
@@ -155,7 +165,13 @@ final class PrintFileDialog {
         if result.kind == .started {
             started(id, file.name)
             row.enter(.starting)
-            if let status = hub.latest(id)?.status, PrintCommand.printFile(file.name, plate: 1).isDone(in: status) { printing(row) }
+            if let status = hub.latest(id)?.status, PrintFileSending.reportsPrint(status) {
+                printing(row)
+            } else {
+                reportWaits[id] = RepeatingTimer(seconds: UInt32(max(1, reportTimeout.rounded(.up)))) { [weak self, unowned row] in
+                    self?.unreported(row)
+                }
+            }
         } else {
             row.enter(.ended(result.message))
             tellOnceAllReported()
@@ -163,19 +179,37 @@ final class PrintFileDialog {
         refreshButtons()
     }
 
+    /// Whether `row`'s printer took the file and was asked to print it, and has not reported the print.
+    private func awaitsReport(_ row: PrintTargetRow) -> Bool {
+        if case .unreported = row.stage { return true }
+        return row.stage == .starting
+    }
+
+    /// `row`'s printer has not reported the print in time: it ends saying so.
+    private func unreported(_ row: PrintTargetRow) {
+        reportWaits[row.target.printerID] = nil
+        guard row.stage == .starting else { return }
+        row.enter(.unreported(PrintFileSending.unreported.message))
+        refreshButtons()
+        tellOnceAllReported()
+    }
+
     private func printing(_ row: PrintTargetRow) {
+        reportWaits[row.target.printerID] = nil
         row.enter(.printing)
         refreshButtons()
         tellOnceAllReported()
     }
 
-    /// Once no printer is being sent to or starting: one toast naming those that print (a window
-    /// shows one toast at a time), and the dialog closes if all of them do.
+    /// Once no printer is being sent to or starting: one toast naming those that print and no toast
+    /// named yet (a window shows one toast at a time), and the dialog closes if all of them print.
     private func tellOnceAllReported() {
-        guard !rows.contains(where: { $0.stage == .sending || $0.stage == .starting }) else { return }
-        let printing = rows.filter { $0.stage == .printing }.map(\.target.name)
+        guard !isSending else { return }
+        let printing = rows.filter { $0.stage == .printing }
+        let untold = printing.map(\.target).filter { !toldPrinting.contains($0.printerID) }
+        toldPrinting.formUnion(untold.map(\.printerID))
         // TRANSLATORS: a toast; the file's name, then the printers' ("Voron", "Voron and Prusa").
-        if !printing.isEmpty { toast(String(format: tr("Printing “%@” on %@"), file.name, SpokenList.all(printing))) }
+        if !untold.isEmpty { toast(String(format: tr("Printing “%@” on %@"), file.name, SpokenList.all(untold.map(\.name)))) }
         if printing.count == rows.count { gtk_window_destroy(gcast(window)) }
     }
 
@@ -185,7 +219,7 @@ final class PrintFileDialog {
         guard !closed else { return }
         gtk_widget_set_sensitive(printButton, (!sent && rows.contains { $0.refusal == nil }).gboolean)
         gtk_widget_set_visible(printButton, (!sent).gboolean)
-        let over = sent && !rows.contains { $0.stage == .sending || $0.stage == .starting }
+        let over = sent && !isSending
         gtk_button_set_use_underline(gcast(cancelButton), true.gboolean)
         gtk_button_set_label(gcast(cancelButton), over ? tr("_Close") : tr("_Cancel"))
     }

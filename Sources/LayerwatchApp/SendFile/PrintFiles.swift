@@ -16,6 +16,8 @@ final class PrintFiles {
     /// Called when a printer took a file and was asked to print it: its id and the file's name
     /// (the journal marks that print started from Layerwatch).
     var onStarted: @MainActor (UUID, String) -> Void = { _, _ in }
+    /// How long a printer that took a file and was asked to print it has to report the print.
+    var reportTimeout = PrintFileSending.reportTimeout
 
     init(hub: PrinterStatusHub) {
         self.hub = hub
@@ -36,7 +38,8 @@ final class PrintFiles {
             return toast(tr("A file is being sent: wait for it or cancel it, then print the next."))
         }
         if let dialog { gtk_window_destroy(gcast(dialog.window)) }
-        let dialog = PrintFileDialog(file: file, targets: targets, over: window, hub: hub, toast: toast, started: onStarted)
+        let dialog = PrintFileDialog(file: file, targets: targets, over: window, hub: hub, reportTimeout: reportTimeout,
+                                     toast: toast, started: onStarted)
         self.dialog = dialog
     }
 }

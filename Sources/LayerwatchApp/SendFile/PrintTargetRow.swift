@@ -19,6 +19,9 @@ final class PrintTargetRow {
         case starting
         /// The printer reports the print.
         case printing
+        /// Sent and asked to print, but the printer did not report the print in time: why, in
+        /// words. Over for the dialog, yet a later report still moves it to printing.
+        case unreported(String)
         /// Refused, failed or cancelled: why, in words.
         case ended(String)
     }
@@ -96,7 +99,8 @@ final class PrintTargetRow {
             // Its state line says it prints.
             gtk_widget_set_visible(bar, false.gboolean)
             gtk_widget_set_visible(detail, false.gboolean)
-        case .ended(let why):
+            setReason(nil)
+        case .ended(let why), .unreported(let why):
             gtk_widget_set_visible(bar, false.gboolean)
             gtk_widget_set_visible(detail, false.gboolean)
             setReason(why)

@@ -6,7 +6,8 @@ import StreamKit
 /// or its family cannot print the file's kind, streams the file with the family's `send`, reports
 /// progress with its speed and time left, starts a file the printer only stored
 /// (`PrintCommand.printFile` through the status monitor, done when the report shows it printing),
-/// and ends with one result in the user's words. `cancel()` stops it at any point before the print
+/// and ends with one result in the user's words. A started print is the printer's to report:
+/// whoever waits for that report gives up after `reportTimeout` with `unreported`. `cancel()` stops it at any point before the print
 /// is started; runs on the caller's thread, never the main loop's.
 public final class PrintFileSending: Sendable {
     /// How far the sending has come, with the speed so far and the time left at that speed.
@@ -42,6 +43,9 @@ public final class PrintFileSending: Sendable {
             case failed
             /// The user cancelled it: nothing printed.
             case cancelled
+            /// The printer took the file and was asked to print it, but has not reported printing
+            /// it within `reportTimeout`: it may still start, or may never.
+            case unreported
         }
 
         public let kind: Kind
@@ -131,6 +135,24 @@ public final class PrintFileSending: Sendable {
         if given == .done { return Result(kind: .started, message: String(format: tr("Printing “%@”."), file.name)) }
         let reason = given.message ?? tr("The printer refused the command.")
         return Result(kind: .failed, message: String(format: tr("The file was sent but did not start: %@"), reason))
+    }
+
+    /// How long a printer that took the file and was asked to print it has to report the print
+    /// before the wait for it ends in `unreported`. Heating counts (`reportsPrint` takes preparing
+    /// as well as printing), so this only covers the report coming: three times
+    /// `StatusMonitor.commandTimeout`, room for a printer polled every 2 s whose poll once runs into
+    /// the 10 s HTTP timeout, or one that opens a large file before it changes state.
+    public static let reportTimeout: TimeInterval = 3 * StatusMonitor.commandTimeout
+
+    /// Whether `status` reports the print a `.started` result asked for: preparing (heating,
+    /// levelling) or printing, as `PrintCommand.printFile` is done.
+    public static func reportsPrint(_ status: PrinterStatus) -> Bool {
+        PrintCommand.printFile("", plate: 1).isDone(in: status)
+    }
+
+    /// The end of a sending whose printer has not reported the print within `reportTimeout`.
+    public static var unreported: Result {
+        Result(kind: .unreported, message: tr("The file was sent, but the printer has not reported printing it: check the printer."))
     }
 
     /// The least time between two progress reports.
