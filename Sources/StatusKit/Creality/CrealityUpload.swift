@@ -45,8 +45,8 @@ public enum CrealityUpload {
     /// Deletes what an interrupted upload left at `path` on the printer: a `set` of `opGcodeFile`
     /// `deleteprt:` and the path on a short connection to the status websocket, which the printer
     /// does not answer (its firmware's `opGcodeFileProc` removes a path within its storage;
-    /// Graf17/K1Control fileops.py `delete_file`). A printer that cannot be reached keeps the part,
-    /// never printed.
+    /// Graf17/K1Control fileops.py `delete_file`; Erinell/Creality-K2-websocket API.md "Delete gode
+    /// file"). A printer that cannot be reached keeps the part, never printed.
     static func removePartial(_ path: String, at endpoint: StatusEndpoint) {
         guard let socket = try? WebSocketClient(host: endpoint.host, port: endpoint.port, timeout: CrealityConnection.connectTimeout,
                                                 stop: StopSignal()) else { return }
