@@ -17,9 +17,13 @@ takes the requests Creality Print sends:
     {"method":"set","params":{"opGcodeFile":"printprt:/usr/data/printer_data/gcodes/NAME"}}
                                              a whole file the upload stored starts printing (state 1,
                                              printFileName its path) when the printer is not busy
+    {"method":"set","params":{"opGcodeFile":"deleteprt:/usr/data/printer_data/gcodes/NAME"}}
+                                             the file deleted, whole or a part (the firmware's
+                                             opGcodeFileProc removes a path within its storage only)
 and, on the same port and on --upload-port when given (the printer's web server is on port 80), the
 upload OrcaSlicer's CrealityPrint host sends: POST /upload/NAME, multipart, the file in part "file"
-(servercommon.Uploads: streamed, its hash kept, never its bytes), stored as NAME, answered 200.
+(servercommon.Uploads: streamed, its hash kept, never its bytes), stored as NAME from its first
+byte (a broken-off upload leaves its part there), answered 200.
 The state numbers are the public integrations' (0 idle, 1 printing, 2 complete, 3 failed,
 4 stopped, 5 paused).
 
@@ -36,6 +40,9 @@ stdin:  {"cmd":"set","fields":{…}}    merged into the state and pushed as one 
         {"cmd":"interleave","deltas":[{…},…]}   the deltas merged and pushed in one write, each
                                       followed by bad messages (not UTF-8, not JSON, nested 100 000
                                       deep): garbage between good frames
+        {"cmd":"break_upload","after":N}   the next upload's connection is closed after N bytes of
+                                      its body, unanswered (a network that broke)
+        {"cmd":"files"}               done lists the files stored, parts too: {name: {"size","complete"}}
         {"cmd":"pingflood","seconds":S}   pings as fast as the client takes them for S seconds, a
                                       state delta ({"printProgress":N}, N counting from 1) pushed
                                       between them every 0.25 s; pongs are counted, not reported one by one
@@ -50,6 +57,7 @@ stdout: {"event":"ready","port":N}
         {"event":"upload","name":N,"fields":{…},"size":S,"sha256":H,"complete":B}   an upload's end
                                       (N the name in its URL; a broken-off one gets no answer)
         {"event":"print-started","name":N,"sha256":H}   {"event":"print-refused","path":P}   opGcodeFile
+        {"event":"deleted","path":P,"existed":B}   {"event":"delete-refused","path":P}   opGcodeFile deleteprt
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 --refuse CODE answers every handshake with that HTTP status (401: a login asked for).
 """
@@ -131,23 +139,33 @@ class Client:
 
 
 class PrefixedReader:
-    """A socket's bytes as a file, the ones already read with the request's head first."""
+    """A socket's bytes as a file, the ones already read with the request's head first; at most
+    `limit` bytes in all (then it reads as if the peer had gone), when given."""
 
-    def __init__(self, sock, first):
+    def __init__(self, sock, first, limit=None):
         self.file = sock.makefile("rb")
         self.first = first
+        self.left = limit
 
     def read(self, n):
+        if self.left is not None:
+            n = min(n, self.left)
+            if n <= 0:
+                return b""
         if self.first:
             data, self.first = self.first[:n], self.first[n:]
-            return data
-        return self.file.read(n)
+        else:
+            data = self.file.read(n)
+        if self.left is not None:
+            self.left -= len(data)
+        return data
 
 
 class Printer:
     def __init__(self, heartbeat, refuse):
         self.refuse = refuse
         self.stored = Uploads()
+        self.break_after = None  # body bytes the next upload is cut off after
         self.lock = threading.Lock()
         self.state = json.loads(json.dumps(DEFAULT_STATE))
         self.clients = []
@@ -289,15 +307,16 @@ class Printer:
         for line in lines[1:]:
             key, _, value = line.partition(":")
             fields[key.strip().lower()] = value.strip()
+        with self.lock:
+            limit, self.break_after = self.break_after, None
         try:
-            form, sent_as, record = self.stored.receive(PrefixedReader(sock, rest), int(fields.get("content-length") or 0),
-                                                        fields.get("content-type"), "file")
+            form, _, record = self.stored.receive(PrefixedReader(sock, rest, limit), int(fields.get("content-length") or 0),
+                                                  fields.get("content-type"), "file", stored_as=name)
         except ValueError as error:
             sock.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             log(NAME, f"a bad upload: {error}")
             return
         with self.stored.lock:
-            self.stored.files[name] = self.stored.files.pop(sent_as)
             record = dict(record)
         emit(event="upload", name=name, fields=form, **record)
         if record["complete"]:
@@ -317,6 +336,14 @@ class Printer:
         emit(event="print-started", name=name, sha256=record["sha256"])
         return {"state": 1, "printFileName": path, "printProgress": 0, "layer": 0, "printJobTime": 0, "printLeftTime": 3600}
 
+    def delete_file(self, path):
+        """opGcodeFile "deleteprt:PATH": the file at PATH deleted when PATH is within the storage."""
+        folder, _, name = path.rpartition("/")
+        if folder + "/" != GCODE_FOLDER:
+            emit(event="delete-refused", path=path)
+            return
+        emit(event="deleted", path=path, existed=self.stored.delete(name))
+
     # ---- the printer's state ----
     def apply(self, params):
         """A set request, as the printer takes it: only what its state allows."""
@@ -331,8 +358,11 @@ class Printer:
             changes.update(state=4, printLeftTime=0)
         if "lightSw" in params:
             changes["lightSw"] = 1 if params["lightSw"] else 0
-        if "opGcodeFile" in params:
-            changes.update(self.print_file(params["opGcodeFile"], state))
+        target = params.get("opGcodeFile")
+        if isinstance(target, str) and target.startswith("deleteprt:"):
+            self.delete_file(target[len("deleteprt:"):])
+        elif "opGcodeFile" in params:
+            changes.update(self.print_file(target, state))
         if changes:
             self.push(changes)
 
@@ -465,6 +495,14 @@ def main():
             emit(event="done", cmd=name, **printer.set_mode(command))
         elif name == "interleave":
             emit(event="done", cmd=name, **printer.interleave(command.get("deltas") or []))
+        elif name == "break_upload":
+            with printer.lock:
+                printer.break_after = int(command.get("after", 0))
+            emit(event="done", cmd=name)
+        elif name == "files":
+            with printer.stored.lock:
+                files = {n: {"size": r["size"], "complete": r["complete"]} for n, r in printer.stored.files.items()}
+            emit(event="done", cmd=name, files=files)
         elif name == "pingflood":
             seconds = float(command.get("seconds", 5))
             threading.Thread(target=printer.ping_flood, args=(seconds,), daemon=True).start()

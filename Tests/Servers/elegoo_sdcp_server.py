@@ -20,12 +20,19 @@ websocket side (RFC 6455 server, stdlib only) is creality_ws_server.py's, reused
         details of those ids it has]} (the SDCP V3.0.0 specification's "Retrieve Historical Tasks"
         and "Retrieve Task Details")
         128 start {"Filename":"/local/NAME",…}: a file the upload stored starts printing (Status 13,
-        CurrentStatus [1], Filename as given); Ack 2 for a file it does not hold
+        CurrentStatus [1], Filename as given); Ack 2 for a file it does not hold, Ack 1 for the
+        part of one a transfer left
+        255 Terminate File Transfer {"Uuid":U,"FileName":N}: the transfer U ends (later chunks of it
+        are refused), what arrived of N stays; Ack 1 when no transfer U is under way
+        259 Batch Delete Files {"FileList":["/local/NAME",…]}: those files deleted, a transfer's
+        part too; the paths it does not hold are answered in "ErrData"
         A command the state does not allow is answered Ack 1.
     POST http://HOST:PORT/uploadFile/upload (the same port, as on the printer; the SDCP V3.0.0
         specification's file transfer): multipart S-File-MD5, Check, Offset, Uuid, TotalSize, File,
         at most 4 MiB a request; chunks of one Uuid must come in order (Offset -1 / -2 otherwise), and
-        once TotalSize bytes are in, the MD5 is checked (Check 1) before the file is kept.  Answered
+        once TotalSize bytes are in, the MD5 is checked (Check 1) before the file is kept.  The
+        printer writes a transfer's bytes into its storage as they come: its part is a file there
+        (listed by "files") until the transfer ends whole, or is refused, or Cmd 259 deletes it.  Answered
         {"code":"000000",…,"success":true} or {"code":"111111","messages":[{"field":"common_field",
         "message":CODE},…],"success":false}
     a client that sends nothing for --idle seconds is closed (the printer waits about 60 s)
@@ -41,7 +48,9 @@ stdin:  {"cmd":"set","fields":{…}}           merged (deep) into Status and pus
                                              TaskId), listed by Cmd 320 in this order
         {"cmd":"raw","text":T}               T sent as one text message to every client
         {"cmd":"corrupt_uploads"}            flip the first byte of every chunk received from now on
-        {"cmd":"files"}                      done lists the files kept: {name: bytes}
+        {"cmd":"break_upload","after":N}     the upload request after the next N is cut off: its
+                                             connection closed unanswered (a network that broke)
+        {"cmd":"files"}                      done lists the files kept, parts too: {name: bytes}
         {"cmd":"mode","mode":M}              creality_ws_server.py's modes: normal | silent | deaf |
                                              garbage | badframe | huge | deep | badutf8 | close
 stdout: {"event":"ready","port":N,"camera_port":M}
@@ -51,9 +60,9 @@ stdout: {"event":"ready","port":N,"camera_port":M}
         {"event":"ping"}  the text "ping"          {"event":"closed"}  {"event":"idle"} (dropped)
         {"event":"video","clients":K,"total":T}    an MJPEG stream began (K streaming now)
         {"event":"video-refused"}                  /video before the video was turned on
-        {"event":"upload-chunk","offset":O,"bytes":K,"total":T}   a chunk taken
+        {"event":"upload-chunk","offset":O,"bytes":K,"total":T,"uuid":U}   a chunk taken
         {"event":"upload-stored","name":N,"bytes":K,"sha256":H}    a whole file kept
-        {"event":"upload-refused","reason":"md5"|"offset"}
+        {"event":"upload-refused","reason":"md5"|"offset"}   {"event":"upload-broken"} (break_upload)
         {"event":"done","cmd":C,…}   {"event":"error","cmd":C,"message":M}
 """
 import argparse
@@ -119,9 +128,10 @@ class Centauri(Printer):
         self.idle = cfg.idle
         self.total = 0
         self.video_url = f"{cfg.bind}:{{port}}/video"
-        self.uploads = {}  # Uuid → the bytes received so far
-        self.files = {}  # name → bytes kept
+        self.uploads = {}  # Uuid → the bytes received so far (also its file's bytes in `files`)
+        self.files = {}  # name → bytes kept, a transfer's part too
         self.corrupt = False
+        self.break_after = None  # upload requests still answered before one is cut off
 
     # ---- the upload (the same port's HTTP) ----
     def handshake(self, client, head=None):
@@ -129,7 +139,15 @@ class Centauri(Printer):
         if head is None:
             return False
         if head.startswith(b"POST /uploadFile/upload"):
-            self.upload(client.sock, head)
+            with self.lock:
+                broken = self.break_after == 0
+                if self.break_after:
+                    self.break_after -= 1
+            if broken:
+                self.break_after = None
+                emit(event="upload-broken")
+            else:
+                self.upload(client.sock, head)
             return False
         return super().handshake(client, head)
 
@@ -167,23 +185,26 @@ class Centauri(Printer):
             name, data = parts["File"]
         except (KeyError, ValueError):
             return self.refusal({"field": "common_field", "message": -4})
+        name = os.path.basename(name)
         with self.lock:
-            received = self.uploads.setdefault(uuid, bytearray())
+            received = self.uploads.get(uuid, bytearray())
             if offset < 0 or offset != len(received):
                 emit(event="upload-refused", reason="offset")
                 return self.refusal({"field": "common_field", "message": -1 if offset < 0 else -2})
             if self.corrupt and data:
                 data = bytes([data[0] ^ 0xFF]) + data[1:]
             received += data
-            emit(event="upload-chunk", offset=offset, bytes=len(data), total=total)
+            self.uploads[uuid] = self.files[name] = received
+            emit(event="upload-chunk", offset=offset, bytes=len(data), total=total, uuid=uuid)
             if len(received) < total:
                 return {"code": "000000", "messages": None, "data": {}, "success": True}
             del self.uploads[uuid]
             if len(received) > total or (check == "1" and hashlib.md5(received).hexdigest() != md5):
+                del self.files[name]
                 emit(event="upload-refused", reason="md5")
                 return self.refusal({"field": "common_field", "message": -4},
                                     {"field": "S-File-MD5", "message": "the file's MD5 does not match"})
-            self.files[os.path.basename(name)] = bytes(received)
+            self.files[name] = bytes(received)
         emit(event="upload-stored", name=os.path.basename(name), bytes=len(received),
              sha256=hashlib.sha256(received).hexdigest())
         return {"code": "000000", "messages": None, "data": {}, "success": True}
@@ -297,9 +318,25 @@ class Centauri(Printer):
                 return 1, {}
             if name not in self.files:
                 return 2, {}
+            if isinstance(self.files[name], bytearray):  # a transfer's part
+                return 1, {}
             self.push({"CurrentStatus": [1], "PrintInfo": {"Status": 13, "Filename": path, "TaskId": os.urandom(8).hex(),
                                                            "CurrentLayer": 0, "TotalLayer": 100, "Progress": 0}})
             return 0, {}
+        if cmd == 255:
+            with self.lock:
+                return (0, {}) if self.uploads.pop(str(params.get("Uuid")), None) is not None else (1, {})
+        if cmd == 259:
+            failed = []
+            with self.lock:
+                for path in params.get("FileList") or []:
+                    name = str(path)[len("/local/"):] if str(path).startswith("/local/") else str(path)
+                    part = self.files.pop(name, None)
+                    if part is None:
+                        failed.append(path)
+                    for uuid in [uuid for uuid, received in self.uploads.items() if received is part]:
+                        del self.uploads[uuid]
+            return 0, ({"ErrData": failed} if failed else {})
         if cmd == 403:
             light = (params.get("LightStatus") or {}).get("SecondLight")
             self.push({"LightStatus": {"SecondLight": 1 if light else 0}})
@@ -420,8 +457,13 @@ def main():
         elif name == "corrupt_uploads":
             printer.corrupt = True
             emit(event="done", cmd=name)
+        elif name == "break_upload":
+            printer.break_after = int(command.get("after", 0))
+            emit(event="done", cmd=name)
         elif name == "files":
-            emit(event="done", cmd=name, files={n: len(b) for n, b in printer.files.items()})
+            with printer.lock:
+                files = {n: len(b) for n, b in printer.files.items()}
+            emit(event="done", cmd=name, files=files)
         elif name == "mode":
             emit(event="done", cmd=name, **printer.set_mode(command))
         else:

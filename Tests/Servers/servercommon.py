@@ -538,9 +538,10 @@ class Uploads:
         with self.lock:
             return self.files.pop(name, None) is not None
 
-    def receive(self, rfile, length, content_type, field, name=None):
+    def receive(self, rfile, length, content_type, field, name=None, stored_as=None):
         """Reads a body of `length` bytes: multipart/form-data with the file in part `field` (its
-        text fields before it), or with `field` None the raw file called `name`.  Returns
+        text fields before it), or with `field` None the raw file called `name`, stored as
+        `stored_as` when given (a printer that names it by its URL), else by its name.  Returns
         (fields, name, record); record["complete"] is False when the body ended early."""
         began = time.monotonic()
         fields, start, head = {}, 0, b""
@@ -551,7 +552,7 @@ class Uploads:
         digest, received = hashlib.sha256(), 0
         record = {"size": 0, "sha256": "", "complete": False}
         with self.lock:
-            self.files[name] = record
+            self.files[stored_as or name] = record
         pending = head[:size]
         while True:
             if pending:

@@ -47,19 +47,48 @@ final class CrealityUploadTests: XCTestCase {
         recorder.awaitStatus(10, "printing the sent file") { $0.state == .printing && $0.job == "cube_v2.gcode" }
     }
 
-    func testACancelledUploadStartsNothing() throws {
+    /// The files the printer's storage holds, parts too: name → size.
+    private func files(_ server: TestServer) -> [String: Int]? {
+        (server.perform(["cmd": "files"])?.fields["files"] as? [String: [String: Any]])?.mapValues { ($0["size"] as? Int) ?? -1 }
+    }
+
+    /// That the part an interrupted upload left of `name` was deleted as the printer's web page
+    /// deletes a file, and no print was asked for.
+    private func assertPartDeleted(_ server: TestServer, name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let upload = try XCTUnwrap(server.waitFor("upload"), file: file, line: line)
+        XCTAssertEqual(upload.fields["complete"] as? Bool, false, "the printer got part of the file", file: file, line: line)
+        XCTAssertGreaterThan(upload.int("size") ?? 0, 0, file: file, line: line)
+        let deleted = try XCTUnwrap(server.waitFor("deleted"), file: file, line: line)
+        XCTAssertEqual(deleted.string("path"), "/usr/data/printer_data/gcodes/" + name, file: file, line: line)
+        XCTAssertEqual(deleted.fields["existed"] as? Bool, true, "the part was there to delete", file: file, line: line)
+        XCTAssertEqual(files(server), [:], "nothing is left in the printer's storage", file: file, line: line)
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(opGcodeFiles(server), ["deleteprt:/usr/data/printer_data/gcodes/" + name], "no print was asked for",
+                       file: file, line: line)
+        XCTAssertTrue(server.events(named: "print-started").isEmpty, file: file, line: line)
+    }
+
+    func testACancelledUploadStartsNothingAndItsPartIsDeleted() throws {
         let (server, endpoint) = try printer()
-        let url = try TestPrintFiles.make("long.gcode", in: makeTemporaryDirectory(), bytes: 8 * HTTPUpload.chunkBytes)
+        let url = try TestPrintFiles.make("long file.gcode", in: makeTemporaryDirectory(), bytes: 8 * HTTPUpload.chunkBytes)
         let stop = StopSignal()
         let outcome = endpoint.family.send(try PrintFile(url: url), to: endpoint, plate: 1, stop: stop) { _ in stop.stop() }
 
         XCTAssertEqual(outcome, .cancelled)
-        let upload = try XCTUnwrap(server.waitFor("upload"))
-        XCTAssertEqual(upload.fields["complete"] as? Bool, false, "the printer got part of the file")
-        XCTAssertLessThan(upload.int("size") ?? .max, 8 * HTTPUpload.chunkBytes)
-        Thread.sleep(forTimeInterval: 0.5)
-        XCTAssertTrue(opGcodeFiles(server).isEmpty, "no print was asked for")
-        XCTAssertTrue(server.events(named: "print-started").isEmpty)
+        try assertPartDeleted(server, name: "long_file.gcode")
+        XCTAssertLessThan(server.events(named: "upload").first?.int("size") ?? .max, 8 * HTTPUpload.chunkBytes)
+    }
+
+    func testAnUploadTheNetworkBreaksOffFailsStartsNothingAndItsPartIsDeleted() throws {
+        let (server, endpoint) = try printer()
+        XCTAssertNotNil(server.perform(["cmd": "break_upload", "after": 2 * HTTPUpload.chunkBytes]))
+        let url = try TestPrintFiles.make("broken.gcode", in: makeTemporaryDirectory(), bytes: 8 * HTTPUpload.chunkBytes)
+        let outcome = endpoint.family.send(try PrintFile(url: url), to: endpoint, plate: 1, stop: StopSignal()) { _ in }
+
+        guard case .failed = outcome else { return XCTFail("\(outcome) is no failure") }
+        try assertPartDeleted(server, name: "broken.gcode")
+        XCTAssertLessThanOrEqual(server.events(named: "upload").first?.int("size") ?? .max, 2 * HTTPUpload.chunkBytes,
+                                 "cut where the network broke")
     }
 
     func testAK2IsRefusedBeforeAByteIsSent() throws {

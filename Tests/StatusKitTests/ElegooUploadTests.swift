@@ -71,14 +71,46 @@ final class ElegooUploadTests: XCTestCase {
         XCTAssertEqual(recorder.send(.printFile("cube.gcode", plate: 1)), .refused("the Elegoo printer did not find the print's file"))
     }
 
-    func testACancelledUploadStopsBetweenChunksAndKeepsNothing() throws {
+    /// The files the printer holds, parts of transfers too: name → bytes.
+    private func files(_ server: TestServer) -> [String: Int]? {
+        server.perform(["cmd": "files"])?.fields["files"] as? [String: Int]
+    }
+
+    /// What the printer was asked to do about the transfer `uuid` of `name` once it was
+    /// interrupted: end it (Cmd 255), then delete its part (Cmd 259), and never start it (Cmd 128).
+    private func assertPartRemoved(_ server: TestServer, transfer uuid: String?, name: String,
+                                   file: StaticString = #filePath, line: UInt = #line) throws {
+        let requests = server.events(named: "request")
+        XCTAssertEqual(requests.compactMap { $0.int("cmd") }, [255, 259], "end, then delete; never a start", file: file, line: line)
+        let end = try XCTUnwrap(requests.first { $0.int("cmd") == 255 }?.fields["data"] as? [String: Any], file: file, line: line)
+        XCTAssertEqual(end["Uuid"] as? String, uuid, "the transfer's own Uuid", file: file, line: line)
+        XCTAssertEqual(end["FileName"] as? String, name, file: file, line: line)
+        let delete = try XCTUnwrap(requests.first { $0.int("cmd") == 259 }?.fields["data"] as? [String: Any], file: file, line: line)
+        XCTAssertEqual(delete["FileList"] as? [String], ["/local/" + name], file: file, line: line)
+        XCTAssertEqual(files(server), [:], "the part is gone from the printer's storage", file: file, line: line)
+    }
+
+    func testACancelledUploadStopsBetweenChunksAndItsPartIsDeleted() throws {
         let (server, endpoint) = try printer()
         let (file, _) = try gcode("long.gcode", size: 4 * ElegooUpload.chunkSize)
         let stop = StopSignal()
         let outcome = endpoint.family.send(file, to: endpoint, plate: 1, stop: stop) { _ in stop.stop() }
         XCTAssertEqual(outcome, .cancelled)
-        XCTAssertEqual(server.events(named: "upload-chunk").count, 1, "no chunk after the cancel")
-        XCTAssertEqual((server.perform(["cmd": "files"])?.fields["files"] as? [String: Any])?.isEmpty, true)
+        let chunks = server.events(named: "upload-chunk")
+        XCTAssertEqual(chunks.count, 1, "no chunk after the cancel")
+        try assertPartRemoved(server, transfer: chunks.first?.string("uuid"), name: "long.gcode")
+    }
+
+    func testAnUploadTheNetworkBreaksOffFailsAndItsPartIsDeleted() throws {
+        let (server, endpoint) = try printer()
+        XCTAssertNotNil(server.perform(["cmd": "break_upload", "after": 2]))
+        let (file, _) = try gcode("broken.gcode", size: 3 * ElegooUpload.chunkSize + 10)
+        let outcome = send(file, to: endpoint)
+        guard case .failed = outcome else { return XCTFail("\(outcome) is no failure") }
+        XCTAssertNotNil(server.waitFor("upload-broken"), "the third chunk's connection was cut")
+        let chunks = server.events(named: "upload-chunk")
+        XCTAssertEqual(chunks.compactMap { $0.int("offset") }, [0, ElegooUpload.chunkSize], "two chunks arrived")
+        try assertPartRemoved(server, transfer: chunks.first?.string("uuid"), name: "broken.gcode")
     }
 
     func testProjectsAndBinaryGCodeAreRefusedSayingWhy() throws {

@@ -8,8 +8,9 @@ import StreamKit
 /// sends `opGcodeFile` through the status connection. Only to a model whose firmware is known to keep
 /// its files where that path says (`CrealityModel.gcodeFolder`): so the model is asked first, on a
 /// short connection to the status websocket (`CrealityIdentity`), and any other is refused before a
-/// byte goes. The printer's HTTP side deletes nothing, so a cancelled upload may leave part of the
-/// file there, never printed.
+/// byte goes. The printer's HTTP side deletes nothing: what a cancelled or broken upload left is
+/// deleted as the printer's own web page deletes a file, `opGcodeFile` `deleteprt:` and its path
+/// (`removePartial`), and never printed.
 public enum CrealityUpload {
     /// The printer's web server, which takes the upload.
     public static let port = 80
@@ -36,8 +37,22 @@ public enum CrealityUpload {
         let name = file.name.replacingOccurrences(of: " ", with: "_")
         let outcome = HTTPStatusAPI(baseURL: base, key: nil)
             .upload(file, to: "upload/" + HTTPStatusAPI.pathSegment(name), form: .multipart(field: "file", fields: [("path", "")]),
-                    removal: nil, stop: stop, progress: progress)
+                    removal: .other { removePartial(folder + name, at: endpoint) }, stop: stop, progress: progress)
         // A 2xx answer only says the file is stored: the status connection starts it.
         return outcome == .started ? .uploaded(remoteName: folder + name) : outcome
+    }
+
+    /// Deletes what an interrupted upload left at `path` on the printer: a `set` of `opGcodeFile`
+    /// `deleteprt:` and the path on a short connection to the status websocket, which the printer
+    /// does not answer (its firmware's `opGcodeFileProc` removes a path within its storage;
+    /// Graf17/K1Control fileops.py `delete_file`; Erinell/Creality-K2-websocket API.md "Delete gode
+    /// file"). A printer that cannot be reached keeps the part, never printed.
+    static func removePartial(_ path: String, at endpoint: StatusEndpoint) {
+        guard let socket = try? WebSocketClient(host: endpoint.host, port: endpoint.port, timeout: CrealityConnection.connectTimeout,
+                                                stop: StopSignal()) else { return }
+        defer { socket.close() }
+        socket.send(text: CrealityConnection.request("set", ["opGcodeFile": "deleteprt:" + path]))
+        // Sends the request (the printer's first status ends the wait).
+        _ = try? socket.receive(waiting: 1)
     }
 }

@@ -8,10 +8,12 @@ import StreamKit
 /// `sdcp/response/<MainboardID>` with the same RequestID and `Data.Data.Ack` (0 = done).
 enum ElegooRequests {
     /// The commands Layerwatch sends: the status at once (0), start a stored file (128), pause
-    /// (129), stop (130), continue (131), the history's task ids (320) and their details (321), the
-    /// camera's video on (386, answered with `VideoUrl`) and the light (403).
+    /// (129), stop (130), continue (131), end a file transfer (255, "Terminate File Transfer"),
+    /// delete files (259, "Batch Delete Files"), the history's task ids (320) and their details
+    /// (321), the camera's video on (386, answered with `VideoUrl`) and the light (403).
     enum Command: Int {
-        case status = 0, start = 128, pause = 129, stop = 130, resume = 131, history = 320, historyDetails = 321, video = 386, light = 403
+        case status = 0, start = 128, pause = 129, stop = 130, resume = 131, endTransfer = 255, deleteFiles = 259
+        case history = 320, historyDetails = 321, video = 386, light = 403
     }
 
     /// Where `from` says the request comes from: 1, "PC software via the web", as the printer's own
@@ -31,7 +33,12 @@ enum ElegooRequests {
     /// from the first layer, with the options the printer's own clients send off (elegoo-link's
     /// elegoo_fdm_cc_message_adapter.cpp: bed levelling, the plate type, the timelapse).
     static func start(_ name: String) -> [String: Any] {
-        ["Filename": "/local/\(name)", "StartLayer": 0, "Calibration_switch": 0, "PrintPlatformType": 0, "Tlp_Switch": 0]
+        ["Filename": localPath(name), "StartLayer": 0, "Calibration_switch": 0, "PrintPlatformType": 0, "Tlp_Switch": 0]
+    }
+
+    /// Where the printer keeps the file `name` that `ElegooUpload` sent: its onboard storage.
+    static func localPath(_ name: String) -> String {
+        "/local/" + name
     }
 
     /// The light switched on or off (`SecondLight`, the chamber light; its RGB strip left dark).

@@ -10,12 +10,15 @@ import StreamKit
 /// chunk as `File`; each is answered `{"code":"000000",…}`, or a failure whose `common_field`
 /// message is an error code. The printer keeps the file under `/local/`, and
 /// `PrintCommand.printFile` (Cmd 128) starts it through the status connection. Each chunk is
-/// streamed from disk by `HTTPUpload`, as the other families' uploads are.
+/// streamed from disk by `HTTPUpload`, as the other families' uploads are. A transfer cancelled or
+/// broken once bytes went is ended and its part deleted (`removePartial`), never started.
 enum ElegooUpload {
     /// The most the printer takes in one POST.
     static let chunkSize = 1024 * 1024
     /// How long one chunk's POST may take.
     static let timeout: TimeInterval = 60
+    /// How long each answer of the removal after an interrupted transfer may take.
+    static let removalWait: TimeInterval = 5
     static let path = "/uploadFile/upload"
 
     static func send(_ file: PrintFile, to endpoint: StatusEndpoint, stop: StopSignal,
@@ -29,9 +32,15 @@ enum ElegooUpload {
         }
         guard let digest = md5(of: file.url, stop: stop) else { return stop.isStopped ? .cancelled : unreadable }
         let uuid = ElegooRequests.newID()
+        // Whether any chunk's bytes went, so the printer may hold part of the file.
+        var moved = false
+        func interrupted(_ outcome: UploadOutcome) -> UploadOutcome {
+            if moved { removePartial(file.name, transfer: uuid, at: endpoint) }
+            return outcome
+        }
         var offset: Int64 = 0
         while offset < file.size {
-            if stop.isStopped { return .cancelled }
+            if stop.isStopped { return interrupted(.cancelled) }
             let size = min(Int64(chunkSize), file.size - offset)
             let fields = [("S-File-MD5", digest), ("Check", "1"), ("Offset", String(offset)), ("Uuid", uuid),
                           ("TotalSize", String(file.size))]
@@ -39,15 +48,28 @@ enum ElegooUpload {
             do {
                 answer = try HTTPUpload.send(url, body: .multipart(file: file.url, name: file.name, offset: offset, size: size,
                                                                    field: "File", fields: fields),
-                                             timeout: timeout, stop: stop) { _ in }
+                                             timeout: timeout, stop: stop) { _ in moved = true }
             } catch {
-                return stop.isStopped ? .cancelled : .failed(StatusFailure(error.failure))
+                return interrupted(stop.isStopped ? .cancelled : .failed(StatusFailure(error.failure)))
             }
             if let refusal = refusal(answer) { return .refused(refusal) }
             offset += size
             progress(UploadProgress(sent: offset, total: file.size))
         }
         return .uploaded(remoteName: file.name)
+    }
+
+    /// Ends the printer's side of the interrupted transfer `uuid` and deletes what it kept of the
+    /// file `name`, on a short connection of its own (`ElegooConnection.asking`, as `ElegooHistory`
+    /// asks): Cmd 255 (Terminate File Transfer: `Uuid`, `FileName`), then Cmd 259 (Batch Delete
+    /// Files: `FileList` with the file's path), as the SDCP V3.0.0 specification has them. Their
+    /// answers change nothing: a printer that kept nothing says so (Ack 1 or 3, the path in
+    /// `ErrData`), and one that cannot be reached keeps the part, never started.
+    static func removePartial(_ name: String, transfer uuid: String, at endpoint: StatusEndpoint) {
+        _ = try? ElegooConnection.asking(endpoint, wait: removalWait, stop: nil) { ask throws(StatusFailure) in
+            _ = try ask(.endTransfer, ["Uuid": uuid, "FileName": name])
+            _ = try ask(.deleteFiles, ["FileList": [ElegooRequests.localPath(name)]])
+        }
     }
 
     /// Why the printer did not take a chunk, in words; nil when it did (`code` "000000").

@@ -17,7 +17,7 @@ extension MoonrakerStatusFamily {
         if let refusal = refusal(of: file.kind) { return .refused(refusal) }
         return api(endpoint).upload(file, to: "/server/files/upload",
                                     form: .multipart(field: "file", fields: [("root", "gcodes"), ("print", "true")]),
-                                    removal: "/server/files/gcodes/" + HTTPStatusAPI.pathSegment(file.name),
+                                    removal: .delete(path: "/server/files/gcodes/" + HTTPStatusAPI.pathSegment(file.name)),
                                     stop: stop, progress: progress)
     }
 }

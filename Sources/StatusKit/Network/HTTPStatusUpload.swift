@@ -6,6 +6,13 @@ import StreamKit
 /// rejected key, another 4xx or 5xx the printer's reason), and after a cancel the partial file
 /// deleted where the API has a way to.
 extension HTTPStatusAPI {
+    /// How the part of a file an interrupted upload left on the printer is deleted: `DELETE` on
+    /// its path through this API, or the family's own way (Creality's is on its status websocket).
+    enum Removal {
+        case delete(path: String)
+        case other(() -> Void)
+    }
+
     /// How the file goes: a multipart form's part `field` after the text `fields`, or the raw body.
     enum UploadForm {
         case multipart(field: String, fields: [(String, String)])
@@ -17,12 +24,12 @@ extension HTTPStatusAPI {
     static let uploadStall: TimeInterval = 60
 
     /// Sends `file` to `path` with `method` as `form` says, with `extra` headers beside the key;
-    /// after a cancel (or a failure once bytes went), sends `DELETE` to `removal` (the file's path on
-    /// the printer) when there is one.
+    /// after a cancel (or a failure once bytes went), deletes what the printer kept as `removal`
+    /// says, when there is a way.
     /// `judge` reads the printer's answer, keeping `secrets` out of its words (by default as a
     /// command's: its status).
     func upload(_ file: PrintFile, to path: String, method: String = "POST", form: UploadForm, extra: [(String, String)] = [],
-                removal: String?, stop: StopSignal, progress: @escaping @Sendable (UploadProgress) -> Void,
+                removal: Removal?, stop: StopSignal, progress: @escaping @Sendable (UploadProgress) -> Void,
                 judge: (HTTPFetch.Answer, _ secrets: [String]) -> UploadOutcome = HTTPStatusAPI.judge) -> UploadOutcome {
         guard let url = URL(string: path, relativeTo: baseURL)?.absoluteURL else { return .failed(.protocolError("bad path")) }
         let body: HTTPUpload.Body
@@ -42,7 +49,11 @@ extension HTTPStatusAPI {
             }
             return judge(reply, secrets)
         } catch {
-            if moved { removal.map(remove) }
+            switch moved ? removal : nil {
+            case .delete(let path)?: remove(path)
+            case .other(let delete)?: delete()
+            case nil: break
+            }
             return stop.isStopped ? .cancelled : .failed(StatusFailure(error.failure))
         }
     }

@@ -19,6 +19,6 @@ extension OctoPrintStatusFamily {
         return HTTPStatusAPI(baseURL: endpoint.baseURL!, key: ("X-Api-Key", endpoint.secret ?? ""))
             .upload(file, to: "/api/files/local",
                     form: .multipart(field: "file", fields: [("select", "true"), ("print", "true")]),
-                    removal: "/api/files/local/" + HTTPStatusAPI.pathSegment(file.name), stop: stop, progress: progress)
+                    removal: .delete(path: "/api/files/local/" + HTTPStatusAPI.pathSegment(file.name)), stop: stop, progress: progress)
     }
 }

@@ -23,6 +23,6 @@ extension PrusaLinkStatusFamily {
         }
         let path = "/api/v1/files/usb/" + HTTPStatusAPI.pathSegment(file.name)
         return api.upload(file, to: path, method: "PUT", form: .raw, extra: [("Print-After-Upload", "?1"), ("Overwrite", "?1")],
-                          removal: path, stop: stop, progress: progress)
+                          removal: .delete(path: path), stop: stop, progress: progress)
     }
 }
