@@ -54,6 +54,13 @@ final class ElegooDialogTests: XCTestCase {
             let page = try XCTUnwrap(window.tabs.selected)
             XCTAssertTrue(iterateMainContext(timeout: 20) { page.state == .live && page.status.strip.stateText == "Idle" },
                           "camera \(page.state), status \(String(describing: page.status.strip.stateText))")
+            // The journal asks the printer's history once the status is live, from a queue of its
+            // own, on a short connection of its own closed at once: it is awaited, so the
+            // connections counted from here are those the app keeps.
+            XCTAssertTrue(iterateMainContext(timeout: 20) {
+                guard let asking = printer.events(named: "request").first(where: { $0.int("cmd") == 320 })?.int("connection") else { return false }
+                return printer.events(named: "closed").contains { $0.int("connection") == asking }
+            }, "the history asked on a connection that closed: \(printer.events(named: "request").map { $0.fields })")
             let openedBefore = printer.events(named: "opened").count
             printer.send(["cmd": "set", "fields": [
                 "TempOfNozzle": 219.6, "TempTargetNozzle": 220, "TempOfHotbed": 60.1, "TempTargetHotbed": 60,

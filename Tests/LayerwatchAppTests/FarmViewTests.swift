@@ -460,7 +460,9 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 1600, height: 1000)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm, tiles = farm.tiles
-            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } })
+            XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } },
+                          "a picture on every tile: \(tiles.map { "\($0.surface!.session.state), on screen \($0.surface!.isOnScreen)" }), "
+                          + "\(camera.events(named: "client").count) camera connections")
             XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 2 && farm.grid.frames.count == 4 },
                           "\(farm.grid.columns) columns: \(farm.grid.frames)")
             let frames = farm.grid.frames

@@ -24,7 +24,7 @@ final class HistoryPageTests: XCTestCase {
         throws -> (LayerwatchApplication, MainWindow, [JournalPrint]) {
         let directory = try makeTemporaryDirectory()
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [], window: .init(width: 1100, height: 900, maximized: false)))
-        let journal = directory.appendingPathComponent("state/journal.sqlite3")
+        let journal = appJournalFile(in: directory)
         try FileManager.default.createDirectory(at: journal.deletingLastPathComponent(), withIntermediateDirectories: true)
         let prints = try GeneratedJournal.write(count: count, to: journal, spacing: spacing, picture: picture)
         let (app, window) = try LayerwatchAppTests.startApp(in: directory)

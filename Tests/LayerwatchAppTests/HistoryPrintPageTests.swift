@@ -37,16 +37,9 @@ final class HistoryPrintPageTests: XCTestCase {
         store.add(JournalVideo(kind: .timelapse, file: timelapse), toPrint: print.key)
         store.add(JournalVideo(kind: .recording, file: deletedRecording), toPrint: print.key)
 
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { window.close() }
+        try withPage(of: print, in: store, directory: directory, width: 720) { app, page in
             var opened: [URL] = []
             app.fileLauncher = { opened.append($0) }
-            let (page, shown) = Self.show(HistoryPrintPage(print: print, store: store), in: app, width: 720, height: 1150)
-            defer { gtk_window_destroy(gcast(shown)) }
-            XCTAssertTrue(iterateMainContext(timeout: 10) {
-                page.isFilled && page.firstLayerPicture.isLoaded && page.finalPicture.isLoaded
-            }, "the journal's reads and the pictures come back")
 
             let texts = Self.texts(in: page.widget)
             for expected in ["benchy_0.2mm_PLA.gcode", "Finished", "Voron & Co", "Nozzle Cam", "2 h 14 min", "212 of 212", "4.2 m"] {
@@ -111,14 +104,7 @@ final class HistoryPrintPageTests: XCTestCase {
                                  fromPrinterHistory: true, firstLayerPicture: first, finalPicture: final)
         store.record(print)
 
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { window.close() }
-            let (page, shown) = Self.show(HistoryPrintPage(print: print, store: store), in: app, width: 420, height: 1150)
-            defer { gtk_window_destroy(gcast(shown)) }
-            XCTAssertTrue(iterateMainContext(timeout: 10) {
-                page.isFilled && page.firstLayerPicture.isLoaded && page.finalPicture.isLoaded
-            }, "the journal's reads and the pictures come back")
+        try withPage(of: print, in: store, directory: directory, width: 420) { _, page in
 
             let texts = Self.texts(in: page.widget)
             for expected in ["bracket.gcode", "Failed", "Nozzle clog detected: check the extruder", "50 min", "37 of 180",
@@ -152,14 +138,7 @@ final class HistoryPrintPageTests: XCTestCase {
         store.record(print)
         store.add(JournalEvent(kind: .pause, words: "Waiting for the user", at: Date().addingTimeInterval(-300)), toPrint: print.key)
 
-        try MainActor.assumeIsolated {
-            let (app, window) = try startApp(in: directory)
-            defer { window.close() }
-            let (page, shown) = Self.show(HistoryPrintPage(print: print, store: store), in: app, width: 720, height: 1150)
-            defer { gtk_window_destroy(gcast(shown)) }
-            XCTAssertTrue(iterateMainContext(timeout: 10) {
-                page.isFilled && page.firstLayerPicture.isLoaded && page.finalPicture.isLoaded
-            }, "the journal's reads come back")
+        try withPage(of: print, in: store, directory: directory, width: 720) { _, page in
 
             let texts = Self.texts(in: page.widget)
             for expected in ["Unnamed Job", "Printing", "MK4", "Started"] {
@@ -194,17 +173,27 @@ final class HistoryPrintPageTests: XCTestCase {
         return file
     }
 
-    /// `page` in a window of `app` (its `app.` actions reach the page), presented.
-    @MainActor
-    private static func show(_ page: HistoryPrintPage, in app: LayerwatchApplication, width: Int32,
-                             height: Int32) -> (HistoryPrintPage, UnsafeMutablePointer<GtkWidget>) {
-        let window = gtk_window_new()!
-        gtk_window_set_application(gcast(window), gcast(app.application))
-        gtk_window_set_title(gcast(window), "History")
-        gtk_window_set_default_size(gcast(window), width, height)
-        gtk_window_set_child(gcast(window), page.widget)
-        gtk_window_present(gcast(window))
-        return (page, window)
+    /// Starts the app on `directory` and shows `print`'s page of `store` in a window of the app
+    /// `width` wide (its `app.` actions reach the page); once the page has the journal's reads
+    /// and its pictures, runs `body`, then closes both windows.
+    private func withPage(of print: JournalPrint, in store: JournalStore, directory: URL, width: Int32,
+                          _ body: @MainActor (LayerwatchApplication, HistoryPrintPage) throws -> Void) throws {
+        try MainActor.assumeIsolated {
+            let (app, main) = try startApp(in: directory)
+            defer { main.close() }
+            let page = HistoryPrintPage(print: print, store: store)
+            let window = gtk_window_new()!
+            defer { gtk_window_destroy(gcast(window)) }
+            gtk_window_set_application(gcast(window), gcast(app.application))
+            gtk_window_set_title(gcast(window), "History")
+            gtk_window_set_default_size(gcast(window), width, 1150)
+            gtk_window_set_child(gcast(window), page.widget)
+            gtk_window_present(gcast(window))
+            XCTAssertTrue(iterateMainContext(timeout: 10) {
+                page.isFilled && page.firstLayerPicture.isLoaded && page.finalPicture.isLoaded
+            }, "the journal's reads and the pictures come back")
+            try body(app, page)
+        }
     }
 
     /// Where `widget`'s top-left corner is in `ancestor`.

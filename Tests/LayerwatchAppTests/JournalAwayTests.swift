@@ -51,9 +51,37 @@ final class JournalAwayTests: XCTestCase {
         XCTAssertTrue(iterateMainContext(timeout: 10) { app.statusHub.latest(printer.id)?.status?.state == .idle })
     }
 
+    /// The app on `klipper()`'s printer under a real window manager (minimising is its to do), its
+    /// window active and its away watch on a clock the test moves; runs `body`, then closes the window.
+    private func withAwayApp(_ body: @MainActor (_ moonraker: TestServer, _ printer: Printer, _ app: LayerwatchApplication,
+                                                 _ window: MainWindow, _ clock: AwayClock) throws -> Void) throws {
+        let windowManager = try WindowManager()
+        defer { withExtendedLifetime(windowManager) {} }
+        let (moonraker, printer) = try klipper()
+        try MainActor.assumeIsolated {
+            let (app, window) = try start(printer)
+            defer { gtk_window_destroy(gcast(window.window)) }
+            try body(moonraker, printer, app, window, try AwayClock(of: app))
+        }
+    }
+
     @MainActor
     private static func isActive(_ window: MainWindow) -> Bool {
         Bool(gboolean: gtk_window_is_active(gcast(window.window)))
+    }
+
+    /// The user leaves `window`: the window manager minimises it.
+    @MainActor
+    private static func leave(_ window: MainWindow, file: StaticString = #filePath, line: UInt = #line) {
+        gtk_window_minimize(gcast(window.window))
+        XCTAssertTrue(iterateMainContext(timeout: 5) { !isActive(window) }, "left", file: file, line: line)
+    }
+
+    /// The user comes back to `window`.
+    @MainActor
+    private static func comeBack(_ window: MainWindow, file: StaticString = #filePath, line: UInt = #line) {
+        gtk_window_present(gcast(window.window))
+        XCTAssertTrue(iterateMainContext(timeout: 5) { isActive(window) }, "back", file: file, line: line)
     }
 
     /// The banner button's action and its parameter.
@@ -66,27 +94,18 @@ final class JournalAwayTests: XCTestCase {
     }
 
     func testBackAfterTenMinutesTheBannerCountsWhatEndedAndLeadsToIt() throws {
-        let windowManager = try WindowManager()  // minimising is the window manager's to do
-        let (moonraker, printer) = try klipper()
-        try MainActor.assumeIsolated {
-            let (app, window) = try start(printer)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let away = try XCTUnwrap(app.away)
-            var moved: TimeInterval = 0
-            away.clock = { Date().addingTimeInterval(moved) }
+        try withAwayApp { moonraker, printer, app, window, clock in
 
             let before = Int64(Date().timeIntervalSince1970.rounded(.down))
-            gtk_window_minimize(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { !Self.isActive(window) }, "left")
+            Self.leave(window)
             let after = Int64(Date().timeIntervalSince1970.rounded(.up))
             print("gear.gcode", ending: "complete", on: moonraker, app: app, printer: printer)
             print("bracket.gcode", ending: "error", on: moonraker, app: app, printer: printer)
             print("hook.gcode", ending: "complete", on: moonraker, app: app, printer: printer)
             print("clip.gcode", ending: "cancelled", on: moonraker, app: app, printer: printer)
 
-            moved = away.threshold
-            gtk_window_present(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.isActive(window) }, "back")
+            clock.moved = clock.threshold
+            Self.comeBack(window)
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.bannerText != nil }, "a banner")
             XCTAssertEqual(window.bannerText, "While you were away: 2 finished, 1 failed, 1 cancelled")
             XCTAssertTrue(Bool(gboolean: gtk_widget_get_visible(window.bannerButton)))
@@ -113,37 +132,24 @@ final class JournalAwayTests: XCTestCase {
             XCTAssertTrue(gtk_widget_get_visible(history.sinceChip) != 0, "the page says why the list is short")
             XCTAssertNil(window.bannerText, "shown, the news is done with")
         }
-        withExtendedLifetime(windowManager) {}
     }
 
     func testBackSoonerOrWithNothingEndedShowsNothing() throws {
-        let windowManager = try WindowManager()
-        let (moonraker, printer) = try klipper()
-        try MainActor.assumeIsolated {
-            let (app, window) = try start(printer)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let away = try XCTUnwrap(app.away)
-            var moved: TimeInterval = 0
-            away.clock = { Date().addingTimeInterval(moved) }
+        try withAwayApp { moonraker, printer, app, window, clock in
 
             // Nine minutes away, while a print ended: nothing.
-            gtk_window_minimize(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { !Self.isActive(window) })
+            Self.leave(window)
             print("gear.gcode", ending: "complete", on: moonraker, app: app, printer: printer)
-            moved = away.threshold - 60
-            gtk_window_present(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.isActive(window) })
+            clock.moved = clock.threshold - 60
+            Self.comeBack(window)
             XCTAssertFalse(iterateMainContext(timeout: 2) { window.bannerText != nil }, "\(window.bannerText ?? "")")
 
             // Away long enough, but nothing ended meanwhile: nothing.
-            gtk_window_minimize(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { !Self.isActive(window) })
-            moved += away.threshold
-            gtk_window_present(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.isActive(window) })
+            Self.leave(window)
+            clock.moved += clock.threshold
+            Self.comeBack(window)
             XCTAssertFalse(iterateMainContext(timeout: 2) { window.bannerText != nil }, "\(window.bannerText ?? "")")
         }
-        withExtendedLifetime(windowManager) {}
     }
 
     func testBackFromTheBackgroundTheBannerTellsWhatEndedWhateverTheTime() throws {
@@ -174,10 +180,7 @@ final class JournalAwayTests: XCTestCase {
         try ConfigStore(directory: directory, secrets: nil).save(AppConfig(printers: [printer], backgroundNoticeShown: true))
         try MainActor.assumeIsolated {
             // As `layerwatch --background` does: no window, the printers watched.
-            let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) },
-                                            id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))",
-                                            stateDirectory: directory.appendingPathComponent("state"))
-            app.registerWithoutRunning()
+            let app = registeredApp(config: directory, state: directory.appendingPathComponent("state"))
             app.background.startInBackground()
             defer { app.quit() }
             XCTAssertTrue(iterateMainContext(timeout: 15) { app.statusHub.latest(printer.id)?.status?.state == .idle })
@@ -201,18 +204,16 @@ final class JournalAwayTests: XCTestCase {
         let state = directory.appendingPathComponent("state")
         let left = Date().addingTimeInterval(-300)
         let ended = Date().addingTimeInterval(-120)
-        let journal = JournalStore(url: state.appendingPathComponent("journal.sqlite3"))
-        journal.record(JournalPrint(key: "voron/job-id/7", printerID: "voron", printerName: "Voron", job: "gear.gcode", printerJobID: "7",
-                                    started: ended.addingTimeInterval(-3600), ended: ended, result: .finished))
-        journal.close()
+        fillAppJournal(in: directory) { journal in
+            journal.record(JournalPrint(key: "voron/job-id/7", printerID: "voron", printerName: "Voron", job: "gear.gcode", printerJobID: "7",
+                                        started: ended.addingTimeInterval(-3600), ended: ended, result: .finished))
+        }
         setenv(AwayWatch.handOverVariable, String(left.timeIntervalSince1970), 1)
         defer { unsetenv(AwayWatch.handOverVariable) }
         let windowManager = try WindowManager()
         try MainActor.assumeIsolated {
             // `layerwatch --background`, as the restart runs it.
-            let app = LayerwatchApplication(store: { ConfigStore(directory: directory, secrets: nil) },
-                                            id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
-            app.registerWithoutRunning()
+            let app = registeredApp(config: directory, state: state)
             XCTAssertNil(ProcessInfo.processInfo.environment[AwayWatch.handOverVariable], "taken, not passed on to what it starts")
             app.background.startInBackground()
             defer { app.quit() }
@@ -227,21 +228,12 @@ final class JournalAwayTests: XCTestCase {
     }
 
     func testAJournalProblemIsNotLostToTheNews() throws {
-        let windowManager = try WindowManager()
-        let (moonraker, printer) = try klipper()
-        try MainActor.assumeIsolated {
-            let (app, window) = try start(printer)
-            defer { gtk_window_destroy(gcast(window.window)) }
-            let away = try XCTUnwrap(app.away)
-            var moved: TimeInterval = 0
-            away.clock = { Date().addingTimeInterval(moved) }
-            gtk_window_minimize(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { !Self.isActive(window) })
+        try withAwayApp { moonraker, printer, app, window, clock in
+            Self.leave(window)
             print("gear.gcode", ending: "complete", on: moonraker, app: app, printer: printer)
             window.showBanner("The print journal could not be read.")
-            moved = away.threshold
-            gtk_window_present(gcast(window.window))
-            XCTAssertTrue(iterateMainContext(timeout: 5) { Self.isActive(window) })
+            clock.moved = clock.threshold
+            Self.comeBack(window)
             _ = iterateMainContext(timeout: 2) { false }  // the news is read
             XCTAssertEqual(window.bannerText, "The print journal could not be read.", "the problem first")
             XCTAssertFalse(Bool(gboolean: gtk_widget_get_visible(window.bannerButton)), "a problem has no Show")
@@ -253,7 +245,6 @@ final class JournalAwayTests: XCTestCase {
             try Self.dismiss(window)
             XCTAssertTrue(iterateMainContext(timeout: 5) { window.bannerText == nil })
         }
-        withExtendedLifetime(windowManager) {}
     }
 
     /// Clicks the banner's Dismiss.
@@ -269,5 +260,20 @@ final class JournalAwayTests: XCTestCase {
     private static func click(_ button: UnsafeMutablePointer<GtkWidget>) {
         _ = Pointer(widget: button).at(Double(gtk_widget_get_width(button)) / 2, Double(gtk_widget_get_height(button)) / 2,
                                        then: ["click", "1"])
+    }
+}
+
+/// The app's away watch on a clock the test moves on (`moved` seconds ahead of the real one)
+/// rather than waits for.
+@MainActor
+private final class AwayClock {
+    /// How long the user must have been away for news (`AwayWatch.threshold`).
+    let threshold: TimeInterval
+    var moved: TimeInterval = 0
+
+    init(of app: LayerwatchApplication) throws {
+        let away = try XCTUnwrap(app.away)
+        threshold = away.threshold
+        away.clock = { [self] in Date().addingTimeInterval(moved) }
     }
 }

@@ -60,9 +60,17 @@ func randomLoopbackAddress() -> String {
 /// Starts the app on `config` (no keyring) with notifications' memory in `state`, and opens its window.
 @MainActor
 func startApp(config: URL, state: URL) throws -> (LayerwatchApplication, MainWindow) {
+    let app = registeredApp(config: config, state: state)
+    app.activate()
+    return (app, try XCTUnwrap(app.window))
+}
+
+/// The app on `config` (no keyring) with its state in `state`, registered on the session bus
+/// under an id of its own, no window yet: for a start in the background, or a window later.
+@MainActor
+func registeredApp(config: URL, state: URL) -> LayerwatchApplication {
     let app = LayerwatchApplication(store: { ConfigStore(directory: config, secrets: nil) },
                                     id: "io.github.layerwatch.Test\(UInt32.random(in: 0...UInt32.max))", stateDirectory: state)
     app.registerWithoutRunning()
-    app.activate()
-    return (app, try XCTUnwrap(app.window))
+    return app
 }

@@ -55,9 +55,13 @@ stdin:  {"cmd":"set","fields":{…}}           merged (deep) into Status and pus
                                              garbage | badframe | huge | deep | badutf8 | close
 stdout: {"event":"ready","port":N,"camera_port":M}
         {"event":"connected","key_ok":B}   a handshake answered (creality_ws_server's)
-        {"event":"opened","clients":K,"total":T}   a websocket opened (K open now, T ever)
-        {"event":"request","cmd":N,"data":{…},"request_id":R,"topic":P}
-        {"event":"ping"}  the text "ping"          {"event":"closed"}  {"event":"idle"} (dropped)
+        {"event":"opened","clients":K,"total":T,"connection":C}   a websocket opened (K open now,
+                                             T ever; C its number, T then, named by its requests
+                                             and its close)
+        {"event":"request","cmd":N,"data":{…},"request_id":R,"topic":P,"connection":C}
+        {"event":"ping"}  the text "ping"          {"event":"idle"} (dropped)
+        {"event":"closed","connection":C}          a connection closed (C null for one that never
+                                                   opened a websocket: an upload, a bad handshake)
         {"event":"video","clients":K,"total":T}    an MJPEG stream began (K streaming now)
         {"event":"video-refused"}                  /video before the video was turned on
         {"event":"upload-chunk","offset":O,"bytes":K,"total":T,"uuid":U}   a chunk taken
@@ -213,6 +217,7 @@ class Centauri(Printer):
     def serve(self, sock):
         sock.settimeout(self.idle)  # a silent client is dropped, as the printer drops it
         client = Client(sock)
+        client.number = None
         try:
             if not self.handshake(client):
                 return
@@ -220,7 +225,8 @@ class Centauri(Printer):
                 self.clients.append(client)
                 self.total += 1
                 open_now, total = len(self.clients), self.total
-            emit(event="opened", clients=open_now, total=total)
+                client.number = total
+            emit(event="opened", clients=open_now, total=total, connection=total)
             self.read_frames(client)
         except socket.timeout:
             emit(event="idle")
@@ -234,7 +240,7 @@ class Centauri(Printer):
                 sock.close()
             except OSError:
                 pass
-            emit(event="closed")
+            emit(event="closed", connection=client.number)
 
     def status_message(self):
         with self.lock:
@@ -277,7 +283,8 @@ class Centauri(Printer):
         if not isinstance(body, dict):
             return
         cmd, params = body.get("Cmd"), body.get("Data") or {}
-        emit(event="request", cmd=cmd, data=params, request_id=body.get("RequestID"), topic=request.get("Topic"))
+        emit(event="request", cmd=cmd, data=params, request_id=body.get("RequestID"), topic=request.get("Topic"),
+             connection=client.number)
         if self.mode in ("silent", "deaf"):
             return
         ack, extra = self.apply(cmd, params)

@@ -28,15 +28,19 @@ public final class WindowSizer {
         connectSignal(gtk_widget_get_frame_clock(window)!, "layout") { [weak self] in self?.layoutPasses += 1 }
     }
 
-    /// Sets the window's size and waits until it is applied everywhere and layout is quiet.
+    /// Sets the window's size and waits until it is applied everywhere and layout is quiet. A user
+    /// resizes a window already shown: first waits for the window's first size from the X server,
+    /// which, arriving after the new size was asked (a loaded machine), would undo it.
     public func resize(width: Int32, height: Int32) -> Bool {
+        guard iterateMainContext(until: { gtk_widget_get_width(window) > 0 && size == serverSize }) else { return false }
         gtk_window_set_default_size(gcast(window), width, height)
         let requested = Size(width: width, height: height)
-        let resized = iterateMainContext {
-            Size(width: gtk_widget_get_width(window), height: gtk_widget_get_height(window)) == requested
-        }
+        let resized = iterateMainContext { size == requested }
         return resized && serverSize == requested && settle()
     }
+
+    /// The window's size as GTK has allocated it.
+    public var size: Size { Size(width: gtk_widget_get_width(window), height: gtk_widget_get_height(window)) }
 
     /// Iterates until eight frames in a row pass without a layout pass (an idle that applies a new
     /// arrangement and the relayout it queues have both run). False if layout is still busy after
