@@ -208,10 +208,10 @@ final class JournalAwayTests: XCTestCase {
             journal.record(JournalPrint(key: "voron/job-id/7", printerID: "voron", printerName: "Voron", job: "gear.gcode", printerJobID: "7",
                                         started: ended.addingTimeInterval(-3600), ended: ended, result: .finished))
         }
-        setenv(AwayWatch.handOverVariable, String(left.timeIntervalSince1970), 1)
-        defer { unsetenv(AwayWatch.handOverVariable) }
         let windowManager = try WindowManager()
         try MainActor.assumeIsolated {
+            setenv(AwayWatch.handOverVariable, String(left.timeIntervalSince1970), 1)
+            defer { unsetenv(AwayWatch.handOverVariable) }
             // `layerwatch --background`, as the restart runs it.
             let app = registeredApp(config: directory, state: state)
             XCTAssertNil(ProcessInfo.processInfo.environment[AwayWatch.handOverVariable], "taken, not passed on to what it starts")
