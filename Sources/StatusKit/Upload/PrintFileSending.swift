@@ -7,8 +7,9 @@ import StreamKit
 /// progress with its speed and time left, starts a file the printer only stored
 /// (`PrintCommand.printFile` through the status monitor, done when the report shows it printing),
 /// and ends with one result in the user's words. A started print is the printer's to report:
-/// whoever waits for that report gives up after `reportTimeout` with `unreported`. `cancel()` stops it at any point before the print
-/// is started; runs on the caller's thread, never the main loop's.
+/// whoever waits for that report gives up after `reportTimeout` with `unreported`. `cancel()`
+/// stops it at any point before the print is started; runs on the caller's thread, never the main
+/// loop's.
 public final class PrintFileSending: Sendable {
     /// How far the sending has come, with the speed so far and the time left at that speed.
     public struct Progress: Equatable, Sendable {
