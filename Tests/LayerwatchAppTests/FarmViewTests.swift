@@ -460,8 +460,16 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 1600, height: 1000)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm, tiles = farm.tiles
+            /// Each tile's session state, whether the farm and GTK have its picture in sight, and its session's frame counts.
+            @MainActor func sessions() -> [String] {
+                tiles.map { tile in
+                    let (surface, stats) = (tile.surface!, tile.surface!.session.stats)
+                    return "\(surface.session.state), on screen \(surface.isOnScreen), mapped \(gtk_widget_get_mapped(surface.widget) != 0), "
+                        + "decoded \(stats.decodedFrames), converted \(stats.convertedFrames)"
+                }
+            }
             XCTAssertTrue(iterateMainContext(timeout: 20) { tiles.allSatisfy { $0.surface!.shownFrame != nil } },
-                          "a picture on every tile: \(tiles.map { "\($0.surface!.session.state), on screen \($0.surface!.isOnScreen)" }), "
+                          "a picture on every tile: \(sessions()), "
                           + "\(camera.events(named: "client").count) camera connections")
             XCTAssertTrue(iterateMainContext(timeout: 5) { farm.grid.columns == 2 && farm.grid.frames.count == 4 },
                           "\(farm.grid.columns) columns: \(farm.grid.frames)")
