@@ -460,7 +460,7 @@ final class FarmViewTests: XCTestCase {
             let (_, window) = try startApp(with: printers, width: 1600, height: 1000)
             defer { gtk_window_destroy(gcast(window.window)) }
             let farm = window.farm, tiles = farm.tiles
-            /// Each tile's session state, whether the farm and GTK have its picture in sight, and its session's frame counts.
+            // Each tile's session state, whether the farm and GTK have its picture in sight, and its session's frame counts.
             @MainActor func sessions() -> [String] {
                 tiles.map { tile in
                     let (surface, stats) = (tile.surface!, tile.surface!.session.stats)
