@@ -57,7 +57,8 @@ final class HistoryPageTests: XCTestCase {
                 XCTAssertEqual(labelText(row.result), HistoryText.result(of: print))
                 XCTAssertTrue(labelText(row.details).hasPrefix(print.printerName + " · "), labelText(row.details))
             }
-            XCTAssertEqual(labelText(rows[0].heading), "Today")
+            // The newest print started 7 h ago: yesterday, before 07:00.
+            XCTAssertEqual(labelText(rows[0].heading), Calendar.current.isDateInToday(prints[0].started) ? "Today" : "Yesterday")
             XCTAssertTrue(rows.contains { labelText($0.heading) == "Yesterday" }, "12 prints 7 h apart reach yesterday")
             XCTAssertTrue(rows.contains { labelText($0.result) == "Failed: Filament runout" }, "a failure in the printer's words")
             // The thumbnails load as the rows show: the final picture, scaled down.
@@ -144,7 +145,9 @@ final class HistoryPageTests: XCTestCase {
             XCTAssertTrue(iterateMainContext(timeout: 5) { page.list.prints.map(\.key) == ended.map(\.key) }, "\(page.list.prints.map(\.job))")
             XCTAssertTrue(iterateMainContext(timeout: 5) { page.list.boundRows.count == ended.count })
             XCTAssertTrue(gtk_widget_get_mapped(page.sinceChip) != 0)
-            XCTAssertEqual(labelText(page.sinceLabel), "Since " + HistoryText.time(since))
+            // Ten hours ago is yesterday before 10:00: the chip then names the day.
+            XCTAssertEqual(labelText(page.sinceLabel),
+                           (Calendar.current.isDateInToday(since) ? "Since " : "Since Yesterday ") + HistoryText.time(since))
             _ = iterateMainContext(timeout: 1) { false }
             Screen.save("history-page-since")
             copyScreenshot("history-page-since")
